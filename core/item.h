@@ -1,0 +1,56 @@
+// Item: a whole DynamoDB item (attribute name -> Value), its size, and its validation.
+//
+// Thread safety: free functions over values; thread-safe for distinct or const arguments.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "core/status.h"
+#include "core/value.h"
+
+namespace partstore {
+
+using Item = AttributeMap;
+
+// 400 KB, in DynamoDB's binary units.
+inline constexpr size_t kMaxItemSize = 400 * 1024;
+// The item itself is level 1, so a top-level map attribute may hold 30 further nested maps.
+inline constexpr int kMaxNestingDepth = 32;
+// Non-key attribute names: 1..65535 bytes.
+inline constexpr size_t kMaxAttributeNameSize = 65535;
+
+// Bytes `value` counts toward an item's size (DynamoDB's rules; see item.cc).
+size_t ValueSize(const Value& value);
+// Bytes one top-level attribute counts: UTF-8 bytes of its name + ValueSize.
+inline size_t AttributeSize(std::string_view name, const Value& value) {
+  return name.size() + ValueSize(value);
+}
+// Sum of AttributeSize over the item. Not including DynamoDB's 100-byte storage overhead, which
+// counts for billing and table size only.
+size_t ItemSize(const Item& item);
+
+// Levels of M/L nesting inside `value`: 0 for a scalar or set, 1 + the deepest element for M/L.
+int NestingDepth(const Value& value);
+
+// Checks DynamoDB's rules for one attribute value anywhere in an item: no empty set at any level
+// and the nesting limit. `depth` is the level `value` stands at: the item is level 1, so its
+// attributes stand at level 2, and a map or list standing at level 33 is too deep.
+Status ValidateValue(const Value& value, int depth = 2);
+// Checks every attribute value and name, then the 400 KB limit. Key rules are checked against
+// the table's key schema elsewhere (key.h).
+Status ValidateItem(const Item& item);
+
+// DynamoDB's messages, shared by every place that applies the same rule.
+namespace messages {
+inline constexpr std::string_view kNestingTooDeep =
+    "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
+    "beyond supported limit";
+inline constexpr std::string_view kItemTooLarge = "Item size has exceeded the maximum allowed size";
+inline constexpr std::string_view kEmptySet =
+    "One or more parameter values were invalid: An AttributeValue may not contain an empty set.";
+inline constexpr std::string_view kEmptyAttributeName =
+    "One or more parameter values were invalid: An attribute name may not be empty";  // TODO verify
+}  // namespace messages
+
+}  // namespace partstore

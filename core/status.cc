@@ -1,0 +1,56 @@
+#include "core/status.h"
+
+namespace partstore {
+
+std::string_view CodeName(Code code) {
+  switch (code) {
+    case Code::kOk: return "OK";
+    case Code::kValidation: return "Validation";
+    case Code::kSerialization: return "Serialization";
+    case Code::kUnknownOperation: return "UnknownOperation";
+    case Code::kConditionalCheckFailed: return "ConditionalCheckFailed";
+    case Code::kProvisionedThroughputExceeded: return "ProvisionedThroughputExceeded";
+    case Code::kThrottling: return "Throttling";
+    case Code::kRequestLimitExceeded: return "RequestLimitExceeded";
+    case Code::kItemCollectionSizeLimitExceeded: return "ItemCollectionSizeLimitExceeded";
+    case Code::kTransactionCanceled: return "TransactionCanceled";
+    case Code::kTransactionConflict: return "TransactionConflict";
+    case Code::kTransactionInProgress: return "TransactionInProgress";
+    case Code::kIdempotentParameterMismatch: return "IdempotentParameterMismatch";
+    case Code::kResourceNotFound: return "ResourceNotFound";
+    case Code::kResourceInUse: return "ResourceInUse";
+    case Code::kLimitExceeded: return "LimitExceeded";
+    case Code::kInternal: return "Internal";
+  }
+  return "Unknown";
+}
+
+bool IsRetryable(Code code) {
+  switch (code) {
+    case Code::kProvisionedThroughputExceeded:
+    case Code::kThrottling:
+    case Code::kRequestLimitExceeded:
+    case Code::kItemCollectionSizeLimitExceeded:
+    case Code::kTransactionInProgress:
+    case Code::kLimitExceeded:
+    case Code::kInternal:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Status::Status(Code code, std::string message)
+    : rep_(std::make_unique<Rep>(Rep{code, std::move(message)})) {
+  assert(code != Code::kOk);
+}
+
+std::string Status::ToString() const {
+  if (ok()) return "OK";
+  std::string out(CodeName(code()));
+  out += ": ";
+  out += message();
+  return out;
+}
+
+}  // namespace partstore

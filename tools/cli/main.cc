@@ -1,0 +1,22 @@
+// partstore: the command-line program. Parses arguments with CLI11 and dispatches to one file per
+// subcommand (commands.h).
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "tools/cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "partstore: an in-memory store with Amazon DynamoDB's data model and capacity behaviour"};
+  app.set_version_flag("--version", std::string("partstore ") + PARTSTORE_VERSION);
+  app.require_subcommand(1);
+
+  CLI::App* demo = app.add_subcommand(
+      "demo", "Demonstrate partstore on the seed articles' single-table e-commerce model");
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (*demo) return partstore::cli::RunDemo(std::cout);
+  return 0;
+}

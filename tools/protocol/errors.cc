@@ -1,0 +1,49 @@
+#include "tools/protocol/errors.h"
+
+namespace partstore::protocol {
+
+WireError WireErrorFor(Code code) {
+  switch (code) {
+    case Code::kOk: break;
+    case Code::kValidation:
+      return {"com.amazon.coral.validate#ValidationException", 400};
+    case Code::kSerialization:
+      return {"com.amazon.coral.service#SerializationException", 400};
+    case Code::kUnknownOperation:
+      return {"com.amazon.coral.service#UnknownOperationException", 400};
+    case Code::kConditionalCheckFailed:
+      return {"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException", 400};
+    case Code::kProvisionedThroughputExceeded:
+      return {"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException", 400};
+    case Code::kThrottling:
+      return {"com.amazonaws.dynamodb.v20120810#ThrottlingException", 400};
+    case Code::kRequestLimitExceeded:
+      return {"com.amazonaws.dynamodb.v20120810#RequestLimitExceeded", 400};
+    case Code::kItemCollectionSizeLimitExceeded:
+      return {"com.amazonaws.dynamodb.v20120810#ItemCollectionSizeLimitExceededException", 400};
+    case Code::kTransactionCanceled:
+      return {"com.amazonaws.dynamodb.v20120810#TransactionCanceledException", 400};
+    case Code::kTransactionConflict:
+      return {"com.amazonaws.dynamodb.v20120810#TransactionConflictException", 400};
+    case Code::kTransactionInProgress:
+      return {"com.amazonaws.dynamodb.v20120810#TransactionInProgressException", 400};
+    case Code::kIdempotentParameterMismatch:
+      return {"com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", 400};
+    case Code::kResourceNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", 400};
+    case Code::kResourceInUse:
+      return {"com.amazonaws.dynamodb.v20120810#ResourceInUseException", 400};
+    case Code::kLimitExceeded:
+      return {"com.amazonaws.dynamodb.v20120810#LimitExceededException", 400};
+    case Code::kInternal:
+      return {"com.amazonaws.dynamodb.v20120810#InternalServerError", 500};
+  }
+  return {"com.amazonaws.dynamodb.v20120810#InternalServerError", 500};
+}
+
+std::string_view ExceptionName(Code code) {
+  std::string_view type = WireErrorFor(code).type;
+  return type.substr(type.find('#') + 1);
+}
+
+}  // namespace partstore::protocol
