@@ -1,0 +1,23 @@
+// Stage 3 for conditions: evaluate a resolved ConditionExpression / FilterExpression on an item.
+//
+// Semantics (§5.2, live-verified): comparing values of different types is false, not an error;
+// with a missing attribute =, <, <=, >, >=, BETWEEN, IN, begins_with, contains are false and <>
+// is true; sets compare equal regardless of order; size() of S = UTF-8 bytes... (see evaluate.cc
+// for each function's rule).
+//
+// Thread safety: pure functions; thread-safe for const arguments.
+#pragma once
+
+#include "core/expr/ast.h"
+#include "core/item.h"
+
+namespace partstore::expr {
+
+// REQUIRES: `condition` is resolved. `item` null means no item exists (every path is missing).
+bool Evaluate(const Condition& condition, const Item* item);
+
+// The value a path names inside `item`, or null when any step is missing or of the wrong type
+// (a name step on a non-map, an index step on a non-list or beyond its end).
+const Value* FindPath(const Item& item, const Path& path);
+
+}  // namespace partstore::expr

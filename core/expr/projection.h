@@ -1,0 +1,17 @@
+// Stage 3 for projections: the part of an item a ProjectionExpression (or AttributesToGet)
+// selects. The result keeps the hierarchy: `a.b[2].c` yields {a: {b: [ {c: ...} ]}}; list
+// elements selected by index are gathered in index order; absent paths are omitted; an item with
+// none of the paths projects to an empty item.
+//
+// Thread safety: pure functions; thread-safe for const arguments.
+#pragma once
+
+#include "core/expr/ast.h"
+#include "core/item.h"
+
+namespace partstore::expr {
+
+// REQUIRES: `projection` is resolved.
+Item Project(const ProjectionExpression& projection, const Item& item);
+
+}  // namespace partstore::expr
