@@ -1,22 +1,38 @@
 // Number: DynamoDB's N type. See number.h for the representation.
 //
-// Accepted text (checked against live DynamoDB, see number_test.cc for the evidence per case):
+// Accepted text (the grammar of Java's BigDecimal, restricted to ASCII; each case and its source
+// is in tests/core/number_test.cc):
 //
 //   number   = [ "+" | "-" ] mantissa [ exponent ]
 //   mantissa = digits [ "." [ digits ] ] | "." digits
 //   exponent = ( "e" | "E" ) [ "+" | "-" ] digits
 //
-// ASCII digits only; no whitespace, no "Infinity"/"NaN", no hex, nothing else. The exponent may
-// have any number of digits: it is read saturating, so 1e999999999999999999 is an overflow (as in
-// DynamoDB), never an integer overflow here.
+// Live DynamoDB accepts "+3", "+0", "1e+5", ".5" and rejects " 1", "1 ", "0x10", "1e", "NaN",
+// "Infinity" (Scylla's test_number.py; dynoxide#109; a live conformance suite). The exponent may
+// have any number of digits: it is read saturating, so 1e99999999999 is an overflow as in
+// DynamoDB, never an integer overflow here.
 //
-// Errors are checked in the order dynalite (whose tests ran against DynamoDB) checks them: range
-// first (overflow, then underflow), then the 38-digit limit.
+// Errors are checked in dynalite's order (checkNum): overflow, underflow, then the digit limit.
+//
+// Known divergences from DynamoDB:
+//  - Empty text. DynamoDB's current validation layer (PutItem, UpdateItem, DeleteItem, GetItem,
+//    BatchGetItem, Query) says "The parameter cannot be converted to a numeric value: " (colon
+//    and space); its older layer (BatchWriteItem, TransactWriteItems, TransactGetItems, Scan) and
+//    dynalite say it with no suffix. We return the latter for every caller.
+//  - The older layer reads the exponent as a 32-bit int, so 1e2147483647 wraps to an underflow
+//    there; we report an overflow, as the current layer does.
+//  - Non-ASCII decimal digits (which BigDecimal accepts) are rejected; DynamoDB is unverified.
+//  - Zero with an out-of-range nominal exponent (0e126) follows a model of DynamoDB's quirk; the
+//    model's predictions beyond the observed cases are unverified (see Parse).
+//  - For text that is both out of range and over 38 digits, the order is dynalite's, unverified
+//    live. An arithmetic result below 1E-130 reports the parse-time underflow message, inferred.
 #include "core/number.h"
 
 #include <algorithm>
+#include <array>
 #include <boost/multiprecision/cpp_int.hpp>
 #include <limits>
+#include <utility>
 
 namespace partstore {
 namespace {
@@ -118,10 +134,6 @@ char* WriteDigits(u128 v, char* end) {
 using Wide = boost::multiprecision::number<boost::multiprecision::cpp_int_backend<
     1024, 1024, boost::multiprecision::unsigned_magnitude, boost::multiprecision::unchecked, void>>;
 
-}  // namespace
-
-namespace {
-
 // A value being assembled: sign * coefficient * 10^exponent.
 struct Parts {
   bool negative;
@@ -144,9 +156,13 @@ Status CheckArithmetic(Parts* parts) {
   return Status();
 }
 
-// The exact sum of two aligned magnitudes that do not fit in 38 digits. Returns the parts, or an
-// error; never wraps (see Wide).
-Status WideAdd(const Number& a, bool a_negative, const Number& b, bool b_negative, Parts* out) {
+// a + b exactly, for operands that do not both fit in 38 digits once aligned to a common exponent
+// (e.g. 1e40 - 9.9e39, where only the result is short). Never wraps (see Wide). Their exponents
+// differ (equal exponents always fit), so only one operand has a digit at the lower exponent and
+// the sum is never zero; a zero is still handled, so that no input can make the loop below spin.
+Status WideAdd(const Number& a, const Number& b, Parts* out) {
+  const bool a_negative = a.is_negative();
+  const bool b_negative = b.is_negative();
   const int e = std::min(a.exponent(), b.exponent());
   Wide x = Wide(a.coefficient()) * boost::multiprecision::pow(Wide(10), a.exponent() - e);
   Wide y = Wide(b.coefficient()) * boost::multiprecision::pow(Wide(10), b.exponent() - e);
@@ -162,8 +178,6 @@ Status WideAdd(const Number& a, bool a_negative, const Number& b, bool b_negativ
     r = y - x;
     negative = b_negative;
   }
-  // The operands' exponents differ (equal exponents always take the fast path), so only one of
-  // them has a digit at 10^e and r != 0; strip zeros anyway rather than rely on it.
   if (r == 0) {
     *out = Parts{false, 0, 0, 0};
     return Status();
@@ -199,35 +213,24 @@ Result<Number> Number::Parse(std::string_view text) {
   }
 
   // Mantissa. Digits are indexed by `pos` across the integer and fraction parts, ignoring the
-  // point; the digit at index i has power int_len - 1 - i.
-  u128 coefficient = 0;
+  // point; the digit at index i has power int_len - 1 - i. This pass only locates the significant
+  // digits; they are accumulated once the text is known to be valid and in range.
   int64_t pos = 0;
-  int64_t int_len = -1;       // Digits before the point; -1 until the point (or the end) is seen.
-  int64_t first = -1;         // Index of the first non-zero digit.
-  int64_t last = -1;          // Index of the last non-zero digit.
-  int64_t pending_zeros = 0;  // Zeros after the last non-zero digit.
-  int accumulated = 0;        // Digits in `coefficient` (first..last), while <= 38.
+  int64_t int_len = -1;  // Digits before the point; -1 until the point (or the end) is seen.
+  int64_t first = -1;    // Index of the first non-zero digit.
+  int64_t last = -1;     // Index of the last non-zero digit.
+  const char* first_char = nullptr;
+  const char* last_char = nullptr;
   for (; p != end; ++p) {
     const unsigned d = static_cast<unsigned char>(*p) - '0';
     if (d <= 9) {
       if (d != 0) {
         if (first < 0) {
           first = pos;
-          coefficient = d;
-          accumulated = 1;
-        } else {
-          const int64_t n = accumulated + pending_zeros + 1;
-          if (n <= kMaxDigits) {
-            coefficient = coefficient * kPow10[pending_zeros + 1] + d;
-            accumulated = static_cast<int>(n);
-          } else {
-            accumulated = kMaxDigits + 1;  // Too many digits: stop accumulating; rejected below.
-          }
+          first_char = p;
         }
         last = pos;
-        pending_zeros = 0;
-      } else if (first >= 0) {
-        ++pending_zeros;
+        last_char = p;
       }
       ++pos;
     } else if (*p == '.' && int_len < 0) {
@@ -278,6 +281,22 @@ Result<Number> Number::Parse(std::string_view text) {
   if (adjusted < kMinAdjustedExponent) return Error(kUnderflow);
   const int64_t digits = last - first + 1;
   if (digits > kMaxDigits) return Error(kTooManyDigits);
+
+  // At most 38 digits (and possibly the point) from first_char to last_char: accumulate them in
+  // 64-bit chunks of up to 19 digits, which is much cheaper than a 128-bit multiply per digit.
+  u128 coefficient = 0;
+  uint64_t chunk = 0;
+  int chunk_len = 0;
+  for (const char* q = first_char; q <= last_char; ++q) {
+    if (*q == '.') continue;
+    chunk = chunk * 10 + static_cast<unsigned>(*q - '0');
+    if (++chunk_len == 19) {
+      coefficient = coefficient * kPow10[19] + chunk;
+      chunk = 0;
+      chunk_len = 0;
+    }
+  }
+  coefficient = coefficient * kPow10[chunk_len] + chunk;
 
   Number n;
   n.coefficient_ = coefficient;
@@ -360,7 +379,7 @@ Result<Number> Number::Add(const Number& a, const Number& b) {
     }
     PARTSTORE_RETURN_IF_ERROR(CheckArithmetic(&parts));
   } else {
-    PARTSTORE_RETURN_IF_ERROR(WideAdd(a, a.negative_, b, b.negative_, &parts));
+    PARTSTORE_RETURN_IF_ERROR(WideAdd(a, b, &parts));
     if (parts.coefficient == 0) return Number();
   }
   Number n;

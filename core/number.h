@@ -30,7 +30,7 @@ class Number {
   // Zero.
   Number() = default;
 
-  // Parses DynamoDB's text form: an optional '-', digits with an optional '.', an optional
+  // Parses DynamoDB's text form: an optional '+' or '-', digits with an optional '.', an optional
   // exponent ('e' or 'E', optional sign, digits). Errors are ValidationExceptions with DynamoDB's
   // messages: not a number, more than 38 significant digits, overflow, underflow.
   static Result<Number> Parse(std::string_view text);
