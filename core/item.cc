@@ -65,6 +65,26 @@ int NestingDepth(const Value& value) {
   return 0;
 }
 
+namespace {
+
+Status CheckName(std::string_view name) {
+  if (name.empty()) return Status::Validation(std::string(messages::kEmptyAttributeName));
+  if (name.size() > kMaxAttributeNameSize) {
+    return Status::Validation(std::string(messages::kAttributeNameTooLarge));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string_view EmptySetMessage(Type set_type) {
+  switch (set_type) {
+    case Type::kNS: return messages::kEmptyNumberSet;
+    case Type::kBS: return messages::kEmptyBinarySet;
+    default: return messages::kEmptyStringSet;
+  }
+}
+
 Status ValidateValue(const Value& value, int depth) {
   switch (value.type()) {
     case Type::kSS:
@@ -73,7 +93,7 @@ Status ValidateValue(const Value& value, int depth) {
       bool empty = value.type() == Type::kSS   ? value.as_string_set().empty()
                    : value.type() == Type::kNS ? value.as_number_set().empty()
                                                : value.as_binary_set().empty();
-      if (empty) return Status::Validation(std::string(messages::kEmptySet));
+      if (empty) return Status::Validation(std::string(EmptySetMessage(value.type())));
       return Status::Ok();
     }
     case Type::kM:
@@ -84,6 +104,7 @@ Status ValidateValue(const Value& value, int depth) {
       }
       if (const AttributeMap* map = value.if_map()) {
         for (const auto& [name, element] : *map) {
+          PARTSTORE_RETURN_IF_ERROR(CheckName(name));
           PARTSTORE_RETURN_IF_ERROR(ValidateValue(element, depth + 1));
         }
       } else {
@@ -99,7 +120,7 @@ Status ValidateValue(const Value& value, int depth) {
 
 Status ValidateItem(const Item& item) {
   for (const auto& [name, value] : item) {
-    if (name.empty()) return Status::Validation(std::string(messages::kEmptyAttributeName));
+    PARTSTORE_RETURN_IF_ERROR(CheckName(name));
     PARTSTORE_RETURN_IF_ERROR(ValidateValue(value, 2));
   }
   if (ItemSize(item) > kMaxItemSize) return Status::Validation(std::string(messages::kItemTooLarge));

@@ -37,7 +37,11 @@ int NestingDepth(const Value& value);
 // and the nesting limit. `depth` is the level `value` stands at: the item is level 1, so its
 // attributes stand at level 2, and a map or list standing at level 33 is too deep.
 Status ValidateValue(const Value& value, int depth = 2);
-// Checks every attribute value and name, then the 400 KB limit. Key rules are checked against
+// DynamoDB's message for an empty set of `set_type` (SS, NS or BS).
+std::string_view EmptySetMessage(Type set_type);
+
+// Checks every attribute value and name (top-level and map keys: 1..65535 bytes), then the 400 KB
+// limit. Key rules are checked against
 // the table's key schema elsewhere (key.h).
 Status ValidateItem(const Item& item);
 
@@ -47,10 +51,27 @@ inline constexpr std::string_view kNestingTooDeep =
     "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
     "beyond supported limit";
 inline constexpr std::string_view kItemTooLarge = "Item size has exceeded the maximum allowed size";
+// Empty sets: one message per set type, DynamoDB's grammar and double space included (live
+// captures in nubo-db/dynamodb-conformance captures/2026-06-09 and 2026-08-12; architect/dynalite
+// test/batchWriteItem.js, run against DynamoDB). Regions on DynamoDB's 2026 rewording prefix them
+// with "1 validation error detected: "; see tools/protocol/attribute_value_json.cc.
+inline constexpr std::string_view kEmptyStringSet =
+    "One or more parameter values were invalid: An string set  may not be empty";
+inline constexpr std::string_view kEmptyNumberSet =
+    "One or more parameter values were invalid: An number set  may not be empty";
+inline constexpr std::string_view kEmptyBinarySet =
+    "One or more parameter values were invalid: Binary sets should not be empty";
+// The generic text DynamoDB used before the per-type messages above (dynalite
+// validations/index.js). Superseded: ValidateValue should use the per-type constants.
 inline constexpr std::string_view kEmptySet =
     "One or more parameter values were invalid: An AttributeValue may not contain an empty set.";
-inline constexpr std::string_view kEmptyAttributeName =
-    "One or more parameter values were invalid: An attribute name may not be empty";  // TODO verify
+// An attribute name (top-level or a map key) that is empty / longer than kMaxAttributeNameSize.
+// Text of DynamoDB Local's shared validation layer (ErrorFactory EMPTY_ATTRIBUTE_NAME,
+// ATTRIBUTE_NAME_TOO_LARGE); live DynamoDB's tests only pin "ValidationException.*6553[56]"
+// for the long name (scylladb test/alternator/test_limits.py).
+inline constexpr std::string_view kEmptyAttributeName = "Empty attribute name";
+inline constexpr std::string_view kAttributeNameTooLarge =
+    "Attribute name is too large, must be less than 65536 bytes";
 }  // namespace messages
 
 }  // namespace partstore

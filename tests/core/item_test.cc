@@ -86,9 +86,13 @@ TEST(ItemValidationTest, NestingLimitIs32LevelsCountingTheItem) {
 }
 
 TEST(ItemValidationTest, EmptySetsAreRejectedAtAnyDepth) {
-  EXPECT_EQ(ValidateItem({{"s", StringSet{}}}).code(), Code::kValidation);
-  EXPECT_EQ(ValidateItem({{"s", NumberSet{}}}).code(), Code::kValidation);
-  EXPECT_EQ(ValidateItem({{"s", BinarySet{}}}).code(), Code::kValidation);
+  // DynamoDB's texts, odd grammar and double space included.
+  EXPECT_EQ(ValidateItem({{"s", StringSet{}}}).message(),
+            "One or more parameter values were invalid: An string set  may not be empty");
+  EXPECT_EQ(ValidateItem({{"s", NumberSet{}}}).message(),
+            "One or more parameter values were invalid: An number set  may not be empty");
+  EXPECT_EQ(ValidateItem({{"s", BinarySet{}}}).message(),
+            "One or more parameter values were invalid: Binary sets should not be empty");
   EXPECT_EQ(ValidateItem({{"m", Value::Map({{"s", StringSet{}}})}}).code(), Code::kValidation);
   EXPECT_EQ(ValidateItem({{"l", Value::List({Value::List({StringSet{}})})}}).code(),
             Code::kValidation);
@@ -100,8 +104,13 @@ TEST(ItemValidationTest, EmptyValuesAllowedForNonKeyAttributes) {
                   .ok());
 }
 
-TEST(ItemValidationTest, EmptyAttributeNameRejected) {
-  EXPECT_EQ(ValidateItem({{"", "x"}}).code(), Code::kValidation);
+TEST(ItemValidationTest, AttributeNamesAreOneTo65535Bytes) {
+  EXPECT_EQ(ValidateItem({{"", "x"}}).message(), "Empty attribute name");
+  EXPECT_EQ(ValidateItem({{"m", Value::Map({{"", 1}})}}).message(), "Empty attribute name");
+  EXPECT_TRUE(ValidateItem({{std::string(65535, 'n'), 1}}).ok());
+  EXPECT_EQ(ValidateItem({{std::string(65536, 'n'), 1}}).message(),
+            "Attribute name is too large, must be less than 65536 bytes");
+  EXPECT_FALSE(ValidateItem({{"m", Value::Map({{std::string(65536, 'k'), 1}})}}).ok());
 }
 
 }  // namespace

@@ -1,0 +1,116 @@
+// Microbenchmarks for the AttributeValue JSON codec (tools/protocol/attribute_value_json.h):
+// decoding a request's item text into an Item (parse + shape check + validation + build) and
+// encoding an Item to canonical JSON, on a realistic ~1 KB e-commerce order item and a ~100 KB
+// order with many lines. Bytes processed are the JSON text size, so the report shows MB/s.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "core/item.h"
+#include "tools/protocol/attribute_value_json.h"
+
+namespace partstore {
+namespace {
+
+Number N(std::string_view text) { return *Number::Parse(text); }
+
+// One order line: a map as a single-table design stores it inside an order item.
+Value OrderLine(int i) {
+  return Value::Map({
+      {"sku", "SKU-" + std::to_string(100000 + i * 7)},
+      {"name", "Organic cotton T-shirt, size M, colour " + std::to_string(i % 12)},
+      {"quantity", N(std::to_string(1 + i % 4))},
+      {"unitPrice", N(std::to_string(9 + i % 90) + ".99")},
+      {"discount", N("0.15")},
+      {"giftWrap", Value(i % 5 == 0)},
+      {"attributes", Value(StringSet{"cotton", "organic", "summer"})},
+  });
+}
+
+// ~1 KB: strings, numbers, a nested map, a list, a string set, BOOL, NULL, a small binary.
+Item SmallOrder() {
+  return Item{
+      {"PK", "USER#12345"},
+      {"SK", "ORDER#2024-05-17#8f3a9c"},
+      {"GSI1PK", "ORDER#8f3a9c"},
+      {"GSI1SK", "2024-05-17T10:22:31Z"},
+      {"entityType", "Order"},
+      {"status", "SHIPPED"},
+      {"customerName", "John Doe"},
+      {"email", "john.doe@example.com"},
+      {"total", N("127.45")},
+      {"currency", "EUR"},
+      {"itemCount", N("3")},
+      {"createdAt", N("1715941351")},
+      {"expedited", Value(true)},
+      {"couponCode", Value::Nil()},
+      {"tags", Value(StringSet{"first-order", "newsletter", "eu", "promo-may"})},
+      {"thumbnail", Value::Binary(std::string(48, '\x7f'))},
+      {"shippingAddress",
+       Value::Map({{"street", "Hauptstrasse 12"},
+                   {"city", "Berlin"},
+                   {"zip", "10115"},
+                   {"country", "DE"},
+                   {"geo", Value::Map({{"lat", N("52.5321")}, {"lon", N("13.3849")}})}})},
+      {"lines", Value::List({OrderLine(0), OrderLine(1), OrderLine(2)})},
+  };
+}
+
+// ~100 KB: the same order with many lines and a long note.
+Item LargeOrder() {
+  Item item = SmallOrder();
+  ValueList lines;
+  for (int i = 0; i < 400; ++i) lines.push_back(OrderLine(i));
+  item["lines"] = Value::List(std::move(lines));
+  item["note"] = std::string(4000, 'n');
+  return item;
+}
+
+const std::string& OrderJson(int size) {
+  static const std::string small = protocol::ItemToJson(SmallOrder());
+  static const std::string large = protocol::ItemToJson(LargeOrder());
+  return size == 0 ? small : large;
+}
+
+void BM_Json_DecodeItem(benchmark::State& state, int size) {
+  const std::string& json = OrderJson(size);
+  for (auto _ : state) {
+    Result<Item> item = protocol::ParseItemJson(json);
+    benchmark::DoNotOptimize(item);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * json.size()));
+  state.SetLabel(std::to_string(json.size()) + " B");
+}
+BENCHMARK_CAPTURE(BM_Json_DecodeItem, 1KB, 0);
+BENCHMARK_CAPTURE(BM_Json_DecodeItem, 100KB, 1);
+
+void BM_Json_EncodeItem(benchmark::State& state, int size) {
+  const Item item = size == 0 ? SmallOrder() : LargeOrder();
+  const size_t bytes = OrderJson(size).size();
+  for (auto _ : state) {
+    std::string json = protocol::ItemToJson(item);
+    benchmark::DoNotOptimize(json);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes));
+  state.SetLabel(std::to_string(bytes) + " B");
+}
+BENCHMARK_CAPTURE(BM_Json_EncodeItem, 1KB, 0);
+BENCHMARK_CAPTURE(BM_Json_EncodeItem, 100KB, 1);
+
+// Encoding into a reused writer buffer, as a server writing many items into one response does.
+void BM_Json_EncodeItemReusedBuffer(benchmark::State& state, int size) {
+  const Item item = size == 0 ? SmallOrder() : LargeOrder();
+  rapidjson::StringBuffer buffer;
+  for (auto _ : state) {
+    buffer.Clear();
+    protocol::JsonWriter writer(buffer);
+    protocol::WriteItem(item, writer);
+    benchmark::DoNotOptimize(buffer.GetString());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * buffer.GetSize()));
+}
+BENCHMARK_CAPTURE(BM_Json_EncodeItemReusedBuffer, 1KB, 0);
+BENCHMARK_CAPTURE(BM_Json_EncodeItemReusedBuffer, 100KB, 1);
+
+}  // namespace
+}  // namespace partstore
