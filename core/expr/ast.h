@@ -112,6 +112,11 @@ struct UpdateAction {
 struct UpdateExpression {
   // In the order written (clauses may come in any order; each clause at most once).
   std::vector<UpdateAction> actions;
+  // True for trees translated from the legacy AttributeUpdates parameter (legacy.h), whose
+  // semantics differ from UpdateExpression's in two ways: ADD also accepts a list operand and
+  // appends it to a list attribute, and a runtime type clash of ADD or DELETE reports
+  // "Type mismatch for attribute to update" instead of the expression's message.
+  bool from_attribute_updates = false;
 };
 
 // ---- ProjectionExpression -------------------------------------------------------------------

@@ -2,8 +2,11 @@
 //
 // Semantics (§5.2, live-verified): comparing values of different types is false, not an error;
 // with a missing attribute =, <, <=, >, >=, BETWEEN, IN, begins_with, contains are false and <>
-// is true; sets compare equal regardless of order; size() of S = UTF-8 bytes... (see evaluate.cc
-// for each function's rule).
+// is true (even when both sides are missing); sets compare equal regardless of order; size() of
+// S counts UTF-16 code units (as DynamoDB's Java strings do: "é𝄞" has size 3), of B bytes, of
+// sets / L / M elements, and of anything else is missing. evaluate.cc has each rule.
+//
+// Evaluate allocates nothing.
 //
 // Thread safety: pure functions; thread-safe for const arguments.
 #pragma once

@@ -28,6 +28,9 @@ struct KeyCondition {
   bool MatchesSortKey(const Value& sort_key) const;
 };
 
+// Runs CheckKeyConditionShape (declared in parser.h, defined in key_condition.cc: the operators,
+// operands and one condition per key, then "Conditions can be of length 1 or 2 only", all of
+// which DynamoDB checks before looking the table up), then the checks against `schema`.
 // REQUIRES: `condition` is resolved.
 Result<KeyCondition> AnalyzeKeyCondition(const Condition& condition, const KeySchema& schema);
 

@@ -1,0 +1,1107 @@
+// Stage 1: expression text -> syntax tree, with every check DynamoDB makes on the text alone.
+//
+// DynamoDB (as its own DynamoDB Local build shows: com.amazon.dynamodb.grammar and
+// com.amazonaws.services.dynamodbv2.parser / .datamodel) handles an expression in four steps,
+// each reporting only its first problem. This file reproduces the order:
+//
+//   0. size: "" -> "The expression can not be empty;"; more than 4096 UTF-16 code units ->
+//      "Expression size has exceeded the maximum allowed size;" (ConditionExpression,
+//      FilterExpression and KeyConditionExpression add "expression size: N").
+//   1. parse (ANTLR, grammar below): the first syntax error, or redundant parentheses. Both are
+//      raised in text order while the parser reads; a redundant group is only reported once the
+//      parser has decided which alternative the tokens around it belong to, so a syntax error
+//      inside that decision's lookahead comes first (see `pending_`).
+//   2. tree walk (ASTListener), in text order: unknown function names, functions in the wrong
+//      place, bare reserved words, list indexes beyond int32, repeated update sections.
+//   3. validation walk (ExpressionValidator), post-order: path depth, operand counts, operand
+//      types fixed by the tree, IN operand count, "requires a document path", operator count.
+//      DynamoDB interleaves this walk with the lookups of #names and :values; those are stage 2
+//      of our pipeline (resolve.h), so when an expression has both kinds of problem DynamoDB may
+//      report the placeholder first where we report the structural one (see parser.h).
+//
+// Grammar (DynamoDB's, from the DAX client's DynamoDbGrammar.g4 and DynamoDB Local):
+//   condition  := condition AND condition | condition OR condition  (right-assoc, AND over OR)
+//               | NOT condition | '(' condition ')' | function
+//               | operand comparator operand | operand BETWEEN operand AND operand
+//               | operand IN '(' operand (',' operand)* ')'
+//   operand    := path | :value | function | '(' operand ')'
+//   function   := ID '(' operand (',' operand)* ')'
+//   path       := (ID | #name) ('.' (ID | #name | :value) | '[' INDEX ']')*
+//   update     := (SET set (',' set)* | REMOVE path (',' path)*
+//                 | ADD path :value (',' ...)* | DELETE path :value (',' ...)*)+
+//   set        := path '=' (operand | arithmetic)
+//   arithmetic := operand ('+' | '-') operand | '(' arithmetic ')'
+//   projection := path (',' path)*
+// A group '((x))' whose content is itself a group is "redundant" (for conditions, operands and
+// arithmetic alike).
+//
+// Points resting on indirect evidence: "Internal server error" for a ".:value" path step (a
+// third-party tester's recording of DynamoDB); the type list printed for attribute_type(a, b)
+// (dynalite); no "expression size: N" for UpdateExpression and ProjectionExpression (DynamoDB
+// Local's code); SIZE and CONVERT being reserved (the documented list, reserved_words.h, which
+// DynamoDB Local does not enforce for those two).
+#include "core/expr/parser.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/expr/lexer.h"
+#include "core/expr/reserved_words.h"
+
+namespace partstore::expr {
+namespace {
+
+// Recursion guard. Every nested call consumes at least one token, and a valid-length
+// expression has at most 4096 tokens, so this is never reached after the size check; it makes
+// the stack bound explicit.
+constexpr int kMaxNesting = 4200;
+
+constexpr std::string_view kRedundantParentheses = "The expression has redundant parentheses;";
+// DynamoDB's rendering of "any type" for a document path operand of attribute_type
+// (dynalite, db/conditionParser.pegjs, recorded from DynamoDB).
+constexpr std::string_view kAnyTypeSymbols = "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}";
+
+enum class Grammar : uint8_t { kCondition, kUpdate, kProjection };
+
+// The functions DynamoDB knows. Function names are case-sensitive.
+enum class Fn : uint8_t {
+  kUnknown,
+  kAttributeExists,
+  kAttributeNotExists,
+  kAttributeType,
+  kBeginsWith,
+  kContains,
+  kSize,
+  kIfNotExists,
+  kListAppend,
+};
+
+Fn LookupFunction(std::string_view name) {
+  if (name == "attribute_exists") return Fn::kAttributeExists;
+  if (name == "attribute_not_exists") return Fn::kAttributeNotExists;
+  if (name == "attribute_type") return Fn::kAttributeType;
+  if (name == "begins_with") return Fn::kBeginsWith;
+  if (name == "contains") return Fn::kContains;
+  if (name == "size") return Fn::kSize;
+  if (name == "if_not_exists") return Fn::kIfNotExists;
+  if (name == "list_append") return Fn::kListAppend;
+  return Fn::kUnknown;
+}
+
+bool IsUpdateFunction(Fn fn) { return fn == Fn::kIfNotExists || fn == Fn::kListAppend; }
+bool IsConditionFunction(Fn fn) { return fn != Fn::kUnknown && !IsUpdateFunction(fn); }
+
+ConditionKind FunctionConditionKind(Fn fn) {
+  switch (fn) {
+    case Fn::kAttributeNotExists:
+      return ConditionKind::kAttributeNotExists;
+    case Fn::kAttributeType:
+      return ConditionKind::kAttributeType;
+    case Fn::kBeginsWith:
+      return ConditionKind::kBeginsWith;
+    case Fn::kContains:
+      return ConditionKind::kContains;
+    default:
+      return ConditionKind::kAttributeExists;
+  }
+}
+
+bool IsComparatorToken(TokenKind k) { return k >= TokenKind::kEq && k <= TokenKind::kGe; }
+
+Comparator ToComparator(TokenKind k) {
+  switch (k) {
+    case TokenKind::kNe:
+      return Comparator::kNe;
+    case TokenKind::kLt:
+      return Comparator::kLt;
+    case TokenKind::kLe:
+      return Comparator::kLe;
+    case TokenKind::kGt:
+      return Comparator::kGt;
+    case TokenKind::kGe:
+      return Comparator::kGe;
+    default:
+      return Comparator::kEq;
+  }
+}
+
+bool IsSectionToken(TokenKind k) {
+  return k == TokenKind::kSet || k == TokenKind::kRemove || k == TokenKind::kAdd ||
+         k == TokenKind::kDelete;
+}
+
+// A function call whose role (condition or operand) is not known yet.
+struct Call {
+  uint32_t name_token = 0;
+  Fn fn = Fn::kUnknown;
+  std::vector<Operand> args;
+};
+
+// One parsed piece at condition level: a condition, an operand, or a function call that may
+// still turn out to be either.
+struct Item {
+  enum class Kind : uint8_t { kCondition, kOperand, kCall };
+  Kind kind = Kind::kOperand;
+  bool paren = false;  // the piece is a parenthesized group
+  Condition condition;
+  Operand operand;
+  Call call;
+};
+
+// One parsed piece of an update's SET value.
+struct ValueItem {
+  Operand operand;
+  bool paren = false;       // a parenthesized group
+  bool arithmetic = false;  // a + b or a - b (possibly parenthesized)
+  int64_t call_token = -1;  // operand is a function call whose nesting is not known yet
+};
+
+Condition FoldRight(std::vector<Condition>* conditions, ConditionKind kind) {
+  Condition acc = std::move(conditions->back());
+  for (size_t i = conditions->size() - 1; i-- > 0;) {
+    Condition node;
+    node.kind = kind;
+    node.children.reserve(2);
+    node.children.push_back(std::move((*conditions)[i]));
+    node.children.push_back(std::move(acc));
+    acc = std::move(node);
+  }
+  conditions->clear();
+  return acc;
+}
+
+// ---- Stages 1 and 2 -------------------------------------------------------------------------
+
+class Parser {
+ public:
+  Parser(std::string_view text, Grammar grammar, std::vector<Token>* tokens)
+      : text_(text), grammar_(grammar), tokens_(*tokens) {
+    Lex(text, tokens);
+  }
+
+  bool ParseConditionRoot(Condition* out);
+  bool ParseUpdateRoot(UpdateExpression* out);
+  bool ParseProjectionRoot(ProjectionExpression* out);
+
+  // After a successful parse: whether stage 2 found a problem.
+  bool has_walk_error() const { return walk_position_ != kNoPosition; }
+  // The problem: the parse error, or else the first stage-2 problem.
+  const std::string& message() const { return message_.empty() ? walk_message_ : message_; }
+  // A redundant group whose decision never closed (cannot happen after a complete parse; kept
+  // as a guard).
+  bool Finish() { return !deferred_redundant_ || Fail(kRedundantParentheses); }
+
+ private:
+  static constexpr uint64_t kNoPosition = std::numeric_limits<uint64_t>::max();
+
+  TokenKind PeekKind(size_t ahead = 0) const {
+    const size_t i = std::min(pos_ + ahead, tokens_.size() - 1);
+    return tokens_[i].kind;
+  }
+  std::string_view TextOf(size_t index) const { return tokens_[index].text(text_); }
+
+  bool Fail(std::string_view message) {
+    message_.assign(message);
+    return false;
+  }
+  bool SyntaxError() {
+    const Token& token = tokens_[pos_];
+    message_.clear();
+    message_.append("Syntax error; token: \"")
+        .append(TokenText(text_, token))
+        .append("\", near: \"")
+        .append(NearText(text_, tokens_, pos_))
+        .append("\"");
+    return false;
+  }
+
+  // Stage 2 problems are reported after a complete parse, first in walk order. Positions are
+  // 2 * token index for events on entering a node (function calls) and 2 * token index + 1 for
+  // events on leaving one (names, list indexes, sections).
+  bool WalkSlotFree(uint64_t position) const { return position < walk_position_; }
+  void WalkError(uint64_t position, std::string message) {
+    walk_position_ = position;
+    walk_message_ = std::move(message);
+  }
+  void CheckFunction(const Call& call, bool nested);
+
+  // A redundant group was closed. DynamoDB reports it at once unless a decision that spans it
+  // is still open (pending_ > 0), in which case it waits for that decision.
+  bool Redundant() {
+    if (pending_ > 0) {
+      deferred_redundant_ = true;
+      return true;
+    }
+    return Fail(kRedundantParentheses);
+  }
+  // The open decisions are settled (all of them, or only the innermost).
+  bool Resolve(bool all) {
+    if (all) {
+      pending_ = 0;
+    } else if (pending_ > 0) {
+      --pending_;
+    }
+    if (pending_ == 0 && deferred_redundant_) return Fail(kRedundantParentheses);
+    return true;
+  }
+  // The innermost open decision turned out not to be a decision (a group held an operand).
+  void Abandon() {
+    if (pending_ > 0) --pending_;
+  }
+
+  // Conditions.
+  bool ParsePrimary(Item* out);
+  bool ParseUnit(Item* out);
+  bool ParseNot(Item* out);
+  bool ParseGroups(Item* out);
+  bool AfterUnit(Item* item);
+  bool ParseOrFrom(Item* item);
+  bool FinishCondition(Item* item);
+  bool FollowsCondition() const;
+  Operand TakeOperand(Item* item);
+
+  // Operands, functions and paths (all grammars).
+  bool ParseOperand(Operand* out);
+  bool ParseOperandAtom(Operand* out);
+  bool ParseCall(Call* out);
+  bool ParsePath(Path* out);
+  void AddName(Path* path, size_t token);
+
+  // Updates.
+  bool ParseSetValue(Operand* out);
+  bool ParseValueItem(ValueItem* out);
+  bool ParseValueAtom(ValueItem* out);
+  bool MaybeArithmetic(ValueItem* item);
+  bool FollowsSetValue() const;
+  Operand CallToUpdateOperand(Call call);
+
+  std::string_view text_;
+  Grammar grammar_;
+  std::vector<Token>& tokens_;
+  size_t pos_ = 0;
+  int depth_ = 0;
+  int pending_ = 0;
+  bool deferred_redundant_ = false;
+  int paren_depth_ = 0;  // condition groups around the current position
+  std::string message_;
+  uint64_t walk_position_ = kNoPosition;
+  std::string walk_message_;
+};
+
+void Parser::CheckFunction(const Call& call, bool nested) {
+  const uint64_t position = 2 * uint64_t{call.name_token};
+  if (!WalkSlotFree(position)) return;
+  const std::string_view name = TextOf(call.name_token);
+  auto report = [&](std::string_view what) {
+    std::string message(what);
+    message.append("; function: ").append(name);
+    WalkError(position, std::move(message));
+  };
+  if (call.fn == Fn::kUnknown) return report("Invalid function name");
+  if (grammar_ == Grammar::kUpdate) {
+    if (IsConditionFunction(call.fn)) {
+      return report("The function is not allowed in an update expression");
+    }
+    if (nested && call.fn != Fn::kIfNotExists) {
+      return report("The function is not allowed to be used this way in an expression");
+    }
+    return;
+  }
+  if (IsUpdateFunction(call.fn)) {
+    return report("The function is not allowed in a condition expression");
+  }
+  // A condition is a boolean function at the top (size() returns a number); inside a comparison
+  // or another function only size() may appear.
+  if (nested != (call.fn == Fn::kSize)) {
+    return report("The function is not allowed to be used this way in an expression");
+  }
+}
+
+// ---- Conditions ---------------------------------------------------------------------------------
+
+bool Parser::ParseConditionRoot(Condition* out) {
+  Item item;
+  if (!ParsePrimary(&item) || !ParseOrFrom(&item) || !FinishCondition(&item)) return false;
+  if (PeekKind() != TokenKind::kEof) return SyntaxError();
+  *out = std::move(item.condition);
+  return true;
+}
+
+// A primary condition, or a piece that may still become one: the caller decides from what
+// follows. Opens the decision DynamoDB's parser makes between the primary alternatives.
+bool Parser::ParsePrimary(Item* out) {
+  if (++depth_ > kMaxNesting) return SyntaxError();
+  ++pending_;
+  const bool ok = ParseUnit(out) && AfterUnit(out);
+  --depth_;
+  return ok;
+}
+
+bool Parser::ParseUnit(Item* out) {
+  switch (PeekKind()) {
+    case TokenKind::kNot:
+      return ParseNot(out);
+    case TokenKind::kLParen:
+      return ParseGroups(out);
+    case TokenKind::kId:
+      if (PeekKind(1) == TokenKind::kLParen) {
+        out->kind = Item::Kind::kCall;
+        out->paren = false;
+        return ParseCall(&out->call);
+      }
+      [[fallthrough]];
+    case TokenKind::kNameSub:
+      out->kind = Item::Kind::kOperand;
+      out->paren = false;
+      out->operand = Operand{};
+      out->operand.kind = OperandKind::kPath;
+      return ParsePath(&out->operand.path);
+    case TokenKind::kValueSub:
+      out->kind = Item::Kind::kOperand;
+      out->paren = false;
+      out->operand = Operand{};
+      out->operand.kind = OperandKind::kValue;
+      out->operand.placeholder.assign(TextOf(pos_));
+      ++pos_;
+      return true;
+    default:
+      return SyntaxError();
+  }
+}
+
+// NOT binds tighter than AND and OR and looser than everything else; a run of NOTs is read in
+// a loop so that "NOT NOT NOT ..." costs no stack.
+bool Parser::ParseNot(Item* out) {
+  size_t count = 0;
+  while (PeekKind() == TokenKind::kNot) {
+    ++pos_;
+    ++count;
+  }
+  if (!Resolve(/*all=*/true)) return false;
+  Item inner;
+  if (!ParsePrimary(&inner) || !FinishCondition(&inner)) return false;
+  Condition condition = std::move(inner.condition);
+  for (size_t i = 0; i < count; ++i) {
+    Condition node;
+    node.kind = ConditionKind::kNot;
+    node.children.push_back(std::move(condition));
+    condition = std::move(node);
+  }
+  out->kind = Item::Kind::kCondition;
+  out->paren = false;
+  out->condition = std::move(condition);
+  return true;
+}
+
+// One or more '(' at the start of a primary. Whether each group holds a condition or an operand
+// is only known from its content or from what follows it, so the groups are read without
+// committing: the innermost content first, then each level outwards, iteratively, so that
+// "(((((...)))))" costs no stack.
+bool Parser::ParseGroups(Item* out) {
+  size_t opens = 0;
+  while (PeekKind() == TokenKind::kLParen) {
+    ++pos_;
+    ++opens;
+  }
+  // Each group is a primary decision; the calling ParsePrimary counted the outermost one.
+  pending_ += static_cast<int>(opens) - 1;
+  paren_depth_ += static_cast<int>(opens);
+  Item item;
+  if (!ParsePrimary(&item) || !ParseOrFrom(&item)) return false;
+  for (size_t level = opens; level-- > 0;) {
+    if (PeekKind() != TokenKind::kRParen) return SyntaxError();
+    ++pos_;
+    --paren_depth_;
+    // An operand (or a lone call) inside the group: the decision opened for the content's first
+    // primary was no decision of its own.
+    if (item.kind != Item::Kind::kCondition) Abandon();
+    if (item.paren && !Redundant()) return false;
+    item.paren = true;
+    if (level == 0) break;
+    // This group is the first piece of a primary one level out.
+    if (!AfterUnit(&item) || !ParseOrFrom(&item)) return false;
+  }
+  *out = std::move(item);
+  return true;
+}
+
+// After a piece that can be an operand: a comparator, BETWEEN or IN makes it a comparison.
+bool Parser::AfterUnit(Item* item) {
+  if (item->kind == Item::Kind::kCondition) return true;
+  const TokenKind op = PeekKind();
+  if (!IsComparatorToken(op) && op != TokenKind::kIn && op != TokenKind::kBetween) return true;
+  if (!Resolve(/*all=*/true)) return false;
+  Condition condition;
+  condition.operands.push_back(TakeOperand(item));
+  ++pos_;
+  if (IsComparatorToken(op)) {
+    condition.kind = ConditionKind::kCompare;
+    condition.comparator = ToComparator(op);
+    condition.operands.emplace_back();
+    if (!ParseOperand(&condition.operands.back())) return false;
+  } else if (op == TokenKind::kBetween) {
+    condition.kind = ConditionKind::kBetween;
+    condition.operands.emplace_back();
+    if (!ParseOperand(&condition.operands.back())) return false;
+    if (PeekKind() != TokenKind::kAnd) return SyntaxError();
+    ++pos_;
+    condition.operands.emplace_back();
+    if (!ParseOperand(&condition.operands.back())) return false;
+  } else {
+    condition.kind = ConditionKind::kIn;
+    if (PeekKind() != TokenKind::kLParen) return SyntaxError();
+    ++pos_;
+    while (true) {
+      condition.operands.emplace_back();
+      if (!ParseOperand(&condition.operands.back())) return false;
+      if (PeekKind() != TokenKind::kComma) break;
+      ++pos_;
+    }
+    if (PeekKind() != TokenKind::kRParen) return SyntaxError();
+    ++pos_;
+  }
+  item->kind = Item::Kind::kCondition;
+  item->paren = false;
+  item->condition = std::move(condition);
+  return true;
+}
+
+// The AND / OR chain that starts with `item`. Without AND or OR the piece is left as it is (the
+// caller decides what it is); otherwise it becomes the chain: AND binds tighter than OR, both
+// associate to the right (a AND b AND c = a AND (b AND c)), as in DynamoDB's grammar.
+bool Parser::ParseOrFrom(Item* item) {
+  TokenKind op = PeekKind();
+  if (op != TokenKind::kAnd && op != TokenKind::kOr) return true;
+  std::vector<Condition> ands;
+  std::vector<Condition> ors;
+  while (op == TokenKind::kAnd || op == TokenKind::kOr) {
+    if (!FinishCondition(item)) return false;
+    ands.push_back(std::move(item->condition));
+    if (op == TokenKind::kOr) ors.push_back(FoldRight(&ands, ConditionKind::kAnd));
+    ++pos_;
+    if (!ParsePrimary(item)) return false;
+    op = PeekKind();
+  }
+  if (!FinishCondition(item)) return false;
+  ands.push_back(std::move(item->condition));
+  ors.push_back(FoldRight(&ands, ConditionKind::kAnd));
+  item->condition = FoldRight(&ors, ConditionKind::kOr);
+  item->kind = Item::Kind::kCondition;
+  item->paren = false;
+  return true;
+}
+
+// What may follow a complete condition here.
+bool Parser::FollowsCondition() const {
+  const TokenKind k = PeekKind();
+  if (k == TokenKind::kAnd || k == TokenKind::kOr) return true;
+  return paren_depth_ > 0 ? k == TokenKind::kRParen : k == TokenKind::kEof;
+}
+
+// `item` must be a condition, given the current token: a lone function call becomes a function
+// condition when a condition may end here; an operand is a syntax error.
+bool Parser::FinishCondition(Item* item) {
+  switch (item->kind) {
+    case Item::Kind::kCondition:
+      return true;
+    case Item::Kind::kOperand:
+      return SyntaxError();
+    case Item::Kind::kCall:
+      break;
+  }
+  if (!FollowsCondition()) return SyntaxError();
+  // Before ')' the enclosing group may still be an operand group; otherwise all is settled.
+  if (!Resolve(/*all=*/PeekKind() != TokenKind::kRParen)) return false;
+  CheckFunction(item->call, /*nested=*/false);
+  Condition condition;
+  condition.kind = FunctionConditionKind(item->call.fn);
+  condition.operands = std::move(item->call.args);
+  item->kind = Item::Kind::kCondition;
+  item->condition = std::move(condition);
+  return true;
+}
+
+Operand Parser::TakeOperand(Item* item) {
+  if (item->kind == Item::Kind::kOperand) return std::move(item->operand);
+  CheckFunction(item->call, /*nested=*/true);
+  Operand operand;
+  operand.kind = OperandKind::kSize;
+  operand.args = std::move(item->call.args);
+  return operand;
+}
+
+// ---- Operands, functions, paths -------------------------------------------------------------
+
+// operand := path | :value | function | '(' operand ')'. Consecutive '(' are read in a loop.
+bool Parser::ParseOperand(Operand* out) {
+  size_t opens = 0;
+  while (PeekKind() == TokenKind::kLParen) {
+    ++pos_;
+    ++opens;
+  }
+  if (!ParseOperandAtom(out)) return false;
+  for (size_t i = 0; i < opens; ++i) {
+    if (PeekKind() != TokenKind::kRParen) return SyntaxError();
+    ++pos_;
+    if (i > 0 && !Redundant()) return false;
+  }
+  return true;
+}
+
+bool Parser::ParseOperandAtom(Operand* out) {
+  switch (PeekKind()) {
+    case TokenKind::kId:
+      if (PeekKind(1) == TokenKind::kLParen) {
+        Call call;
+        if (!ParseCall(&call)) return false;
+        CheckFunction(call, /*nested=*/true);
+        if (grammar_ == Grammar::kUpdate) {
+          *out = CallToUpdateOperand(std::move(call));
+        } else {
+          out->kind = OperandKind::kSize;
+          out->args = std::move(call.args);
+        }
+        return true;
+      }
+      [[fallthrough]];
+    case TokenKind::kNameSub:
+      out->kind = OperandKind::kPath;
+      return ParsePath(&out->path);
+    case TokenKind::kValueSub:
+      out->kind = OperandKind::kValue;
+      out->placeholder.assign(TextOf(pos_));
+      ++pos_;
+      return true;
+    default:
+      return SyntaxError();
+  }
+}
+
+// function := ID '(' operand (',' operand)* ')'. REQUIRES: an ID then '(' at the position.
+bool Parser::ParseCall(Call* out) {
+  if (++depth_ > kMaxNesting) return SyntaxError();
+  out->name_token = static_cast<uint32_t>(pos_);
+  out->fn = LookupFunction(TextOf(pos_));
+  out->args.clear();
+  pos_ += 2;
+  while (true) {
+    out->args.emplace_back();
+    if (!ParseOperand(&out->args.back())) return false;
+    if (PeekKind() != TokenKind::kComma) break;
+    ++pos_;
+  }
+  if (PeekKind() != TokenKind::kRParen) return SyntaxError();
+  ++pos_;
+  --depth_;
+  return true;
+}
+
+void Parser::AddName(Path* path, size_t token) {
+  const std::string_view name = TextOf(token);
+  if (tokens_[token].kind == TokenKind::kId) {
+    const uint64_t position = 2 * uint64_t{token} + 1;
+    if (WalkSlotFree(position) && IsReservedWord(name)) {
+      std::string message("Attribute name is a reserved keyword; reserved keyword: ");
+      message.append(name);
+      WalkError(position, std::move(message));
+    }
+  }
+  PathElement element;
+  element.name.assign(name);
+  path->elements.push_back(std::move(element));
+}
+
+bool Parser::ParsePath(Path* out) {
+  out->elements.clear();
+  const TokenKind first = PeekKind();
+  if (first != TokenKind::kId && first != TokenKind::kNameSub) return SyntaxError();
+  AddName(out, pos_++);
+  while (true) {
+    const TokenKind k = PeekKind();
+    if (k == TokenKind::kDot) {
+      ++pos_;
+      const TokenKind next = PeekKind();
+      // DynamoDB's grammar also takes ".:value" here (see the validation walk).
+      if (next != TokenKind::kId && next != TokenKind::kNameSub && next != TokenKind::kValueSub) {
+        return SyntaxError();
+      }
+      AddName(out, pos_++);
+    } else if (k == TokenKind::kLBracket) {
+      ++pos_;
+      if (PeekKind() != TokenKind::kIndex) return SyntaxError();
+      const std::string_view digits = TextOf(pos_);
+      ++pos_;
+      if (PeekKind() != TokenKind::kRBracket) return SyntaxError();
+      const size_t close = pos_++;
+      // DynamoDB reads the index as a Java int.
+      int64_t value = 0;
+      bool in_range = digits.size() <= 10;
+      for (size_t i = 0; in_range && i < digits.size(); ++i) value = value * 10 + (digits[i] - '0');
+      in_range = in_range && value <= std::numeric_limits<int32_t>::max();
+      if (!in_range) {
+        const uint64_t position = 2 * uint64_t{close} + 1;
+        if (WalkSlotFree(position)) {
+          std::string message("List index is not within the allowable range; index: [");
+          message.append(digits).append("]");
+          WalkError(position, std::move(message));
+        }
+        value = 0;
+      }
+      PathElement element;
+      element.index = value;
+      out->elements.push_back(std::move(element));
+    } else {
+      return true;
+    }
+  }
+}
+
+// ---- Updates --------------------------------------------------------------------------------
+
+bool Parser::ParseUpdateRoot(UpdateExpression* out) {
+  if (!IsSectionToken(PeekKind())) return SyntaxError();
+  bool seen[4] = {false, false, false, false};
+  while (IsSectionToken(PeekKind())) {
+    const TokenKind section = PeekKind();
+    ++pos_;
+    while (true) {
+      UpdateAction& action = out->actions.emplace_back();
+      if (!ParsePath(&action.path)) return false;
+      switch (section) {
+        case TokenKind::kSet:
+          action.kind = UpdateActionKind::kSet;
+          if (PeekKind() != TokenKind::kEq) return SyntaxError();
+          ++pos_;
+          if (!ParseSetValue(&action.operand)) return false;
+          break;
+        case TokenKind::kRemove:
+          action.kind = UpdateActionKind::kRemove;
+          break;
+        default:
+          action.kind =
+              section == TokenKind::kAdd ? UpdateActionKind::kAdd : UpdateActionKind::kDelete;
+          if (PeekKind() != TokenKind::kValueSub) return SyntaxError();
+          action.operand.kind = OperandKind::kValue;
+          action.operand.placeholder.assign(TextOf(pos_));
+          ++pos_;
+          break;
+      }
+      if (PeekKind() != TokenKind::kComma) break;
+      ++pos_;
+    }
+    // DynamoDB checks for a repeated section when it leaves the section.
+    int index;
+    std::string_view name;
+    switch (section) {
+      case TokenKind::kSet:
+        index = 0, name = "SET";
+        break;
+      case TokenKind::kRemove:
+        index = 1, name = "REMOVE";
+        break;
+      case TokenKind::kAdd:
+        index = 2, name = "ADD";
+        break;
+      default:
+        index = 3, name = "DELETE";
+        break;
+    }
+    if (seen[index]) {
+      const uint64_t position = 2 * uint64_t{pos_ - 1} + 1;
+      if (WalkSlotFree(position)) {
+        std::string message("The \"");
+        message.append(name).append("\" section can only be used once in an update expression;");
+        WalkError(position, std::move(message));
+      }
+    }
+    seen[index] = true;
+  }
+  if (PeekKind() != TokenKind::kEof) return SyntaxError();
+  return true;
+}
+
+bool Parser::FollowsSetValue() const {
+  const TokenKind k = PeekKind();
+  return k == TokenKind::kComma || k == TokenKind::kEof || IsSectionToken(k);
+}
+
+// set value := operand | arithmetic. Which one is decided at the first + or - or at the end.
+bool Parser::ParseSetValue(Operand* out) {
+  ++pending_;
+  ValueItem item;
+  if (!ParseValueItem(&item)) return false;
+  if (!FollowsSetValue()) return SyntaxError();
+  if (!Resolve(/*all=*/true)) return false;
+  if (item.call_token >= 0) {
+    Call call;
+    call.name_token = static_cast<uint32_t>(item.call_token);
+    call.fn = LookupFunction(TextOf(call.name_token));
+    CheckFunction(call, /*nested=*/false);
+  }
+  *out = std::move(item.operand);
+  return true;
+}
+
+// An operand or an arithmetic expression, with any number of enclosing parentheses; consecutive
+// '(' are read in a loop.
+bool Parser::ParseValueItem(ValueItem* out) {
+  size_t opens = 0;
+  while (PeekKind() == TokenKind::kLParen) {
+    ++pos_;
+    ++opens;
+  }
+  if (!ParseValueAtom(out) || !MaybeArithmetic(out)) return false;
+  for (size_t i = 0; i < opens; ++i) {
+    if (PeekKind() != TokenKind::kRParen) return SyntaxError();
+    ++pos_;
+    if (out->paren && !Redundant()) return false;
+    out->paren = true;
+    if (!MaybeArithmetic(out)) return false;
+  }
+  return true;
+}
+
+bool Parser::ParseValueAtom(ValueItem* out) {
+  out->paren = false;
+  out->arithmetic = false;
+  out->call_token = -1;
+  if (PeekKind() == TokenKind::kId && PeekKind(1) == TokenKind::kLParen) {
+    Call call;
+    if (!ParseCall(&call)) return false;
+    out->call_token = call.name_token;
+    out->operand = CallToUpdateOperand(std::move(call));
+    return true;
+  }
+  return ParseOperandAtom(&out->operand);
+}
+
+// An operand followed by + or - is the left side of an arithmetic expression.
+bool Parser::MaybeArithmetic(ValueItem* item) {
+  if (item->arithmetic) return true;
+  const TokenKind op = PeekKind();
+  if (op != TokenKind::kPlus && op != TokenKind::kMinus) return true;
+  if (!Resolve(/*all=*/true)) return false;
+  if (item->call_token >= 0) {
+    Call call;
+    call.name_token = static_cast<uint32_t>(item->call_token);
+    call.fn = LookupFunction(TextOf(call.name_token));
+    CheckFunction(call, /*nested=*/true);
+    item->call_token = -1;
+  }
+  ++pos_;
+  Operand node;
+  node.kind = op == TokenKind::kPlus ? OperandKind::kPlus : OperandKind::kMinus;
+  node.args.reserve(2);
+  node.args.push_back(std::move(item->operand));
+  node.args.emplace_back();
+  if (!ParseOperand(&node.args.back())) return false;
+  item->operand = std::move(node);
+  item->arithmetic = true;
+  item->paren = false;
+  return true;
+}
+
+Operand Parser::CallToUpdateOperand(Call call) {
+  Operand operand;
+  operand.kind = call.fn == Fn::kListAppend ? OperandKind::kListAppend : OperandKind::kIfNotExists;
+  operand.args = std::move(call.args);
+  return operand;
+}
+
+// ---- Projections ----------------------------------------------------------------------------
+
+bool Parser::ParseProjectionRoot(ProjectionExpression* out) {
+  while (true) {
+    out->paths.emplace_back();
+    if (!ParsePath(&out->paths.back())) return false;
+    if (PeekKind() != TokenKind::kComma) break;
+    ++pos_;
+  }
+  if (PeekKind() != TokenKind::kEof) return SyntaxError();
+  return true;
+}
+
+// ---- Stage 3: the validation walk, for what the text alone decides ----------------------------
+
+std::string_view FunctionName(ConditionKind kind) {
+  switch (kind) {
+    case ConditionKind::kAttributeExists:
+      return "attribute_exists";
+    case ConditionKind::kAttributeNotExists:
+      return "attribute_not_exists";
+    case ConditionKind::kAttributeType:
+      return "attribute_type";
+    case ConditionKind::kBeginsWith:
+      return "begins_with";
+    case ConditionKind::kContains:
+      return "contains";
+    default:
+      return "";
+  }
+}
+
+class Validator {
+ public:
+  // Post-order, as DynamoDB's ExpressionValidator: children first, then the node's operand
+  // count, operand types, its own rule, and finally the operator count.
+  bool Visit(const Condition& c);
+  bool Visit(const Operand& o);
+  bool VisitPath(const Path& p);
+
+  std::string message;
+
+ private:
+  bool Fail(std::string text) {
+    message = std::move(text);
+    return false;
+  }
+  bool CountOperator() {
+    if (++operators_ > kMaxOperators) {
+      return Fail("The expression contains too many operators; operator count: " +
+                  std::to_string(operators_));
+    }
+    return true;
+  }
+  bool OperandCount(std::string_view name, size_t count, size_t expected) {
+    if (count == expected) return true;
+    std::string text(
+        "Incorrect number of operands for operator or function; operator or function: ");
+    text.append(name).append(", number of operands: ").append(std::to_string(count));
+    return Fail(std::move(text));
+  }
+  bool OperandType(std::string_view name, std::string_view type) {
+    std::string text("Incorrect operand type for operator or function; operator or function: ");
+    text.append(name).append(", operand type: ").append(type);
+    return Fail(std::move(text));
+  }
+  bool RequiresPath(std::string_view name) {
+    std::string text("Operator or function requires a document path; operator or function: ");
+    text.append(name);
+    return Fail(std::move(text));
+  }
+
+  int operators_ = 0;
+};
+
+bool Validator::VisitPath(const Path& p) {
+  if (p.elements.size() > static_cast<size_t>(kMaxPathDepth)) {
+    return Fail("The document path has too many nesting levels; nesting levels: " +
+                std::to_string(p.elements.size()));
+  }
+  for (const PathElement& e : p.elements) {
+    // ".:value" steps parse, but DynamoDB cannot run them.
+    if (!e.is_index() && !e.name.empty() && e.name[0] == ':') return Fail("Internal server error");
+  }
+  return true;
+}
+
+bool Validator::Visit(const Operand& o) {
+  switch (o.kind) {
+    case OperandKind::kPath:
+      return VisitPath(o.path);
+    case OperandKind::kValue:
+      return true;
+    default:
+      break;
+  }
+  for (const Operand& arg : o.args) {
+    if (!Visit(arg)) return false;
+  }
+  switch (o.kind) {
+    case OperandKind::kSize:
+      if (!OperandCount("size", o.args.size(), 1)) return false;
+      // size() takes a string, binary, set, list or map; a nested size() is a number.
+      for (const Operand& arg : o.args) {
+        if (arg.kind == OperandKind::kSize) return OperandType("size", "N");
+      }
+      break;
+    case OperandKind::kIfNotExists:
+      if (!OperandCount("if_not_exists", o.args.size(), 2)) return false;
+      if (o.args[0].kind != OperandKind::kPath) return RequiresPath("if_not_exists");
+      break;
+    case OperandKind::kListAppend:
+      if (!OperandCount("list_append", o.args.size(), 2)) return false;
+      break;
+    default:  // + and -: always two operands; nested functions there are numbers or anything.
+      break;
+  }
+  return CountOperator();
+}
+
+bool Validator::Visit(const Condition& c) {
+  for (const Condition& child : c.children) {
+    if (!Visit(child)) return false;
+  }
+  for (const Operand& operand : c.operands) {
+    if (!Visit(operand)) return false;
+  }
+  switch (c.kind) {
+    case ConditionKind::kIn:
+      if (c.operands.size() - 1 > kMaxInOperands) {
+        return Fail("The IN operator is provided with too many operands; number of operands: " +
+                    std::to_string(c.operands.size() - 1));
+      }
+      break;
+    case ConditionKind::kAttributeExists:
+    case ConditionKind::kAttributeNotExists: {
+      const std::string_view name = FunctionName(c.kind);
+      if (!OperandCount(name, c.operands.size(), 1)) return false;
+      if (c.operands[0].kind != OperandKind::kPath) return RequiresPath(name);
+      break;
+    }
+    case ConditionKind::kAttributeType:
+      if (!OperandCount("attribute_type", c.operands.size(), 2)) return false;
+      // The type must be a :value; a path could be anything, size() is a number.
+      if (c.operands[1].kind == OperandKind::kPath) {
+        return OperandType("attribute_type", kAnyTypeSymbols);
+      }
+      if (c.operands[1].kind == OperandKind::kSize) return OperandType("attribute_type", "N");
+      break;
+    case ConditionKind::kBeginsWith:
+      if (!OperandCount("begins_with", c.operands.size(), 2)) return false;
+      for (const Operand& operand : c.operands) {
+        if (operand.kind == OperandKind::kSize) return OperandType("begins_with", "N");
+      }
+      break;
+    case ConditionKind::kContains:
+      if (!OperandCount("contains", c.operands.size(), 2)) return false;
+      break;
+    default:  // comparisons, BETWEEN, AND, OR, NOT: fixed operand counts; size() is ordered
+      break;
+  }
+  return CountOperator();
+}
+
+// ---- Entry points ---------------------------------------------------------------------------
+
+// DynamoDB measures the expression as a Java string: UTF-16 code units.
+size_t Utf16Length(std::string_view text) {
+  size_t units = 0;
+  for (size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    size_t n = 1;
+    if (b >= 0xC2 && b <= 0xDF) {
+      n = 2;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      n = 3;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      n = 4;
+    }
+    if (n > 1) {
+      bool well_formed = i + n <= text.size();
+      for (size_t k = 1; well_formed && k < n; ++k) {
+        well_formed = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+      }
+      if (!well_formed) n = 1;
+    }
+    units += n == 4 ? 2 : 1;
+    i += n;
+  }
+  return units;
+}
+
+Status Invalid(ExpressionKind kind, std::string_view message) {
+  std::string text("Invalid ");
+  text.append(ParameterName(kind)).append(": ").append(message);
+  return Status::Validation(std::move(text));
+}
+
+// Stage 0.
+Status CheckSize(std::string_view text, ExpressionKind kind) {
+  if (text.empty()) return Invalid(kind, "The expression can not be empty;");
+  if (text.size() <= kMaxExpressionSize) return Status::Ok();
+  const size_t units = Utf16Length(text);
+  if (units <= kMaxExpressionSize) return Status::Ok();
+  // DynamoDB names the size only for condition-grammar expressions.
+  if (kind == ExpressionKind::kUpdate || kind == ExpressionKind::kProjection) {
+    return Invalid(kind, "Expression size has exceeded the maximum allowed size;");
+  }
+  return Invalid(kind, "Expression size has exceeded the maximum allowed size; expression size: " +
+                           std::to_string(units));
+}
+
+// The token buffer is reused by each thread's parses.
+std::vector<Token>* TokenBuffer() {
+  thread_local std::vector<Token> tokens;
+  if (tokens.capacity() > 8192) {
+    tokens.clear();
+    tokens.shrink_to_fit();
+  }
+  return &tokens;
+}
+
+}  // namespace
+
+std::string_view ParameterName(ExpressionKind kind) {
+  switch (kind) {
+    case ExpressionKind::kCondition:
+      return "ConditionExpression";
+    case ExpressionKind::kFilter:
+      return "FilterExpression";
+    case ExpressionKind::kKeyCondition:
+      return "KeyConditionExpression";
+    case ExpressionKind::kUpdate:
+      return "UpdateExpression";
+    case ExpressionKind::kProjection:
+      return "ProjectionExpression";
+  }
+  return "Expression";
+}
+
+Result<Condition> ParseCondition(std::string_view text, ExpressionKind kind) {
+  if (kind == ExpressionKind::kUpdate || kind == ExpressionKind::kProjection) {
+    return Status::Internal("ParseCondition: not a condition expression kind");
+  }
+  PARTSTORE_RETURN_IF_ERROR(CheckSize(text, kind));
+  Condition condition;
+  Parser parser(text, Grammar::kCondition, TokenBuffer());
+  if (!parser.ParseConditionRoot(&condition) || !parser.Finish() || parser.has_walk_error()) {
+    return Invalid(kind, parser.message());
+  }
+  Validator validator;
+  if (!validator.Visit(condition)) return Invalid(kind, validator.message);
+  return condition;
+}
+
+Result<UpdateExpression> ParseUpdate(std::string_view text) {
+  constexpr ExpressionKind kind = ExpressionKind::kUpdate;
+  PARTSTORE_RETURN_IF_ERROR(CheckSize(text, kind));
+  UpdateExpression update;
+  Parser parser(text, Grammar::kUpdate, TokenBuffer());
+  if (!parser.ParseUpdateRoot(&update) || !parser.Finish() || parser.has_walk_error()) {
+    return Invalid(kind, parser.message());
+  }
+  // DynamoDB keeps the actions on a stack, so it validates them last to first: every action's
+  // path, then every action's value.
+  Validator validator;
+  for (auto it = update.actions.rbegin(); it != update.actions.rend(); ++it) {
+    if (!validator.VisitPath(it->path)) return Invalid(kind, validator.message);
+  }
+  for (auto it = update.actions.rbegin(); it != update.actions.rend(); ++it) {
+    if (it->kind == UpdateActionKind::kSet && !validator.Visit(it->operand)) {
+      return Invalid(kind, validator.message);
+    }
+  }
+  return update;
+}
+
+Result<ProjectionExpression> ParseProjection(std::string_view text) {
+  constexpr ExpressionKind kind = ExpressionKind::kProjection;
+  PARTSTORE_RETURN_IF_ERROR(CheckSize(text, kind));
+  ProjectionExpression projection;
+  Parser parser(text, Grammar::kProjection, TokenBuffer());
+  if (!parser.ParseProjectionRoot(&projection) || !parser.Finish() || parser.has_walk_error()) {
+    return Invalid(kind, parser.message());
+  }
+  Validator validator;
+  for (auto it = projection.paths.rbegin(); it != projection.paths.rend(); ++it) {
+    if (!validator.VisitPath(*it)) return Invalid(kind, validator.message);
+  }
+  return projection;
+}
+
+}  // namespace partstore::expr
