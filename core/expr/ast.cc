@@ -53,4 +53,58 @@ std::string_view ComparatorText(Comparator comparator) {
   return "?";
 }
 
+std::string_view ConditionKindText(ConditionKind kind) {
+  switch (kind) {
+    case ConditionKind::kBetween:
+      return "BETWEEN";
+    case ConditionKind::kIn:
+      return "IN";
+    case ConditionKind::kAttributeExists:
+      return "attribute_exists";
+    case ConditionKind::kAttributeNotExists:
+      return "attribute_not_exists";
+    case ConditionKind::kAttributeType:
+      return "attribute_type";
+    case ConditionKind::kBeginsWith:
+      return "begins_with";
+    case ConditionKind::kContains:
+      return "contains";
+    case ConditionKind::kAnd:
+      return "AND";
+    case ConditionKind::kOr:
+      return "OR";
+    case ConditionKind::kNot:
+      return "NOT";
+    case ConditionKind::kCompare:
+      break;
+  }
+  return "";
+}
+
+std::string_view LongTypeName(Type type) {
+  switch (type) {
+    case Type::kS:
+      return "STRING";
+    case Type::kN:
+      return "NUMBER";
+    case Type::kB:
+      return "BINARY";
+    case Type::kBool:
+      return "BOOLEAN";
+    case Type::kNull:
+      return "NULL";
+    case Type::kM:
+      return "MAP";
+    case Type::kL:
+      return "LIST";
+    case Type::kSS:
+      return "STRING_SET";
+    case Type::kNS:
+      return "NUMBER_SET";
+    case Type::kBS:
+      return "BINARY_SET";
+  }
+  return "UNKNOWN";
+}
+
 }  // namespace partstore::expr

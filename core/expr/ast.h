@@ -125,7 +125,14 @@ struct ProjectionExpression {
   std::vector<Path> paths;
 };
 
-// DynamoDB's name for a comparator or function in messages: "=", "<>", "BETWEEN", "size", ...
+// DynamoDB's name for a comparator in messages: "=", "<>", "<", ...
 std::string_view ComparatorText(Comparator comparator);
+// DynamoDB's name for a condition's operator or function in messages: "BETWEEN", "IN", "AND",
+// "attribute_exists", ...; empty for kCompare (use ComparatorText).
+std::string_view ConditionKindText(ConditionKind kind);
+// DynamoDB's long type names, as operand-type messages print them: "STRING", "NUMBER_SET", ...
+std::string_view LongTypeName(Type type);
+// How operand-type messages print "any type".
+inline constexpr std::string_view kAnyTypeSymbols = "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}";
 
 }  // namespace partstore::expr

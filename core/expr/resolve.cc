@@ -42,36 +42,8 @@ Status Invalid(ExpressionKind kind, std::string_view message) {
 
 // The type set of a document path operand as DynamoDB prints it (live text via dynalite's
 // tests: "operand type: {NS,SS,L,BS,N,M,B,BOOL,NULL,S}").
-constexpr std::string_view kAnyTypeSymbols = "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}";
 // attribute_type's valid names, in DynamoDB's order.
 constexpr std::string_view kValidTypeNames = "{B,NULL,SS,BOOL,L,BS,N,NS,S,M}";
-
-// DynamoDB's internal type names, used by the ADD / DELETE operand message.
-std::string_view LongTypeName(Type type) {
-  switch (type) {
-    case Type::kS:
-      return "STRING";
-    case Type::kN:
-      return "NUMBER";
-    case Type::kB:
-      return "BINARY";
-    case Type::kBool:
-      return "BOOLEAN";
-    case Type::kNull:
-      return "NULL";
-    case Type::kM:
-      return "MAP";
-    case Type::kL:
-      return "LIST";
-    case Type::kSS:
-      return "STRING_SET";
-    case Type::kNS:
-      return "NUMBER_SET";
-    case Type::kBS:
-      return "BINARY_SET";
-  }
-  return "UNKNOWN";
-}
 
 std::string Base64(std::string_view bytes) {
   static constexpr char kAlphabet[] =
@@ -355,34 +327,6 @@ Status RequirePath(ExpressionKind kind, std::string_view op, const Operand& oper
   return Invalid(kind, message);
 }
 
-std::string_view FunctionName(ConditionKind kind) {
-  switch (kind) {
-    case ConditionKind::kBetween:
-      return "BETWEEN";
-    case ConditionKind::kIn:
-      return "IN";
-    case ConditionKind::kAttributeExists:
-      return "attribute_exists";
-    case ConditionKind::kAttributeNotExists:
-      return "attribute_not_exists";
-    case ConditionKind::kAttributeType:
-      return "attribute_type";
-    case ConditionKind::kBeginsWith:
-      return "begins_with";
-    case ConditionKind::kContains:
-      return "contains";
-    case ConditionKind::kAnd:
-      return "AND";
-    case ConditionKind::kOr:
-      return "OR";
-    case ConditionKind::kNot:
-      return "NOT";
-    case ConditionKind::kCompare:
-      break;
-  }
-  return "";
-}
-
 // Java HashSet order of `keys` (a subset of a request map holding `map_size` keys), as DynamoDB
 // lists them in "unused" messages: new HashSet<>(map.keySet()) sizes its table from map_size.
 std::string JoinInJavaSetOrder(std::vector<std::string_view> keys, size_t map_size) {
@@ -556,7 +500,7 @@ Status Resolver::ResolveCondition(Condition* condition, ExpressionKind kind) {
   for (Operand& operand : operands) PARTSTORE_RETURN_IF_ERROR(ResolveOperand(&operand, kind));
 
   const std::string_view op =
-      ck == ConditionKind::kCompare ? ComparatorText(condition->comparator) : FunctionName(ck);
+      ck == ConditionKind::kCompare ? ComparatorText(condition->comparator) : ConditionKindText(ck);
   switch (ck) {
     case ConditionKind::kCompare: {
       const bool equality =

@@ -5,26 +5,6 @@
 #include "core/expr/parser.h"
 
 namespace partstore::expr::internal {
-namespace {
-
-std::string_view FunctionName(ConditionKind kind) {
-  switch (kind) {
-    case ConditionKind::kAttributeExists:
-      return "attribute_exists";
-    case ConditionKind::kAttributeNotExists:
-      return "attribute_not_exists";
-    case ConditionKind::kAttributeType:
-      return "attribute_type";
-    case ConditionKind::kBeginsWith:
-      return "begins_with";
-    case ConditionKind::kContains:
-      return "contains";
-    default:
-      return "";
-  }
-}
-
-}  // namespace
 
 bool TreeValidator::VisitPath(const Path& p) {
   if (p.elements.size() > static_cast<size_t>(kMaxPathDepth)) {
@@ -87,7 +67,7 @@ bool TreeValidator::Visit(const Condition& c) {
       break;
     case ConditionKind::kAttributeExists:
     case ConditionKind::kAttributeNotExists: {
-      const std::string_view name = FunctionName(c.kind);
+      const std::string_view name = ConditionKindText(c.kind);
       if (!OperandCount(name, c.operands.size(), 1)) return false;
       if (c.operands[0].kind != OperandKind::kPath) return RequiresPath(name);
       break;

@@ -15,9 +15,6 @@
 
 namespace partstore::expr::internal {
 
-// "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}": DynamoDB's name for "any type" in operand-type messages.
-inline constexpr std::string_view kAnyTypeSymbols = "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}";
-
 class TreeValidator {
  public:
   // Post-order, as DynamoDB's ExpressionValidator: children first, then the node's operand

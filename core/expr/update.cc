@@ -23,39 +23,12 @@ constexpr std::string_view kLegacyTypeMismatch = "Type mismatch for attribute to
 
 Status Invalid(std::string_view message) { return Status::Validation(std::string(message)); }
 
-// How the parser-stage messages name a constant's type for ADD / DELETE ("operand type: STRING").
-std::string_view OperandTypeName(Type type) {
-  switch (type) {
-    case Type::kS:
-      return "STRING";
-    case Type::kN:
-      return "NUMBER";
-    case Type::kB:
-      return "BINARY";
-    case Type::kBool:
-      return "BOOLEAN";
-    case Type::kNull:
-      return "NULL";
-    case Type::kM:
-      return "MAP";
-    case Type::kL:
-      return "LIST";
-    case Type::kSS:
-      return "STRING_SET";
-    case Type::kNS:
-      return "NUMBER_SET";
-    case Type::kBS:
-      return "BINARY_SET";
-  }
-  return "UNKNOWN";
-}
-
 // Live text, e.g. "... operator: ADD, operand type: STRING, typeSet: ALLOWED_FOR_ADD_OPERAND"
 // (the same as the Resolver's).
 Status OperatorOperandError(std::string_view op, const Value& value) {
   std::string message =
       "Invalid UpdateExpression: Incorrect operand type for operator or function; operator: ";
-  message.append(op).append(", operand type: ").append(OperandTypeName(value.type()));
+  message.append(op).append(", operand type: ").append(LongTypeName(value.type()));
   message.append(", typeSet: ALLOWED_FOR_").append(op).append("_OPERAND");
   return Status::Validation(std::move(message));
 }
