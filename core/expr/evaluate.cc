@@ -28,22 +28,17 @@
 #include <optional>
 #include <string_view>
 
+#include "core/utf8.h"
+
 namespace partstore::expr {
 namespace {
 
 // size() of a value, or nullopt where DynamoDB's size is missing.
 std::optional<int64_t> SizeOf(const Value& value) {
   switch (value.type()) {
-    case Type::kS: {
-      // UTF-16 code units: one per code point, two for supplementary ones (4-byte UTF-8).
-      int64_t units = 0;
-      for (char c : value.as_string()) {
-        const auto b = static_cast<uint8_t>(c);
-        units += (b & 0xC0) != 0x80;
-        units += b >= 0xF0;
-      }
-      return units;
-    }
+    case Type::kS:
+      // UTF-16 code units, as DynamoDB (Java) counts a string's length.
+      return static_cast<int64_t>(Utf16Length(value.as_string()));
     case Type::kB:
       return static_cast<int64_t>(value.as_binary().size());
     case Type::kSS:

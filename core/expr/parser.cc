@@ -53,6 +53,7 @@
 #include "core/expr/parser_internal.h"
 #include "core/expr/reserved_words.h"
 #include "core/expr/tree_validator.h"
+#include "core/utf8.h"
 
 namespace partstore::expr {
 namespace internal {
@@ -433,32 +434,6 @@ using internal::Grammar;
 using internal::Parser;
 
 // ---- Entry points ---------------------------------------------------------------------------
-
-// DynamoDB measures the expression as a Java string: UTF-16 code units.
-size_t Utf16Length(std::string_view text) {
-  size_t units = 0;
-  for (size_t i = 0; i < text.size();) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    size_t n = 1;
-    if (b >= 0xC2 && b <= 0xDF) {
-      n = 2;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-      n = 3;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-      n = 4;
-    }
-    if (n > 1) {
-      bool well_formed = i + n <= text.size();
-      for (size_t k = 1; well_formed && k < n; ++k) {
-        well_formed = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
-      }
-      if (!well_formed) n = 1;
-    }
-    units += n == 4 ? 2 : 1;
-    i += n;
-  }
-  return units;
-}
 
 Status Invalid(ExpressionKind kind, std::string_view message) {
   std::string text("Invalid ");

@@ -92,6 +92,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/utf8.h"
 #include "tools/protocol/base64.h"
 
 namespace partstore::protocol {
@@ -197,16 +198,6 @@ Status CheckString(const JsonValue& v) {
   }
   if (v.IsArray()) return Serialization(kStringCollection);
   return Serialization(kStructureNotExpected);  // An object.
-}
-
-// Length of `s` in UTF-16 code units (what Java's String.length() reports).
-size_t Utf16Length(std::string_view s) {
-  size_t units = 0;
-  for (unsigned char c : s) {
-    if ((c & 0xC0) != 0x80) ++units;  // Not a continuation byte: a new code point.
-    if (c >= 0xF0) ++units;           // Four-byte sequence: a surrogate pair.
-  }
-  return units;
 }
 
 [[gnu::cold]] Status Base64Error(std::string_view text, const base64::DecodeError& error) {
