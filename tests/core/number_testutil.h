@@ -1,0 +1,32 @@
+// Shared helpers for the Number tests (number_*_test.cc): DynamoDB's validation messages for
+// numbers, Zeros(n), and N(text) for a number that must parse.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "core/number.h"
+#include "core/status.h"
+
+namespace partstore::testing {
+
+inline constexpr char kNotNumeric[] = "The parameter cannot be converted to a numeric value";
+inline constexpr char kTooManyDigits[] =
+    "Attempting to store more than 38 significant digits in a Number";
+inline constexpr char kOverflow[] =
+    "Number overflow. Attempting to store a number with magnitude larger than supported range";
+inline constexpr char kUnderflow[] =
+    "Number underflow. Attempting to store a number with magnitude smaller than supported range";
+
+inline std::string Zeros(int n) { return std::string(static_cast<size_t>(n), '0'); }
+
+inline Number N(std::string_view text) {
+  Result<Number> r = Number::Parse(text);
+  EXPECT_TRUE(r.ok()) << text << ": " << r.status().ToString();
+  return r.ok() ? *r : Number();
+}
+
+}  // namespace partstore::testing

@@ -1,0 +1,145 @@
+// Shared helpers for the ApplyUpdate tests (update_*_test.cc): a small DSL for hand-built
+// (already "resolved") update trees, the key schema and the error messages the cases expect, and
+// the row type of the Table/UpdateCaseTest table, whose rows are split between update_test.cc and
+// update_paths_test.cc.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/expr/ast.h"
+#include "core/item.h"
+#include "core/key.h"
+#include "core/value.h"
+
+namespace partstore::expr::testing {
+
+// ---- A small DSL for hand-built (already "resolved") trees -----------------------------------
+inline Number N(std::string_view text) { return Number::Parse(text).value(); }
+inline Value Num(std::string_view text) { return Value(N(text)); }
+inline Value L(std::initializer_list<Value> elements) { return Value::List(ValueList(elements)); }
+inline Value M(std::initializer_list<std::pair<std::string, Value>> members) {
+  return Value::Map(AttributeMap(members));
+}
+inline Value SS(std::initializer_list<std::string> elements) { return Value(StringSet(elements)); }
+inline Value NS(std::initializer_list<std::string_view> elements) {
+  std::vector<Number> numbers;
+  for (std::string_view e : elements) numbers.push_back(N(e));
+  return Value(NumberSet(std::move(numbers)));
+}
+
+// "a.b[2].c" -> Path. Names are [A-Za-z0-9_]+ here (placeholders are the Resolver's business).
+inline Path P(std::string_view text) {
+  Path path;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == '.') {
+      ++i;
+    } else if (text[i] == '[') {
+      size_t close = text.find(']', i);
+      path.elements.push_back(
+          PathElement{"", std::stoll(std::string(text.substr(i + 1, close - i - 1)))});
+      i = close + 1;
+    } else {
+      size_t end = text.find_first_of(".[", i);
+      if (end == std::string_view::npos) end = text.size();
+      path.elements.push_back(PathElement{std::string(text.substr(i, end - i)), -1});
+      i = end;
+    }
+  }
+  return path;
+}
+
+inline Operand Ref(std::string_view path) {
+  return Operand{OperandKind::kPath, P(path), "", nullptr, {}};
+}
+// A constant, bound to the case's value map by Bind().
+inline Operand Val(std::string_view placeholder) {
+  return Operand{OperandKind::kValue, {}, std::string(placeholder), nullptr, {}};
+}
+inline Operand Fn(OperandKind kind, Operand a, Operand b) {
+  Operand op;
+  op.kind = kind;
+  op.args = {std::move(a), std::move(b)};
+  return op;
+}
+inline Operand Plus(Operand a, Operand b) {
+  return Fn(OperandKind::kPlus, std::move(a), std::move(b));
+}
+inline Operand Minus(Operand a, Operand b) {
+  return Fn(OperandKind::kMinus, std::move(a), std::move(b));
+}
+inline Operand IfNotExists(Operand a, Operand b) {
+  return Fn(OperandKind::kIfNotExists, std::move(a), std::move(b));
+}
+inline Operand ListAppend(Operand a, Operand b) {
+  return Fn(OperandKind::kListAppend, std::move(a), std::move(b));
+}
+
+inline UpdateAction Set(std::string_view path, Operand value) {
+  return UpdateAction{UpdateActionKind::kSet, P(path), std::move(value)};
+}
+inline UpdateAction Remove(std::string_view path) {
+  return UpdateAction{UpdateActionKind::kRemove, P(path), {}};
+}
+inline UpdateAction Add(std::string_view path, std::string_view placeholder) {
+  return UpdateAction{UpdateActionKind::kAdd, P(path), Val(placeholder)};
+}
+inline UpdateAction Delete(std::string_view path, std::string_view placeholder) {
+  return UpdateAction{UpdateActionKind::kDelete, P(path), Val(placeholder)};
+}
+
+inline void BindOperand(Operand* op, const AttributeMap& values) {
+  if (op->kind == OperandKind::kValue) {
+    auto it = values.find(op->placeholder);
+    ASSERT_NE(it, values.end()) << "test bug: no value " << op->placeholder;
+    op->value = &it->second;
+  }
+  for (Operand& arg : op->args) BindOperand(&arg, values);
+}
+
+inline UpdateExpression Bind(std::vector<UpdateAction> actions, const AttributeMap& values) {
+  UpdateExpression update;
+  update.actions = std::move(actions);
+  for (UpdateAction& action : update.actions) BindOperand(&action.operand, values);
+  return update;
+}
+
+inline std::string Show(const Item& item) { return DebugString(Value::Map(item)); }
+
+inline const KeySchema kSchema{KeyAttribute{"pk", KeyType::kString},
+                               KeyAttribute{"sk", KeyType::kNumber}};
+
+inline const std::string kPathInvalid =
+    "The document path provided in the update expression is invalid for update";
+inline const std::string kMissing =
+    "The provided expression refers to an attribute that does not exist in the item";
+inline const std::string kWrongType =
+    "An operand in the update expression has an incorrect data type";
+inline const std::string kMismatch = "Type mismatch for attribute to update";
+
+// ---- Table-driven cases: one row of Table/UpdateCaseTest (update_test.cc) ---------------------
+
+struct UpdateCase {
+  std::string name;
+  std::optional<Item> before;  // nullopt: no item
+  std::vector<UpdateAction> actions;
+  AttributeMap values;
+  std::string error;          // non-empty: the exact message expected
+  std::optional<Item> after;  // nullopt (and no error): no item afterwards
+  Item updated_old;
+  Item updated_new;
+  bool legacy = false;
+};
+
+// The table's list-index, nested-path and invalid-path rows (update_paths_test.cc), which come
+// right after the list_append rows.
+std::vector<UpdateCase> PathUpdateCases();
+
+}  // namespace partstore::expr::testing
