@@ -7,6 +7,7 @@
 //   Num("1.5"), Str("x"), Bin("\x01"), L({...}), M({...}), SS({...}), NS({...}), BS({...})
 #pragma once
 
+#include <deque>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -176,5 +177,18 @@ inline ProjectionExpression Projection(std::initializer_list<std::string_view> p
   for (std::string_view path : paths) p.paths.push_back(P(path));
   return p;
 }
+
+// Owns constant values so that hand-resolved operands can point at them:
+// `Constants c; Cmp(PathOp("a"), "=", c(Num("1")))`.
+class Constants {
+ public:
+  Operand operator()(Value v) {
+    values_.push_back(std::move(v));
+    return ValOp(":c", &values_.back());
+  }
+
+ private:
+  std::deque<Value> values_;  // a deque: pointers stay valid as it grows
+};
 
 }  // namespace partstore::expr::builders

@@ -18,18 +18,6 @@ namespace {
 
 using namespace builders;  // NOLINT
 
-// Owns constant values so resolved operands can point at them.
-class Constants {
- public:
-  Operand operator()(Value v) {
-    values_.push_back(std::move(v));
-    return ValOp(":c", &values_.back());
-  }
-
- private:
-  std::deque<Value> values_;
-};
-
 Item TestItem() {
   Item item;
   item.insert_or_assign("s", Str("hello"));

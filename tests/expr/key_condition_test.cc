@@ -22,17 +22,6 @@ namespace {
 
 using namespace builders;  // NOLINT
 
-class Constants {
- public:
-  Operand operator()(Value v) {
-    values_.push_back(std::move(v));
-    return ValOp(":c", &values_.back());
-  }
-
- private:
-  std::deque<Value> values_;
-};
-
 KeySchema StringSort() {
   return KeySchema{{"pk", KeyType::kString}, KeyAttribute{"sk", KeyType::kString}};
 }

@@ -17,44 +17,19 @@
 #include "core/item.h"
 #include "core/key.h"
 #include "core/value.h"
+#include "tests/expr/condition_builders.h"
 
 namespace partstore::expr::testing {
 
 // ---- A small DSL for hand-built (already "resolved") trees -----------------------------------
-inline Number N(std::string_view text) { return Number::Parse(text).value(); }
-inline Value Num(std::string_view text) { return Value(N(text)); }
-inline Value L(std::initializer_list<Value> elements) { return Value::List(ValueList(elements)); }
-inline Value M(std::initializer_list<std::pair<std::string, Value>> members) {
-  return Value::Map(AttributeMap(members));
-}
-inline Value SS(std::initializer_list<std::string> elements) { return Value(StringSet(elements)); }
-inline Value NS(std::initializer_list<std::string_view> elements) {
-  std::vector<Number> numbers;
-  for (std::string_view e : elements) numbers.push_back(N(e));
-  return Value(NumberSet(std::move(numbers)));
-}
-
-// "a.b[2].c" -> Path. Names are [A-Za-z0-9_]+ here (placeholders are the Resolver's business).
-inline Path P(std::string_view text) {
-  Path path;
-  size_t i = 0;
-  while (i < text.size()) {
-    if (text[i] == '.') {
-      ++i;
-    } else if (text[i] == '[') {
-      size_t close = text.find(']', i);
-      path.elements.push_back(
-          PathElement{"", std::stoll(std::string(text.substr(i + 1, close - i - 1)))});
-      i = close + 1;
-    } else {
-      size_t end = text.find_first_of(".[", i);
-      if (end == std::string_view::npos) end = text.size();
-      path.elements.push_back(PathElement{std::string(text.substr(i, end - i)), -1});
-      i = end;
-    }
-  }
-  return path;
-}
+// Values and paths come from the condition builders; update actions are added below.
+using builders::L;
+using builders::M;
+using builders::N;
+using builders::NS;
+using builders::Num;
+using builders::P;
+using builders::SS;
 
 inline Operand Ref(std::string_view path) {
   return Operand{OperandKind::kPath, P(path), "", nullptr, {}};
