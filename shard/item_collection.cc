@@ -1,0 +1,265 @@
+#include "shard/item_collection.h"
+
+#include <algorithm>
+#include <cassert>
+#include <iterator>
+
+namespace partstore {
+namespace {
+
+using boost::container::ordered_unique_range;
+
+template <typename It>
+std::move_iterator<It> Moving(It it) {
+  return std::make_move_iterator(it);
+}
+
+}  // namespace
+
+ItemCollection::ItemCollection(Options options)
+    : max_segment_(static_cast<uint32_t>(std::clamp<size_t>(
+          options.max_segment_size, kMinMaxSegmentSize, std::numeric_limits<uint32_t>::max()))) {}
+
+ItemCollection::ItemCollection(const ItemCollection& other)
+    : head_(other.head_),
+      large_(other.large_ ? std::make_unique<Large>(*other.large_) : nullptr),
+      total_size_(other.total_size_),
+      max_segment_(other.max_segment_) {}
+
+ItemCollection& ItemCollection::operator=(const ItemCollection& other) {
+  if (this != &other) *this = ItemCollection(other);
+  return *this;
+}
+
+ItemCollection::ItemCollection(ItemCollection&& other) noexcept
+    : head_(std::move(other.head_)),
+      large_(std::move(other.large_)),
+      total_size_(std::exchange(other.total_size_, 0)),
+      max_segment_(other.max_segment_) {}
+
+ItemCollection& ItemCollection::operator=(ItemCollection&& other) noexcept {
+  if (this != &other) {
+    head_ = std::move(other.head_);
+    large_ = std::move(other.large_);
+    total_size_ = std::exchange(other.total_size_, 0);
+    max_segment_ = other.max_segment_;
+  }
+  return *this;
+}
+
+ItemCollection::~ItemCollection() = default;
+
+size_t ItemCollection::Route(std::string_view sk) const {
+  const std::vector<std::string>& separators = large_->separators;
+  return std::upper_bound(separators.begin(), separators.end(), sk, std::less<>()) -
+         separators.begin();
+}
+
+ItemCollection::Position ItemCollection::Bound(std::string_view sk, bool upper) const {
+  const size_t s = large_ ? Route(sk) : 0;
+  const Segment& segment = segments()[s];
+  const auto it = upper ? segment.upper_bound(sk) : segment.lower_bound(sk);
+  const size_t index = it - segment.begin();
+  // Past segment s's last key the answer is the first key of segment s + 1 (it is >= the
+  // separator, which is > sk), or the end.
+  if (index == segment.size()) return {s + 1, 0};
+  return {s, index};
+}
+
+Item* ItemCollection::Find(std::string_view sk) {
+  Segment& segment = large_ ? large_->segments[Route(sk)] : head_;
+  const auto it = segment.find(sk);
+  return it == segment.end() ? nullptr : &it->second;
+}
+
+const Item* ItemCollection::Find(std::string_view sk) const {
+  const Segment& segment = large_ ? large_->segments[Route(sk)] : head_;
+  const auto it = segment.find(sk);
+  return it == segment.end() ? nullptr : &it->second;
+}
+
+std::pair<Item*, bool> ItemCollection::InsertOrAssign(std::string sk, Item item, Item* old,
+                                                      KnownItemSizes sizes) {
+  assert(sizes.item == kComputeSize || sizes.item == ItemSize(item));
+  const size_t item_size = sizes.item == kComputeSize ? ItemSize(item) : sizes.item;
+  size_t s = large_ ? Route(sk) : 0;
+  Segment* segment = &segments()[s];
+  auto it = segment->lower_bound(sk);
+  if (it != segment->end() && it->first == sk) {
+    assert(sizes.old == kComputeSize || sizes.old == ItemSize(it->second));
+    const size_t old_size = sizes.old == kComputeSize ? ItemSize(it->second) : sizes.old;
+    it->second.swap(item);
+    if (old != nullptr) *old = std::move(item);
+    total_size_ += item_size - old_size;
+    return {&it->second, false};
+  }
+  size_t index = it - segment->begin();
+  if (segment->size() >= max_segment_) {
+    const size_t half = segment->size() / 2;  // as Split divides it
+    Split(s);
+    // The left half keeps [0, half): a key that sorts before the new separator (the element at
+    // `half`) goes to its end.
+    if (index > half) {
+      ++s;
+      index -= half;
+    }
+    segment = &large_->segments[s];
+  }
+  // Grow by half rather than boost's 60%, never past a segment (a one-item collection holds one).
+  if (segment->size() == segment->capacity()) {
+    const size_t n = segment->size();
+    segment->reserve(std::min<size_t>(max_segment_, std::max<size_t>(n + 1, n + n / 2)));
+  }
+  it = segment->emplace_hint(segment->begin() + index, std::move(sk), std::move(item));
+  if (large_) ++large_->size;
+  total_size_ += item_size;
+  return {&it->second, true};
+}
+
+bool ItemCollection::Erase(std::string_view sk, Item* old, size_t old_size) {
+  const size_t s = large_ ? Route(sk) : 0;
+  Segment& segment = segments()[s];
+  const auto it = segment.find(sk);
+  if (it == segment.end()) return false;
+  assert(old_size == kComputeSize || old_size == ItemSize(it->second));
+  total_size_ -= old_size == kComputeSize ? ItemSize(it->second) : old_size;
+  if (old != nullptr) *old = std::move(it->second);
+  segment.erase(it);
+  if (large_) {
+    --large_->size;
+    if (segment.size() < min_segment_size()) Rebalance(s);
+  }
+  return true;
+}
+
+void ItemCollection::clear() {
+  head_ = Segment();
+  large_.reset();
+  total_size_ = 0;
+}
+
+void ItemCollection::Split(size_t s) {
+  if (!large_) {
+    large_ = std::make_unique<Large>();
+    large_->size = head_.size();
+    large_->segments.reserve(4);
+    large_->segments.push_back(std::move(head_));
+    head_ = Segment();
+  }
+  std::vector<Segment>& segments = large_->segments;
+  // Both halves get fresh arrays with a quarter to spare: the old one was full, and one of the
+  // halves takes the insert that caused the split.
+  Segment::sequence_type whole = segments[s].extract_sequence();
+  const size_t half = whole.size() / 2;
+  const size_t capacity = std::min<size_t>(max_segment_, whole.size() - half + half / 4 + 1);
+  Segment::sequence_type lower;
+  Segment::sequence_type upper;
+  lower.reserve(capacity);
+  upper.reserve(capacity);
+  lower.insert(lower.end(), Moving(whole.begin()), Moving(whole.begin() + half));
+  upper.insert(upper.end(), Moving(whole.begin() + half), Moving(whole.end()));
+  segments[s].adopt_sequence(ordered_unique_range, std::move(lower));
+  Segment right;
+  right.adopt_sequence(ordered_unique_range, std::move(upper));
+  large_->separators.insert(large_->separators.begin() + s, right.begin()->first);
+  segments.insert(segments.begin() + s + 1, std::move(right));
+}
+
+void ItemCollection::Rebalance(size_t s) {
+  std::vector<Segment>& segments = large_->segments;
+  std::vector<std::string>& separators = large_->separators;
+  size_t neighbour;
+  if (s == 0) {
+    neighbour = 1;
+  } else if (s + 1 == segments.size()) {
+    neighbour = s - 1;
+  } else {
+    neighbour = segments[s - 1].size() <= segments[s + 1].size() ? s - 1 : s + 1;
+  }
+  const size_t l = std::min(s, neighbour);
+  const size_t r = std::max(s, neighbour);
+  Segment& left = segments[l];
+  Segment& right = segments[r];
+  const size_t total = left.size() + right.size();
+  auto reserve = [this](Segment::sequence_type& seq, size_t n) {
+    if (seq.capacity() < n) seq.reserve(std::min<size_t>(max_segment_, n + n / 4));
+  };
+
+  if (total <= max_segment_ / 4 * 3) {
+    // Merge: the result has room for a quarter of a segment before it splits again.
+    Segment::sequence_type merged = left.extract_sequence();
+    reserve(merged, total);
+    merged.insert(merged.end(), Moving(right.begin()), Moving(right.end()));
+    left.adopt_sequence(ordered_unique_range, std::move(merged));
+    segments.erase(segments.begin() + r);
+    separators.erase(separators.begin() + (r - 1));
+    if (segments.size() == 1) {
+      head_ = std::move(segments[0]);
+      large_.reset();
+    }
+    return;
+  }
+
+  // Even out: each ends with more than 3/8 of a segment, far from both thresholds.
+  const size_t left_target = total / 2;
+  if (left.size() < left_target) {
+    const size_t k = left_target - left.size();
+    Segment::sequence_type seq = left.extract_sequence();
+    reserve(seq, left_target);
+    seq.insert(seq.end(), Moving(right.begin()), Moving(right.begin() + k));
+    left.adopt_sequence(ordered_unique_range, std::move(seq));
+    right.erase(right.begin(), right.begin() + k);
+  } else {
+    const size_t k = left.size() - left_target;
+    Segment::sequence_type seq = right.extract_sequence();
+    reserve(seq, seq.size() + k);
+    seq.insert(seq.begin(), Moving(left.begin() + left_target), Moving(left.end()));
+    right.adopt_sequence(ordered_unique_range, std::move(seq));
+    left.erase(left.begin() + left_target, left.end());
+  }
+  separators[r - 1] = right.begin()->first;
+}
+
+size_t ItemCollection::ContainerBytes() const {
+  constexpr size_t kElement = sizeof(Segment::value_type);
+  // Heap bytes of a std::string (libstdc++ keeps up to 15 bytes inline).
+  auto string_heap = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
+  size_t bytes = sizeof(*this) + head_.capacity() * kElement;
+  if (large_) {
+    bytes += sizeof(Large) + large_->segments.capacity() * sizeof(Segment) +
+             large_->separators.capacity() * sizeof(std::string);
+    for (const Segment& segment : large_->segments) bytes += segment.capacity() * kElement;
+    for (const std::string& separator : large_->separators) bytes += string_heap(separator);
+  }
+  return bytes;
+}
+
+bool ItemCollection::CheckInvariants() const {
+  uint64_t total = 0;
+  size_t count = 0;
+  const std::string* previous = nullptr;
+  for (size_t s = 0; s < segment_count(); ++s) {
+    const Segment& segment = segments()[s];
+    if (segment.size() > max_segment_ || segment.capacity() > max_segment_) return false;
+    if (large_) {
+      if (segment.empty() || segment.size() < min_segment_size()) return false;
+      if (s > 0 && segment.begin()->first < large_->separators[s - 1]) return false;
+      if (s + 1 < segment_count() && !(segment.rbegin()->first < large_->separators[s])) {
+        return false;
+      }
+    }
+    for (const auto& [key, item] : segment) {
+      if (previous != nullptr && !(*previous < key)) return false;
+      previous = &key;
+      total += ItemSize(item);
+      ++count;
+    }
+  }
+  if (large_) {
+    if (large_->segments.size() < 2 || !head_.empty() || head_.capacity() != 0) return false;
+    if (large_->separators.size() + 1 != large_->segments.size()) return false;
+  }
+  return count == size() && total == total_size_;
+}
+
+}  // namespace partstore

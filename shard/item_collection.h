@@ -1,0 +1,307 @@
+// ItemCollection: the items of one partition key, sorted by encoded sort key.
+//
+// Keys are encoded sort keys (core/key_encoding.h): byte strings ordered as std::string orders
+// them (unsigned bytes, a prefix before its extensions). A hash-only table stores each item in a
+// collection of its own, under the empty key.
+//
+// Layout, and why (figures: shared/reference/machine-limits.md; BM_Collection_* and
+// BM_SegmentSizeSweep_* in bench/item_collection_benchmark.cc, CPU time, same run):
+//   - Up to `max_segment_size` items (default 512) the collection is one
+//     boost::container::flat_map: contiguous and binary-searched, so small collections keep
+//     flat_map's lookups and scans, and a one-item collection (hash-only tables) costs one
+//     allocation of one element beyond this object, with no segment index.
+//   - Past that it is an ordered sequence of flat_map *segments* of at most `max_segment_size`
+//     items, routed by a sorted vector of separator keys. An insert moves at most one segment's
+//     elements, so its cost stops growing with the collection: one insert + one erase at 100k
+//     items costs ~200 us in a single flat_map (each moves half the array) and ~1.5-3 us here. A
+//     full segment splits in two; one that falls below a quarter full merges with its smaller
+//     neighbour, or takes items from it when the two would not fit in three quarters of a
+//     segment, so neither threshold can be crossed back and forth by one insert and one erase.
+//     A collection whose last two segments merge is one flat_map again.
+//   - Segment size: insert + erase grows with it (at 100k items: 1.9 / 2.3 / 2.9 / 4.4 us for
+//     256 / 512 / 1024 / 2048), while lookups and 10-item scans do not measurably change from 256
+//     to 4096 (at 100k both stay within run-to-run noise of a single flat_map; at 128 the
+//     separator search began to show). 512 takes most of the insert gain and keeps the
+//     separator index small (about 300 keys at 100k items).
+//   - Alternatives: a node-based tree (std::map) pays a cache miss per level on lookups (1.6 us
+//     vs 1.25 us at 1M keys) and per item on scans; storing items by pointer in one flat_map only
+//     cuts the move cost by about a third, not the O(n) growth.
+//
+// Invalidation. Item* (from Find, InsertOrAssign or a cursor) and cursors stay valid until the next
+// InsertOrAssign that inserts a new key, Erase, clear() or assignment to the collection: those may
+// move elements between and within segments. InsertOrAssign of a key that is already present
+// replaces the item in place and invalidates nothing. Moving an ItemCollection invalidates cursors
+// into it, but Item* survive (the storage moves with the object); copying one leaves the source's
+// Item* and cursors valid. A cursor's Seek*
+// methods re-read the collection, so a cursor may be repositioned with a Seek* after a mutation;
+// its other methods require that nothing was mutated since the last Seek*.
+//
+// Total size. total_size() is the sum of DynamoDB's ItemSize (core/item.h, no 100-byte overhead)
+// of the items, maintained on every mutation. Callers that already know the sizes pass them
+// (KnownItemSizes) and nothing is recomputed; otherwise the collection calls ItemSize. A caller
+// that mutates an item in place through an Item* reports the change with NoteItemResized.
+//
+// Thread safety: not thread-safe. The owning stripe's reader/writer lock protects it: const
+// methods and ConstCursor under the shared lock, mutations and Cursor under the exclusive lock.
+// Item* and cursors must not outlive the lock they were obtained under.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <boost/container/flat_map.hpp>
+
+#include "core/item.h"
+
+namespace partstore {
+
+// Marks an item size as unknown: the collection computes it with ItemSize.
+inline constexpr size_t kUnknownItemSize = std::numeric_limits<size_t>::max();
+
+struct ItemCollectionOptions {
+  static constexpr size_t kDefaultMaxSegmentSize = 512;
+  // Items per segment, and the size up to which the collection is a single flat_map. The default
+  // is measured (see above); tests use small values to cross the thresholds often.
+  size_t max_segment_size = kDefaultMaxSegmentSize;
+};
+
+// Sizes (ItemSize) the caller already knows, so the collection need not compute them.
+struct KnownItemSizes {
+  size_t item = kUnknownItemSize;  // of the item being written
+  size_t old = kUnknownItemSize;   // of the item it replaces, if there is one
+};
+
+class ItemCollection {
+ public:
+  using Options = ItemCollectionOptions;
+  static constexpr size_t kComputeSize = kUnknownItemSize;
+  static constexpr size_t kDefaultMaxSegmentSize = ItemCollectionOptions::kDefaultMaxSegmentSize;
+  // Smaller segments are rounded up to this (a quarter of a segment must be at least one item).
+  static constexpr size_t kMinMaxSegmentSize = 4;
+
+  template <bool kConst>
+  class BasicCursor;
+  // A position in the collection, moving in either direction. Cursor gives mutable items (hold the
+  // exclusive lock); ConstCursor is for readers.
+  using Cursor = BasicCursor<false>;
+  using ConstCursor = BasicCursor<true>;
+
+  ItemCollection() : ItemCollection(Options{}) {}
+  explicit ItemCollection(Options options);
+  ItemCollection(const ItemCollection& other);
+  ItemCollection& operator=(const ItemCollection& other);
+  ItemCollection(ItemCollection&& other) noexcept;
+  ItemCollection& operator=(ItemCollection&& other) noexcept;
+  ~ItemCollection();
+
+  size_t size() const { return large_ ? large_->size : head_.size(); }
+  bool empty() const { return size() == 0; }
+  // Sum of ItemSize over the items.
+  uint64_t total_size() const { return total_size_; }
+
+  // The item stored under `sk`, or null. Allocates nothing.
+  Item* Find(std::string_view sk);
+  const Item* Find(std::string_view sk) const;
+
+  // Stores `item` under `sk`, replacing the item there if any. Returns the stored item and whether
+  // `sk` was new. When an item was replaced and `old` is not null, the previous item is moved into
+  // *old (PutItem's ALL_OLD needs no second lookup); *old is untouched when `sk` was new.
+  std::pair<Item*, bool> InsertOrAssign(std::string sk, Item item, Item* old = nullptr,
+                                        KnownItemSizes sizes = {});
+
+  // Removes the item under `sk`; returns whether there was one. When `old` is not null the removed
+  // item is moved into it. `old_size` is its ItemSize if the caller knows it.
+  bool Erase(std::string_view sk, Item* old = nullptr, size_t old_size = kComputeSize);
+
+  // Reports that an item was changed in place (through an Item* or Cursor) from `old_size` to
+  // `new_size` bytes, to keep total_size() exact.
+  void NoteItemResized(size_t old_size, size_t new_size) { total_size_ += new_size - old_size; }
+
+  void clear();
+
+  // Cursors: unpositioned (not valid()) until a Seek*.
+  Cursor NewCursor();
+  ConstCursor NewCursor() const;
+  // Cursors at the first item with key >= sk / > sk (not valid() when there is none).
+  Cursor LowerBound(std::string_view sk);
+  ConstCursor LowerBound(std::string_view sk) const;
+  Cursor UpperBound(std::string_view sk);
+  ConstCursor UpperBound(std::string_view sk) const;
+
+  // Bytes held by the container's own structure: this object, element arrays (by capacity),
+  // separator keys and the segment index; not what keys and items allocate themselves. For
+  // memory accounting and benchmarks.
+  size_t ContainerBytes() const;
+  // Number of flat_map segments (1 while the collection is a single flat_map). For tests and
+  // statistics.
+  size_t segment_count() const { return large_ ? large_->segments.size() : 1; }
+  size_t max_segment_size() const { return max_segment_; }
+
+  // Checks the structure's invariants (order, segment bounds, separators, counts, total size);
+  // returns false on the first violation. O(n) and calls ItemSize: for tests.
+  bool CheckInvariants() const;
+
+ private:
+  using Segment = boost::container::flat_map<std::string, Item, std::less<>>;
+
+  // A collection past max_segment_size items.
+  struct Large {
+    // Ordered, each non-empty, at most max_segment_size items, and (when there are two or more)
+    // at least a quarter of that.
+    std::vector<Segment> segments;
+    // separators[i] is the smallest key segment i + 1 may hold; every key of segment i is below it.
+    // Strictly increasing; one fewer than segments.
+    std::vector<std::string> separators;
+    size_t size = 0;
+  };
+
+  // Index of an element: segment, then position within it. {segment_count, 0} is the end.
+  struct Position {
+    size_t segment;
+    size_t index;
+  };
+
+  Segment* segments() { return large_ ? large_->segments.data() : &head_; }
+  const Segment* segments() const { return large_ ? large_->segments.data() : &head_; }
+  // The segment that holds, or would hold, `sk`.
+  size_t Route(std::string_view sk) const;
+  // Position of the first element >= sk (or > sk when `upper`), normalized (never one past a
+  // segment's last element unless it is the end).
+  Position Bound(std::string_view sk, bool upper) const;
+  // Splits full segment `s` into two halves (entering segmented mode when needed).
+  void Split(size_t s);
+  // Restores the lower bound of segment `s` after an erase left it under a quarter full.
+  void Rebalance(size_t s);
+  size_t min_segment_size() const { return max_segment_ / 4; }
+
+  Segment head_;                  // all items while large_ is null; empty otherwise
+  std::unique_ptr<Large> large_;  // null while the collection is one flat_map
+  uint64_t total_size_ = 0;
+  uint32_t max_segment_;
+};
+
+template <bool kConst>
+class ItemCollection::BasicCursor {
+ public:
+  using CollectionType = std::conditional_t<kConst, const ItemCollection, ItemCollection>;
+  using ItemType = std::conditional_t<kConst, const Item, Item>;
+
+  explicit BasicCursor(CollectionType* collection) : collection_(collection) { Reset(); }
+  // A mutable cursor converts to a const one.
+  template <bool kOther>
+    requires(kConst && !kOther)
+  BasicCursor(const BasicCursor<kOther>& other)  // NOLINT
+      : collection_(other.collection_),
+        segments_(other.segments_),
+        segment_count_(other.segment_count_),
+        segment_(other.segment_),
+        index_(other.index_) {}
+
+  bool valid() const { return segment_ < segment_count_; }
+
+  // Positioning; each re-reads the collection (see "Invalidation" above).
+  void SeekToFirst() { SeekTo({0, 0}); }
+  void SeekToLast() {
+    Reset();
+    Prev();
+  }
+  // To the first item with key >= sk.
+  void Seek(std::string_view sk) { SeekTo(collection_->Bound(sk, /*upper=*/false)); }
+  // To the first item with key > sk (forward paging after an exclusive start key).
+  void SeekAfter(std::string_view sk) { SeekTo(collection_->Bound(sk, /*upper=*/true)); }
+  // To the last item with key <= sk.
+  void SeekForPrev(std::string_view sk) {
+    SeekAfter(sk);
+    Prev();
+  }
+  // To the last item with key < sk (backward paging after an exclusive start key).
+  void SeekBefore(std::string_view sk) {
+    Seek(sk);
+    Prev();
+  }
+
+  // REQUIRES: valid(). Past the last item the cursor becomes not valid().
+  void Next() {
+    if (++index_ == segments_[segment_].size()) {
+      ++segment_;
+      index_ = 0;
+    }
+  }
+  // Before the first item the cursor becomes not valid(); from not valid() it moves to the last
+  // item (as --end() does), if there is one.
+  void Prev() {
+    if (index_ > 0) {
+      --index_;
+      return;
+    }
+    segment_ = segment_ == 0 ? segment_count_ : segment_ - 1;
+    if (segment_ < segment_count_ && !segments_[segment_].empty()) {
+      index_ = segments_[segment_].size() - 1;
+    } else {
+      segment_ = segment_count_;  // only an empty collection has an empty segment
+    }
+  }
+
+  // REQUIRES: valid().
+  std::string_view key() const { return element().first; }
+  ItemType& item() const { return element().second; }
+
+ private:
+  friend class ItemCollection;
+  template <bool>
+  friend class BasicCursor;
+  using SegmentType = std::conditional_t<kConst, const Segment, Segment>;
+
+  auto& element() const { return *(segments_[segment_].begin() + index_); }
+  void Reset() {
+    segments_ = collection_->segments();
+    segment_count_ = collection_->segment_count();
+    segment_ = segment_count_;
+    index_ = 0;
+  }
+  void SeekTo(Position p) {
+    Reset();
+    if (p.segment < segment_count_ && p.index < segments_[p.segment].size()) {
+      segment_ = p.segment;
+      index_ = p.index;
+    }
+  }
+
+  CollectionType* collection_;
+  SegmentType* segments_ = nullptr;
+  size_t segment_count_ = 0;
+  size_t segment_ = 0;  // == segment_count_ when not valid()
+  size_t index_ = 0;
+};
+
+inline ItemCollection::Cursor ItemCollection::NewCursor() { return Cursor(this); }
+inline ItemCollection::ConstCursor ItemCollection::NewCursor() const { return ConstCursor(this); }
+inline ItemCollection::Cursor ItemCollection::LowerBound(std::string_view sk) {
+  Cursor c(this);
+  c.Seek(sk);
+  return c;
+}
+inline ItemCollection::ConstCursor ItemCollection::LowerBound(std::string_view sk) const {
+  ConstCursor c(this);
+  c.Seek(sk);
+  return c;
+}
+inline ItemCollection::Cursor ItemCollection::UpperBound(std::string_view sk) {
+  Cursor c(this);
+  c.SeekAfter(sk);
+  return c;
+}
+inline ItemCollection::ConstCursor ItemCollection::UpperBound(std::string_view sk) const {
+  ConstCursor c(this);
+  c.SeekAfter(sk);
+  return c;
+}
+
+}  // namespace partstore
