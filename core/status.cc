@@ -41,8 +41,14 @@ bool IsRetryable(Code code) {
 }
 
 Status::Status(Code code, std::string message)
-    : rep_(std::make_unique<Rep>(Rep{code, std::move(message)})) {
+    : rep_(std::make_unique<Rep>(Rep{code, std::move(message), nullptr})) {
   assert(code != Code::kOk);
+}
+
+Status Status::WithDetail(std::shared_ptr<const ErrorDetail> detail) && {
+  assert(rep_ != nullptr);
+  if (rep_) rep_->detail = std::move(detail);
+  return std::move(*this);
 }
 
 std::string Status::ToString() const {

@@ -23,6 +23,10 @@
 
 namespace partstore {
 
+// Extra members some errors carry on the wire (core/error_detail.h), e.g. the existing item of a
+// ConditionalCheckFailedException under ReturnValuesOnConditionCheckFailure=ALL_OLD.
+struct ErrorDetail;
+
 // The closed set of error kinds. Each corresponds to one DynamoDB exception.
 enum class Code : uint8_t {
   kOk = 0,
@@ -80,6 +84,10 @@ class [[nodiscard]] Status {
   // DynamoDB's message text; empty for OK.
   std::string_view message() const { return rep_ ? std::string_view(rep_->message) : ""; }
   bool retryable() const { return IsRetryable(code()); }
+  // The error's extra members, or null. Shared and immutable: copying a Status copies a pointer.
+  const ErrorDetail* detail() const { return rep_ ? rep_->detail.get() : nullptr; }
+  // This error with `detail` attached. REQUIRES: !ok().
+  Status WithDetail(std::shared_ptr<const ErrorDetail> detail) &&;
   // "OK" or "<CodeName>: <message>".
   std::string ToString() const;
 
@@ -91,6 +99,7 @@ class [[nodiscard]] Status {
   struct Rep {
     Code code;
     std::string message;
+    std::shared_ptr<const ErrorDetail> detail;
   };
   std::unique_ptr<Rep> rep_;
 };

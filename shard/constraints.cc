@@ -1,0 +1,110 @@
+#include "shard/constraints.h"
+
+#include <fmt/format.h>
+
+namespace partstore {
+
+namespace {
+
+bool IsNameChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '.' || c == '-';
+}
+
+bool MatchesNamePattern(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    if (!IsNameChar(c)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool IsValidName(std::string_view name) {
+  return name.size() >= 3 && name.size() <= 255 && MatchesNamePattern(name);
+}
+
+void ConstraintViolations::NotNull(std::string_view member) {
+  Add(fmt::format("Value null at '{}' failed to satisfy constraint: Member must not be null",
+                  member));
+}
+
+void ConstraintViolations::Name(std::string_view value, std::string_view member) {
+  // Length before pattern: "2 validation errors detected: Value '' at 'tableName' failed to
+  // satisfy constraint: Member must have length greater than or equal to 3; Value '' at
+  // 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern:
+  // [a-zA-Z0-9_.-]+" (live DescribeTable capture, /tmp research catalogue: ACK probe 457).
+  Length(value, 3, 255, member);
+  if (!MatchesNamePattern(value)) {
+    Add(fmt::format(
+        "Value '{}' at '{}' failed to satisfy constraint: Member must satisfy regular expression "
+        "pattern: [a-zA-Z0-9_.-]+",
+        value, member));
+  }
+}
+
+void ConstraintViolations::Length(std::string_view value, size_t min, size_t max,
+                                  std::string_view member) {
+  if (value.size() < min) {
+    Add(fmt::format(
+        "Value '{}' at '{}' failed to satisfy constraint: Member must have length greater than or "
+        "equal to {}",
+        value, member, min));
+  } else if (value.size() > max) {
+    Add(fmt::format(
+        "Value '{}' at '{}' failed to satisfy constraint: Member must have length less than or "
+        "equal to {}",
+        value, member, max));
+  }
+}
+
+void ConstraintViolations::CollectionLength(std::string_view shown, size_t size, size_t min,
+                                            size_t max, std::string_view member) {
+  if (size < min) {
+    Add(fmt::format(
+        "Value '{}' at '{}' failed to satisfy constraint: Member must have length greater than or "
+        "equal to {}",
+        shown, member, min));
+  } else if (size > max) {
+    Add(fmt::format(
+        "Value '{}' at '{}' failed to satisfy constraint: Member must have length less than or "
+        "equal to {}",
+        shown, member, max));
+  }
+}
+
+void ConstraintViolations::Range(int64_t value, int64_t min, int64_t max,
+                                 std::string_view member) {
+  if (value < min) {
+    Add(fmt::format(
+        "Value '{}' at '{}' failed to satisfy constraint: Member must have value greater than or "
+        "equal to {}",
+        value, member, min));
+  } else if (value > max) {
+    Add(fmt::format(
+        "Value '{}' at '{}' failed to satisfy constraint: Member must have value less than or "
+        "equal to {}",
+        value, member, max));
+  }
+}
+
+void ConstraintViolations::Enum(std::string_view value, std::string_view set,
+                                std::string_view member) {
+  Add(fmt::format(
+      "Value '{}' at '{}' failed to satisfy constraint: Member must satisfy enum value set: {}",
+      value, member, set));
+}
+
+Status ConstraintViolations::ToStatus() const {
+  if (violations_.empty()) return Status::Ok();
+  std::string text = fmt::format("{} validation error{} detected: ", violations_.size(),
+                                 violations_.size() == 1 ? "" : "s");
+  for (size_t i = 0; i < violations_.size(); ++i) {
+    if (i > 0) text += "; ";
+    text += violations_[i];
+  }
+  return Status::Validation(std::move(text));
+}
+
+}  // namespace partstore

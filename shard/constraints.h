@@ -1,0 +1,58 @@
+// DynamoDB's model-constraint errors: the "1 validation error detected: Value 'ab' at 'tableName'
+// failed to satisfy constraint: Member must have length greater than or equal to 3" family, which
+// DynamoDB's request layer (Coral) reports for every member that breaks its API model (lengths,
+// patterns, numeric ranges, enum value sets, required members), all violations of a request in
+// one message:
+//   "2 validation errors detected: Value ... ; Value ..."   (joined with "; ")
+//
+// The engine checks the constraints a C++ caller can break (names, Limit, Segment, list sizes);
+// the JSON protocol checks the rest (enum spellings, nulls) and passes its violations in first,
+// so one request yields one message either way. Both build the texts here: one place per rule.
+//
+// Thread safety: a value type; not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace partstore {
+
+class ConstraintViolations {
+ public:
+  // A violation's full text, "Value '...' at '...' failed to satisfy constraint: ...".
+  void Add(std::string text) { violations_.push_back(std::move(text)); }
+
+  // "Value null at 'member' failed to satisfy constraint: Member must not be null".
+  void NotNull(std::string_view member);
+  // Table and index names: length 3..255, pattern [a-zA-Z0-9_.-]+ (length reported first).
+  void Name(std::string_view value, std::string_view member);
+  // String length bounds ("Member must have length greater than or equal to 1" / "less than or
+  // equal to 255").
+  void Length(std::string_view value, size_t min, size_t max, std::string_view member);
+  // Collection size bounds, e.g. BatchWriteItem's 25: the value is shown as DynamoDB's Java
+  // toString of the collection is unknowable here, so callers pass `shown` (its text).
+  void CollectionLength(std::string_view shown, size_t size, size_t min, size_t max,
+                        std::string_view member);
+  // Numeric bounds ("Member must have value greater than or equal to 1").
+  void Range(int64_t value, int64_t min, int64_t max, std::string_view member);
+  // "Member must satisfy enum value set: [INDEXES, TOTAL, NONE]".
+  void Enum(std::string_view value, std::string_view set, std::string_view member);
+
+  bool empty() const { return violations_.empty(); }
+  size_t size() const { return violations_.size(); }
+  // OK when empty, else the ValidationException with every violation.
+  Status ToStatus() const;
+
+ private:
+  std::vector<std::string> violations_;
+};
+
+// Whether `name` is a valid table or index name (3..255 characters of [a-zA-Z0-9_.-]).
+bool IsValidName(std::string_view name);
+
+}  // namespace partstore

@@ -1,0 +1,161 @@
+// Database: the table catalogue, the routing of each operation to its table, and the control
+// plane. Batches are in batch.cc.
+//
+// Order of checks for a data-plane operation, as DynamoDB (reference §7; the research catalogue
+// of live captures): the request's own rules (model constraints, ReturnValues, expressions) —
+// Prepare* in shard/prepared.h — then the table ("Requested resource not found"), then what needs
+// the table (the key against the key schema, key conditions).
+#include "shard/database.h"
+
+#include <fmt/format.h>
+
+#include "shard/constraints.h"
+#include "shard/prepared.h"
+
+namespace partstore {
+
+namespace {
+
+// The control plane's text names the table; the data plane's does not.
+Status TableNotFound(std::string_view name) {
+  return Status::ResourceNotFound(fmt::format("Requested resource not found: Table: {} not found",
+                                              name));
+}
+
+Status CheckName(std::string_view name) {
+  ConstraintViolations violations;
+  violations.Name(name, "tableName");
+  return violations.ToStatus();
+}
+
+}  // namespace
+
+Database::Database(DatabaseOptions options)
+    : options_(std::move(options)),
+      cache_(std::make_shared<expr::ExpressionCache>(options_.expression_cache_capacity)) {}
+
+Database::~Database() = default;
+
+Result<std::shared_ptr<Table>> Database::GetTable(std::string_view name) const {
+  std::shared_lock lock(mu_);
+  auto it = tables_.find(name);
+  if (it == tables_.end()) return Status::ResourceNotFound();
+  return it->second;
+}
+
+Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& request) {
+  TableOptions table_options;
+  table_options.stripes = options_.stripes_per_table;
+  table_options.expression_cache = cache_;
+  table_options.arn_prefix =
+      fmt::format("arn:aws:dynamodb:{}:{}:table/", options_.region, options_.account_id);
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
+                             Table::Create(request, std::move(table_options)));
+  {
+    std::unique_lock lock(mu_);
+    auto [it, inserted] = tables_.try_emplace(request.table_name, table);
+    if (!inserted) {
+      return Status(Code::kResourceInUse, "Table already exists: " + request.table_name);
+    }
+  }
+  CreateTableResult result;
+  result.table_description = table->Describe();
+  result.table_description.table_status = TableStatus::kCreating;
+  return result;
+}
+
+Result<DeleteTableResult> Database::DeleteTable(const DeleteTableRequest& request) {
+  PARTSTORE_RETURN_IF_ERROR(CheckName(request.table_name));
+  std::shared_ptr<Table> table;
+  {
+    std::unique_lock lock(mu_);
+    auto it = tables_.find(request.table_name);
+    if (it == tables_.end()) return TableNotFound(request.table_name);
+    table = std::move(it->second);
+    tables_.erase(it);
+  }
+  table->set_status(TableStatus::kDeleting);
+  DeleteTableResult result;
+  result.table_description = table->Describe();
+  return result;
+}
+
+Result<DescribeTableResult> Database::DescribeTable(const DescribeTableRequest& request) {
+  PARTSTORE_RETURN_IF_ERROR(CheckName(request.table_name));
+  Result<std::shared_ptr<Table>> table = GetTable(request.table_name);
+  if (!table.ok()) return TableNotFound(request.table_name);
+  DescribeTableResult result;
+  result.table = (*table)->Describe();
+  return result;
+}
+
+Result<ListTablesResult> Database::ListTables(const ListTablesRequest& request) {
+  ConstraintViolations violations;
+  if (request.exclusive_start_table_name) {
+    violations.Name(*request.exclusive_start_table_name, "exclusiveStartTableName");
+  }
+  if (request.limit) violations.Range(*request.limit, 1, 100, "limit");
+  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  const size_t limit = request.limit ? static_cast<size_t>(*request.limit) : 100;
+
+  ListTablesResult result;
+  std::shared_lock lock(mu_);
+  auto it = request.exclusive_start_table_name
+                ? tables_.upper_bound(*request.exclusive_start_table_name)
+                : tables_.begin();
+  for (; it != tables_.end() && result.table_names.size() < limit; ++it) {
+    result.table_names.push_back(it->first);
+  }
+  if (it != tables_.end() && !result.table_names.empty()) {
+    result.last_evaluated_table_name = result.table_names.back();
+  }
+  return result;
+}
+
+Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& request) {
+  PARTSTORE_RETURN_IF_ERROR(CheckName(request.table_name));
+  Result<std::shared_ptr<Table>> table = GetTable(request.table_name);
+  if (!table.ok()) return TableNotFound(request.table_name);
+  PARTSTORE_RETURN_IF_ERROR((*table)->Update(request));
+  UpdateTableResult result;
+  result.table_description = (*table)->Describe();
+  return result;
+}
+
+Result<PutItemResult> Database::PutItem(const PutItemRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared, PreparePut(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+  return table->PutItem(request, prepared);
+}
+
+Result<GetItemResult> Database::GetItem(const GetItemRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared, PrepareGet(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+  return table->GetItem(request, prepared);
+}
+
+Result<UpdateItemResult> Database::UpdateItem(const UpdateItemRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedUpdate prepared, PrepareUpdate(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+  return table->UpdateItem(request, prepared);
+}
+
+Result<DeleteItemResult> Database::DeleteItem(const DeleteItemRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared, PrepareDelete(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+  return table->DeleteItem(request, prepared);
+}
+
+Result<QueryResult> Database::Query(const QueryRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared, PrepareQuery(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+  return table->Query(request, prepared);
+}
+
+Result<ScanResult> Database::Scan(const ScanRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared, PrepareScan(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+  return table->Scan(request, prepared);
+}
+
+}  // namespace partstore

@@ -1,0 +1,90 @@
+// Database: a set of tables and every data-plane and control-plane operation on them, shaped like
+// DynamoDB's API (one method per operation; request and result structs in *_requests.h).
+//
+//   partstore::Database db;
+//   auto created = db.CreateTable(partstore::SimpleTable("Orders", key_schema));
+//   auto put = db.PutItem({.table_name = "Orders", .item = item,
+//                          .condition_expression = "attribute_not_exists(PK)"});
+//   if (!put.ok()) { /* put.status(): code + DynamoDB's message */ }
+//
+// Errors are values: every method returns Result<...> whose Status carries DynamoDB's exception
+// (Code) and message text, e.g. Code::kResourceNotFound "Requested resource not found",
+// Code::kConditionalCheckFailed "The conditional request failed" (with the old item attached as
+// ErrorDetail when ReturnValuesOnConditionCheckFailure=ALL_OLD).
+//
+// Tables. CreateTable makes the table usable at once: the CreateTable response reports
+// TableStatus CREATING (as DynamoDB's always does) and every later DescribeTable reports ACTIVE.
+// DeleteTable removes it at once (its response reports DELETING). Operations already running on a
+// table when it is deleted finish on it; later ones get ResourceNotFoundException.
+//
+// Thread safety: safe for concurrent use from any number of threads. The table catalogue is
+// behind a reader/writer lock held only to find, add or remove a table (never during an item
+// operation); item operations synchronize on the table's lock stripes (shard/table.h).
+// Lock order: catalogue lock, then (never while holding it) a table's stripe locks.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+
+#include "core/expr/cache.h"
+#include "core/status.h"
+#include "shard/batch_requests.h"
+#include "shard/item_requests.h"
+#include "shard/read_requests.h"
+#include "shard/table.h"
+#include "shard/table_requests.h"
+
+namespace partstore {
+
+struct DatabaseOptions {
+  // Parsed expressions kept for reuse (0 disables the cache).
+  size_t expression_cache_capacity = 4096;
+  // Lock stripes per table (rounded up to a power of two, at least 1).
+  size_t stripes_per_table = 64;
+  // Region and account used in table ARNs.
+  std::string region = "us-east-1";
+  std::string account_id = "000000000000";
+};
+
+class Database {
+ public:
+  Database() : Database(DatabaseOptions{}) {}
+  explicit Database(DatabaseOptions options);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // ---- Control plane ----
+  Result<CreateTableResult> CreateTable(const CreateTableRequest& request);
+  Result<DeleteTableResult> DeleteTable(const DeleteTableRequest& request);
+  Result<DescribeTableResult> DescribeTable(const DescribeTableRequest& request);
+  Result<ListTablesResult> ListTables(const ListTablesRequest& request);
+  Result<UpdateTableResult> UpdateTable(const UpdateTableRequest& request);
+
+  // The table named `name`, or ResourceNotFoundException. The pointer keeps the table alive
+  // after a DeleteTable; operations through it then still work on the orphaned table.
+  Result<std::shared_ptr<Table>> GetTable(std::string_view name) const;
+
+  // ---- Data plane (each looks the table up by request.table_name) ----
+  Result<PutItemResult> PutItem(const PutItemRequest& request);
+  Result<GetItemResult> GetItem(const GetItemRequest& request);
+  Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& request);
+  Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& request);
+  Result<QueryResult> Query(const QueryRequest& request);
+  Result<ScanResult> Scan(const ScanRequest& request);
+  Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& request);
+  Result<BatchWriteItemResult> BatchWriteItem(const BatchWriteItemRequest& request);
+
+  const DatabaseOptions& options() const { return options_; }
+  expr::ExpressionCache& expression_cache() { return *cache_; }
+
+ private:
+  DatabaseOptions options_;
+  std::shared_ptr<expr::ExpressionCache> cache_;  // shared with the tables
+  mutable std::shared_mutex mu_;  // guards tables_
+  std::map<std::string, std::shared_ptr<Table>, std::less<>> tables_;
+};
+
+}  // namespace partstore

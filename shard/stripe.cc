@@ -1,0 +1,64 @@
+#include "shard/stripe.h"
+
+#include <algorithm>
+#include <bit>
+
+#include <xxhash.h>
+
+namespace partstore {
+
+uint64_t HashPartitionKey(std::string_view encoded_partition_key) {
+  return XXH3_64bits(encoded_partition_key.data(), encoded_partition_key.size());
+}
+
+ItemCollection* Stripe::Find(PartitionKeyRef key) {
+  auto it = map_.find(key);
+  return it == map_.end() ? nullptr : &it->second;
+}
+
+const ItemCollection* Stripe::Find(PartitionKeyRef key) const {
+  auto it = map_.find(key);
+  return it == map_.end() ? nullptr : &it->second;
+}
+
+ItemCollection& Stripe::FindOrCreate(PartitionKeyRef key) {
+  auto it = map_.find(key);
+  if (it != map_.end()) return it->second;
+  auto [inserted, unused] =
+      map_.try_emplace(StoredKey{key.hash, std::string(key.key)}, ItemCollection{});
+  order_valid_.store(false, std::memory_order_relaxed);
+  return inserted->second;
+}
+
+void Stripe::EraseIfEmpty(PartitionKeyRef key) {
+  auto it = map_.find(key);
+  if (it == map_.end() || !it->second.empty()) return;
+  map_.erase(it);
+  order_valid_.store(false, std::memory_order_relaxed);
+}
+
+const std::vector<const Stripe::Entry*>& Stripe::Ordered() const {
+  // Writers change order_valid_ only under the exclusive lock, so with `mu` held (shared) it is
+  // stable; order_mu_ serializes the readers that find it stale.
+  if (order_valid_.load(std::memory_order_acquire)) return order_;
+  std::lock_guard<std::mutex> lock(order_mu_);
+  if (!order_valid_.load(std::memory_order_relaxed)) {
+    order_.clear();
+    order_.reserve(map_.size());
+    for (const Entry& entry : map_) order_.push_back(&entry);
+    std::sort(order_.begin(), order_.end(), [](const Entry* a, const Entry* b) {
+      return a->first.ref() < b->first.ref();
+    });
+    order_valid_.store(true, std::memory_order_release);
+  }
+  return order_;
+}
+
+StripeSet::StripeSet(size_t count) {
+  const size_t rounded = std::bit_ceil(std::max<size_t>(count, 1));
+  shift_ = 64 - std::countr_zero(rounded);
+  stripes_.reserve(rounded);
+  for (size_t i = 0; i < rounded; ++i) stripes_.push_back(std::make_unique<Stripe>());
+}
+
+}  // namespace partstore

@@ -1,0 +1,129 @@
+// StripeSet: a table's items, spread over lock stripes by the hash of the partition key.
+//
+// hash = XXH3_64(encoded partition key). Stripe = hash >> (64 - log2(stripe count)): the top
+// bits, so stripes partition the hash space into equal, ordered ranges and iterating stripes in
+// index order iterates hashes in order. Within a stripe:
+//   - an unordered map from (hash, encoded partition key) to the key's ItemCollection gives point
+//     lookups one hash probe (the stored hash is reused, never recomputed); nodes are stable, so
+//     a collection's address survives rehashing;
+//   - the scan order (hash, encoded partition key) is a sorted vector of pointers to the map's
+//     entries, rebuilt lazily: a write that adds or removes a partition key marks it stale, and
+//     the next scan of the stripe sorts it again (an item write to an existing key does not).
+//     A read-mostly table scans from a built order at no cost; a scan racing with inserts of new
+//     keys pays one sort of the stripe per page it enters. Keeping an ordered structure up to date
+//     on every insert instead would cost each new partition key a tree insert or an array shift
+//     (std::map: a cache miss per level on every GetItem as well).
+// A partition key's collection is removed when its last item is.
+//
+// Thread safety: each Stripe's data is guarded by its `mu` (std::shared_mutex): readers hold it
+// shared, writers exclusive. The scan-order vector is rebuilt under `mu` held shared plus
+// `order_mu`, so concurrent readers build it once. Counters (items, bytes) change only under the
+// exclusive lock and are read under the shared one. Lock order: `mu` before `order_mu`; a thread
+// holds at most one stripe of a set at a time.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "shard/item_collection.h"
+
+namespace partstore {
+
+// XXH3_64 of an encoded partition key.
+uint64_t HashPartitionKey(std::string_view encoded_partition_key);
+
+// (hash, encoded partition key): the identity and scan position of an item collection.
+struct PartitionKeyRef {
+  uint64_t hash = 0;
+  std::string_view key;
+  friend auto operator<=>(const PartitionKeyRef& a, const PartitionKeyRef& b) {
+    if (auto c = a.hash <=> b.hash; c != 0) return c;
+    return a.key.compare(b.key) <=> 0;
+  }
+  friend bool operator==(const PartitionKeyRef& a, const PartitionKeyRef& b) = default;
+};
+
+class Stripe {
+ public:
+  struct StoredKey {
+    uint64_t hash = 0;
+    std::string key;
+    PartitionKeyRef ref() const { return {hash, key}; }
+  };
+  struct Hasher {
+    using is_transparent = void;
+    size_t operator()(const StoredKey& k) const { return static_cast<size_t>(k.hash); }
+    size_t operator()(const PartitionKeyRef& k) const { return static_cast<size_t>(k.hash); }
+  };
+  struct Equal {
+    using is_transparent = void;
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const {
+      return Ref(a) == Ref(b);
+    }
+    static PartitionKeyRef Ref(const StoredKey& k) { return k.ref(); }
+    static PartitionKeyRef Ref(const PartitionKeyRef& k) { return k; }
+  };
+  using Map = std::unordered_map<StoredKey, ItemCollection, Hasher, Equal>;
+  using Entry = Map::value_type;
+
+  // The lock; see the header comment.
+  mutable std::shared_mutex mu;
+
+  // REQUIRES: mu held (shared for the const overloads, exclusive otherwise).
+  ItemCollection* Find(PartitionKeyRef key);
+  const ItemCollection* Find(PartitionKeyRef key) const;
+  // The collection of `key`, created empty if absent. REQUIRES: mu held exclusively.
+  ItemCollection& FindOrCreate(PartitionKeyRef key);
+  // Removes `key`'s collection if it is empty. REQUIRES: mu held exclusively.
+  void EraseIfEmpty(PartitionKeyRef key);
+
+  // Partition keys in scan order. REQUIRES: mu held (shared or exclusive); the vector stays valid
+  // while it is held and no partition key is added or removed.
+  const std::vector<const Entry*>& Ordered() const;
+
+  // Item count and ItemSize total. REQUIRES: mu held (exclusive to change).
+  int64_t item_count = 0;
+  int64_t size_bytes = 0;
+
+  size_t partition_count() const { return map_.size(); }
+
+ private:
+  Map map_;
+  mutable std::mutex order_mu_;
+  mutable std::vector<const Entry*> order_;
+  mutable std::atomic<bool> order_valid_{true};
+};
+
+class StripeSet {
+ public:
+  // `count` is rounded up to a power of two (at least 1).
+  explicit StripeSet(size_t count);
+
+  size_t size() const { return stripes_.size(); }
+  int shift() const { return shift_; }
+  size_t IndexOf(uint64_t hash) const {
+    return shift_ >= 64 ? 0 : static_cast<size_t>(hash >> shift_);
+  }
+  Stripe& ForHash(uint64_t hash) { return *stripes_[IndexOf(hash)]; }
+  const Stripe& ForHash(uint64_t hash) const { return *stripes_[IndexOf(hash)]; }
+  Stripe& at(size_t index) { return *stripes_[index]; }
+  const Stripe& at(size_t index) const { return *stripes_[index]; }
+  // The first hash stripe `index` covers.
+  uint64_t FirstHash(size_t index) const {
+    return shift_ >= 64 ? 0 : static_cast<uint64_t>(index) << shift_;
+  }
+
+ private:
+  int shift_ = 64;  // 64 - log2(size)
+  std::vector<std::unique_ptr<Stripe>> stripes_;
+};
+
+}  // namespace partstore

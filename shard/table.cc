@@ -1,0 +1,342 @@
+// Table: definition, description, UpdateTable and key encoding. The data-plane operations are in
+// table_items.cc (single items), table_query.cc and table_scan.cc.
+#include "shard/table.h"
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "core/key_encoding.h"
+#include "shard/constraints.h"
+
+namespace partstore {
+
+namespace {
+
+double NowSeconds() {
+  using namespace std::chrono;
+  return static_cast<double>(duration_cast<milliseconds>(system_clock::now().time_since_epoch())
+                                 .count()) /
+         1000.0;
+}
+
+// A random version-4 UUID, as DynamoDB's TableId.
+std::string NewTableId() {
+  thread_local std::mt19937_64 rng(std::random_device{}());
+  const uint64_t hi = (rng() & 0xFFFFFFFFFFFF0FFFull) | 0x4000ull;
+  const uint64_t lo = (rng() & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;
+  return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", hi >> 32, (hi >> 16) & 0xFFFF,
+                     hi & 0xFFFF, lo >> 48, lo & 0xFFFFFFFFFFFFull);
+}
+
+std::string NameList(const std::vector<std::string>& names) {
+  std::string out = "[";
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += names[i];
+  }
+  return out + "]";
+}
+
+void CheckThroughputConstraints(const std::optional<ProvisionedThroughput>& throughput,
+                                ConstraintViolations* violations) {
+  if (!throughput) return;
+  violations->Range(throughput->read_capacity_units, 1, INT64_MAX,
+                    "provisionedThroughput.readCapacityUnits");
+  violations->Range(throughput->write_capacity_units, 1, INT64_MAX,
+                    "provisionedThroughput.writeCapacityUnits");
+}
+
+// The key schema from KeySchema + AttributeDefinitions, with DynamoDB's CreateTable checks.
+Result<KeySchema> KeySchemaOf(const CreateTableRequest& request) {
+  const auto& elements = request.key_schema;
+  if (elements[0].key_type != KeyRoleName::kHash) {
+    return Status::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  if (elements.size() == 2) {
+    if (elements[1].key_type != KeyRoleName::kRange) {
+      return Status::Validation(
+          "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+    }
+  }
+  // Evidence for each text: nubo-db/dynamodb-conformance createTable tests (live) and the ACK
+  // API-quirks probe catalogue; dynalite for the order.
+  for (size_t i = 0; i < request.attribute_definitions.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (request.attribute_definitions[i].attribute_name ==
+          request.attribute_definitions[j].attribute_name) {
+        return Status::Validation("Attribute Name is duplicated: " +
+                                  request.attribute_definitions[i].attribute_name);
+      }
+    }
+  }
+  auto find = [&](const std::string& name) -> const AttributeDefinition* {
+    for (const AttributeDefinition& d : request.attribute_definitions) {
+      if (d.attribute_name == name) return &d;
+    }
+    return nullptr;
+  };
+  bool missing = false;
+  for (const KeySchemaElement& e : elements) missing = missing || find(e.attribute_name) == nullptr;
+  if (missing && elements.size() == 2) {
+    return Status::Validation("Invalid KeySchema: Some index key attribute have no definition");
+  }
+  if (elements.size() == 2 && elements[0].attribute_name == elements[1].attribute_name) {
+    // Both defined: a single definition serves both, so the count check below cannot see it.
+    if (request.attribute_definitions.size() == 1) {
+      return Status::Validation("Invalid KeySchema: Some index key attribute have no definition");
+    }
+    return Status::Validation(
+        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+  }
+  if (missing) {
+    std::vector<std::string> keys, defined;
+    for (const KeySchemaElement& e : elements) keys.push_back(e.attribute_name);
+    for (const AttributeDefinition& d : request.attribute_definitions) {
+      defined.push_back(d.attribute_name);
+    }
+    return Status::Validation(
+        "One or more parameter values were invalid: Some index key attributes are not defined in "
+        "AttributeDefinitions. Keys: " +
+        NameList(keys) + ", AttributeDefinitions: " + NameList(defined));
+  }
+  if (request.attribute_definitions.size() != elements.size()) {
+    return Status::Validation(
+        "One or more parameter values were invalid: Number of attributes in KeySchema does not "
+        "exactly match number of attributes defined in AttributeDefinitions");
+  }
+  KeySchema schema;
+  schema.partition = {elements[0].attribute_name, find(elements[0].attribute_name)->attribute_type};
+  if (elements.size() == 2) {
+    schema.sort = KeyAttribute{elements[1].attribute_name,
+                               find(elements[1].attribute_name)->attribute_type};
+  }
+  return schema;
+}
+
+}  // namespace
+
+Table::Table(std::string name, KeySchema key_schema, TableOptions options)
+    : name_(std::move(name)),
+      key_schema_(std::move(key_schema)),
+      options_(std::move(options)),
+      stripes_(options_.stripes) {}
+
+Table::~Table() = default;
+
+Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
+                                             TableOptions options) {
+  ConstraintViolations violations;
+  violations.Name(request.table_name, "tableName");
+  violations.CollectionLength(fmt::format("[{} elements]", request.key_schema.size()),
+                              request.key_schema.size(), 1, 2, "keySchema");
+  CheckThroughputConstraints(request.provisioned_throughput, &violations);
+  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+
+  const BillingMode mode = request.billing_mode.value_or(BillingMode::kProvisioned);
+  if (mode == BillingMode::kProvisioned && !request.provisioned_throughput) {
+    return Status::Validation(
+        "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must "
+        "both be specified when BillingMode is PROVISIONED");
+  }
+  if (mode == BillingMode::kPayPerRequest && request.provisioned_throughput) {
+    return Status::Validation(
+        "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
+        "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+  }
+  PARTSTORE_ASSIGN_OR_RETURN(KeySchema schema, KeySchemaOf(request));
+
+  const std::string arn = options.arn_prefix + request.table_name;
+  std::shared_ptr<Table> table(new Table(request.table_name, std::move(schema), std::move(options)));
+  TableDescription& d = table->description_;
+  d.table_name = request.table_name;
+  d.table_arn = arn;
+  d.table_id = NewTableId();
+  d.table_status = TableStatus::kActive;
+  d.creation_date_time = NowSeconds();
+  d.attribute_definitions = request.attribute_definitions;
+  d.key_schema = request.key_schema;
+  d.billing_mode = mode;
+  if (mode == BillingMode::kProvisioned) {
+    d.provisioned_throughput.read_capacity_units = request.provisioned_throughput->read_capacity_units;
+    d.provisioned_throughput.write_capacity_units =
+        request.provisioned_throughput->write_capacity_units;
+  } else {
+    d.last_update_to_pay_per_request_date_time = d.creation_date_time;
+  }
+  return table;
+}
+
+TableDescription Table::Describe() const {
+  TableDescription out;
+  {
+    std::lock_guard<std::mutex> lock(description_mu_);
+    out = description_;
+  }
+  out.item_count = item_count();
+  out.table_size_bytes = size_bytes();
+  return out;
+}
+
+void Table::set_status(TableStatus status) {
+  std::lock_guard<std::mutex> lock(description_mu_);
+  description_.table_status = status;
+}
+
+Status Table::Update(const UpdateTableRequest& request) {
+  ConstraintViolations violations;
+  CheckThroughputConstraints(request.provisioned_throughput, &violations);
+  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  if (!request.billing_mode && !request.provisioned_throughput) {
+    return Status::Validation(
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+        "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "
+        "MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, "
+        "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required");
+  }
+  std::lock_guard<std::mutex> lock(description_mu_);
+  TableDescription& d = description_;
+  const BillingMode mode = request.billing_mode.value_or(d.billing_mode);
+  if (mode == BillingMode::kPayPerRequest) {
+    if (request.provisioned_throughput) {
+      return Status::Validation(
+          "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
+          "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+    }
+    if (d.billing_mode != BillingMode::kPayPerRequest) {
+      d.billing_mode = BillingMode::kPayPerRequest;
+      d.last_update_to_pay_per_request_date_time = NowSeconds();
+      d.provisioned_throughput.read_capacity_units = 0;
+      d.provisioned_throughput.write_capacity_units = 0;
+    }
+    return Status::Ok();
+  }
+  if (!request.provisioned_throughput) {
+    return Status::Validation(
+        "One or more parameter values were invalid: ProvisionedThroughput must be specified when "
+        "BillingMode is PROVISIONED");
+  }
+  const ProvisionedThroughput& want = *request.provisioned_throughput;
+  ProvisionedThroughputDescription& have = d.provisioned_throughput;
+  if (d.billing_mode == BillingMode::kProvisioned &&
+      want.read_capacity_units == have.read_capacity_units &&
+      want.write_capacity_units == have.write_capacity_units) {
+    return Status::Validation(fmt::format(
+        "The provisioned throughput for the table will not change. The requested value equals the "
+        "current value. Current ReadCapacityUnits provisioned for the table: {}. Requested "
+        "ReadCapacityUnits: {}. Current WriteCapacityUnits provisioned for the table: {}. "
+        "Requested WriteCapacityUnits: {}. Refer to the Amazon DynamoDB Developer Guide for "
+        "current limits and how to request higher limits.",
+        have.read_capacity_units, want.read_capacity_units, have.write_capacity_units,
+        want.write_capacity_units));
+  }
+  const double now = NowSeconds();
+  if (d.billing_mode == BillingMode::kProvisioned) {
+    if (want.read_capacity_units < have.read_capacity_units ||
+        want.write_capacity_units < have.write_capacity_units) {
+      ++have.number_of_decreases_today;
+      have.last_decrease_date_time = now;
+    }
+    if (want.read_capacity_units > have.read_capacity_units ||
+        want.write_capacity_units > have.write_capacity_units) {
+      have.last_increase_date_time = now;
+    }
+  }
+  d.billing_mode = BillingMode::kProvisioned;
+  have.read_capacity_units = want.read_capacity_units;
+  have.write_capacity_units = want.write_capacity_units;
+  return Status::Ok();
+}
+
+int64_t Table::item_count() const {
+  int64_t total = 0;
+  for (size_t i = 0; i < stripes_.size(); ++i) {
+    const Stripe& stripe = stripes_.at(i);
+    std::shared_lock lock(stripe.mu);
+    total += stripe.item_count;
+  }
+  return total;
+}
+
+int64_t Table::size_bytes() const {
+  int64_t total = 0;
+  for (size_t i = 0; i < stripes_.size(); ++i) {
+    const Stripe& stripe = stripes_.at(i);
+    std::shared_lock lock(stripe.mu);
+    total += stripe.size_bytes;
+  }
+  return total;
+}
+
+int Table::partition_count() const {
+  std::lock_guard<std::mutex> lock(description_mu_);
+  if (description_.billing_mode == BillingMode::kPayPerRequest) return 4;
+  const auto& t = description_.provisioned_throughput;
+  // ceil(RCU / 3000 + WCU / 1000) = ceil((RCU + 3 WCU) / 3000)
+  const int64_t parts = (t.read_capacity_units + 3 * t.write_capacity_units + 2999) / 3000;
+  return static_cast<int>(std::max<int64_t>(1, parts));
+}
+
+namespace {
+
+constexpr std::string_view kKeyMismatch = "The provided key element does not match the schema";
+
+}  // namespace
+
+Result<Table::EncodedKey> Table::EncodeItemKey(const Item& key) const {
+  const size_t wanted = key_schema_.sort ? 2 : 1;
+  if (key.size() != wanted) return Status::Validation(std::string(kKeyMismatch));
+  auto pk = key.find(key_schema_.partition.name);
+  if (pk == key.end()) return Status::Validation(std::string(kKeyMismatch));
+  if (pk->second.type() != ValueTypeOf(key_schema_.partition.type)) {
+    return Status::Validation(std::string(kKeyMismatch));
+  }
+  PARTSTORE_RETURN_IF_ERROR(CheckKeyValue(key_schema_.partition, KeyRole::kPartition, pk->second));
+  EncodedKey out;
+  if (key_schema_.sort) {
+    auto sk = key.find(key_schema_.sort->name);
+    if (sk == key.end() || sk->second.type() != ValueTypeOf(key_schema_.sort->type)) {
+      return Status::Validation(std::string(kKeyMismatch));
+    }
+    PARTSTORE_RETURN_IF_ERROR(CheckKeyValue(*key_schema_.sort, KeyRole::kSort, sk->second));
+    AppendKeyEncoding(sk->second, &out.sort);
+  }
+  AppendKeyEncoding(pk->second, &out.partition);
+  out.hash = HashPartitionKey(out.partition);
+  return out;
+}
+
+Result<Table::EncodedKey> Table::DecodeStartKey(const Item& key) const {
+  Result<EncodedKey> encoded = EncodeItemKey(key);
+  if (!encoded.ok() && encoded.error().code() == Code::kValidation) {
+    return Status::Validation(
+        "The provided starting key is invalid: The provided key element does not match the "
+        "schema");
+  }
+  return encoded;
+}
+
+Result<Table::EncodedKey> Table::EncodeItemKeyOfItem(const Item& item) const {
+  auto check = [&](const KeyAttribute& attribute, KeyRole role,
+                   std::string* out) -> Status {
+    auto it = item.find(attribute.name);
+    if (it == item.end()) {
+      return Status::Validation("One or more parameter values were invalid: Missing the key " +
+                                attribute.name + " in the item");
+    }
+    PARTSTORE_RETURN_IF_ERROR(CheckKeyValue(attribute, role, it->second));
+    AppendKeyEncoding(it->second, out);
+    return Status::Ok();
+  };
+  EncodedKey out;
+  PARTSTORE_RETURN_IF_ERROR(check(key_schema_.partition, KeyRole::kPartition, &out.partition));
+  if (key_schema_.sort) {
+    PARTSTORE_RETURN_IF_ERROR(check(*key_schema_.sort, KeyRole::kSort, &out.sort));
+  }
+  out.hash = HashPartitionKey(out.partition);
+  return out;
+}
+
+}  // namespace partstore

@@ -1,0 +1,129 @@
+// Table: one table's definition and items, and the data-plane operations on it.
+//
+// Storage (shard/stripe.h): hash = XXH3_64(encoded partition key); the hash's top bits pick one
+// of a power-of-two number of lock stripes, so stripe order is hash order. Each stripe maps its
+// partition keys to ItemCollections (items sorted by encoded sort key) behind a reader/writer
+// lock. Scan order is (hash, encoded partition key, encoded sort key): stable across calls and
+// pages, which makes ExclusiveStartKey and parallel-scan segments (ranges of the hash space)
+// work.
+//
+// Every operation validates its request first (DynamoDB's checks and messages, in its order),
+// then locks exactly one stripe for a single-item operation (shared for reads, exclusive for
+// writes), or one stripe at a time for Query / Scan pages and batches.
+//
+// Thread safety: safe for concurrent use. Single-item operations are linearizable (they run under
+// their stripe's lock). A Query runs under one stripe's shared lock, so it sees one consistent
+// state of its item collection. A Scan page takes one stripe's shared lock at a time: it sees
+// each stripe consistently but not the table as a whole (DynamoDB gives no more). Batches are
+// atomic per item. Lock order: a thread holds at most one stripe lock of a table at a time (the
+// index issue adds index stripes after the base stripe, in ascending order). The definition
+// (name, key schema) is immutable; throughput settings are behind their own mutex.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/expr/cache.h"
+#include "core/key.h"
+#include "core/status.h"
+#include "shard/item_requests.h"
+#include "shard/prepared.h"
+#include "shard/read_requests.h"
+#include "shard/stripe.h"
+#include "shard/table_requests.h"
+
+namespace partstore {
+
+struct TableOptions {
+  size_t stripes = 64;  // rounded up to a power of two
+  std::shared_ptr<expr::ExpressionCache> expression_cache;  // may be null: parse every time
+  std::string arn_prefix = "arn:aws:dynamodb:us-east-1:000000000000:table/";
+};
+
+class Table {
+ public:
+  // Validates `request` (DynamoDB's CreateTable rules and messages) and builds the table.
+  static Result<std::shared_ptr<Table>> Create(const CreateTableRequest& request,
+                                               TableOptions options);
+  ~Table();
+  Table(const Table&) = delete;
+  Table& operator=(const Table&) = delete;
+
+  const std::string& name() const { return name_; }
+  const KeySchema& key_schema() const { return key_schema_; }
+
+  // The table as DescribeTable reports it (item count and size summed over the stripes now).
+  TableDescription Describe() const;
+  // UpdateTable: throughput and billing mode (validated; DynamoDB's messages).
+  Status Update(const UpdateTableRequest& request);
+  // Marks the description's status (DeleteTable reports DELETING).
+  void set_status(TableStatus status);
+
+  // Data plane. request.table_name is checked for form but not looked at (the caller chose this
+  // table). Each runs Prepare* (shard/prepared.h) and then the two-argument overload.
+  Result<PutItemResult> PutItem(const PutItemRequest& request);
+  Result<GetItemResult> GetItem(const GetItemRequest& request) const;
+  Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& request);
+  Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& request);
+  Result<QueryResult> Query(const QueryRequest& request) const;
+  Result<ScanResult> Scan(const ScanRequest& request) const;
+
+  // The same with the request already prepared (the Database prepares before it looks the table
+  // up, because DynamoDB reports request errors before a missing table). REQUIRES: `prepared`
+  // came from the matching Prepare* for this very request.
+  Result<PutItemResult> PutItem(const PutItemRequest& request, const PreparedCondition& prepared);
+  Result<GetItemResult> GetItem(const GetItemRequest& request,
+                                const PreparedProjection& prepared) const;
+  Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& request,
+                                      const PreparedUpdate& prepared);
+  Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& request,
+                                      const PreparedCondition& prepared);
+  Result<QueryResult> Query(const QueryRequest& request, const PreparedRead& prepared) const;
+  Result<ScanResult> Scan(const ScanRequest& request, const PreparedRead& prepared) const;
+
+  // Items and DynamoDB size (ItemSize, without the 100-byte overhead) summed over the stripes.
+  int64_t item_count() const;
+  int64_t size_bytes() const;
+
+  // The storage, for batches, tests and statistics.
+  const StripeSet& stripes() const { return stripes_; }
+  StripeSet& stripes() { return stripes_; }
+
+  // Partitions the table's capacity is divided into (DynamoDB's initial count: 4 for on-demand,
+  // ceil(RCU / 3000 + WCU / 1000) for provisioned). Scan charges a minimum per partition it
+  // reads. The capacity issue replaces this with the partition map.
+  int partition_count() const;
+
+  // The encoded key of `key` (exactly the key attributes, right types and sizes), or DynamoDB's
+  // "The provided key element does not match the schema" and friends.
+  struct EncodedKey {
+    uint64_t hash = 0;
+    std::string partition;
+    std::string sort;  // empty for hash-only tables
+  };
+  Result<EncodedKey> EncodeItemKey(const Item& key) const;
+  // The same for a whole item being written (key attributes present, right types; others ignored).
+  Result<EncodedKey> EncodeItemKeyOfItem(const Item& item) const;
+  // An ExclusiveStartKey: exactly the key attributes with the right types, else "The provided
+  // starting key is invalid: The provided key element does not match the schema".
+  Result<EncodedKey> DecodeStartKey(const Item& key) const;
+  // The key attributes of `item` (a LastEvaluatedKey, a batch's key).
+  Item KeyOf(const Item& item) const;
+
+ private:
+  Table(std::string name, KeySchema key_schema, TableOptions options);
+
+  expr::ExpressionCache* cache() const { return options_.expression_cache.get(); }
+
+  const std::string name_;
+  const KeySchema key_schema_;
+  const TableOptions options_;
+  StripeSet stripes_;
+
+  mutable std::mutex description_mu_;  // guards description_
+  TableDescription description_;       // without item_count / table_size_bytes
+};
+
+}  // namespace partstore

@@ -1,0 +1,221 @@
+// Table: the single-item operations PutItem, GetItem, UpdateItem, DeleteItem.
+//
+// Each one: validate the request (ReturnValues for the operation, expressions, the key), then
+// lock the key's stripe (shared for GetItem, exclusive for writes) for the lookup, the condition,
+// the write and the counters, so the operation is linearizable.
+//
+// Capacity (reference §2.2, §2.3): GetItem ceil(size / 4 KB), 0.5x when eventually consistent,
+// a missing item still costs one unit; PutItem and UpdateItem ceil(max(old, new) / 1 KB);
+// DeleteItem the deleted item's size, 1 when missing; a failed condition still charges (the new
+// item's size when one existed, else 1).
+#include <utility>
+
+#include "core/error_detail.h"
+#include "core/expr/evaluate.h"
+#include "core/expr/projection.h"
+#include "core/expr/update.h"
+#include "shard/prepared.h"
+#include "shard/table.h"
+
+namespace partstore {
+
+namespace {
+
+constexpr std::string_view kConditionFailed = "The conditional request failed";
+
+// ConditionalCheckFailedException, with the existing item attached when the request asked for
+// ReturnValuesOnConditionCheckFailure=ALL_OLD and there is one.
+Status ConditionFailed(ReturnValuesOnConditionCheckFailure mode, const Item* existing) {
+  Status status(Code::kConditionalCheckFailed, std::string(kConditionFailed));
+  if (mode == ReturnValuesOnConditionCheckFailure::kAllOld && existing != nullptr) {
+    auto detail = std::make_shared<ErrorDetail>();
+    detail->item = *existing;
+    return std::move(status).WithDetail(std::move(detail));
+  }
+  return status;
+}
+
+int64_t WriteHalfUnits(size_t bytes) { return 2 * WriteUnits(bytes, WriteKind::kStandard); }
+
+std::optional<ConsumedCapacity> Report(ReturnConsumedCapacity mode, const std::string& table,
+                                       int64_t half_units) {
+  CapacityCharge charge;
+  charge.table_half_units = half_units;
+  return ReportCapacity(mode, table, charge);
+}
+
+}  // namespace
+
+Result<PutItemResult> Table::PutItem(const PutItemRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared, PreparePut(request, name_, cache()));
+  return PutItem(request, prepared);
+}
+
+Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
+                                     const PreparedCondition& prepared) {
+  PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKeyOfItem(request.item));
+  PARTSTORE_RETURN_IF_ERROR(ValidateItem(request.item));
+  const size_t new_size = ItemSize(request.item);
+
+  PutItemResult result;
+  Stripe& stripe = stripes_.ForHash(key.hash);
+  std::unique_lock lock(stripe.mu);
+  ItemCollection* collection = stripe.Find({key.hash, key.partition});
+  Item* existing = collection != nullptr ? collection->Find(key.sort) : nullptr;
+  const size_t old_size = existing != nullptr ? ItemSize(*existing) : 0;
+  if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
+    // The charge of a failed condition is accounted but not returned (the error body has no
+    // ConsumedCapacity); the capacity issue books it against the partition.
+    return ConditionFailed(request.return_values_on_condition_check_failure, existing);
+  }
+  if (collection == nullptr) collection = &stripe.FindOrCreate({key.hash, key.partition});
+  Item old;
+  auto [stored, inserted] = collection->InsertOrAssign(
+      key.sort, request.item, &old,
+      KnownItemSizes{.item = new_size, .old = existing != nullptr ? old_size : kUnknownItemSize});
+  (void)stored;
+  if (inserted) ++stripe.item_count;
+  stripe.size_bytes += static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size);
+  lock.unlock();
+
+  if (!inserted && request.return_values == ReturnValue::kAllOld) {
+    result.attributes = std::move(old);
+  }
+  result.consumed_capacity = Report(request.return_consumed_capacity, name_,
+                                    WriteHalfUnits(std::max(old_size, new_size)));
+  return result;
+}
+
+Result<GetItemResult> Table::GetItem(const GetItemRequest& request) const {
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared, PrepareGet(request, name_, cache()));
+  return GetItem(request, prepared);
+}
+
+Result<GetItemResult> Table::GetItem(const GetItemRequest& request,
+                                     const PreparedProjection& prepared) const {
+  PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKey(request.key));
+
+  GetItemResult result;
+  size_t size = 0;
+  {
+    const Stripe& stripe = stripes_.ForHash(key.hash);
+    std::shared_lock lock(stripe.mu);
+    const ItemCollection* collection = stripe.Find({key.hash, key.partition});
+    const Item* item = collection != nullptr ? collection->Find(key.sort) : nullptr;
+    if (item != nullptr) {
+      if (request.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+        size = ItemSize(*item);
+      }
+      result.item = prepared.projection ? expr::Project(*prepared.projection, *item) : *item;
+    }
+  }
+  result.consumed_capacity = Report(
+      request.return_consumed_capacity, name_,
+      ReadHalfUnits(size,
+                    request.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual));
+  return result;
+}
+
+Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedUpdate prepared, PrepareUpdate(request, name_, cache()));
+  return UpdateItem(request, prepared);
+}
+
+Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
+                                           const PreparedUpdate& prepared) {
+  PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKey(request.key));
+  expr::UpdatedAttributes wanted = expr::UpdatedAttributes::kNone;
+  if (request.return_values == ReturnValue::kUpdatedOld) wanted = expr::UpdatedAttributes::kUpdatedOld;
+  if (request.return_values == ReturnValue::kUpdatedNew) wanted = expr::UpdatedAttributes::kUpdatedNew;
+
+  UpdateItemResult result;
+  Stripe& stripe = stripes_.ForHash(key.hash);
+  std::unique_lock lock(stripe.mu);
+  ItemCollection* collection = stripe.Find({key.hash, key.partition});
+  Item* existing = collection != nullptr ? collection->Find(key.sort) : nullptr;
+  if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
+    return ConditionFailed(request.return_values_on_condition_check_failure, existing);
+  }
+  PARTSTORE_ASSIGN_OR_RETURN(expr::UpdateOutcome outcome,
+                             expr::ApplyUpdate(prepared.update, existing, key_schema_, wanted));
+  const size_t old_size = existing != nullptr ? ItemSize(*existing) : 0;
+  size_t new_size = 0;
+  if (outcome.exists) {
+    if (existing == nullptr) {
+      for (const auto& [name, value] : request.key) outcome.item.insert_or_assign(name, value);
+    }
+    if (Status valid = ValidateItem(outcome.item); !valid.ok()) {
+      if (valid.message() == messages::kItemTooLarge) {
+        return Status::Validation("Item size to update has exceeded the maximum allowed size");
+      }
+      return valid;
+    }
+    new_size = ItemSize(outcome.item);
+    if (request.return_values == ReturnValue::kAllOld && existing != nullptr) {
+      result.attributes = *existing;
+    }
+    if (request.return_values == ReturnValue::kAllNew) result.attributes = outcome.item;
+    if (existing != nullptr) {
+      *existing = std::move(outcome.item);
+      collection->NoteItemResized(old_size, new_size);
+    } else {
+      if (collection == nullptr) collection = &stripe.FindOrCreate({key.hash, key.partition});
+      collection->InsertOrAssign(key.sort, std::move(outcome.item), nullptr,
+                                 KnownItemSizes{.item = new_size});
+      ++stripe.item_count;
+    }
+    stripe.size_bytes += static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size);
+  }
+  lock.unlock();
+
+  if ((wanted != expr::UpdatedAttributes::kNone) && !outcome.attributes.empty()) {
+    result.attributes = std::move(outcome.attributes);
+  }
+  result.consumed_capacity = Report(request.return_consumed_capacity, name_,
+                                    WriteHalfUnits(std::max(old_size, new_size)));
+  return result;
+}
+
+Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared, PrepareDelete(request, name_, cache()));
+  return DeleteItem(request, prepared);
+}
+
+Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
+                                           const PreparedCondition& prepared) {
+  PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKey(request.key));
+
+  DeleteItemResult result;
+  Stripe& stripe = stripes_.ForHash(key.hash);
+  std::unique_lock lock(stripe.mu);
+  ItemCollection* collection = stripe.Find({key.hash, key.partition});
+  Item* existing = collection != nullptr ? collection->Find(key.sort) : nullptr;
+  if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
+    return ConditionFailed(request.return_values_on_condition_check_failure, existing);
+  }
+  size_t old_size = 0;
+  if (existing != nullptr) {
+    old_size = ItemSize(*existing);
+    Item old;
+    collection->Erase(key.sort, &old, old_size);
+    --stripe.item_count;
+    stripe.size_bytes -= static_cast<int64_t>(old_size);
+    stripe.EraseIfEmpty({key.hash, key.partition});
+    if (request.return_values == ReturnValue::kAllOld) result.attributes = std::move(old);
+  }
+  lock.unlock();
+  result.consumed_capacity =
+      Report(request.return_consumed_capacity, name_, WriteHalfUnits(old_size));
+  return result;
+}
+
+Item Table::KeyOf(const Item& item) const {
+  Item key;
+  if (auto it = item.find(key_schema_.partition.name); it != item.end()) key.emplace(*it);
+  if (key_schema_.sort) {
+    if (auto it = item.find(key_schema_.sort->name); it != item.end()) key.emplace(*it);
+  }
+  return key;
+}
+
+}  // namespace partstore

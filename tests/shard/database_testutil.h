@@ -1,0 +1,60 @@
+// Helpers for the engine's unit tests: a Database with the seed-like tables, and short builders.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error_detail.h"
+#include "shard/database.h"
+
+namespace partstore::testing {
+
+// KeySchema of PK (S) + SK (S), or of PK alone.
+inline KeySchema StringKeys(bool with_sort = true) {
+  KeySchema schema;
+  schema.partition = {"PK", KeyType::kString};
+  if (with_sort) schema.sort = KeyAttribute{"SK", KeyType::kString};
+  return schema;
+}
+
+inline KeySchema NumberSortKeys() {
+  KeySchema schema;
+  schema.partition = {"PK", KeyType::kString};
+  schema.sort = KeyAttribute{"n", KeyType::kNumber};
+  return schema;
+}
+
+inline Value N(std::string_view text) { return Value(Number::Parse(text).value()); }
+
+// Creates `name` with `schema` (on-demand) or fails the test.
+inline void MustCreate(Database& db, const std::string& name, const KeySchema& schema) {
+  auto created = db.CreateTable(SimpleTable(name, schema));
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+}
+
+inline void MustPut(Database& db, const std::string& table, Item item) {
+  PutItemRequest request;
+  request.table_name = table;
+  request.item = std::move(item);
+  auto put = db.PutItem(request);
+  ASSERT_TRUE(put.ok()) << put.status().ToString();
+}
+
+inline std::optional<Item> MustGet(Database& db, const std::string& table, Item key) {
+  GetItemRequest request;
+  request.table_name = table;
+  request.key = std::move(key);
+  request.consistent_read = true;
+  auto got = db.GetItem(request);
+  EXPECT_TRUE(got.ok()) << got.status().ToString();
+  return got.ok() ? got->item : std::nullopt;
+}
+
+// The status message, for EXPECT_EQ on DynamoDB's texts.
+template <typename T>
+std::string ErrorText(const Result<T>& result) {
+  return result.ok() ? std::string("OK") : std::string(result.error().message());
+}
+
+}  // namespace partstore::testing
