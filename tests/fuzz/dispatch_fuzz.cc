@@ -1,0 +1,88 @@
+// libFuzzer target for Dispatch: arbitrary request bodies for the data-plane operations (and a
+// few control-plane ones) against a small database. The first input byte picks the operation
+// ('P' PutItem, 'G' GetItem, 'U' UpdateItem, 'D' DeleteItem, 'Q' Query, 'S' Scan,
+// 'B' BatchGetItem, 'W' BatchWriteItem, 'T' DescribeTable, 'L' ListTables, 'C' CreateTable; any
+// other byte picks by its value modulo the count), the rest is the body. Every answer must be an
+// HTTP status DynamoDB uses and a JSON object; an error answer must carry a `__type`. Never a
+// crash, hang or exception. The database is rebuilt every kResetEvery inputs, so that writes do
+// not pile up.
+#include <rapidjson/document.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "tools/protocol/attribute_value_json.h"
+#include "tools/protocol/dispatch.h"
+
+namespace {
+
+namespace protocol = partstore::protocol;
+
+constexpr int kResetEvery = 2000;
+
+struct Operation {
+  char letter;
+  std::string_view name;
+};
+constexpr Operation kOperations[] = {
+    {'P', "PutItem"},       {'G', "GetItem"},    {'U', "UpdateItem"},   {'D', "DeleteItem"},
+    {'Q', "Query"},         {'S', "Scan"},       {'B', "BatchGetItem"}, {'W', "BatchWriteItem"},
+    {'T', "DescribeTable"}, {'L', "ListTables"}, {'C', "CreateTable"},
+};
+constexpr size_t kOperationCount = sizeof(kOperations) / sizeof(kOperations[0]);
+
+void Check(bool condition) {
+  if (!condition) std::abort();
+}
+
+// A table "Tab" (pk S, sk N) with a few items, and a hash-only table "Hsh" (id S).
+std::unique_ptr<partstore::Database> MakeDatabase() {
+  auto db = std::make_unique<partstore::Database>();
+  protocol::Dispatch(*db, "CreateTable",
+                     R"({"TableName":"Tab","BillingMode":"PAY_PER_REQUEST",)"
+                     R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
+                     R"({"AttributeName":"sk","AttributeType":"N"}],)"
+                     R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},)"
+                     R"({"AttributeName":"sk","KeyType":"RANGE"}]})");
+  protocol::Dispatch(*db, "CreateTable",
+                     R"({"TableName":"Hsh","BillingMode":"PAY_PER_REQUEST",)"
+                     R"("AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],)"
+                     R"("KeySchema":[{"AttributeName":"id","KeyType":"HASH"}]})");
+  for (int i = 0; i < 5; ++i) {
+    protocol::Dispatch(*db, "PutItem",
+                       R"({"TableName":"Tab","Item":{"pk":{"S":"a"},"sk":{"N":")" +
+                           std::to_string(i) +
+                           R"("},"tags":{"SS":["x","y"]},"m":{"M":{"l":{"L":[{"N":"1"}]}}}}})");
+  }
+  return db;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static std::unique_ptr<partstore::Database> db;
+  static int runs = 0;
+  if (!db || ++runs % kResetEvery == 0) db = MakeDatabase();
+  if (size == 0) return 0;
+
+  std::string_view operation = kOperations[data[0] % kOperationCount].name;
+  for (const Operation& op : kOperations) {
+    if (op.letter == static_cast<char>(data[0])) operation = op.name;
+  }
+  const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
+
+  protocol::Response response = protocol::Dispatch(*db, operation, body);
+  Check(response.http_status == 200 || response.http_status == 400 || response.http_status == 500);
+  rapidjson::Document document;
+  Check(protocol::ParseJson(response.body, &document).ok());
+  Check(document.IsObject());
+  if (response.http_status != 200) {
+    auto type = document.FindMember("__type");
+    Check(type != document.MemberEnd() && type->value.IsString());
+  }
+  return 0;
+}

@@ -1,0 +1,284 @@
+// Tests for the response encoders (operations_json.h), ErrorResponse, and Dispatch end to end
+// against a real Database: the wire shapes DynamoDB answers with, byte for byte where partstore
+// fixes the member order.
+#include "tools/protocol/dispatch.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "core/error_detail.h"
+#include "tools/protocol/operations_json.h"
+
+namespace partstore::protocol {
+namespace {
+
+Item OneItem() {
+  Item item;
+  item.emplace("pk", Value(std::string("a")));
+  item.emplace("n", Value(*Number::Parse("1.5")));
+  return item;
+}
+
+ConsumedCapacity Capacity(int64_t half_units) {
+  ConsumedCapacity capacity;
+  capacity.table_name = "T";
+  capacity.total_half_units = half_units;
+  return capacity;
+}
+
+// ---- Encoders ----
+
+TEST(EncodeTest, GetItemMissingIsEmptyObject) { EXPECT_EQ(EncodeGetItemResult({}), "{}"); }
+
+TEST(EncodeTest, GetItemWithItemAndCapacity) {
+  GetItemResult result{.item = OneItem(), .consumed_capacity = Capacity(1)};
+  EXPECT_EQ(EncodeGetItemResult(result),
+            R"({"Item":{"n":{"N":"1.5"},"pk":{"S":"a"}},)"
+            R"("ConsumedCapacity":{"TableName":"T","CapacityUnits":0.5}})");
+}
+
+TEST(EncodeTest, WritesReportAttributesOnlyWhenPresent) {
+  EXPECT_EQ(EncodePutItemResult({}), "{}");
+  EXPECT_EQ(EncodeDeleteItemResult({.attributes = OneItem()}),
+            R"({"Attributes":{"n":{"N":"1.5"},"pk":{"S":"a"}}})");
+  EXPECT_EQ(EncodeUpdateItemResult({.consumed_capacity = Capacity(2)}),
+            R"({"ConsumedCapacity":{"TableName":"T","CapacityUnits":1.0}})");
+}
+
+TEST(EncodeTest, ConsumedCapacityIndexes) {
+  ConsumedCapacity capacity = Capacity(6);
+  capacity.table_half_units = 2;
+  capacity.global_secondary_indexes["g1"] = 4;
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  WriteConsumedCapacity(capacity, writer);
+  EXPECT_EQ(std::string(buffer.GetString()),
+            R"({"TableName":"T","CapacityUnits":3.0,"Table":{"CapacityUnits":1.0},)"
+            R"("GlobalSecondaryIndexes":{"g1":{"CapacityUnits":2.0}}})");
+}
+
+TEST(EncodeTest, ReadPage) {
+  ReadPageResult page;
+  page.items = {OneItem()};
+  page.count = 1;
+  page.scanned_count = 3;
+  page.last_evaluated_key = Item{{"pk", Value(std::string("a"))}};
+  EXPECT_EQ(EncodeReadPageResult(page),
+            R"({"Items":[{"n":{"N":"1.5"},"pk":{"S":"a"}}],"Count":1,"ScannedCount":3,)"
+            R"("LastEvaluatedKey":{"pk":{"S":"a"}}})");
+  ReadPageResult count;
+  count.count = 4;
+  count.scanned_count = 4;
+  count.items_omitted = true;
+  EXPECT_EQ(EncodeReadPageResult(count), R"({"Count":4,"ScannedCount":4})");
+  EXPECT_EQ(EncodeReadPageResult({}), R"({"Items":[],"Count":0,"ScannedCount":0})");
+}
+
+TEST(EncodeTest, BatchShapes) {
+  EXPECT_EQ(EncodeBatchGetItemResult({}), R"({"Responses":{},"UnprocessedKeys":{}})");
+  EXPECT_EQ(EncodeBatchWriteItemResult({}), R"({"UnprocessedItems":{}})");
+  BatchGetItemResult get;
+  get.responses.emplace_back("T", std::vector<Item>{OneItem()});
+  KeysAndAttributes unprocessed;
+  unprocessed.keys = {Item{{"pk", Value(std::string("b"))}}};
+  unprocessed.consistent_read = true;
+  get.unprocessed_keys.emplace_back("T", unprocessed);
+  get.consumed_capacity = {Capacity(2)};
+  EXPECT_EQ(EncodeBatchGetItemResult(get),
+            R"({"Responses":{"T":[{"n":{"N":"1.5"},"pk":{"S":"a"}}]},)"
+            R"("UnprocessedKeys":{"T":{"Keys":[{"pk":{"S":"b"}}],"ConsistentRead":true}},)"
+            R"("ConsumedCapacity":[{"TableName":"T","CapacityUnits":1.0}]})");
+  BatchWriteItemResult write;
+  write.unprocessed_items.emplace_back(
+      "T", std::vector<WriteRequest>{
+               {WriteRequest::Kind::kDelete, Item{{"pk", Value(std::string("b"))}}}});
+  EXPECT_EQ(EncodeBatchWriteItemResult(write),
+            R"({"UnprocessedItems":{"T":[{"DeleteRequest":{"Key":{"pk":{"S":"b"}}}}]}})");
+}
+
+TEST(EncodeTest, TableDescription) {
+  TableDescription table;
+  table.table_name = "T";
+  table.table_arn = "arn:aws:dynamodb:us-east-1:000000000000:table/T";
+  table.table_id = "id";
+  table.table_status = TableStatus::kActive;
+  table.creation_date_time = 1700000000.5;
+  table.attribute_definitions = {{"pk", KeyType::kString}};
+  table.key_schema = {{"pk", KeyRoleName::kHash}};
+  table.billing_mode = BillingMode::kPayPerRequest;
+  table.item_count = 2;
+  table.table_size_bytes = 30;
+  EXPECT_EQ(EncodeDescribeTableResult({.table = table}),
+            R"({"Table":{"AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],)"
+            R"("TableName":"T","KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],)"
+            R"("TableStatus":"ACTIVE","CreationDateTime":1700000000.5,)"
+            R"("ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":0,)"
+            R"("WriteCapacityUnits":0},"TableSizeBytes":30,"ItemCount":2,)"
+            R"("TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/T","TableId":"id",)"
+            R"("BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST"}}})");
+  table.billing_mode = BillingMode::kProvisioned;
+  EXPECT_EQ(EncodeCreateTableResult({.table_description = table}).find("BillingModeSummary"),
+            std::string::npos);
+  EXPECT_EQ(EncodeListTablesResult({.table_names = {"a", "b"}, .last_evaluated_table_name = "b"}),
+            R"({"TableNames":["a","b"],"LastEvaluatedTableName":"b"})");
+  EXPECT_EQ(EncodeListTablesResult({}), R"({"TableNames":[]})");
+}
+
+// ---- ErrorResponse ----
+
+TEST(ErrorResponseTest, Shapes) {
+  Response r = ErrorResponse(Status::ResourceNotFound());
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_EQ(r.body, R"({"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",)"
+                    R"("message":"Requested resource not found"})");
+  r = ErrorResponse(Status::Serialization("Unexpected field type"));
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#SerializationException",)"
+                    R"("Message":"Unexpected field type"})");
+  r = ErrorResponse(Status::Internal("boom"));
+  EXPECT_EQ(r.http_status, 500);
+  auto detail = std::make_shared<ErrorDetail>();
+  detail->item = OneItem();
+  r = ErrorResponse(
+      Status(Code::kConditionalCheckFailed, "The conditional request failed").WithDetail(detail));
+  EXPECT_EQ(r.body,
+            R"({"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException",)"
+            R"("message":"The conditional request failed",)"
+            R"("Item":{"n":{"N":"1.5"},"pk":{"S":"a"}}})");
+}
+
+// ---- Dispatch ----
+
+class DispatchTest : public ::testing::Test {
+ protected:
+  Response Call(std::string_view operation, std::string_view body) {
+    return Dispatch(db_, operation, body);
+  }
+  void Ok(std::string_view operation, std::string_view body) {
+    Response r = Call(operation, body);
+    ASSERT_EQ(r.http_status, 200) << operation << " " << body << " -> " << r.body;
+  }
+  void CreateOrders() {
+    Ok("CreateTable", R"({"TableName": "Orders", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                 {"AttributeName": "sk", "AttributeType": "N"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                      {"AttributeName": "sk", "KeyType": "RANGE"}]})");
+  }
+  Database db_;
+};
+
+TEST_F(DispatchTest, FirstChecks) {
+  Response r = Call("NoSuchOperation", "{}");
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException"})");
+  r = Call("GetItem", "{not json");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#SerializationException"})");
+  r = Call("NoSuchOperation", "{not json");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#SerializationException"})");
+  r = Call("NoSuchOperation", "");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException"})");
+  r = Call("GetItem", "");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#SerializationException"})");
+  r = Call("GetItem", R"({"TableName": 5})");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#SerializationException",)"
+                    R"("Message":"NUMBER_VALUE cannot be converted to String"})");
+  r = Call("GetItem", R"({"Key": {}})");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.validate#ValidationException","message":)"
+                    R"("1 validation error detected: Value null at 'tableName' failed to satisfy )"
+                    R"(constraint: Member must not be null"})");
+}
+
+TEST_F(DispatchTest, TableLifecycle) {
+  CreateOrders();
+  Response r = Call("DescribeTable", R"({"TableName": "Orders"})");
+  ASSERT_EQ(r.http_status, 200) << r.body;
+  EXPECT_NE(r.body.find(R"("TableStatus":"ACTIVE")"), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find(R"("BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST")"),
+            std::string::npos)
+      << r.body;
+  EXPECT_NE(r.body.find(R"("TableArn":")"), std::string::npos) << r.body;
+  r = Call("ListTables", "{}");
+  EXPECT_EQ(r.body, R"({"TableNames":["Orders"]})");
+  r = Call("DescribeTable", R"({"TableName": "Missing"})");
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_NE(r.body.find("ResourceNotFoundException"), std::string::npos) << r.body;
+  Ok("DeleteTable", R"({"TableName": "Orders"})");
+  r = Call("ListTables", "{}");
+  EXPECT_EQ(r.body, R"({"TableNames":[]})");
+}
+
+TEST_F(DispatchTest, ItemRoundTrip) {
+  CreateOrders();
+  Ok("PutItem", R"({"TableName": "Orders",
+      "Item": {"pk": {"S": "u1"}, "sk": {"N": "1"}, "name": {"S": "John"}}})");
+  Response r = Call("GetItem", R"({"TableName": "Orders",
+      "Key": {"pk": {"S": "u1"}, "sk": {"N": "1"}}})");
+  EXPECT_EQ(r.body, R"({"Item":{"name":{"S":"John"},"pk":{"S":"u1"},"sk":{"N":"1"}}})");
+  r = Call("GetItem", R"({"TableName": "Orders", "Key": {"pk": {"S": "u1"}, "sk": {"N": "2"}}})");
+  EXPECT_EQ(r.body, "{}");
+  r = Call("UpdateItem", R"({"TableName": "Orders", "Key": {"pk": {"S": "u1"}, "sk": {"N": "1"}},
+      "UpdateExpression": "SET age = :a", "ExpressionAttributeValues": {":a": {"N": "42"}},
+      "ReturnValues": "UPDATED_NEW"})");
+  EXPECT_EQ(r.body, R"({"Attributes":{"age":{"N":"42"}}})");
+  r = Call("PutItem", R"json({"TableName": "Orders",
+      "Item": {"pk": {"S": "u1"}, "sk": {"N": "1"}},
+      "ConditionExpression": "attribute_not_exists(pk)",
+      "ReturnValuesOnConditionCheckFailure": "ALL_OLD"})json");
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_EQ(r.body,
+            R"({"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException",)"
+            R"("message":"The conditional request failed","Item":{"age":{"N":"42"},)"
+            R"("name":{"S":"John"},"pk":{"S":"u1"},"sk":{"N":"1"}}})");
+  r = Call("DeleteItem", R"({"TableName": "Orders", "Key": {"pk": {"S": "u1"}, "sk": {"N": "1"}},
+      "ReturnValues": "ALL_OLD", "ReturnConsumedCapacity": "TOTAL"})");
+  EXPECT_EQ(r.body,
+            R"({"Attributes":{"age":{"N":"42"},"name":{"S":"John"},"pk":{"S":"u1"},)"
+            R"("sk":{"N":"1"}},"ConsumedCapacity":{"TableName":"Orders","CapacityUnits":1.0}})");
+}
+
+TEST_F(DispatchTest, QueryAndScan) {
+  CreateOrders();
+  for (int i = 1; i <= 3; ++i) {
+    Ok("PutItem", R"({"TableName": "Orders", "Item": {"pk": {"S": "u1"}, "sk": {"N": ")" +
+                      std::to_string(i) + R"("}}})");
+  }
+  Response r = Call("Query", R"({"TableName": "Orders", "KeyConditionExpression": "pk = :p",
+      "ExpressionAttributeValues": {":p": {"S": "u1"}}, "ScanIndexForward": false, "Limit": 2})");
+  EXPECT_EQ(r.body,
+            R"({"Items":[{"pk":{"S":"u1"},"sk":{"N":"3"}},{"pk":{"S":"u1"},"sk":{"N":"2"}}],)"
+            R"("Count":2,"ScannedCount":2,"LastEvaluatedKey":{"pk":{"S":"u1"},"sk":{"N":"2"}}})");
+  r = Call("Query", R"({"TableName": "Orders", "KeyConditionExpression": "pk = :p",
+      "ExpressionAttributeValues": {":p": {"S": "u1"}}, "Select": "COUNT"})");
+  EXPECT_EQ(r.body, R"({"Count":3,"ScannedCount":3})");
+  r = Call("Scan", R"({"TableName": "Orders", "FilterExpression": "sk > :one",
+      "ExpressionAttributeValues": {":one": {"N": "1"}}})");
+  EXPECT_NE(r.body.find(R"("Count":2,"ScannedCount":3)"), std::string::npos) << r.body;
+  r = Call("Query", R"({"TableName": "Orders", "KeyConditionExpression": "pk = :p",
+      "ExpressionAttributeValues": {":p": {"S": "u1"}}, "Limit": 0})");
+  EXPECT_EQ(r.body,
+            R"({"__type":"com.amazon.coral.validate#ValidationException","message":)"
+            R"("1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: )"
+            R"(Member must have value greater than or equal to 1"})");
+}
+
+TEST_F(DispatchTest, Batches) {
+  CreateOrders();
+  Response r = Call("BatchWriteItem", R"({"RequestItems": {"Orders": [
+      {"PutRequest": {"Item": {"pk": {"S": "a"}, "sk": {"N": "1"}}}},
+      {"PutRequest": {"Item": {"pk": {"S": "b"}, "sk": {"N": "1"}}}}]}})");
+  EXPECT_EQ(r.body, R"({"UnprocessedItems":{}})");
+  r = Call("BatchGetItem", R"({"RequestItems": {"Orders": {"Keys": [
+      {"pk": {"S": "a"}, "sk": {"N": "1"}}, {"pk": {"S": "zz"}, "sk": {"N": "1"}}]}}})");
+  EXPECT_EQ(r.body,
+            R"({"Responses":{"Orders":[{"pk":{"S":"a"},"sk":{"N":"1"}}]},"UnprocessedKeys":{}})");
+  r = Call("BatchGetItem", R"({"RequestItems": {"Orders": {"Keys": [
+      {"pk": {"S": "a"}, "sk": {"N": "1"}}]}}, "ReturnConsumedCapacity": "TOTAL"})");
+  EXPECT_NE(r.body.find(R"("ConsumedCapacity":[{"TableName":"Orders","CapacityUnits":0.5}])"),
+            std::string::npos)
+      << r.body;
+}
+
+}  // namespace
+}  // namespace partstore::protocol

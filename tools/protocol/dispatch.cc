@@ -1,0 +1,153 @@
+// Dispatch: see dispatch.h.
+//
+// Order of the first checks, as architect/dynalite index.js reproduces DynamoDB: a non-empty body
+// that is not JSON is a SerializationException; then an unknown operation is an
+// UnknownOperationException; then an empty body is a SerializationException. Neither exception
+// carries a message: the bodies are {"__type":"com.amazon.coral.service#SerializationException"}
+// and {"__type":"com.amazon.coral.service#UnknownOperationException"}, HTTP 400.
+//
+// Error bodies: {"__type": <WireErrorFor(code).type>, "message": <text>}, except that DynamoDB
+// names the member "Message" in SerializationExceptions that have a text (dynalite
+// validations/index.js and test/helpers.js assertSerialization, run against DynamoDB), and omits
+// it when the text is empty. ConditionalCheckFailedException carries "Item" when the request
+// asked for ReturnValuesOnConditionCheckFailure=ALL_OLD and an item existed.
+#include "tools/protocol/dispatch.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <array>
+#include <utility>
+
+#include "core/error_detail.h"
+#include "tools/protocol/attribute_value_json.h"
+#include "tools/protocol/errors.h"
+#include "tools/protocol/operations_json.h"
+
+namespace partstore::protocol {
+namespace {
+
+// Decode -> call -> encode for one operation.
+template <typename Request, typename Result_>
+Response Run(Database& db, const rapidjson::Value& body,
+             Result<Request> (*decode)(const rapidjson::Value&),
+             Result<Result_> (Database::*call)(const Request&),
+             std::string (*encode)(const Result_&)) {
+  Result<Request> request = decode(body);
+  if (!request.ok()) return ErrorResponse(request.error());
+  Result<Result_> result = (db.*call)(*request);
+  if (!result.ok()) return ErrorResponse(result.error());
+  return Response{200, encode(*result)};
+}
+
+using Handler = Response (*)(Database&, const rapidjson::Value&);
+
+struct Operation {
+  std::string_view name;
+  Handler handler;
+};
+
+// Every operation the engine has, by name.
+const std::array<Operation, 13> kOperations = {{
+    {"BatchGetItem",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
+                  EncodeBatchGetItemResult);
+     }},
+    {"BatchWriteItem",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeBatchWriteItemRequest, &Database::BatchWriteItem,
+                  EncodeBatchWriteItemResult);
+     }},
+    {"CreateTable",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeCreateTableRequest, &Database::CreateTable,
+                  EncodeCreateTableResult);
+     }},
+    {"DeleteItem",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDeleteItemRequest, &Database::DeleteItem, EncodeDeleteItemResult);
+     }},
+    {"DeleteTable",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDeleteTableRequest, &Database::DeleteTable,
+                  EncodeDeleteTableResult);
+     }},
+    {"DescribeTable",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDescribeTableRequest, &Database::DescribeTable,
+                  EncodeDescribeTableResult);
+     }},
+    {"GetItem",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeGetItemRequest, &Database::GetItem, EncodeGetItemResult);
+     }},
+    {"ListTables",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeListTablesRequest, &Database::ListTables, EncodeListTablesResult);
+     }},
+    {"PutItem",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodePutItemRequest, &Database::PutItem, EncodePutItemResult);
+     }},
+    {"Query",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeQueryRequest, &Database::Query, EncodeReadPageResult);
+     }},
+    {"Scan",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeScanRequest, &Database::Scan, EncodeReadPageResult);
+     }},
+    {"UpdateItem",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeUpdateItemRequest, &Database::UpdateItem, EncodeUpdateItemResult);
+     }},
+    {"UpdateTable",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeUpdateTableRequest, &Database::UpdateTable,
+                  EncodeUpdateTableResult);
+     }},
+}};
+
+Handler FindHandler(std::string_view operation) {
+  for (const Operation& op : kOperations) {
+    if (op.name == operation) return op.handler;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Response ErrorResponse(const Status& status) {
+  const WireError wire = WireErrorFor(status.code());
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  writer.StartObject();
+  writer.Key("__type");
+  writer.String(wire.type.data(), static_cast<rapidjson::SizeType>(wire.type.size()));
+  const std::string_view message = status.message();
+  if (!message.empty()) {
+    writer.Key(status.code() == Code::kSerialization ? "Message" : "message");
+    writer.String(message.data(), static_cast<rapidjson::SizeType>(message.size()));
+  }
+  if (const ErrorDetail* detail = status.detail(); detail != nullptr && detail->item) {
+    writer.Key("Item");
+    WriteItem(*detail->item, writer);
+  }
+  writer.EndObject();
+  return Response{wire.http_status, std::string(buffer.GetString(), buffer.GetSize())};
+}
+
+Response Dispatch(Database& db, std::string_view operation, std::string_view body) {
+  rapidjson::Document document;
+  if (!body.empty()) {
+    Status parsed = ParseJson(body, &document);
+    if (!parsed.ok()) return ErrorResponse(parsed);
+  }
+  Handler handler = FindHandler(operation);
+  if (handler == nullptr) return ErrorResponse(Status(Code::kUnknownOperation, ""));
+  if (body.empty()) return ErrorResponse(Status::Serialization(""));
+  return handler(db, document);
+}
+
+}  // namespace partstore::protocol

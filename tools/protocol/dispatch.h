@@ -1,0 +1,37 @@
+// Dispatch: one DynamoDB JSON 1.0 request in, one response out. The single place where an
+// operation name and a JSON body become a typed engine call and back; `partstore run` and
+// `partstore serve` both go through it, so they answer byte for byte alike.
+//
+//   Response r = Dispatch(db, "PutItem", R"({"TableName":"T","Item":{...}})");
+//   r.http_status  200, or the error's status (errors.h)
+//   r.body         the response body, or the error body {"__type": ..., "message": ...} plus the
+//                  error's extra members (e.g. "Item" for ConditionalCheckFailedException)
+//
+// Order of checks, as DynamoDB (architect/dynalite index.js): a non-empty body that is not JSON
+// (SerializationException, no message); unknown operation (UnknownOperationException, no
+// message); an empty body (SerializationException); a member of the wrong JSON type
+// (SerializationException); model constraints ("N validation errors detected: ..."); then the
+// engine's own validation and the operation (operations_json.h has the details).
+//
+// Thread safety: safe for concurrent calls (the Database is).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "shard/database.h"
+
+namespace partstore::protocol {
+
+struct Response {
+  int http_status = 200;
+  std::string body;
+};
+
+// `operation` is the part of X-Amz-Target after "DynamoDB_20120810.", e.g. "GetItem".
+Response Dispatch(Database& db, std::string_view operation, std::string_view body);
+
+// The error body DynamoDB sends for `status` (REQUIRES: !status.ok()), with its HTTP status.
+Response ErrorResponse(const Status& status);
+
+}  // namespace partstore::protocol

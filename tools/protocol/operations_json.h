@@ -1,0 +1,75 @@
+// Every operation's request decoder and result encoder: DynamoDB JSON 1.0 body <-> the engine's
+// typed request and result structs (shard/*_requests.h). Dispatch (dispatch.h) strings them
+// together; tests and tools may call them directly.
+//
+// Decoders take the parsed body (ParseJson) and apply request_json.h's three steps: shape
+// (SerializationException), model constraints ("N validation errors detected: ..."), then values.
+// They check nothing the engine checks semantically (key schema, expressions, ReturnValues per
+// operation, ...), with two exceptions made only for DynamoDB's order of messages: the
+// expression / non-expression mixing rule (expr::CheckParameterMixing) runs before the request's
+// AttributeValues are validated, and ExclusiveStartKey value errors carry DynamoDB's "The provided
+// starting key is invalid: " prefix.
+//
+// Encoders write DynamoDB's response shapes: absent members are omitted (a GetItem that finds no
+// item answers {}), ConsumedCapacity appears only when requested (CapacityUnits as a JSON number,
+// 1.0 / 0.5), Query/Scan with Select=COUNT has no Items, BatchGetItem always has Responses and
+// UnprocessedKeys, BatchWriteItem always has UnprocessedItems.
+//
+// Thread safety: free functions; thread-safe for distinct arguments.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <string>
+
+#include "core/status.h"
+#include "shard/batch_requests.h"
+#include "shard/consumed_capacity.h"
+#include "shard/item_requests.h"
+#include "shard/read_requests.h"
+#include "shard/table_requests.h"
+#include "tools/protocol/attribute_value_json.h"
+
+namespace partstore::protocol {
+
+// ---- Items (item_json.cc) ----
+Result<PutItemRequest> DecodePutItemRequest(const rapidjson::Value& body);
+Result<GetItemRequest> DecodeGetItemRequest(const rapidjson::Value& body);
+Result<UpdateItemRequest> DecodeUpdateItemRequest(const rapidjson::Value& body);
+Result<DeleteItemRequest> DecodeDeleteItemRequest(const rapidjson::Value& body);
+std::string EncodePutItemResult(const PutItemResult& result);
+std::string EncodeGetItemResult(const GetItemResult& result);
+std::string EncodeUpdateItemResult(const UpdateItemResult& result);
+std::string EncodeDeleteItemResult(const DeleteItemResult& result);
+
+// ---- Query and Scan (read_json.cc) ----
+Result<QueryRequest> DecodeQueryRequest(const rapidjson::Value& body);
+Result<ScanRequest> DecodeScanRequest(const rapidjson::Value& body);
+std::string EncodeReadPageResult(const ReadPageResult& result);  // Query and Scan alike
+
+// ---- Tables (table_json.cc) ----
+Result<CreateTableRequest> DecodeCreateTableRequest(const rapidjson::Value& body);
+Result<DeleteTableRequest> DecodeDeleteTableRequest(const rapidjson::Value& body);
+Result<DescribeTableRequest> DecodeDescribeTableRequest(const rapidjson::Value& body);
+Result<ListTablesRequest> DecodeListTablesRequest(const rapidjson::Value& body);
+Result<UpdateTableRequest> DecodeUpdateTableRequest(const rapidjson::Value& body);
+std::string EncodeCreateTableResult(const CreateTableResult& result);
+std::string EncodeDeleteTableResult(const DeleteTableResult& result);
+std::string EncodeDescribeTableResult(const DescribeTableResult& result);
+std::string EncodeListTablesResult(const ListTablesResult& result);
+std::string EncodeUpdateTableResult(const UpdateTableResult& result);
+// One TableDescription object at the writer's position.
+void WriteTableDescription(const TableDescription& table, JsonWriter& writer);
+
+// ---- Batches (batch_json.cc) ----
+Result<BatchGetItemRequest> DecodeBatchGetItemRequest(const rapidjson::Value& body);
+Result<BatchWriteItemRequest> DecodeBatchWriteItemRequest(const rapidjson::Value& body);
+std::string EncodeBatchGetItemResult(const BatchGetItemResult& result);
+std::string EncodeBatchWriteItemResult(const BatchWriteItemResult& result);
+
+// ---- ConsumedCapacity (consumed_capacity_json.cc) ----
+// One ConsumedCapacity object at the writer's position: {"TableName", "CapacityUnits"} and, for
+// INDEXES, "Table", "GlobalSecondaryIndexes", "LocalSecondaryIndexes" ({"CapacityUnits": x}).
+void WriteConsumedCapacity(const ConsumedCapacity& capacity, JsonWriter& writer);
+
+}  // namespace partstore::protocol

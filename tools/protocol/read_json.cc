@@ -1,0 +1,247 @@
+// Query and Scan JSON (see operations_json.h).
+//
+// Order of the model-constraint violations: the live listings in architect/dynalite
+// test/query.js and test/scan.js ("should return ValidationException for incorrect attributes",
+// run against DynamoDB; 10 violations reported at most):
+//   Query  select, indexName, returnConsumedCapacity, queryFilter.*, tableName,
+//          conditionalOperator, attributesToGet, limit, keyConditions.*
+//   Scan   select, indexName, totalSegments, returnConsumedCapacity, tableName,
+//          conditionalOperator, scanFilter.*, segment, attributesToGet, limit
+// Bounds: Limit >= 1, Segment 0..999999, TotalSegments 1..1000000 (reference §4.3, §4.4).
+// Values are validated after the mixing rule, in dynalite's order (validations/query.js,
+// scan.js): the filter's AttributeValueLists, ExclusiveStartKey, KeyConditions, then
+// ExpressionAttributeValues.
+#include <rapidjson/stringbuffer.h>
+
+#include <array>
+#include <limits>
+
+#include "tools/protocol/operations_json.h"
+#include "tools/protocol/request_json.h"
+
+namespace partstore::protocol {
+namespace {
+
+constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
+
+enum ReadMember {
+  kTableName,
+  kIndexName,
+  kKeyConditionExpression,
+  kFilterExpression,
+  kProjectionExpression,
+  kNames,
+  kValues,
+  kKeyConditions,
+  kFilter,  // QueryFilter or ScanFilter
+  kConditionalOperator,
+  kAttributesToGet,
+  kSelect,
+  kLimit,
+  kScanIndexForward,
+  kConsistentRead,
+  kExclusiveStartKey,
+  kReturnConsumedCapacity,
+  kSegment,
+  kTotalSegments,
+  kReadMemberCount,
+};
+
+constexpr MemberSpec kQueryMembers[kReadMemberCount] = {
+    {"TableName", Shape::kString},
+    {"IndexName", Shape::kString},
+    {"KeyConditionExpression", Shape::kString},
+    {"FilterExpression", Shape::kString},
+    {"ProjectionExpression", Shape::kString},
+    {"ExpressionAttributeNames", Shape::kNameMap},
+    {"ExpressionAttributeValues", Shape::kItem},
+    {"KeyConditions", Shape::kConditions},
+    {"QueryFilter", Shape::kConditions},
+    {"ConditionalOperator", Shape::kString},
+    {"AttributesToGet", Shape::kStringList},
+    {"Select", Shape::kString},
+    {"Limit", Shape::kInteger},
+    {"ScanIndexForward", Shape::kBoolean},
+    {"ConsistentRead", Shape::kBoolean},
+    {"ExclusiveStartKey", Shape::kItem},
+    {"ReturnConsumedCapacity", Shape::kString},
+    // Not Query members: never matched.
+    {"", Shape::kInteger},
+    {"", Shape::kInteger},
+};
+
+constexpr MemberSpec kScanMembers[kReadMemberCount] = {
+    {"TableName", Shape::kString},
+    {"IndexName", Shape::kString},
+    {"", Shape::kString},  // No KeyConditionExpression.
+    {"FilterExpression", Shape::kString},
+    {"ProjectionExpression", Shape::kString},
+    {"ExpressionAttributeNames", Shape::kNameMap},
+    {"ExpressionAttributeValues", Shape::kItem},
+    {"", Shape::kConditions},  // No KeyConditions.
+    {"ScanFilter", Shape::kConditions},
+    {"ConditionalOperator", Shape::kString},
+    {"AttributesToGet", Shape::kStringList},
+    {"Select", Shape::kString},
+    {"Limit", Shape::kInteger},
+    {"", Shape::kBoolean},  // No ScanIndexForward.
+    {"ConsistentRead", Shape::kBoolean},
+    {"ExclusiveStartKey", Shape::kItem},
+    {"ReturnConsumedCapacity", Shape::kString},
+    {"Segment", Shape::kInteger},
+    {"TotalSegments", Shape::kInteger},
+};
+
+using Members = std::array<const JsonValue*, kReadMemberCount>;
+
+void SelectAndIndex(Constraints& c, const Members& m) {
+  c.Enum(m[kSelect], kSelectNames, kSelectSet, "select");
+  c.Name(m[kIndexName], "indexName");
+}
+
+void TableName(Constraints& c, const Members& m) {
+  c.Required(m[kTableName], "tableName");
+  c.Name(m[kTableName], "tableName");
+}
+
+void Capacity(Constraints& c, const Members& m) {
+  c.Enum(m[kReturnConsumedCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
+         "returnConsumedCapacity");
+}
+
+void ConditionalOperator(Constraints& c, const Members& m) {
+  c.Enum(m[kConditionalOperator], kConditionalOperatorNames, kConditionalOperatorSet,
+         "conditionalOperator");
+}
+
+std::optional<expr::ConditionalOperator> ConditionalOperatorOf(const JsonValue* value) {
+  if (value == nullptr) return std::nullopt;
+  return EnumOf(value, kConditionalOperatorNames, expr::ConditionalOperator::kAnd);
+}
+
+std::optional<int32_t> Int32Of(const JsonValue* value) {
+  if (value == nullptr) return std::nullopt;
+  return static_cast<int32_t>(IntegerOf(*value));
+}
+
+}  // namespace
+
+Result<QueryRequest> DecodeQueryRequest(const JsonValue& body) {
+  Members m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "Query", kQueryMembers, m));
+
+  Constraints c;
+  SelectAndIndex(c, m);
+  Capacity(c, m);
+  c.Conditions(m[kFilter], "queryFilter");
+  TableName(c, m);
+  ConditionalOperator(c, m);
+  c.ListLength(m[kAttributesToGet], 1, 255, "attributesToGet");
+  c.Range(m[kLimit], 1, kIntMax, "limit");
+  c.Conditions(m[kKeyConditions], "keyConditions");
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+
+  expr::RequestParameters parameters;
+  parameters.attributes_to_get = m[kAttributesToGet] != nullptr;
+  parameters.query_filter = m[kFilter] != nullptr;
+  parameters.conditional_operator = m[kConditionalOperator] != nullptr;
+  parameters.key_conditions = m[kKeyConditions] != nullptr;
+  parameters.projection_expression = m[kProjectionExpression] != nullptr;
+  parameters.filter_expression = m[kFilterExpression] != nullptr;
+  parameters.key_condition_expression = m[kKeyConditionExpression] != nullptr;
+  PARTSTORE_RETURN_IF_ERROR(expr::CheckParameterMixing(parameters));
+
+  QueryRequest request;
+  request.table_name = std::string(StringOf(*m[kTableName]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.query_filter, DecodeConditions(m[kFilter]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.exclusive_start_key, DecodeStartKey(m[kExclusiveStartKey]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.key_conditions, DecodeConditions(m[kKeyConditions]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.expression_attribute_values, DecodeValueMap(m[kValues]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.expression_attribute_names, DecodeNameMap(m[kNames]));
+  request.index_name = OptionalString(m[kIndexName]);
+  request.key_condition_expression = OptionalString(m[kKeyConditionExpression]);
+  request.filter_expression = OptionalString(m[kFilterExpression]);
+  request.projection_expression = OptionalString(m[kProjectionExpression]);
+  request.conditional_operator = ConditionalOperatorOf(m[kConditionalOperator]);
+  request.attributes_to_get = DecodeStringList(m[kAttributesToGet]);
+  if (m[kSelect]) request.select = EnumOf(m[kSelect], kSelectNames, Select::kAllAttributes);
+  request.limit = Int32Of(m[kLimit]);
+  if (m[kScanIndexForward]) request.scan_index_forward = BooleanOf(*m[kScanIndexForward]);
+  request.consistent_read = m[kConsistentRead] && BooleanOf(*m[kConsistentRead]);
+  request.return_consumed_capacity = EnumOf(
+      m[kReturnConsumedCapacity], kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  return request;
+}
+
+Result<ScanRequest> DecodeScanRequest(const JsonValue& body) {
+  Members m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "Scan", kScanMembers, m));
+
+  Constraints c;
+  SelectAndIndex(c, m);
+  c.Range(m[kTotalSegments], 1, 1000000, "totalSegments");
+  Capacity(c, m);
+  TableName(c, m);
+  ConditionalOperator(c, m);
+  c.Conditions(m[kFilter], "scanFilter");
+  c.Range(m[kSegment], 0, 999999, "segment");
+  c.ListLength(m[kAttributesToGet], 1, 255, "attributesToGet");
+  c.Range(m[kLimit], 1, kIntMax, "limit");
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+
+  expr::RequestParameters parameters;
+  parameters.attributes_to_get = m[kAttributesToGet] != nullptr;
+  parameters.scan_filter = m[kFilter] != nullptr;
+  parameters.conditional_operator = m[kConditionalOperator] != nullptr;
+  parameters.projection_expression = m[kProjectionExpression] != nullptr;
+  parameters.filter_expression = m[kFilterExpression] != nullptr;
+  PARTSTORE_RETURN_IF_ERROR(expr::CheckParameterMixing(parameters));
+
+  ScanRequest request;
+  request.table_name = std::string(StringOf(*m[kTableName]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.scan_filter, DecodeConditions(m[kFilter]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.exclusive_start_key, DecodeStartKey(m[kExclusiveStartKey]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.expression_attribute_values, DecodeValueMap(m[kValues]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.expression_attribute_names, DecodeNameMap(m[kNames]));
+  request.index_name = OptionalString(m[kIndexName]);
+  request.filter_expression = OptionalString(m[kFilterExpression]);
+  request.projection_expression = OptionalString(m[kProjectionExpression]);
+  request.conditional_operator = ConditionalOperatorOf(m[kConditionalOperator]);
+  request.attributes_to_get = DecodeStringList(m[kAttributesToGet]);
+  if (m[kSelect]) request.select = EnumOf(m[kSelect], kSelectNames, Select::kAllAttributes);
+  request.limit = Int32Of(m[kLimit]);
+  request.segment = Int32Of(m[kSegment]);
+  request.total_segments = Int32Of(m[kTotalSegments]);
+  request.consistent_read = m[kConsistentRead] && BooleanOf(*m[kConsistentRead]);
+  request.return_consumed_capacity = EnumOf(
+      m[kReturnConsumedCapacity], kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  return request;
+}
+
+std::string EncodeReadPageResult(const ReadPageResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  writer.StartObject();
+  if (!result.items_omitted) {
+    writer.Key("Items");
+    writer.StartArray();
+    for (const Item& item : result.items) WriteItem(item, writer);
+    writer.EndArray();
+  }
+  writer.Key("Count");
+  writer.Int(result.count);
+  writer.Key("ScannedCount");
+  writer.Int(result.scanned_count);
+  if (result.last_evaluated_key) {
+    writer.Key("LastEvaluatedKey");
+    WriteItem(*result.last_evaluated_key, writer);
+  }
+  if (result.consumed_capacity) {
+    writer.Key("ConsumedCapacity");
+    WriteConsumedCapacity(*result.consumed_capacity, writer);
+  }
+  writer.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+}  // namespace partstore::protocol

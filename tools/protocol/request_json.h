@@ -1,0 +1,164 @@
+// Request JSON: what every operation's decoder shares. A request body is read in DynamoDB's three
+// steps, each finishing before the next starts:
+//
+//   1. Shape (ReadMembers): the body's members are visited in document order and each known
+//      member's JSON type is checked against DynamoDB's model, recursively (AttributeValues
+//      included, via CheckItemJson). The first mismatch is a SerializationException with the
+//      text DynamoDB's deserializer gives (see request_json.cc). Unknown members are ignored; a
+//      member whose value is null is absent; a repeated member keeps its last occurrence.
+//   2. Model constraints (Constraints): required members, enum spellings, name patterns and
+//      lengths, numeric ranges, list lengths, all gathered into one "N validation errors
+//      detected: ..." message (shard/constraints.h builds the texts), at most 10 of them.
+//   3. Values: AttributeValues are validated and built (DecodeItem, ...) and the typed request is
+//      filled in. The engine then applies its own (semantic) validation.
+//
+// Thread safety: free functions over values; thread-safe for distinct arguments. Constraints is a
+// value type, not thread-safe.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/expr/legacy.h"
+#include "core/expr/resolve.h"
+#include "core/item.h"
+#include "core/status.h"
+#include "shard/constraints.h"
+#include "shard/consumed_capacity.h"
+#include "shard/item_requests.h"
+
+namespace partstore::protocol {
+
+using JsonValue = rapidjson::Value;
+
+// ---- Step 1: shapes ---------------------------------------------------------------------------
+
+// The model type of a request member, as far as its JSON shape goes.
+enum class Shape : uint8_t {
+  kString,
+  kBoolean,
+  kInteger,                // java.lang.Integer (Limit, Segment, ...)
+  kLong,                   // java.lang.Long (capacity units)
+  kItem,                   // Map<String, AttributeValue>: Item, Key, ExclusiveStartKey, values
+  kNameMap,                // Map<String, String>: ExpressionAttributeNames
+  kStringList,             // List<String>: AttributesToGet
+  kExpected,               // Map<String, ExpectedAttributeValue>
+  kConditions,             // Map<String, Condition>: KeyConditions, QueryFilter, ScanFilter
+  kAttributeUpdates,       // Map<String, AttributeValueUpdate>
+  kKeySchema,              // List<KeySchemaElement>
+  kAttributeDefinitions,   // List<AttributeDefinition>
+  kProvisionedThroughput,  // ProvisionedThroughput structure
+  kBatchGetItems,          // Map<String, KeysAndAttributes>
+  kBatchWriteItems,        // Map<String, List<WriteRequest>>
+};
+
+struct MemberSpec {
+  std::string_view name;  // the wire name, e.g. "TableName"
+  Shape shape;
+};
+
+// Step 1 for a whole request body. `operation` names the input structure in messages (a body
+// that is an array: "Unrecognized collection type class
+// com.amazonaws.dynamodb.v20120810.<operation>Input"). On success out[i] points at the value of
+// specs[i], or is null when the member is absent. REQUIRES: out.size() == specs.size().
+Status ReadMembers(const JsonValue& body, std::string_view operation,
+                   std::span<const MemberSpec> specs, std::span<const JsonValue*> out);
+
+// The shape check of one value standing where the model has `shape` as a structure member.
+Status CheckShape(const JsonValue& value, Shape shape);
+
+// ---- Step 2: model constraints ---------------------------------------------------------------
+
+// DynamoDB's enum value sets, spelled as its messages list them.
+inline constexpr std::string_view kReturnConsumedCapacitySet = "[INDEXES, TOTAL, NONE]";
+inline constexpr std::string_view kReturnItemCollectionMetricsSet = "[SIZE, NONE]";
+inline constexpr std::string_view kReturnValuesSet =
+    "[ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]";
+inline constexpr std::string_view kReturnValuesOnConditionCheckFailureSet = "[ALL_OLD, NONE]";
+inline constexpr std::string_view kSelectSet =
+    "[SPECIFIC_ATTRIBUTES, COUNT, ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES]";
+inline constexpr std::string_view kConditionalOperatorSet = "[OR, AND]";
+inline constexpr std::string_view kComparisonOperatorSet =
+    "[IN, NULL, BETWEEN, LT, NOT_CONTAINS, EQ, GT, NOT_NULL, NE, LE, BEGINS_WITH, GE, CONTAINS]";
+inline constexpr std::string_view kAttributeActionSet = "[ADD, PUT, DELETE]";
+inline constexpr std::string_view kKeyTypeSet = "[HASH, RANGE]";
+inline constexpr std::string_view kScalarAttributeTypeSet = "[B, N, S]";
+inline constexpr std::string_view kBillingModeSet = "[PROVISIONED, PAY_PER_REQUEST]";
+
+// DynamoDB reports at most this many violations per request.
+inline constexpr size_t kMaxViolations = 10;
+
+// Step 2's collector: ConstraintViolations (one place per rule's text) with DynamoDB's cap of
+// kMaxViolations (a rule that adds two texts may pass it by one).
+class Constraints {
+ public:
+  bool full() const { return violations_.size() >= kMaxViolations; }
+  ConstraintViolations& violations() { return violations_; }
+  Status ToStatus() const { return violations_.ToStatus(); }
+
+  // Each checks `value` (null: absent) and adds DynamoDB's texts for `member`.
+  void Required(const JsonValue* value, std::string_view member);
+  void Name(const JsonValue* value, std::string_view member);  // table / index names
+  void Enum(const JsonValue* value, std::span<const std::string_view> names, std::string_view set,
+            std::string_view member);
+  void Range(const JsonValue* value, int64_t min, int64_t max, std::string_view member);
+  void ListLength(const JsonValue* value, size_t min, size_t max, std::string_view member);
+  // KeyConditions / QueryFilter / ScanFilter: each entry's required, enum ComparisonOperator.
+  void Conditions(const JsonValue* value, std::string_view member);
+  // Expected: each entry's ComparisonOperator (optional) enum.
+  void Expected(const JsonValue* value);
+  // AttributeUpdates: each entry's Action enum.
+  void AttributeUpdates(const JsonValue* value);
+
+ private:
+  ConstraintViolations violations_;
+};
+
+// The names of ReturnConsumedCapacity, ReturnValues, ... in enum order (index = enum value).
+inline constexpr std::string_view kReturnConsumedCapacityNames[] = {"NONE", "TOTAL", "INDEXES"};
+inline constexpr std::string_view kReturnValueNames[] = {"NONE", "ALL_OLD", "UPDATED_OLD",
+                                                         "ALL_NEW", "UPDATED_NEW"};
+inline constexpr std::string_view kReturnValuesOnConditionCheckFailureNames[] = {"NONE", "ALL_OLD"};
+inline constexpr std::string_view kReturnItemCollectionMetricsNames[] = {"NONE", "SIZE"};
+inline constexpr std::string_view kSelectNames[] = {"ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES",
+                                                    "SPECIFIC_ATTRIBUTES", "COUNT"};
+inline constexpr std::string_view kConditionalOperatorNames[] = {"AND", "OR"};
+
+// ---- Step 3: values ---------------------------------------------------------------------------
+
+std::string_view StringOf(const JsonValue& value);
+
+// The index of `value` (a string that passed Constraints::Enum) in `names`.
+size_t EnumIndex(const JsonValue& value, std::span<const std::string_view> names);
+template <typename E>
+E EnumOf(const JsonValue* value, std::span<const std::string_view> names, E absent) {
+  return value == nullptr ? absent : static_cast<E>(EnumIndex(*value, names));
+}
+
+// A Boolean member (JSON true/false, or the strings DynamoDB converts).
+bool BooleanOf(const JsonValue& value);
+// An Integer / Long member, truncated toward zero if it has a fraction.
+int64_t IntegerOf(const JsonValue& value);
+
+std::optional<std::string> OptionalString(const JsonValue* value);
+Result<std::optional<expr::NameMap>> DecodeNameMap(const JsonValue* value);
+Result<std::optional<AttributeMap>> DecodeValueMap(const JsonValue* value);
+std::optional<std::vector<std::string>> DecodeStringList(const JsonValue* value);
+Result<std::optional<std::vector<expr::ExpectedAttribute>>> DecodeExpected(const JsonValue* value);
+Result<std::optional<std::vector<expr::AttributeCondition>>> DecodeConditions(
+    const JsonValue* value);
+Result<std::optional<std::vector<expr::AttributeUpdate>>> DecodeAttributeUpdates(
+    const JsonValue* value);
+
+// The ExclusiveStartKey: value errors get DynamoDB's "The provided starting key is invalid: "
+// prefix.
+Result<std::optional<Item>> DecodeStartKey(const JsonValue* value);
+
+}  // namespace partstore::protocol
