@@ -15,8 +15,16 @@ int main(int argc, char** argv) {
   CLI::App* demo = app.add_subcommand(
       "demo", "Demonstrate partstore on the seed articles' single-table e-commerce model");
 
+  std::string run_file;
+  CLI::App* run = app.add_subcommand(
+      "run",
+      "Execute DynamoDB JSON requests, one {\"op\": ..., \"request\": ...} per line, printing "
+      "one response per line");
+  run->add_option("FILE", run_file, "The requests (default: standard input)");
+
   CLI11_PARSE(app, argc, argv);
 
   if (*demo) return partstore::cli::RunDemo(std::cout);
+  if (*run) return partstore::cli::RunFile(run_file, std::cout, std::cerr);
   return 0;
 }
