@@ -209,6 +209,25 @@ TEST_F(DispatchTest, TableLifecycle) {
   EXPECT_EQ(r.body, R"({"TableNames":[]})");
 }
 
+TEST_F(DispatchTest, SecondaryIndexesAreRefusedNotIgnored) {
+  Response r = Call("CreateTable", R"({"TableName": "Orders", "BillingMode": "PAY_PER_REQUEST",
+      "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                               {"AttributeName": "g", "AttributeType": "S"}],
+      "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+      "GlobalSecondaryIndexes": [{"IndexName": "G", "Projection": {"ProjectionType": "ALL"},
+                                  "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}]}]})");
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_NE(r.body.find("GlobalSecondaryIndexes are not supported by partstore yet"),
+            std::string::npos)
+      << r.body;
+  EXPECT_EQ(Call("ListTables", "{}").body, R"({"TableNames":[]})") << "no table was created";
+  CreateOrders();
+  r = Call("UpdateTable", R"({"TableName": "Orders", "GlobalSecondaryIndexUpdates": [
+      {"Delete": {"IndexName": "G"}}]})");
+  EXPECT_NE(r.body.find("GlobalSecondaryIndexUpdates are not supported"), std::string::npos)
+      << r.body;
+}
+
 TEST_F(DispatchTest, ItemRoundTrip) {
   CreateOrders();
   Ok("PutItem", R"({"TableName": "Orders",
