@@ -35,6 +35,15 @@ struct SortRange {
   }
 };
 
+// The smallest byte string greater than every string starting with `prefix`: the prefix without
+// its trailing 0xFF bytes, last byte incremented. nullopt when there is none (all 0xFF).
+std::optional<std::string> PrefixSuccessor(std::string prefix) {
+  while (!prefix.empty() && static_cast<unsigned char>(prefix.back()) == 0xFF) prefix.pop_back();
+  if (prefix.empty()) return std::nullopt;
+  prefix.back() = static_cast<char>(static_cast<unsigned char>(prefix.back()) + 1);
+  return prefix;
+}
+
 SortRange RangeOf(const expr::KeyCondition& condition) {
   SortRange range;
   auto enc = [](const Value* v) { return EncodeKey(*v); };
@@ -157,10 +166,12 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
       } else {
         // Backward: from the last key within the upper bound (and before the start key).
         if (range.prefix) {
-          // The last key starting with the prefix: before the first key above all extensions.
-          cursor.Seek(*range.prefix);
-          while (cursor.valid() && cursor.key().starts_with(*range.prefix)) cursor.Next();
-          cursor.Prev();
+          // The last key starting with the prefix: the one before the prefix's successor.
+          if (std::optional<std::string> successor = PrefixSuccessor(*range.prefix)) {
+            cursor.SeekBefore(*successor);
+          } else {
+            cursor.SeekToLast();
+          }
         } else if (range.upper) {
           range.upper_inclusive ? cursor.SeekForPrev(*range.upper)
                                 : cursor.SeekBefore(*range.upper);

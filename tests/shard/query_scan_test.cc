@@ -103,6 +103,34 @@ TEST_F(QueryScanTest, BeginsWithOnStringSortKeys) {
   EXPECT_EQ(rest->items[0].at("SK"), Value("ORDER#1"));
 }
 
+TEST_F(QueryScanTest, BeginsWithBackwardOnBinaryKeysEndingIn0xFF) {
+  KeySchema schema = testing::StringKeys();
+  schema.sort->type = KeyType::kBinary;
+  testing::MustCreate(db_, "Bin", schema);
+  for (std::string sk : {std::string("\x01"), std::string("\x01\xff"), std::string("\x01\xff\x00", 3),
+                         std::string("\x01\xff\xff"), std::string("\x02"), std::string("\xff"),
+                         std::string("\xff\xff")}) {
+    MustPut(db_, "Bin", {{"PK", "p"}, {"SK", Value::Binary(sk)}});
+  }
+  auto backward = [&](std::string prefix) {
+    QueryRequest request;
+    request.table_name = "Bin";
+    request.key_condition_expression = "PK = :p AND begins_with(SK, :b)";
+    request.expression_attribute_values = AttributeMap{{":p", "p"}, {":b", Value::Binary(prefix)}};
+    request.scan_index_forward = false;
+    auto result = db_.Query(request);
+    EXPECT_TRUE(result.ok()) << result.status().ToString();
+    std::vector<std::string> out;
+    for (const Item& item : result->items) out.push_back(item.at("SK").as_binary());
+    return out;
+  };
+  EXPECT_EQ(backward("\x01\xff"),
+            (std::vector<std::string>{"\x01\xff\xff", std::string("\x01\xff\x00", 3), "\x01\xff"}));
+  EXPECT_EQ(backward("\xff"), (std::vector<std::string>{"\xff\xff", "\xff"}));
+  EXPECT_EQ(backward("\x01"), (std::vector<std::string>{"\x01\xff\xff", std::string("\x01\xff\x00", 3),
+                                                        "\x01\xff", "\x01"}));
+}
+
 TEST_F(QueryScanTest, LimitPagingAndFilters) {
   QueryRequest request = Q("PK = :p AND n >= :z", {{":p", "p"}, {":z", 0}, {":t", true}});
   request.filter_expression = "odd = :t";
