@@ -88,8 +88,8 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
       size_t size = 0;
       if (item != nullptr) {
         size = ItemSize(*item);
-        found.push_back(plan.projection.projection ? expr::Project(*plan.projection.projection, *item)
-                                                   : *item);
+        found.push_back(
+            plan.projection.projection ? expr::Project(*plan.projection.projection, *item) : *item);
         response_bytes += size;
       }
       charge.table_half_units += ReadHalfUnits(size, consistency);

@@ -74,8 +74,7 @@ void ConstraintViolations::CollectionLength(std::string_view shown, size_t size,
   }
 }
 
-void ConstraintViolations::Range(int64_t value, int64_t min, int64_t max,
-                                 std::string_view member) {
+void ConstraintViolations::Range(int64_t value, int64_t min, int64_t max, std::string_view member) {
   if (value < min) {
     Add(fmt::format(
         "Value '{}' at '{}' failed to satisfy constraint: Member must have value greater than or "

@@ -18,8 +18,8 @@ namespace {
 
 // The control plane's text names the table; the data plane's does not.
 Status TableNotFound(std::string_view name) {
-  return Status::ResourceNotFound(fmt::format("Requested resource not found: Table: {} not found",
-                                              name));
+  return Status::ResourceNotFound(
+      fmt::format("Requested resource not found: Table: {} not found", name));
 }
 
 Status CheckName(std::string_view name) {
@@ -123,37 +123,43 @@ Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& reques
 }
 
 Result<PutItemResult> Database::PutItem(const PutItemRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared, PreparePut(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
+                             PreparePut(request, request.table_name, cache_.get()));
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
   return table->PutItem(request, prepared);
 }
 
 Result<GetItemResult> Database::GetItem(const GetItemRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared, PrepareGet(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
+                             PrepareGet(request, request.table_name, cache_.get()));
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
   return table->GetItem(request, prepared);
 }
 
 Result<UpdateItemResult> Database::UpdateItem(const UpdateItemRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedUpdate prepared, PrepareUpdate(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedUpdate prepared,
+                             PrepareUpdate(request, request.table_name, cache_.get()));
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
   return table->UpdateItem(request, prepared);
 }
 
 Result<DeleteItemResult> Database::DeleteItem(const DeleteItemRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared, PrepareDelete(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
+                             PrepareDelete(request, request.table_name, cache_.get()));
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
   return table->DeleteItem(request, prepared);
 }
 
 Result<QueryResult> Database::Query(const QueryRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared, PrepareQuery(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
+                             PrepareQuery(request, request.table_name, cache_.get()));
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
   return table->Query(request, prepared);
 }
 
 Result<ScanResult> Database::Scan(const ScanRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared, PrepareScan(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
+                             PrepareScan(request, request.table_name, cache_.get()));
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
   return table->Scan(request, prepared);
 }

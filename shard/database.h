@@ -83,7 +83,7 @@ class Database {
  private:
   DatabaseOptions options_;
   std::shared_ptr<expr::ExpressionCache> cache_;  // shared with the tables
-  mutable std::shared_mutex mu_;  // guards tables_
+  mutable std::shared_mutex mu_;                  // guards tables_
   std::map<std::string, std::shared_ptr<Table>, std::less<>> tables_;
 };
 

@@ -46,6 +46,7 @@
 // Item* and cursors must not outlive the lock they were obtained under.
 #pragma once
 
+#include <boost/container/flat_map.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -55,8 +56,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <boost/container/flat_map.hpp>
 
 #include "core/item.h"
 
@@ -196,8 +195,7 @@ class ItemCollection::BasicCursor {
   explicit BasicCursor(CollectionType* collection) : collection_(collection) { Reset(); }
   // A mutable cursor converts to a const one.
   template <bool kOther>
-    requires(kConst && !kOther)
-  BasicCursor(const BasicCursor<kOther>& other)  // NOLINT
+  requires(kConst && !kOther) BasicCursor(const BasicCursor<kOther>& other)  // NOLINT
       : collection_(other.collection_),
         segments_(other.segments_),
         segment_count_(other.segment_count_),

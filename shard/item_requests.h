@@ -31,9 +31,9 @@ struct PutItemRequest {
   std::optional<std::string> condition_expression;
   std::optional<expr::NameMap> expression_attribute_names;
   std::optional<AttributeMap> expression_attribute_values;
-  std::optional<std::vector<expr::ExpectedAttribute>> expected;  // legacy
+  std::optional<std::vector<expr::ExpectedAttribute>> expected;   // legacy
   std::optional<expr::ConditionalOperator> conditional_operator;  // legacy
-  ReturnValue return_values = ReturnValue::kNone;  // NONE or ALL_OLD
+  ReturnValue return_values = ReturnValue::kNone;                 // NONE or ALL_OLD
   ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
       ReturnValuesOnConditionCheckFailure::kNone;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
@@ -66,8 +66,8 @@ struct UpdateItemRequest {
   std::optional<expr::NameMap> expression_attribute_names;
   std::optional<AttributeMap> expression_attribute_values;
   std::optional<std::vector<expr::AttributeUpdate>> attribute_updates;  // legacy
-  std::optional<std::vector<expr::ExpectedAttribute>> expected;        // legacy
-  std::optional<expr::ConditionalOperator> conditional_operator;       // legacy
+  std::optional<std::vector<expr::ExpectedAttribute>> expected;         // legacy
+  std::optional<expr::ConditionalOperator> conditional_operator;        // legacy
   ReturnValue return_values = ReturnValue::kNone;
   ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
       ReturnValuesOnConditionCheckFailure::kNone;
@@ -85,9 +85,9 @@ struct DeleteItemRequest {
   std::optional<std::string> condition_expression;
   std::optional<expr::NameMap> expression_attribute_names;
   std::optional<AttributeMap> expression_attribute_values;
-  std::optional<std::vector<expr::ExpectedAttribute>> expected;  // legacy
+  std::optional<std::vector<expr::ExpectedAttribute>> expected;   // legacy
   std::optional<expr::ConditionalOperator> conditional_operator;  // legacy
-  ReturnValue return_values = ReturnValue::kNone;  // NONE or ALL_OLD
+  ReturnValue return_values = ReturnValue::kNone;                 // NONE or ALL_OLD
   ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
       ReturnValuesOnConditionCheckFailure::kNone;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;

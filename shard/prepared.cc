@@ -1,6 +1,7 @@
 #include "shard/prepared.h"
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -69,7 +70,8 @@ Result<PreparedCondition> PrepareConditionalWrite(const Request& request,
                                                   std::string_view table_name,
                                                   expr::ExpressionCache* cache) {
   PARTSTORE_RETURN_IF_ERROR(CheckTableName(table_name));
-  if (request.return_values != ReturnValue::kNone && request.return_values != ReturnValue::kAllOld) {
+  if (request.return_values != ReturnValue::kNone &&
+      request.return_values != ReturnValue::kAllOld) {
     return Status::Validation("ReturnValues can only be ALL_OLD or NONE");
   }
   expr::RequestParameters parameters;
@@ -87,26 +89,24 @@ Result<PreparedCondition> PrepareConditionalWrite(const Request& request,
 
   PreparedCondition out;
   if (request.condition_expression) {
-    PARTSTORE_ASSIGN_OR_RETURN(out.condition,
-                               ConditionOf(resolver, cache, *request.condition_expression,
-                                           ExpressionKind::kCondition));
+    PARTSTORE_ASSIGN_OR_RETURN(
+        out.condition,
+        ConditionOf(resolver, cache, *request.condition_expression, ExpressionKind::kCondition));
     PARTSTORE_RETURN_IF_ERROR(resolver.CheckAllUsed());
     return out;
   }
   if (request.expected || request.conditional_operator) {
     static const std::vector<expr::ExpectedAttribute> kNone;
-    PARTSTORE_ASSIGN_OR_RETURN(
-        out.condition,
-        expr::TranslateExpected(request.expected ? *request.expected : kNone,
-                                request.conditional_operator));
+    PARTSTORE_ASSIGN_OR_RETURN(out.condition,
+                               expr::TranslateExpected(request.expected ? *request.expected : kNone,
+                                                       request.conditional_operator));
   }
   return out;
 }
 
 // The projection of GetItem and of BatchGetItem's KeysAndAttributes.
 template <typename Request>
-Result<PreparedProjection> PrepareProjection(const Request& request,
-                                             expr::ExpressionCache* cache) {
+Result<PreparedProjection> PrepareProjection(const Request& request, expr::ExpressionCache* cache) {
   expr::RequestParameters parameters;
   parameters.attributes_to_get = request.attributes_to_get.has_value();
   parameters.projection_expression = request.projection_expression.has_value();
@@ -139,11 +139,11 @@ Result<PreparedProjection> PrepareProjection(const Request& request,
 Result<Select> ResolveSelect(std::optional<Select> select, bool has_index, bool projection,
                              bool attributes_to_get) {
   if (select && *select != Select::kSpecificAttributes && (projection || attributes_to_get)) {
-    return Status::Validation(
-        std::string("Cannot specify the ") +
-        (projection ? "ProjectionExpression" : "AttributesToGet") + " when choosing to get " +
-        (*select == Select::kCount ? std::string("only the Count")
-                                   : std::string(SelectName(*select))));
+    return Status::Validation(std::string("Cannot specify the ") +
+                              (projection ? "ProjectionExpression" : "AttributesToGet") +
+                              " when choosing to get " +
+                              (*select == Select::kCount ? std::string("only the Count")
+                                                         : std::string(SelectName(*select))));
   }
   if (select == Select::kAllProjectedAttributes && !has_index) {
     return Status::Validation(
@@ -159,14 +159,59 @@ Result<Select> ResolveSelect(std::optional<Select> select, bool has_index, bool 
   return has_index ? Select::kAllProjectedAttributes : Select::kAllAttributes;
 }
 
+// The expression half of Query and Scan, in DynamoDB's order: the maps, then Filter, Projection
+// and KeyCondition each parsed and resolved, unused placeholders, then the legacy filter and
+// AttributesToGet translated.
+template <typename Request>
+Status PrepareReadExpressions(const Request& request,
+                              const std::optional<std::string>& key_condition_expression,
+                              const std::optional<std::vector<expr::AttributeCondition>>& filter,
+                              std::span<const ExpressionKind> value_kinds,
+                              expr::ExpressionCache* cache, PreparedRead* out) {
+  expr::Resolver resolver(OrNull(request.expression_attribute_names),
+                          OrNull(request.expression_attribute_values));
+  std::vector<ExpressionKind> present;
+  if (request.filter_expression) present.push_back(ExpressionKind::kFilter);
+  if (request.projection_expression) present.push_back(ExpressionKind::kProjection);
+  if (key_condition_expression) present.push_back(ExpressionKind::kKeyCondition);
+  PARTSTORE_RETURN_IF_ERROR(resolver.CheckMaps(present, value_kinds));
+
+  if (request.filter_expression) {
+    PARTSTORE_ASSIGN_OR_RETURN(out->filter, ConditionOf(resolver, cache, *request.filter_expression,
+                                                        ExpressionKind::kFilter));
+  }
+  if (request.projection_expression) {
+    PARTSTORE_ASSIGN_OR_RETURN(out->projection,
+                               ProjectionOf(resolver, cache, *request.projection_expression));
+  }
+  if (key_condition_expression) {
+    PARTSTORE_ASSIGN_OR_RETURN(
+        out->key_condition,
+        ConditionOf(resolver, cache, *key_condition_expression, ExpressionKind::kKeyCondition));
+  }
+  if (!present.empty()) PARTSTORE_RETURN_IF_ERROR(resolver.CheckAllUsed());
+
+  if (filter || (request.conditional_operator && !request.filter_expression)) {
+    static const std::vector<expr::AttributeCondition> kNone;
+    PARTSTORE_ASSIGN_OR_RETURN(
+        out->filter, expr::TranslateFilter(filter ? *filter : kNone, request.conditional_operator));
+  }
+  if (request.attributes_to_get) {
+    PARTSTORE_ASSIGN_OR_RETURN(out->projection,
+                               expr::TranslateAttributesToGet(*request.attributes_to_get));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
-Result<PreparedCondition> PreparePut(const PutItemRequest& request, std::string_view table_name, expr::ExpressionCache* cache) {
+Result<PreparedCondition> PreparePut(const PutItemRequest& request, std::string_view table_name,
+                                     expr::ExpressionCache* cache) {
   return PrepareConditionalWrite(request, table_name, cache);
 }
 
-Result<PreparedCondition> PrepareDelete(const DeleteItemRequest& request, std::string_view table_name,
-                                        expr::ExpressionCache* cache) {
+Result<PreparedCondition> PrepareDelete(const DeleteItemRequest& request,
+                                        std::string_view table_name, expr::ExpressionCache* cache) {
   return PrepareConditionalWrite(request, table_name, cache);
 }
 
@@ -193,13 +238,12 @@ Result<PreparedUpdate> PrepareUpdate(const UpdateItemRequest& request, std::stri
   PreparedUpdate out;
   if (!present.empty()) {
     if (request.update_expression) {
-      PARTSTORE_ASSIGN_OR_RETURN(out.update,
-                                 UpdateOf(resolver, cache, *request.update_expression));
+      PARTSTORE_ASSIGN_OR_RETURN(out.update, UpdateOf(resolver, cache, *request.update_expression));
     }
     if (request.condition_expression) {
-      PARTSTORE_ASSIGN_OR_RETURN(out.condition,
-                                 ConditionOf(resolver, cache, *request.condition_expression,
-                                             ExpressionKind::kCondition));
+      PARTSTORE_ASSIGN_OR_RETURN(
+          out.condition,
+          ConditionOf(resolver, cache, *request.condition_expression, ExpressionKind::kCondition));
     }
     PARTSTORE_RETURN_IF_ERROR(resolver.CheckAllUsed());
     return out;
@@ -210,10 +254,9 @@ Result<PreparedUpdate> PrepareUpdate(const UpdateItemRequest& request, std::stri
   }
   if (request.expected || request.conditional_operator) {
     static const std::vector<expr::ExpectedAttribute> kNone;
-    PARTSTORE_ASSIGN_OR_RETURN(
-        out.condition,
-        expr::TranslateExpected(request.expected ? *request.expected : kNone,
-                                request.conditional_operator));
+    PARTSTORE_ASSIGN_OR_RETURN(out.condition,
+                               expr::TranslateExpected(request.expected ? *request.expected : kNone,
+                                                       request.conditional_operator));
   }
   return out;
 }
@@ -229,7 +272,8 @@ Result<PreparedProjection> PrepareKeysAndAttributes(const KeysAndAttributes& req
   return PrepareProjection(request, cache);
 }
 
-Result<PreparedRead> PrepareQuery(const QueryRequest& request, std::string_view table_name, expr::ExpressionCache* cache) {
+Result<PreparedRead> PrepareQuery(const QueryRequest& request, std::string_view table_name,
+                                  expr::ExpressionCache* cache) {
   ConstraintViolations violations;
   violations.Name(table_name, "tableName");
   if (request.index_name) violations.Name(*request.index_name, "indexName");
@@ -247,10 +291,10 @@ Result<PreparedRead> PrepareQuery(const QueryRequest& request, std::string_view 
   PARTSTORE_RETURN_IF_ERROR(expr::CheckParameterMixing(parameters));
 
   PreparedRead out;
-  PARTSTORE_ASSIGN_OR_RETURN(
-      out.select, ResolveSelect(request.select, request.index_name.has_value(),
-                                request.projection_expression.has_value(),
-                                request.attributes_to_get.has_value()));
+  PARTSTORE_ASSIGN_OR_RETURN(out.select,
+                             ResolveSelect(request.select, request.index_name.has_value(),
+                                           request.projection_expression.has_value(),
+                                           request.attributes_to_get.has_value()));
 
   if (!request.key_condition_expression && !request.key_conditions) {
     return Status::Validation(
@@ -258,53 +302,23 @@ Result<PreparedRead> PrepareQuery(const QueryRequest& request, std::string_view 
         "request.");
   }
 
-  expr::Resolver resolver(OrNull(request.expression_attribute_names),
-                          OrNull(request.expression_attribute_values));
-  std::vector<ExpressionKind> present;
-  if (request.filter_expression) present.push_back(ExpressionKind::kFilter);
-  if (request.projection_expression) present.push_back(ExpressionKind::kProjection);
-  if (request.key_condition_expression) present.push_back(ExpressionKind::kKeyCondition);
   static constexpr ExpressionKind kValueKinds[] = {ExpressionKind::kFilter,
                                                    ExpressionKind::kKeyCondition};
-  PARTSTORE_RETURN_IF_ERROR(resolver.CheckMaps(present, kValueKinds));
-
-  if (request.filter_expression) {
-    PARTSTORE_ASSIGN_OR_RETURN(out.filter,
-                               ConditionOf(resolver, cache, *request.filter_expression,
-                                           ExpressionKind::kFilter));
-  }
-  if (request.projection_expression) {
-    PARTSTORE_ASSIGN_OR_RETURN(out.projection,
-                               ProjectionOf(resolver, cache, *request.projection_expression));
-  }
-  if (request.key_condition_expression) {
-    PARTSTORE_ASSIGN_OR_RETURN(out.key_condition,
-                               ConditionOf(resolver, cache, *request.key_condition_expression,
-                                           ExpressionKind::kKeyCondition));
-  }
-  if (!present.empty()) PARTSTORE_RETURN_IF_ERROR(resolver.CheckAllUsed());
-
-  if (request.query_filter || (request.conditional_operator && !request.filter_expression)) {
-    static const std::vector<expr::AttributeCondition> kNone;
-    PARTSTORE_ASSIGN_OR_RETURN(
-        out.filter, expr::TranslateFilter(request.query_filter ? *request.query_filter : kNone,
-                                          request.conditional_operator));
-    out.query_filter = request.query_filter ? &*request.query_filter : nullptr;
-  }
-  if (request.attributes_to_get) {
-    PARTSTORE_ASSIGN_OR_RETURN(out.projection,
-                               expr::TranslateAttributesToGet(*request.attributes_to_get));
-  }
+  PARTSTORE_RETURN_IF_ERROR(PrepareReadExpressions(request, request.key_condition_expression,
+                                                   request.query_filter, kValueKinds, cache, &out));
+  if (request.query_filter) out.query_filter = &*request.query_filter;
   return out;
 }
 
-Result<PreparedRead> PrepareScan(const ScanRequest& request, std::string_view table_name, expr::ExpressionCache* cache) {
+Result<PreparedRead> PrepareScan(const ScanRequest& request, std::string_view table_name,
+                                 expr::ExpressionCache* cache) {
   ConstraintViolations violations;
   violations.Name(table_name, "tableName");
   if (request.index_name) violations.Name(*request.index_name, "indexName");
   if (request.limit) violations.Range(*request.limit, 1, INT32_MAX, "limit");
   if (request.segment) violations.Range(*request.segment, 0, 999999, "segment");
-  if (request.total_segments) violations.Range(*request.total_segments, 1, 1000000, "totalSegments");
+  if (request.total_segments)
+    violations.Range(*request.total_segments, 1, 1000000, "totalSegments");
   PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
   if (request.segment && !request.total_segments) {
     return Status::Validation(
@@ -333,40 +347,15 @@ Result<PreparedRead> PrepareScan(const ScanRequest& request, std::string_view ta
   PARTSTORE_RETURN_IF_ERROR(expr::CheckParameterMixing(parameters));
 
   PreparedRead out;
-  PARTSTORE_ASSIGN_OR_RETURN(
-      out.select, ResolveSelect(request.select, request.index_name.has_value(),
-                                request.projection_expression.has_value(),
-                                request.attributes_to_get.has_value()));
+  PARTSTORE_ASSIGN_OR_RETURN(out.select,
+                             ResolveSelect(request.select, request.index_name.has_value(),
+                                           request.projection_expression.has_value(),
+                                           request.attributes_to_get.has_value()));
 
-  expr::Resolver resolver(OrNull(request.expression_attribute_names),
-                          OrNull(request.expression_attribute_values));
-  std::vector<ExpressionKind> present;
-  if (request.filter_expression) present.push_back(ExpressionKind::kFilter);
-  if (request.projection_expression) present.push_back(ExpressionKind::kProjection);
+  static const std::optional<std::string> kNoKeyCondition;
   static constexpr ExpressionKind kValueKinds[] = {ExpressionKind::kFilter};
-  PARTSTORE_RETURN_IF_ERROR(resolver.CheckMaps(present, kValueKinds));
-
-  if (request.filter_expression) {
-    PARTSTORE_ASSIGN_OR_RETURN(out.filter,
-                               ConditionOf(resolver, cache, *request.filter_expression,
-                                           ExpressionKind::kFilter));
-  }
-  if (request.projection_expression) {
-    PARTSTORE_ASSIGN_OR_RETURN(out.projection,
-                               ProjectionOf(resolver, cache, *request.projection_expression));
-  }
-  if (!present.empty()) PARTSTORE_RETURN_IF_ERROR(resolver.CheckAllUsed());
-
-  if (request.scan_filter || (request.conditional_operator && !request.filter_expression)) {
-    static const std::vector<expr::AttributeCondition> kNone;
-    PARTSTORE_ASSIGN_OR_RETURN(
-        out.filter, expr::TranslateFilter(request.scan_filter ? *request.scan_filter : kNone,
-                                          request.conditional_operator));
-  }
-  if (request.attributes_to_get) {
-    PARTSTORE_ASSIGN_OR_RETURN(out.projection,
-                               expr::TranslateAttributesToGet(*request.attributes_to_get));
-  }
+  PARTSTORE_RETURN_IF_ERROR(PrepareReadExpressions(request, kNoKeyCondition, request.scan_filter,
+                                                   kValueKinds, cache, &out));
   return out;
 }
 

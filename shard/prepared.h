@@ -55,9 +55,10 @@ struct PreparedRead {
 // `table_name`: the name the request addresses (checked for form: 3..255 characters of
 // [a-zA-Z0-9_.-]); the Database passes request.table_name, a Table its own name (so C++ callers of
 // Table need not fill it in). `cache` may be null (parse every time).
-Result<PreparedCondition> PreparePut(const PutItemRequest& request, std::string_view table_name, expr::ExpressionCache* cache);
-Result<PreparedCondition> PrepareDelete(const DeleteItemRequest& request, std::string_view table_name,
-                                        expr::ExpressionCache* cache);
+Result<PreparedCondition> PreparePut(const PutItemRequest& request, std::string_view table_name,
+                                     expr::ExpressionCache* cache);
+Result<PreparedCondition> PrepareDelete(const DeleteItemRequest& request,
+                                        std::string_view table_name, expr::ExpressionCache* cache);
 Result<PreparedUpdate> PrepareUpdate(const UpdateItemRequest& request, std::string_view table_name,
                                      expr::ExpressionCache* cache);
 Result<PreparedProjection> PrepareGet(const GetItemRequest& request, std::string_view table_name,
@@ -67,8 +68,10 @@ Result<PreparedProjection> PrepareKeysAndAttributes(const KeysAndAttributes& req
 // Query: everything but the key-schema checks. The key condition comes from
 // KeyConditionExpression; legacy KeyConditions need the key schema and are translated by the
 // table (TranslateKeyConditions).
-Result<PreparedRead> PrepareQuery(const QueryRequest& request, std::string_view table_name, expr::ExpressionCache* cache);
-Result<PreparedRead> PrepareScan(const ScanRequest& request, std::string_view table_name, expr::ExpressionCache* cache);
+Result<PreparedRead> PrepareQuery(const QueryRequest& request, std::string_view table_name,
+                                  expr::ExpressionCache* cache);
+Result<PreparedRead> PrepareScan(const ScanRequest& request, std::string_view table_name,
+                                 expr::ExpressionCache* cache);
 
 // The top-level attribute names a condition's paths start with, in the order written.
 void CollectTopLevelNames(const expr::Condition& condition, std::vector<std::string>* names);

@@ -75,7 +75,7 @@ struct ScanRequest {
 
 // Query and Scan answer alike.
 struct ReadPageResult {
-  std::vector<Item> items;  // empty (and not reported) for Select=COUNT
+  std::vector<Item> items;    // empty (and not reported) for Select=COUNT
   int32_t count = 0;          // items after the filter
   int32_t scanned_count = 0;  // items evaluated
   std::optional<Item> last_evaluated_key;

@@ -12,31 +12,44 @@ std::string_view BillingModeName(BillingMode mode) {
 
 std::string_view TableStatusName(TableStatus status) {
   switch (status) {
-    case TableStatus::kCreating: return "CREATING";
-    case TableStatus::kUpdating: return "UPDATING";
-    case TableStatus::kDeleting: return "DELETING";
-    case TableStatus::kActive: return "ACTIVE";
+    case TableStatus::kCreating:
+      return "CREATING";
+    case TableStatus::kUpdating:
+      return "UPDATING";
+    case TableStatus::kDeleting:
+      return "DELETING";
+    case TableStatus::kActive:
+      return "ACTIVE";
   }
   return "ACTIVE";
 }
 
 std::string_view ReturnValueName(ReturnValue value) {
   switch (value) {
-    case ReturnValue::kNone: return "NONE";
-    case ReturnValue::kAllOld: return "ALL_OLD";
-    case ReturnValue::kUpdatedOld: return "UPDATED_OLD";
-    case ReturnValue::kAllNew: return "ALL_NEW";
-    case ReturnValue::kUpdatedNew: return "UPDATED_NEW";
+    case ReturnValue::kNone:
+      return "NONE";
+    case ReturnValue::kAllOld:
+      return "ALL_OLD";
+    case ReturnValue::kUpdatedOld:
+      return "UPDATED_OLD";
+    case ReturnValue::kAllNew:
+      return "ALL_NEW";
+    case ReturnValue::kUpdatedNew:
+      return "UPDATED_NEW";
   }
   return "NONE";
 }
 
 std::string_view SelectName(Select select) {
   switch (select) {
-    case Select::kAllAttributes: return "ALL_ATTRIBUTES";
-    case Select::kAllProjectedAttributes: return "ALL_PROJECTED_ATTRIBUTES";
-    case Select::kSpecificAttributes: return "SPECIFIC_ATTRIBUTES";
-    case Select::kCount: return "COUNT";
+    case Select::kAllAttributes:
+      return "ALL_ATTRIBUTES";
+    case Select::kAllProjectedAttributes:
+      return "ALL_PROJECTED_ATTRIBUTES";
+    case Select::kSpecificAttributes:
+      return "SPECIFIC_ATTRIBUTES";
+    case Select::kCount:
+      return "COUNT";
   }
   return "ALL_ATTRIBUTES";
 }

@@ -1,9 +1,9 @@
 #include "shard/stripe.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <bit>
-
-#include <xxhash.h>
 
 namespace partstore {
 
@@ -46,9 +46,8 @@ const std::vector<const Stripe::Entry*>& Stripe::Ordered() const {
     order_.clear();
     order_.reserve(map_.size());
     for (const Entry& entry : map_) order_.push_back(&entry);
-    std::sort(order_.begin(), order_.end(), [](const Entry* a, const Entry* b) {
-      return a->first.ref() < b->first.ref();
-    });
+    std::sort(order_.begin(), order_.end(),
+              [](const Entry* a, const Entry* b) { return a->first.ref() < b->first.ref(); });
     order_valid_.store(true, std::memory_order_release);
   }
   return order_;

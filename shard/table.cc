@@ -2,11 +2,11 @@
 // table_items.cc (single items), table_query.cc and table_scan.cc.
 #include "shard/table.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <random>
-
-#include <fmt/format.h>
 
 #include "core/key_encoding.h"
 #include "shard/constraints.h"
@@ -17,8 +17,8 @@ namespace {
 
 double NowSeconds() {
   using namespace std::chrono;
-  return static_cast<double>(duration_cast<milliseconds>(system_clock::now().time_since_epoch())
-                                 .count()) /
+  return static_cast<double>(
+             duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count()) /
          1000.0;
 }
 
@@ -53,7 +53,8 @@ void CheckThroughputConstraints(const std::optional<ProvisionedThroughput>& thro
 Result<KeySchema> KeySchemaOf(const CreateTableRequest& request) {
   const auto& elements = request.key_schema;
   if (elements[0].key_type != KeyRoleName::kHash) {
-    return Status::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    return Status::Validation(
+        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
   }
   if (elements.size() == 2) {
     if (elements[1].key_type != KeyRoleName::kRange) {
@@ -110,8 +111,8 @@ Result<KeySchema> KeySchemaOf(const CreateTableRequest& request) {
   KeySchema schema;
   schema.partition = {elements[0].attribute_name, find(elements[0].attribute_name)->attribute_type};
   if (elements.size() == 2) {
-    schema.sort = KeyAttribute{elements[1].attribute_name,
-                               find(elements[1].attribute_name)->attribute_type};
+    schema.sort =
+        KeyAttribute{elements[1].attribute_name, find(elements[1].attribute_name)->attribute_type};
   }
   return schema;
 }
@@ -149,7 +150,8 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
   PARTSTORE_ASSIGN_OR_RETURN(KeySchema schema, KeySchemaOf(request));
 
   const std::string arn = options.arn_prefix + request.table_name;
-  std::shared_ptr<Table> table(new Table(request.table_name, std::move(schema), std::move(options)));
+  std::shared_ptr<Table> table(
+      new Table(request.table_name, std::move(schema), std::move(options)));
   TableDescription& d = table->description_;
   d.table_name = request.table_name;
   d.table_arn = arn;
@@ -160,7 +162,8 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
   d.key_schema = request.key_schema;
   d.billing_mode = mode;
   if (mode == BillingMode::kProvisioned) {
-    d.provisioned_throughput.read_capacity_units = request.provisioned_throughput->read_capacity_units;
+    d.provisioned_throughput.read_capacity_units =
+        request.provisioned_throughput->read_capacity_units;
     d.provisioned_throughput.write_capacity_units =
         request.provisioned_throughput->write_capacity_units;
   } else {
@@ -319,8 +322,7 @@ Result<Table::EncodedKey> Table::DecodeStartKey(const Item& key) const {
 }
 
 Result<Table::EncodedKey> Table::EncodeItemKeyOfItem(const Item& item) const {
-  auto check = [&](const KeyAttribute& attribute, KeyRole role,
-                   std::string* out) -> Status {
+  auto check = [&](const KeyAttribute& attribute, KeyRole role, std::string* out) -> Status {
     auto it = item.find(attribute.name);
     if (it == item.end()) {
       return Status::Validation("One or more parameter values were invalid: Missing the key " +

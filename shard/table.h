@@ -37,7 +37,7 @@
 namespace partstore {
 
 struct TableOptions {
-  size_t stripes = 64;  // rounded up to a power of two
+  size_t stripes = 64;                                      // rounded up to a power of two
   std::shared_ptr<expr::ExpressionCache> expression_cache;  // may be null: parse every time
   std::string arn_prefix = "arn:aws:dynamodb:us-east-1:000000000000:table/";
 };

@@ -81,8 +81,8 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   if (!inserted && request.return_values == ReturnValue::kAllOld) {
     result.attributes = std::move(old);
   }
-  result.consumed_capacity = Report(request.return_consumed_capacity, name_,
-                                    WriteHalfUnits(std::max(old_size, new_size)));
+  result.consumed_capacity =
+      Report(request.return_consumed_capacity, name_, WriteHalfUnits(std::max(old_size, new_size)));
   return result;
 }
 
@@ -109,10 +109,10 @@ Result<GetItemResult> Table::GetItem(const GetItemRequest& request,
       result.item = prepared.projection ? expr::Project(*prepared.projection, *item) : *item;
     }
   }
-  result.consumed_capacity = Report(
-      request.return_consumed_capacity, name_,
-      ReadHalfUnits(size,
-                    request.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual));
+  result.consumed_capacity =
+      Report(request.return_consumed_capacity, name_,
+             ReadHalfUnits(size, request.consistent_read ? ReadConsistency::kStrong
+                                                         : ReadConsistency::kEventual));
   return result;
 }
 
@@ -125,8 +125,10 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
                                            const PreparedUpdate& prepared) {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKey(request.key));
   expr::UpdatedAttributes wanted = expr::UpdatedAttributes::kNone;
-  if (request.return_values == ReturnValue::kUpdatedOld) wanted = expr::UpdatedAttributes::kUpdatedOld;
-  if (request.return_values == ReturnValue::kUpdatedNew) wanted = expr::UpdatedAttributes::kUpdatedNew;
+  if (request.return_values == ReturnValue::kUpdatedOld)
+    wanted = expr::UpdatedAttributes::kUpdatedOld;
+  if (request.return_values == ReturnValue::kUpdatedNew)
+    wanted = expr::UpdatedAttributes::kUpdatedNew;
 
   UpdateItemResult result;
   Stripe& stripe = stripes_.ForHash(key.hash);
@@ -171,8 +173,8 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
   if ((wanted != expr::UpdatedAttributes::kNone) && !outcome.attributes.empty()) {
     result.attributes = std::move(outcome.attributes);
   }
-  result.consumed_capacity = Report(request.return_consumed_capacity, name_,
-                                    WriteHalfUnits(std::max(old_size, new_size)));
+  result.consumed_capacity =
+      Report(request.return_consumed_capacity, name_, WriteHalfUnits(std::max(old_size, new_size)));
   return result;
 }
 

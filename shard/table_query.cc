@@ -48,18 +48,25 @@ SortRange RangeOf(const expr::KeyCondition& condition) {
   SortRange range;
   auto enc = [](const Value* v) { return EncodeKey(*v); };
   switch (condition.sort_op) {
-    case expr::SortKeyOp::kNone: break;
-    case expr::SortKeyOp::kEq: range.lower = range.upper = enc(condition.sort_low); break;
+    case expr::SortKeyOp::kNone:
+      break;
+    case expr::SortKeyOp::kEq:
+      range.lower = range.upper = enc(condition.sort_low);
+      break;
     case expr::SortKeyOp::kLt:
       range.upper = enc(condition.sort_low);
       range.upper_inclusive = false;
       break;
-    case expr::SortKeyOp::kLe: range.upper = enc(condition.sort_low); break;
+    case expr::SortKeyOp::kLe:
+      range.upper = enc(condition.sort_low);
+      break;
     case expr::SortKeyOp::kGt:
       range.lower = enc(condition.sort_low);
       range.lower_inclusive = false;
       break;
-    case expr::SortKeyOp::kGe: range.lower = enc(condition.sort_low); break;
+    case expr::SortKeyOp::kGe:
+      range.lower = enc(condition.sort_low);
+      break;
     case expr::SortKeyOp::kBetween:
       range.lower = enc(condition.sort_low);
       range.upper = enc(condition.sort_high);

@@ -56,7 +56,7 @@ struct CreateTableRequest {
 CreateTableRequest SimpleTable(std::string name, const KeySchema& key);
 
 struct ProvisionedThroughputDescription {
-  int64_t read_capacity_units = 0;   // 0 for on-demand tables
+  int64_t read_capacity_units = 0;  // 0 for on-demand tables
   int64_t write_capacity_units = 0;
   int64_t number_of_decreases_today = 0;
   std::optional<double> last_increase_date_time;  // seconds since the epoch

@@ -32,7 +32,8 @@ std::optional<uint64_t> SegmentStart(int64_t s, int64_t n) {
 
 // The simulated partition a hash falls in, of `partitions` equal ranges.
 int64_t PartitionOf(uint64_t hash, int64_t partitions) {
-  return static_cast<int64_t>((static_cast<uint128>(hash) * static_cast<uint128>(partitions)) >> 64);
+  return static_cast<int64_t>((static_cast<uint128>(hash) * static_cast<uint128>(partitions)) >>
+                              64);
 }
 
 }  // namespace
@@ -88,10 +89,9 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
     auto it = order.begin();
     if (start) {
       const PartitionKeyRef position{start->hash, start->partition};
-      it = std::lower_bound(order.begin(), order.end(), position,
-                            [](const Stripe::Entry* e, const PartitionKeyRef& p) {
-                              return e->first.ref() < p;
-                            });
+      it = std::lower_bound(
+          order.begin(), order.end(), position,
+          [](const Stripe::Entry* e, const PartitionKeyRef& p) { return e->first.ref() < p; });
     } else {
       it = std::lower_bound(order.begin(), order.end(), first,
                             [](const Stripe::Entry* e, uint64_t h) { return e->first.hash < h; });
