@@ -2,11 +2,10 @@
 // code; main.cc only parses arguments and dispatches.
 #pragma once
 
+#include <cstdint>
 #include <istream>
 #include <ostream>
 #include <string>
-
-#include <iosfwd>
 
 namespace partstore::cli {
 
@@ -18,5 +17,13 @@ int RunDemo(std::ostream& out);
 // (run.cc has the format). `path` empty or "-" reads standard input.
 int RunScript(std::istream& in, std::ostream& out);
 int RunFile(const std::string& path, std::ostream& out, std::ostream& err);
+
+// `partstore serve`: DynamoDB's wire protocol over HTTP (serve.cc; tools/server/server.h).
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8000;
+  int threads = 0;  // 0: one per core
+};
+int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace partstore::cli

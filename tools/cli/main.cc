@@ -1,7 +1,6 @@
 // partstore: the command-line program. Parses arguments with CLI11 and dispatches to one file per
 // subcommand (commands.h).
 #include <CLI/CLI.hpp>
-
 #include <iostream>
 
 #include "tools/cli/commands.h"
@@ -22,9 +21,20 @@ int main(int argc, char** argv) {
       "one response per line");
   run->add_option("FILE", run_file, "The requests (default: standard input)");
 
+  partstore::cli::ServeOptions serve_options;
+  CLI::App* serve = app.add_subcommand(
+      "serve", "Serve the DynamoDB wire protocol over HTTP (for the AWS SDKs and CLI)");
+  serve->add_option("--host", serve_options.host, "Address to listen on")->capture_default_str();
+  serve->add_option("--port", serve_options.port, "Port to listen on (0: any free port)")
+      ->capture_default_str();
+  serve->add_option("--threads", serve_options.threads, "Worker threads (0: one per core)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+
   CLI11_PARSE(app, argc, argv);
 
   if (*demo) return partstore::cli::RunDemo(std::cout);
   if (*run) return partstore::cli::RunFile(run_file, std::cout, std::cerr);
+  if (*serve) return partstore::cli::RunServe(serve_options, std::cout, std::cerr);
   return 0;
 }

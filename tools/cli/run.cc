@@ -49,8 +49,8 @@ std::string RunLine(Database& db, std::string_view line) {
     request->value.Accept(writer);
     body.assign(buffer.GetString(), buffer.GetSize());
   }
-  return protocol::Dispatch(db, std::string_view(op->value.GetString(), op->value.GetStringLength()),
-                            body)
+  return protocol::Dispatch(
+             db, std::string_view(op->value.GetString(), op->value.GetStringLength()), body)
       .body;
 }
 

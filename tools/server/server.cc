@@ -1,0 +1,324 @@
+// Server: see server.h. The handler (HandleRequest) first, then the network side: Listener accepts,
+// Session reads one request at a time (header under the idle timeout, body under the request
+// timeout, both limited), answers it and keeps the connection alive.
+#include "tools/server/server.h"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/crc.hpp>
+#include <mutex>
+#include <random>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "tools/protocol/dispatch.h"
+#include "tools/protocol/errors.h"
+
+namespace partstore::server {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+namespace {
+
+constexpr std::string_view kJsonContentType = "application/x-amz-json-1.0";
+constexpr std::string_view kDynamoDbPrefix = "DynamoDB_20120810.";
+constexpr std::string_view kPartstorePrefix = "Partstore_20261120.";
+
+// DynamoDB's request ids: 52 characters of [A-Z0-9].
+std::string NewRequestId() {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  thread_local std::mt19937_64 rng(std::random_device{}());
+  std::string id(52, 'A');
+  for (char& c : id) c = kAlphabet[rng() % 36];
+  return id;
+}
+
+uint32_t Crc32(std::string_view body) {
+  boost::crc_32_type crc;
+  crc.process_bytes(body.data(), body.size());
+  return crc.checksum();
+}
+
+HttpResponse MakeResponse(http::status status, std::string body, unsigned version) {
+  HttpResponse response(status, version);
+  response.set(http::field::content_type,
+               beast::string_view(kJsonContentType.data(), kJsonContentType.size()));
+  response.set("x-amzn-RequestId", NewRequestId());
+  response.set("x-amz-crc32", std::to_string(Crc32(body)));
+  response.body() = std::move(body);
+  response.prepare_payload();
+  return response;
+}
+
+HttpResponse FromDispatch(protocol::Response r, unsigned version) {
+  return MakeResponse(static_cast<http::status>(r.http_status), std::move(r.body), version);
+}
+
+}  // namespace
+
+HttpResponse RejectedRequest(http::status status, std::string_view type, std::string_view message,
+                             unsigned version) {
+  std::string body = "{\"__type\":\"";
+  body += type;
+  body += "\"";
+  if (!message.empty()) {
+    body += ",\"message\":\"";
+    body += message;  // fixed texts without characters to escape
+    body += "\"";
+  }
+  body += "}";
+  return MakeResponse(status, std::move(body), version);
+}
+
+HttpResponse HandleRequest(Database& db, const HttpRequest& request) {
+  const unsigned version = request.version();
+  // DynamoDB answers a GET of / as a health check.
+  if (request.method() == http::verb::get && request.target() == "/") {
+    HttpResponse response(http::status::ok, version);
+    response.set(http::field::content_type, "text/plain");
+    response.body() = "healthy: partstore";
+    response.prepare_payload();
+    return response;
+  }
+  if (request.method() != http::verb::post) {
+    return FromDispatch(protocol::ErrorResponse(Status(Code::kUnknownOperation, "")), version);
+  }
+  // Content-Type: DynamoDB's JSON 1.0 type, or application/json (which dynalite and some tools
+  // send); anything else is not this protocol.
+  if (auto type = request.find(http::field::content_type); type != request.end()) {
+    std::string_view value(type->value().data(), type->value().size());
+    value = value.substr(0, value.find(';'));
+    while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
+    if (value != kJsonContentType && value != "application/json") {
+      return FromDispatch(protocol::ErrorResponse(Status(Code::kUnknownOperation, "")), version);
+    }
+  }
+  std::string_view target;
+  if (auto header = request.find("X-Amz-Target"); header != request.end()) {
+    target = std::string_view(header->value().data(), header->value().size());
+  }
+  std::string operation;
+  if (target.starts_with(kDynamoDbPrefix)) {
+    operation = target.substr(kDynamoDbPrefix.size());
+  } else if (target.starts_with(kPartstorePrefix)) {
+    operation = "Partstore." + std::string(target.substr(kPartstorePrefix.size()));
+  } else {
+    // No target, or another service's: an unknown operation (what DynamoDB answers).
+    operation = "";
+  }
+  return FromDispatch(protocol::Dispatch(db, operation, request.body()), version);
+}
+
+// ---- Network ----------------------------------------------------------------------------------
+
+class Session;
+
+struct Server::Impl {
+  Impl(Database& db, ServerOptions options) : db(db), options(std::move(options)) {}
+
+  Database& db;
+  const ServerOptions options;
+  net::io_context ioc{std::max(1, options.threads)};
+  tcp::acceptor acceptor{ioc};
+  net::signal_set signals{ioc};
+  std::atomic<bool> stopping{false};
+  uint16_t port = 0;
+
+  std::mutex sessions_mu;  // guards sessions
+  std::set<std::shared_ptr<Session>> sessions;
+
+  void Accept();
+  void Remove(const std::shared_ptr<Session>& session) {
+    std::lock_guard<std::mutex> lock(sessions_mu);
+    sessions.erase(session);
+  }
+};
+
+// One connection. Every handler runs on the connection's strand, so a Session is used by one
+// thread at a time.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, Server::Impl& server) : stream_(std::move(socket)), server_(server) {}
+
+  void Start() {
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->ReadHeader(); });
+  }
+
+  // Graceful close: an idle connection is closed now; one handling a request closes after sending
+  // the response.
+  void Shutdown() {
+    net::post(stream_.get_executor(), [self = shared_from_this()] {
+      self->closing_ = true;
+      if (!self->busy_) self->stream_.cancel();
+    });
+  }
+
+ private:
+  void ReadHeader() {
+    if (closing_) return Close();
+    parser_.emplace();
+    parser_->header_limit(static_cast<uint32_t>(server_.options.max_header_bytes));
+    parser_->body_limit(server_.options.max_body_bytes);
+    stream_.expires_after(server_.options.idle_timeout);
+    http::async_read_header(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnHeader(ec); });
+  }
+
+  void OnHeader(beast::error_code ec) {
+    if (ec) return OnReadError(ec);
+    busy_ = true;
+    stream_.expires_after(server_.options.request_timeout);
+    http::async_read(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnBody(ec); });
+  }
+
+  void OnBody(beast::error_code ec) {
+    if (ec) return OnReadError(ec);
+    HttpRequest request = parser_->release();
+    const bool keep_alive = request.keep_alive() && !closing_;
+    auto response = std::make_shared<HttpResponse>(HandleRequest(server_.db, request));
+    Send(std::move(response), keep_alive);
+  }
+
+  void OnReadError(beast::error_code ec) {
+    busy_ = true;
+    if (ec == http::error::body_limit) {
+      // DynamoDB's request limit; the connection is closed after the answer (the rest of the body
+      // is not read).
+      return Send(
+          std::make_shared<HttpResponse>(RejectedRequest(
+              http::status::payload_too_large, "com.amazon.coral.validate#ValidationException",
+              "Request size exceeded 16777216 bytes")),
+          false);
+    }
+    if (ec == http::error::header_limit) {
+      return Send(std::make_shared<HttpResponse>(
+                      RejectedRequest(http::status::request_header_fields_too_large,
+                                      "com.amazon.coral.service#SerializationException",
+                                      "Request header fields too large")),
+                  false);
+    }
+    if (ec == http::error::end_of_stream || ec == net::error::operation_aborted ||
+        ec == beast::error::timeout || ec == net::error::connection_reset ||
+        ec == net::error::eof || ec == http::error::partial_message) {
+      return Close();
+    }
+    // Malformed HTTP: answer once, then close (the stream position is unknown).
+    Send(std::make_shared<HttpResponse>(RejectedRequest(
+             http::status::bad_request, "com.amazon.coral.service#SerializationException",
+             "Malformed HTTP request")),
+         false);
+  }
+
+  void Send(std::shared_ptr<HttpResponse> response, bool keep_alive) {
+    response->keep_alive(keep_alive);
+    stream_.expires_after(server_.options.request_timeout);
+    http::async_write(
+        stream_, *response,
+        [self = shared_from_this(), response, keep_alive](beast::error_code ec, size_t) {
+          self->busy_ = false;
+          if (ec || !keep_alive || self->closing_) return self->Close();
+          self->ReadHeader();
+        });
+  }
+
+  void Close() {
+    beast::error_code ignored;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    stream_.socket().close(ignored);
+    server_.Remove(shared_from_this());
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  Server::Impl& server_;
+  bool busy_ = false;
+  bool closing_ = false;
+};
+
+void Server::Impl::Accept() {
+  acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
+    if (stopping.load()) return;
+    if (!ec) {
+      auto session = std::make_shared<Session>(std::move(socket), *this);
+      {
+        std::lock_guard<std::mutex> lock(sessions_mu);
+        sessions.insert(session);
+      }
+      session->Start();
+    }
+    Accept();
+  });
+}
+
+Server::Server(Database& db, ServerOptions options)
+    : impl_(std::make_unique<Impl>(db, std::move(options))) {}
+
+Server::~Server() = default;
+
+Status Server::Start() {
+  beast::error_code ec;
+  const auto address = net::ip::make_address(impl_->options.host, ec);
+  if (ec) return Status::Validation("invalid --host " + impl_->options.host + ": " + ec.message());
+  const tcp::endpoint endpoint(address, impl_->options.port);
+  tcp::acceptor& acceptor = impl_->acceptor;
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return Status(Code::kInternal, "cannot listen on " + impl_->options.host + ":" +
+                                       std::to_string(impl_->options.port) + ": " + ec.message());
+  }
+  impl_->port = acceptor.local_endpoint().port();
+  return Status::Ok();
+}
+
+uint16_t Server::port() const { return impl_->port; }
+
+void Server::Run() {
+  Impl& impl = *impl_;
+  if (impl.options.handle_signals) {
+    impl.signals.add(SIGINT);
+    impl.signals.add(SIGTERM);
+    impl.signals.async_wait([this](beast::error_code ec, int) {
+      if (!ec) Stop();
+    });
+  }
+  impl.Accept();
+  const int threads = impl.options.threads > 0
+                          ? impl.options.threads
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (int i = 1; i < threads; ++i) pool.emplace_back([&impl] { impl.ioc.run(); });
+  impl.ioc.run();
+  for (std::thread& t : pool) t.join();
+}
+
+void Server::Stop() {
+  Impl& impl = *impl_;
+  if (impl.stopping.exchange(true)) return;
+  net::post(impl.ioc, [&impl] {
+    beast::error_code ignored;
+    impl.acceptor.close(ignored);
+    impl.signals.cancel(ignored);
+    std::vector<std::shared_ptr<Session>> live;
+    {
+      std::lock_guard<std::mutex> lock(impl.sessions_mu);
+      live.assign(impl.sessions.begin(), impl.sessions.end());
+    }
+    for (const auto& session : live) session->Shutdown();
+  });
+}
+
+}  // namespace partstore::server

@@ -1,0 +1,83 @@
+// Server: DynamoDB's JSON 1.0 wire protocol over HTTP/1.1 (Boost.Beast on Asio), in front of a
+// Database. What `partstore serve` runs.
+//
+//   POST /   X-Amz-Target: DynamoDB_20120810.<Operation>     (extensions: Partstore_20261120.<Op>)
+//            Content-Type: application/x-amz-json-1.0 (or application/json)
+//   -> 200 with the response body, or the error's status with DynamoDB's error body
+//      (protocol::Dispatch decides both), plus x-amzn-RequestId, x-amz-crc32 (CRC-32 of the body)
+//      and Content-Type: application/x-amz-json-1.0.
+//
+// Requests are answered by HandleRequest, a pure function of the parsed request (tested and fuzzed
+// without sockets). The network side: one acceptor, connections kept alive, each connection's
+// requests handled in order on a pool of `threads` threads running one io_context. Limits: the
+// body (16 MB, DynamoDB's request limit) and the header block; a connection idle longer than
+// `idle_timeout`, or that takes longer than `request_timeout` to send one request, is closed, so
+// slow or silent clients cost a socket and nothing else. Credentials are accepted as they come
+// (SigV4 is not verified): any SDK configuration works.
+//
+// Shutdown: Stop() (or SIGINT / SIGTERM when Run() installed the handlers) stops accepting,
+// lets each connection finish the request it is handling, closes the connections and returns from
+// Run(). A response being computed is always completed: the Database is never left half-written.
+//
+// Thread safety: Start, Run and Stop may be called from different threads; Stop is idempotent and
+// safe to call from a signal-handling context of the io_context (it only posts work).
+#pragma once
+
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/status.h"
+#include "shard/database.h"
+
+namespace partstore::server {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  uint16_t port = 8000;  // 0: any free port (see Server::port())
+  int threads = 0;       // 0: one per core
+  size_t max_body_bytes = 16 * 1024 * 1024;
+  size_t max_header_bytes = 16 * 1024;
+  std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
+  std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
+  bool handle_signals = true;  // Run() stops on SIGINT / SIGTERM
+};
+
+using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;
+using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
+
+// One request -> one response (no I/O). Sets every header the wire protocol needs except
+// Connection / keep-alive, which the connection decides.
+HttpResponse HandleRequest(Database& db, const HttpRequest& request);
+
+// The response for a request the HTTP layer rejected before it could be handled (body over the
+// limit, malformed HTTP): a DynamoDB-shaped error body with `status`.
+HttpResponse RejectedRequest(boost::beast::http::status status, std::string_view type,
+                             std::string_view message, unsigned version = 11);
+
+class Server {
+ public:
+  Server(Database& db, ServerOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds and listens. An error (address in use, bad host) is returned, not thrown.
+  Status Start();
+  // The port listened on (after Start; useful with port 0).
+  uint16_t port() const;
+  // Serves until Stop() (or a signal, with handle_signals). REQUIRES: Start() succeeded.
+  void Run();
+  // Graceful stop; see the header comment.
+  void Stop();
+
+  struct Impl;  // the network side (server.cc)
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace partstore::server
