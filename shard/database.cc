@@ -119,6 +119,8 @@ Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& reques
   PARTSTORE_RETURN_IF_ERROR((*table)->Update(request));
   UpdateTableResult result;
   result.table_description = (*table)->Describe();
+  // As DynamoDB's: the change is reported in progress; it is already applied here.
+  result.table_description.table_status = TableStatus::kUpdating;
   return result;
 }
 

@@ -14,7 +14,8 @@
 //
 // Tables. CreateTable makes the table usable at once: the CreateTable response reports
 // TableStatus CREATING (as DynamoDB's always does) and every later DescribeTable reports ACTIVE.
-// DeleteTable removes it at once (its response reports DELETING). Operations already running on a
+// DeleteTable removes it at once (its response reports DELETING); UpdateTable applies at once
+// (its response reports UPDATING). Operations already running on a
 // table when it is deleted finish on it; later ones get ResourceNotFoundException.
 //
 // Thread safety: safe for concurrent use from any number of threads. The table catalogue is

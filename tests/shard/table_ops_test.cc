@@ -171,6 +171,8 @@ TEST(TableOpsTest, UpdateTableThroughputAndBillingMode) {
   auto updated = db.UpdateTable(up);
   ASSERT_TRUE(updated.ok()) << updated.status().ToString();
   EXPECT_EQ(updated->table_description.provisioned_throughput.read_capacity_units, 6000);
+  EXPECT_EQ(updated->table_description.table_status, TableStatus::kUpdating);
+  EXPECT_EQ(db.DescribeTable({"Orders"})->table.table_status, TableStatus::kActive);
   EXPECT_TRUE(updated->table_description.provisioned_throughput.last_increase_date_time);
   EXPECT_EQ((*table)->partition_count(), 3);  // ceil(6000 / 3000 + 1000 / 1000)
 

@@ -1,0 +1,114 @@
+// Starts `partstore serve --port 0` for one test file, and the SDK clients that talk to it.
+//
+//   PARTSTORE_BIN=/path/to/partstore node --test tests/clients/js/
+//
+// (tests/clients/run_js.sh does exactly this; the ctest clients.js runs that script.)
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { randomUUID } from 'node:crypto';
+
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+const START_LINE = /^partstore serve: listening on (http:\/\/[^:/\s]+:(\d+))$/;
+const START_TIMEOUT_MS = 20000;
+const STOP_TIMEOUT_MS = 10000;
+
+export async function startServer() {
+  const binary = process.env.PARTSTORE_BIN;
+  if (!binary) throw new Error('PARTSTORE_BIN must name the partstore executable');
+  const child = spawn(binary, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Whatever happens to this process, the server does not outlive it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.on('exit', killOnExit);
+
+  const endpoint = await new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    const timer = setTimeout(() => reject(new Error(
+      `partstore serve printed no start-up line within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    child.once('error', (e) => { clearTimeout(timer); reject(e); });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`partstore serve exited before listening (${code ?? signal})`));
+    });
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      const match = START_LINE.exec(line);
+      if (!match || match[2] === '0') reject(new Error(`unexpected start-up line: ${line}`));
+      else resolve(match[1]);
+    });
+  });
+  child.removeAllListeners('exit');
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    child.kill('SIGTERM');
+    let timer;
+    const timeout = new Promise((resolve) => { timer = setTimeout(() => resolve(null), STOP_TIMEOUT_MS); });
+    const result = await Promise.race([exited, timeout]);
+    clearTimeout(timer);
+    process.off('exit', killOnExit);
+    if (result === null) {
+      child.kill('SIGKILL');
+      throw new Error(`partstore serve did not stop within ${STOP_TIMEOUT_MS} ms of SIGTERM`);
+    }
+    if (!(result.code === 0 || result.signal === 'SIGTERM')) {
+      throw new Error(`partstore serve stopped with ${result.code ?? result.signal}`);
+    }
+  };
+  return { endpoint, stop };
+}
+
+// (Each DocumentClient gets its own DynamoDBClient: DynamoDBDocumentClient.from(client, options)
+// stores its options in the shared client's config, so the last .from() would win for all.)
+export function makeClients(endpoint, translateConfig = { marshallOptions: { removeUndefinedValues: true } }) {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'AKIDPARTSTORETEST', secretAccessKey: 'partstore-test-secret' },
+    // One attempt: a retried request would hide what the server answered the first time.
+    maxAttempts: 1,
+  });
+  const doc = DynamoDBDocumentClient.from(client, translateConfig);
+  return { client, doc };
+}
+
+export function uniqueName(prefix = 't') {
+  return `${prefix}-${randomUUID().slice(0, 12)}`;
+}
+
+// A PK/SK (string, string) on-demand table.
+export function pkSkTable(name) {
+  return {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }, { AttributeName: 'SK', KeyType: 'RANGE' }],
+    AttributeDefinitions: [
+      { AttributeName: 'PK', AttributeType: 'S' },
+      { AttributeName: 'SK', AttributeType: 'S' },
+    ],
+  };
+}
+
+// A check of DynamoDB's behaviour that partstore does not meet yet: the body must fail (the
+// failure is reported as a diagnostic with the reason); if it passes, the divergence is gone and
+// the test fails so that the expectation is removed (strict, like pytest's xfail(strict=True)).
+export function expectedFailure(reason, body) {
+  return async (t) => {
+    let error = null;
+    try {
+      await body(t);
+    } catch (e) {
+      error = e;
+    }
+    if (error === null) {
+      throw new Error(`expected to fail (${reason}) but passed: remove expectedFailure`);
+    }
+    // Only an answer of the server (a service exception) or a failed assertion on one is the
+    // expected failure; anything else (no connection, a bug in the test) fails the test.
+    const answered = error.$metadata?.httpStatusCode !== undefined || error.code === 'ERR_ASSERTION';
+    if (!answered) throw error;
+    t.diagnostic(`expected failure: ${reason}; got ${error.name}: ${error.message}`);
+  };
+}

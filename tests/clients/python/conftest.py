@@ -1,0 +1,129 @@
+# boto3 against `partstore serve`: the session starts one server on a free port and every test
+# talks to it through a boto3 client or resource configured with `endpoint_url`, dummy
+# credentials and a region.
+#
+#   PARTSTORE_BIN=/path/to/partstore /usr/bin/python3 -m pytest tests/clients/python
+#
+# (tests/clients/run_boto3.sh does exactly this; the ctest clients.boto3 runs that script.)
+# No user configuration leaks in: the AWS_* variables a developer may have set are replaced below,
+# before boto3 reads them.
+import os
+import re
+import select
+import signal
+import subprocess
+import uuid
+
+import pytest
+
+for _name in list(os.environ):
+    if _name.startswith("AWS_"):
+        del os.environ[_name]
+os.environ.update({
+    "AWS_CONFIG_FILE": os.devnull,
+    "AWS_SHARED_CREDENTIALS_FILE": os.devnull,
+    "AWS_ACCESS_KEY_ID": "AKIDPARTSTORETEST",
+    "AWS_SECRET_ACCESS_KEY": "partstore-test-secret",
+    "AWS_DEFAULT_REGION": "us-east-1",
+    "AWS_EC2_METADATA_DISABLED": "true",
+})
+
+import boto3  # noqa: E402  (after the environment is pinned)
+import botocore.config  # noqa: E402
+
+import rvoccf  # noqa: E402
+
+START_LINE = re.compile(r"^partstore serve: listening on (http://[^:/\s]+:(\d+))$")
+START_TIMEOUT_SECONDS = 20
+
+
+@pytest.fixture(scope="session")
+def endpoint():
+    binary = os.environ.get("PARTSTORE_BIN")
+    if not binary or not os.access(binary, os.X_OK):
+        pytest.fail(f"PARTSTORE_BIN must name the partstore executable (got {binary!r})",
+                    pytrace=False)
+    proc = subprocess.Popen([binary, "serve", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=None, text=True)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], START_TIMEOUT_SECONDS)
+        line = proc.stdout.readline().rstrip("\n") if ready else ""
+        match = START_LINE.match(line)
+        if not match:
+            pytest.fail(f"partstore serve did not print its start-up line within "
+                        f"{START_TIMEOUT_SECONDS} s; got {line!r} (exit status {proc.poll()})",
+                        pytrace=False)
+        assert int(match.group(2)) != 0, "--port 0 must report the port it picked"
+        yield match.group(1)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+                pytest.fail("partstore serve did not stop within 10 s of SIGTERM", pytrace=False)
+        # A server that exits on SIGTERM stops gracefully: status 0, or death by the signal.
+        assert proc.returncode in (0, -signal.SIGTERM), f"exit status {proc.returncode}"
+
+
+def _config():
+    # One attempt: a retried request would hide what the server answered the first time.
+    return botocore.config.Config(retries={"max_attempts": 1, "mode": "standard"},
+                                  connect_timeout=5, read_timeout=30)
+
+
+def _session():
+    return boto3.session.Session(aws_access_key_id="AKIDPARTSTORETEST",
+                                 aws_secret_access_key="partstore-test-secret",
+                                 region_name="us-east-1")
+
+
+@pytest.fixture(scope="session")
+def client(endpoint):
+    c = _session().client("dynamodb", endpoint_url=endpoint, config=_config())
+    rvoccf.install(c.meta.events, c.meta.service_model)
+    return c
+
+
+@pytest.fixture(scope="session")
+def dynamodb(endpoint):
+    r = _session().resource("dynamodb", endpoint_url=endpoint, config=_config())
+    rvoccf.install(r.meta.client.meta.events, r.meta.client.meta.service_model)
+    return r
+
+
+def unique_name(prefix="t"):
+    return f"{prefix}-{uuid.uuid4().hex[:12]}"
+
+
+def create_table(client, name, hash_key=("PK", "S"), range_key=("SK", "S"), **kwargs):
+    keys = [{"AttributeName": hash_key[0], "KeyType": "HASH"}]
+    defs = [{"AttributeName": hash_key[0], "AttributeType": hash_key[1]}]
+    if range_key:
+        keys.append({"AttributeName": range_key[0], "KeyType": "RANGE"})
+        defs.append({"AttributeName": range_key[0], "AttributeType": range_key[1]})
+    kwargs.setdefault("BillingMode", "PAY_PER_REQUEST")
+    return client.create_table(TableName=name, KeySchema=keys, AttributeDefinitions=defs,
+                               **kwargs)
+
+
+@pytest.fixture
+def table_name(client):
+    """A fresh PK/SK (string, string) on-demand table, deleted after the test."""
+    name = unique_name()
+    create_table(client, name)
+    client.get_waiter("table_exists").wait(TableName=name,
+                                           WaiterConfig={"Delay": 1, "MaxAttempts": 10})
+    yield name
+    try:
+        client.delete_table(TableName=name)
+    except client.exceptions.ResourceNotFoundException:
+        pass
+
+
+@pytest.fixture
+def table(dynamodb, table_name):
+    return dynamodb.Table(table_name)
+
