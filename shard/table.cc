@@ -311,12 +311,18 @@ Result<Table::EncodedKey> Table::EncodeItemKey(const Item& key) const {
   return out;
 }
 
-Result<Table::EncodedKey> Table::DecodeStartKey(const Item& key) const {
+Result<Table::EncodedKey> Table::DecodeStartKey(const Item& key, StartKeyUse use) const {
+  // Texts (research catalogue §2.1, dynalite test/query.js against DynamoDB; Scan's from
+  // emulators): a key of the wrong shape or type is "The provided starting key is invalid" for a
+  // Query and "...: The provided key element does not match the schema" for a Scan; a key value
+  // DynamoDB refuses (empty, too long) appends its own message.
   Result<EncodedKey> encoded = EncodeItemKey(key);
   if (!encoded.ok() && encoded.error().code() == Code::kValidation) {
-    return Status::Validation(
-        "The provided starting key is invalid: The provided key element does not match the "
-        "schema");
+    if (encoded.error().message() == kKeyMismatch && use == StartKeyUse::kQuery) {
+      return Status::Validation("The provided starting key is invalid");
+    }
+    return Status::Validation("The provided starting key is invalid: " +
+                              std::string(encoded.error().message()));
   }
   return encoded;
 }

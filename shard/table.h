@@ -107,8 +107,10 @@ class Table {
   // The same for a whole item being written (key attributes present, right types; others ignored).
   Result<EncodedKey> EncodeItemKeyOfItem(const Item& item) const;
   // An ExclusiveStartKey: exactly the key attributes with the right types, else "The provided
-  // starting key is invalid: The provided key element does not match the schema".
-  Result<EncodedKey> DecodeStartKey(const Item& key) const;
+  // starting key is invalid" (Query) / "...: The provided key element does not match the schema"
+  // (Scan); a refused key value appends its message.
+  enum class StartKeyUse : uint8_t { kQuery, kScan };
+  Result<EncodedKey> DecodeStartKey(const Item& key, StartKeyUse use) const;
   // The key attributes of `item` (a LastEvaluatedKey, a batch's key).
   Item KeyOf(const Item& item) const;
 

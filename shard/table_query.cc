@@ -130,7 +130,7 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
 
   std::optional<EncodedKey> start;
   if (request.exclusive_start_key) {
-    PARTSTORE_ASSIGN_OR_RETURN(EncodedKey decoded, DecodeStartKey(*request.exclusive_start_key));
+    PARTSTORE_ASSIGN_OR_RETURN(EncodedKey decoded, DecodeStartKey(*request.exclusive_start_key, StartKeyUse::kQuery));
     // Texts: nubo-db/dynamodb-conformance query tests (live DynamoDB).
     if (decoded.partition != partition) {
       return Status::Validation(

@@ -58,7 +58,7 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
 
   std::optional<EncodedKey> start;
   if (request.exclusive_start_key) {
-    PARTSTORE_ASSIGN_OR_RETURN(start, DecodeStartKey(*request.exclusive_start_key));
+    PARTSTORE_ASSIGN_OR_RETURN(start, DecodeStartKey(*request.exclusive_start_key, StartKeyUse::kScan));
     if (start->hash < first || start->hash > last) {
       // No live text found for this case; DynamoDB rejects a key outside the segment
       // (scylladb test_scan.py), so the generic invalid-start-key text is used.

@@ -224,9 +224,13 @@ TEST_F(QueryScanTest, QueryValidation) {
   EXPECT_EQ(ErrorText(db_.Query(start)),
             "The provided starting key does not match the range key predicate");
   start.exclusive_start_key = Item{{"PK", "p"}};
+  EXPECT_EQ(ErrorText(db_.Query(start)), "The provided starting key is invalid");
+  start.exclusive_start_key = Item{{"PK", "p"}, {"n", "7"}};
+  EXPECT_EQ(ErrorText(db_.Query(start)), "The provided starting key is invalid");
+  start.exclusive_start_key = Item{{"PK", ""}, {"n", 7}};
   EXPECT_EQ(ErrorText(db_.Query(start)),
-            "The provided starting key is invalid: The provided key element does not match the "
-            "schema");
+            "The provided starting key is invalid: One or more parameter values are not valid. The "
+            "AttributeValue for a key attribute cannot contain an empty string value. Key: PK");
   start.exclusive_start_key = Item{{"PK", "p"}, {"n", 7}};
   auto after = db_.Query(start);
   ASSERT_TRUE(after.ok());
