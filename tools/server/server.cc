@@ -81,10 +81,10 @@ HttpResponse HandleRequest(Database& db, const HttpRequest& request) {
   const unsigned version = request.version();
   // DynamoDB answers a GET of / as a health check.
   if (request.method() == http::verb::get && request.target() == "/") {
-    HttpResponse response(http::status::ok, version);
+    // Like every other answer it carries a request id and the body's CRC-32 (DynamoDB's health
+    // check does too); only its type is plain text.
+    HttpResponse response = MakeResponse(http::status::ok, "healthy: partstore", version);
     response.set(http::field::content_type, "text/plain");
-    response.body() = "healthy: partstore";
-    response.prepare_payload();
     return response;
   }
   if (request.method() != http::verb::post) {
@@ -120,13 +120,21 @@ HttpResponse HandleRequest(Database& db, const HttpRequest& request) {
 
 class Session;
 
+int ThreadCount(const ServerOptions& options) {
+  return options.threads > 0 ? options.threads
+                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
 struct Server::Impl {
   Impl(Database& db, ServerOptions options) : db(db), options(std::move(options)) {}
 
   Database& db;
   const ServerOptions options;
-  net::io_context ioc{std::max(1, options.threads)};
-  tcp::acceptor acceptor{ioc};
+  // The concurrency hint is the number of threads that will run the context (Run()).
+  net::io_context ioc{ThreadCount(options)};
+  // The accept loop and Stop's handler run on one strand: a connection accepted while Stop runs
+  // is either in `sessions` before Stop looks at them or dropped (stopping), never missed.
+  tcp::acceptor acceptor{net::make_strand(ioc)};
   net::signal_set signals{ioc};
   std::atomic<bool> stopping{false};
   uint16_t port = 0;
@@ -148,6 +156,10 @@ class Session : public std::enable_shared_from_this<Session> {
   Session(tcp::socket socket, Server::Impl& server) : stream_(std::move(socket)), server_(server) {}
 
   void Start() {
+    // Answers go out at once: without this, the second of two pipelined answers waits for the
+    // client's delayed ACK of the first (Nagle), some 40 ms.
+    beast::error_code ignored;
+    stream_.socket().set_option(tcp::no_delay(true), ignored);
     net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->ReadHeader(); });
   }
 
@@ -156,7 +168,15 @@ class Session : public std::enable_shared_from_this<Session> {
   void Shutdown() {
     net::post(stream_.get_executor(), [self = shared_from_this()] {
       self->closing_ = true;
-      if (!self->busy_) self->stream_.cancel();
+      if (!self->busy_) {
+        // Cancelling alone is not sticky: a read composed of several socket reads (Beast's
+        // async_read_header) whose intermediate step is already queued issues its next socket
+        // read after the cancel and would wait out the idle timeout. Shutting the receive side
+        // makes every later read end at once.
+        beast::error_code ignored;
+        self->stream_.socket().shutdown(tcp::socket::shutdown_receive, ignored);
+        self->stream_.cancel();
+      }
     });
   }
 
@@ -194,11 +214,12 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec == http::error::body_limit) {
       // DynamoDB's request limit; the connection is closed after the answer (the rest of the body
       // is not read).
-      return Send(
-          std::make_shared<HttpResponse>(RejectedRequest(
-              http::status::payload_too_large, "com.amazon.coral.validate#ValidationException",
-              "Request size exceeded 16777216 bytes")),
-          false);
+      const std::string message =
+          "Request size exceeded " + std::to_string(server_.options.max_body_bytes) + " bytes";
+      return Send(std::make_shared<HttpResponse>(
+                      RejectedRequest(http::status::payload_too_large,
+                                      "com.amazon.coral.validate#ValidationException", message)),
+                  false);
     }
     if (ec == http::error::header_limit) {
       return Send(std::make_shared<HttpResponse>(
@@ -308,7 +329,7 @@ void Server::Run() {
 void Server::Stop() {
   Impl& impl = *impl_;
   if (impl.stopping.exchange(true)) return;
-  net::post(impl.ioc, [&impl] {
+  net::post(impl.acceptor.get_executor(), [&impl] {
     beast::error_code ignored;
     impl.acceptor.close(ignored);
     impl.signals.cancel(ignored);

@@ -1,0 +1,265 @@
+// Tests for HandleRequest and RejectedRequest (tools/server/server.h) without sockets: the headers
+// every answer carries (Content-Type, x-amzn-RequestId, x-amz-crc32 checked against a CRC-32
+// computed here independently), X-Amz-Target parsing, Content-Type checks, the GET / health check
+// and the errors DynamoDB answers for bodies that are not JSON.
+#include "tools/server/server.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <boost/beast/http.hpp>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "tools/protocol/dispatch.h"
+
+namespace partstore::server {
+namespace {
+
+namespace http = boost::beast::http;
+
+constexpr std::string_view kUnknownOperation =
+    R"({"__type":"com.amazon.coral.service#UnknownOperationException"})";
+constexpr std::string_view kSerialization =
+    R"({"__type":"com.amazon.coral.service#SerializationException"})";
+
+// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), table-driven: independent of the
+// boost::crc the server uses.
+uint32_t Crc32(std::string_view data) {
+  static const std::array<uint32_t, 256> table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  uint32_t crc = 0xFFFFFFFFu;
+  for (unsigned char byte : data) crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8);
+  return crc ^ 0xFFFFFFFFu;
+}
+
+std::string Header(const HttpResponse& response, std::string_view name) {
+  auto it = response.find(boost::beast::string_view(name.data(), name.size()));
+  if (it == response.end()) return "<missing>";
+  return std::string(it->value());
+}
+
+bool IsRequestId(std::string_view id) {
+  if (id.size() != 52) return false;
+  for (char c : id) {
+    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) return false;
+  }
+  return true;
+}
+
+// The headers every answer of the wire protocol carries.
+void ExpectWireHeaders(const HttpResponse& response,
+                       std::string_view content_type = "application/x-amz-json-1.0") {
+  EXPECT_EQ(Header(response, "Content-Type"), content_type);
+  const std::string id = Header(response, "x-amzn-RequestId");
+  EXPECT_TRUE(IsRequestId(id)) << "x-amzn-RequestId: " << id;
+  EXPECT_EQ(Header(response, "x-amz-crc32"), std::to_string(Crc32(response.body())))
+      << "body: " << response.body();
+  EXPECT_EQ(Header(response, "Content-Length"), std::to_string(response.body().size()));
+}
+
+HttpRequest Post(std::string_view target, std::string_view body,
+                 std::string_view content_type = "application/x-amz-json-1.0",
+                 unsigned version = 11) {
+  HttpRequest request(http::verb::post, "/", version);
+  request.set(http::field::host, "localhost:8000");
+  if (!target.empty()) request.set("X-Amz-Target", std::string(target));
+  if (!content_type.empty()) request.set(http::field::content_type, std::string(content_type));
+  request.body() = std::string(body);
+  request.prepare_payload();
+  return request;
+}
+
+constexpr std::string_view kCreateTable =
+    R"({"TableName":"Tbl","BillingMode":"PAY_PER_REQUEST",)"
+    R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],)"
+    R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})";
+
+class HandlerTest : public ::testing::Test {
+ protected:
+  HttpResponse Call(const HttpRequest& request) { return HandleRequest(db_, request); }
+
+  Database db_;
+};
+
+TEST(Crc32Test, KnownVector) {
+  EXPECT_EQ(Crc32("123456789"), 0xCBF43926u);
+  EXPECT_EQ(Crc32(""), 0u);
+}
+
+TEST_F(HandlerTest, OperationsEndToEndCarryWireHeaders) {
+  HttpResponse created = Call(Post("DynamoDB_20120810.CreateTable", kCreateTable));
+  EXPECT_EQ(created.result(), http::status::ok) << created.body();
+  ExpectWireHeaders(created);
+  EXPECT_NE(created.body().find(R"("TableName":"Tbl")"), std::string::npos) << created.body();
+
+  HttpResponse put = Call(Post("DynamoDB_20120810.PutItem",
+                               R"({"TableName":"Tbl","Item":{"pk":{"S":"a"},"n":{"N":"7"}}})"));
+  EXPECT_EQ(put.result(), http::status::ok) << put.body();
+  EXPECT_EQ(put.body(), "{}");
+  ExpectWireHeaders(put);
+
+  HttpResponse get =
+      Call(Post("DynamoDB_20120810.GetItem", R"({"TableName":"Tbl","Key":{"pk":{"S":"a"}}})"));
+  EXPECT_EQ(get.result(), http::status::ok);
+  EXPECT_EQ(get.body(), R"({"Item":{"n":{"N":"7"},"pk":{"S":"a"}}})");
+  ExpectWireHeaders(get);
+
+  // Errors from the engine carry the same headers, with their status.
+  HttpResponse missing =
+      Call(Post("DynamoDB_20120810.GetItem", R"({"TableName":"Nope","Key":{"pk":{"S":"a"}}})"));
+  EXPECT_EQ(missing.result(), http::status::bad_request);
+  EXPECT_NE(missing.body().find("ResourceNotFoundException"), std::string::npos);
+  ExpectWireHeaders(missing);
+}
+
+TEST_F(HandlerTest, SameAnswerAsDispatch) {
+  Call(Post("DynamoDB_20120810.CreateTable", kCreateTable));
+  const std::string body = R"({"TableName":"Tbl","Key":{"pk":{"S":"zz"}}})";
+  protocol::Response direct = protocol::Dispatch(db_, "GetItem", body);
+  HttpResponse response = Call(Post("DynamoDB_20120810.GetItem", body));
+  EXPECT_EQ(static_cast<int>(response.result_int()), direct.http_status);
+  EXPECT_EQ(response.body(), direct.body);
+}
+
+TEST_F(HandlerTest, RequestIdsAreFreshPerResponse) {
+  std::set<std::string> ids;
+  for (int i = 0; i < 50; ++i) {
+    ids.insert(Header(Call(Post("DynamoDB_20120810.ListTables", "{}")), "x-amzn-RequestId"));
+  }
+  EXPECT_EQ(ids.size(), 50u);
+}
+
+TEST_F(HandlerTest, KeepsTheRequestHttpVersion) {
+  EXPECT_EQ(Call(Post("DynamoDB_20120810.ListTables", "{}", "application/x-amz-json-1.0", 10))
+                .version(),
+            10u);
+  EXPECT_EQ(Call(Post("DynamoDB_20120810.ListTables", "{}")).version(), 11u);
+}
+
+TEST_F(HandlerTest, PartstoreTargetIsUnknownForNow) {
+  for (std::string_view target :
+       {"Partstore_20261120.ListTables", "Partstore_20261120.Snapshot", "Partstore_20261120."}) {
+    HttpResponse response = Call(Post(target, "{}"));
+    EXPECT_EQ(response.result(), http::status::bad_request) << target;
+    EXPECT_EQ(response.body(), kUnknownOperation) << target;
+    ExpectWireHeaders(response);
+  }
+}
+
+TEST_F(HandlerTest, MissingOrForeignTargetIsUnknownOperation) {
+  for (std::string_view target :
+       {"", "DynamoDBStreams_20120810.ListStreams", "DynamoDB_20120810", "DynamoDB_20120810.",
+        "DynamoDB_20120810.NoSuchOperation", "dynamodb_20120810.ListTables",
+        "DynamoDB_20111205.ListTables",
+        "AmazonSQS.ListQueues"}) {
+    HttpResponse response = Call(Post(target, "{}"));
+    EXPECT_EQ(response.result(), http::status::bad_request) << "target '" << target << "'";
+    EXPECT_EQ(response.body(), kUnknownOperation) << "target '" << target << "'";
+    ExpectWireHeaders(response);
+  }
+  // With an empty body too (the unknown operation is reported before the empty body).
+  HttpResponse empty = Call(Post("", ""));
+  EXPECT_EQ(empty.result(), http::status::bad_request);
+  EXPECT_EQ(empty.body(), kUnknownOperation);
+}
+
+TEST_F(HandlerTest, ContentTypes) {
+  for (std::string_view type :
+       {"application/x-amz-json-1.0", "application/json", "application/x-amz-json-1.0; charset=utf-8",
+        "application/json;charset=UTF-8", "application/json; charset=utf-8"}) {
+    HttpResponse response = Call(Post("DynamoDB_20120810.ListTables", "{}", type));
+    EXPECT_EQ(response.result(), http::status::ok) << type << ": " << response.body();
+    EXPECT_EQ(response.body(), R"({"TableNames":[]})") << type;
+    ExpectWireHeaders(response);  // always answered in DynamoDB's type
+  }
+  for (std::string_view type :
+       {"text/plain", "application/xml", "application/x-amz-json-1.1", "text/plain; charset=utf-8",
+        "application/jsonx", "multipart/form-data"}) {
+    HttpResponse response = Call(Post("DynamoDB_20120810.ListTables", "{}", type));
+    EXPECT_EQ(response.result(), http::status::bad_request) << type;
+    EXPECT_EQ(response.body(), kUnknownOperation) << type;
+    ExpectWireHeaders(response);
+  }
+}
+
+TEST_F(HandlerTest, HealthCheck) {
+  HttpRequest request(http::verb::get, "/", 11);
+  request.set(http::field::host, "localhost");
+  HttpResponse response = Call(request);
+  EXPECT_EQ(response.result(), http::status::ok);
+  EXPECT_TRUE(response.body().starts_with("healthy: ")) << response.body();
+  ExpectWireHeaders(response, "text/plain");
+}
+
+TEST_F(HandlerTest, OtherMethodsAndPathsAreUnknownOperations) {
+  {
+    HttpRequest request(http::verb::get, "/other", 11);
+    HttpResponse response = Call(request);
+    EXPECT_EQ(response.result(), http::status::bad_request);
+    EXPECT_EQ(response.body(), kUnknownOperation);
+    ExpectWireHeaders(response);
+  }
+  for (http::verb verb : {http::verb::put, http::verb::delete_, http::verb::patch}) {
+    HttpRequest request = Post("DynamoDB_20120810.ListTables", "{}");
+    request.method(verb);
+    HttpResponse response = Call(request);
+    EXPECT_EQ(response.result(), http::status::bad_request) << request.method_string();
+    EXPECT_EQ(response.body(), kUnknownOperation);
+    ExpectWireHeaders(response);
+  }
+}
+
+TEST_F(HandlerTest, InvalidJsonIsSerializationException) {
+  for (std::string_view body : std::initializer_list<std::string_view>{"{", "not json", "{\"TableName\":}", "[1,2", "{}{}", "\xff\xfe", std::string_view("{}\0x", 4)}) {
+    HttpResponse response = Call(Post("DynamoDB_20120810.PutItem", body));
+    EXPECT_EQ(response.result(), http::status::bad_request);
+    EXPECT_EQ(response.body(), kSerialization);
+    ExpectWireHeaders(response);
+  }
+  // A body that is not JSON is reported before an unknown operation (DynamoDB's order).
+  EXPECT_EQ(Call(Post("", "nope")).body(), kSerialization);
+  EXPECT_EQ(Call(Post("DynamoDB_20120810.NoSuchOperation", "nope")).body(), kSerialization);
+  // An empty body for a known operation.
+  EXPECT_EQ(Call(Post("DynamoDB_20120810.ListTables", "")).body(), kSerialization);
+}
+
+TEST_F(HandlerTest, DeepJsonNestingIsSerializationException) {
+  HttpResponse response = Call(Post("DynamoDB_20120810.PutItem", std::string(100000, '[')));
+  EXPECT_EQ(response.result(), http::status::bad_request);
+  EXPECT_EQ(response.body(), kSerialization);
+  std::string closed = std::string(50000, '[') + std::string(50000, ']');
+  response = Call(Post("DynamoDB_20120810.PutItem", closed));
+  EXPECT_EQ(response.result(), http::status::bad_request);
+  EXPECT_EQ(response.body(), kSerialization);
+}
+
+TEST(RejectedRequestTest, DynamoDbShapedBody) {
+  HttpResponse response =
+      RejectedRequest(http::status::payload_too_large,
+                      "com.amazon.coral.validate#ValidationException", "Request too large");
+  EXPECT_EQ(response.result(), http::status::payload_too_large);
+  EXPECT_EQ(response.version(), 11u);
+  EXPECT_EQ(response.body(),
+            R"({"__type":"com.amazon.coral.validate#ValidationException",)"
+            R"("message":"Request too large"})");
+  ExpectWireHeaders(response);
+
+  HttpResponse bare = RejectedRequest(http::status::bad_request,
+                                      "com.amazon.coral.service#SerializationException", "", 10);
+  EXPECT_EQ(bare.version(), 10u);
+  EXPECT_EQ(bare.body(), kSerialization);
+  ExpectWireHeaders(bare);
+}
+
+}  // namespace
+}  // namespace partstore::server
