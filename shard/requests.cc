@@ -24,6 +24,25 @@ std::string_view TableStatusName(TableStatus status) {
   return "ACTIVE";
 }
 
+std::string_view ProjectionTypeName(ProjectionType type) {
+  switch (type) {
+    case ProjectionType::kKeysOnly: return "KEYS_ONLY";
+    case ProjectionType::kInclude: return "INCLUDE";
+    case ProjectionType::kAll: return "ALL";
+  }
+  return "ALL";
+}
+
+std::string_view IndexStatusName(IndexStatus status) {
+  switch (status) {
+    case IndexStatus::kCreating: return "CREATING";
+    case IndexStatus::kUpdating: return "UPDATING";
+    case IndexStatus::kDeleting: return "DELETING";
+    case IndexStatus::kActive: return "ACTIVE";
+  }
+  return "ACTIVE";
+}
+
 std::string_view ReturnValueName(ReturnValue value) {
   switch (value) {
     case ReturnValue::kNone:

@@ -43,10 +43,41 @@ struct ProvisionedThroughput {
   friend bool operator==(const ProvisionedThroughput&, const ProvisionedThroughput&) = default;
 };
 
+// Projection: which attributes an index entry carries besides the keys.
+enum class ProjectionType : uint8_t { kKeysOnly, kInclude, kAll };
+// "KEYS_ONLY", "INCLUDE", "ALL".
+std::string_view ProjectionTypeName(ProjectionType type);
+struct Projection {
+  std::optional<ProjectionType> projection_type;  // required by DynamoDB despite its docs
+  std::optional<std::vector<std::string>> non_key_attributes;  // INCLUDE only
+  friend bool operator==(const Projection&, const Projection&) = default;
+};
+
+// LocalSecondaryIndex: the table's partition key, another sort key (CreateTable only).
+struct LocalSecondaryIndex {
+  std::string index_name;
+  std::vector<KeySchemaElement> key_schema;
+  Projection projection;
+};
+
+// GlobalSecondaryIndex: any partition key and optional sort key.
+struct GlobalSecondaryIndex {
+  std::string index_name;
+  std::vector<KeySchemaElement> key_schema;
+  Projection projection;
+  std::optional<ProvisionedThroughput> provisioned_throughput;  // provisioned tables only
+};
+
+inline constexpr size_t kMaxLocalSecondaryIndexes = 5;
+inline constexpr size_t kMaxGlobalSecondaryIndexes = 20;
+inline constexpr size_t kMaxProjectedAttributes = 100;  // NonKeyAttributes over all indexes
+
 struct CreateTableRequest {
   std::string table_name;
   std::vector<AttributeDefinition> attribute_definitions;
   std::vector<KeySchemaElement> key_schema;
+  std::vector<LocalSecondaryIndex> local_secondary_indexes;
+  std::vector<GlobalSecondaryIndex> global_secondary_indexes;
   std::optional<BillingMode> billing_mode;  // absent: PROVISIONED
   std::optional<ProvisionedThroughput> provisioned_throughput;
 };
@@ -63,6 +94,30 @@ struct ProvisionedThroughputDescription {
   std::optional<double> last_decrease_date_time;
 };
 
+enum class IndexStatus : uint8_t { kCreating, kUpdating, kDeleting, kActive };
+// "CREATING", "UPDATING", "DELETING", "ACTIVE".
+std::string_view IndexStatusName(IndexStatus status);
+
+struct LocalSecondaryIndexDescription {
+  std::string index_name;
+  std::string index_arn;
+  std::vector<KeySchemaElement> key_schema;
+  Projection projection;
+  int64_t index_size_bytes = 0;
+  int64_t item_count = 0;
+};
+
+struct GlobalSecondaryIndexDescription {
+  std::string index_name;
+  std::string index_arn;
+  IndexStatus index_status = IndexStatus::kActive;
+  std::vector<KeySchemaElement> key_schema;
+  Projection projection;
+  ProvisionedThroughputDescription provisioned_throughput;  // zeros for on-demand tables
+  int64_t index_size_bytes = 0;
+  int64_t item_count = 0;
+};
+
 struct TableDescription {
   std::string table_name;
   std::string table_arn;
@@ -77,6 +132,8 @@ struct TableDescription {
   std::optional<double> last_update_to_pay_per_request_date_time;
   int64_t item_count = 0;
   int64_t table_size_bytes = 0;
+  std::vector<LocalSecondaryIndexDescription> local_secondary_indexes;
+  std::vector<GlobalSecondaryIndexDescription> global_secondary_indexes;
 };
 
 struct CreateTableResult {
@@ -106,11 +163,26 @@ struct ListTablesResult {
   std::optional<std::string> last_evaluated_table_name;
 };
 
+// One entry of UpdateTable's GlobalSecondaryIndexUpdates: exactly one of the three actions.
+struct GlobalSecondaryIndexUpdate {
+  struct Update {
+    std::string index_name;
+    ProvisionedThroughput provisioned_throughput;
+  };
+  struct Delete {
+    std::string index_name;
+  };
+  std::optional<GlobalSecondaryIndex> create;
+  std::optional<Update> update;
+  std::optional<Delete> remove;  // DynamoDB's "Delete"
+};
+
 struct UpdateTableRequest {
   std::string table_name;
   std::optional<BillingMode> billing_mode;
   std::optional<ProvisionedThroughput> provisioned_throughput;
-  std::vector<AttributeDefinition> attribute_definitions;  // for index creation (later)
+  std::vector<AttributeDefinition> attribute_definitions;  // the new index's key attributes
+  std::optional<std::vector<GlobalSecondaryIndexUpdate>> global_secondary_index_updates;
 };
 struct UpdateTableResult {
   TableDescription table_description;
