@@ -10,6 +10,7 @@
 
 #include "core/key_encoding.h"
 #include "shard/constraints.h"
+#include "shard/index_definitions.h"
 
 namespace partstore {
 
@@ -103,7 +104,9 @@ Result<KeySchema> KeySchemaOf(const CreateTableRequest& request) {
         "AttributeDefinitions. Keys: " +
         NameList(keys) + ", AttributeDefinitions: " + NameList(defined));
   }
-  if (request.attribute_definitions.size() != elements.size()) {
+  const bool has_indexes =
+      !request.local_secondary_indexes.empty() || !request.global_secondary_indexes.empty();
+  if (!has_indexes && request.attribute_definitions.size() != elements.size()) {
     return Status::Validation(
         "One or more parameter values were invalid: Number of attributes in KeySchema does not "
         "exactly match number of attributes defined in AttributeDefinitions");
@@ -148,19 +151,30 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
         "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
   }
   PARTSTORE_ASSIGN_OR_RETURN(KeySchema schema, KeySchemaOf(request));
-  // Secondary indexes land with the index issue; until then a request for one is refused rather
-  // than answered with a table that lacks it.
-  if (!request.global_secondary_indexes.empty()) {
-    return Status::Validation(
-        "GlobalSecondaryIndexes are not supported by partstore yet (secondary indexes are "
-        "planned); create the table without them");
+  PARTSTORE_ASSIGN_OR_RETURN(std::vector<IndexDefinition> indexes,
+                             IndexDefinitionsOf(request, schema, mode));
+  if (!indexes.empty()) {
+    // Every definition must be a key of the table or of an index.
+    std::vector<std::string> used{schema.partition.name};
+    if (schema.sort) used.push_back(schema.sort->name);
+    for (const IndexDefinition& index : indexes) {
+      for (const KeyAttribute* a : {&index.key.partition, index.key.sort ? &*index.key.sort : nullptr}) {
+        if (a != nullptr && std::find(used.begin(), used.end(), a->name) == used.end()) {
+          used.push_back(a->name);
+        }
+      }
+    }
+    if (used.size() != request.attribute_definitions.size()) {
+      std::vector<std::string> defined;
+      for (const AttributeDefinition& d : request.attribute_definitions) {
+        defined.push_back(d.attribute_name);
+      }
+      return Status::Validation(
+          "One or more parameter values were invalid: Some AttributeDefinitions are not used. "
+          "AttributeDefinitions: " +
+          NameList(defined) + ", keys used: " + NameList(used));
+    }
   }
-  if (!request.local_secondary_indexes.empty()) {
-    return Status::Validation(
-        "LocalSecondaryIndexes are not supported by partstore yet (secondary indexes are "
-        "planned); create the table without them");
-  }
-
   const std::string arn = options.arn_prefix + request.table_name;
   std::shared_ptr<Table> table(
       new Table(request.table_name, std::move(schema), std::move(options)));
@@ -192,6 +206,37 @@ TableDescription Table::Describe() const {
   }
   out.item_count = item_count();
   out.table_size_bytes = size_bytes();
+  std::shared_lock lock(indexes_mu_);
+  for (const auto& index : indexes_) {
+    const IndexDefinition& d = index->definition();
+    std::vector<KeySchemaElement> key_schema{{d.key.partition.name, KeyRoleName::kHash}};
+    if (d.key.sort) key_schema.push_back({d.key.sort->name, KeyRoleName::kRange});
+    if (d.kind == IndexKind::kLocal) {
+      LocalSecondaryIndexDescription l;
+      l.index_name = d.name;
+      l.index_arn = out.table_arn + "/index/" + d.name;
+      l.key_schema = std::move(key_schema);
+      l.projection = d.projection_as_requested;
+      l.index_size_bytes = index->size_bytes();
+      l.item_count = index->item_count();
+      out.local_secondary_indexes.push_back(std::move(l));
+    } else {
+      GlobalSecondaryIndexDescription g;
+      g.index_name = d.name;
+      g.index_arn = out.table_arn + "/index/" + d.name;
+      g.index_status = IndexStatus::kActive;
+      g.key_schema = std::move(key_schema);
+      g.projection = d.projection_as_requested;
+      if (d.provisioned_throughput) {
+        g.provisioned_throughput.read_capacity_units = d.provisioned_throughput->read_capacity_units;
+        g.provisioned_throughput.write_capacity_units =
+            d.provisioned_throughput->write_capacity_units;
+      }
+      g.index_size_bytes = index->size_bytes();
+      g.item_count = index->item_count();
+      out.global_secondary_indexes.push_back(std::move(g));
+    }
+  }
   return out;
 }
 

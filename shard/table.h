@@ -22,6 +22,7 @@
 
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@
 #include "shard/item_requests.h"
 #include "shard/prepared.h"
 #include "shard/read_requests.h"
+#include "shard/secondary_index.h"
 #include "shard/stripe.h"
 #include "shard/table_requests.h"
 
@@ -123,6 +125,36 @@ class Table {
   const KeySchema key_schema_;
   const TableOptions options_;
   StripeSet stripes_;
+
+  // The indexes. Changed only with indexes_mu_ and every base stripe held exclusively (UpdateTable),
+  // so a writer holding its base stripe reads the list without indexes_mu_; readers that hold no
+  // base stripe (index queries, DescribeTable) take indexes_mu_ shared.
+  mutable std::shared_mutex indexes_mu_;
+  std::vector<std::shared_ptr<SecondaryIndex>> indexes_;
+  // The index named `name`, or null. Takes indexes_mu_ shared.
+  std::shared_ptr<SecondaryIndex> FindIndex(std::string_view name) const;
+  // Under the base stripe's exclusive lock: brings every index in step with one item's change
+  // from `old_item` to `new_item` (either may be null) and adds the index write charges.
+  void MaintainIndexes(const Item* old_item, const Item* new_item, const EncodedKey& key,
+                       CapacityCharge* charge);
+  // Every index's CheckItem for an item about to be written.
+  Status CheckIndexKeys(const Item& item) const;
+  // Reads of an index: no strongly consistent GSI reads, ALL_ATTRIBUTES only from a GSI that
+  // projects everything.
+  Status CheckIndexRead(const SecondaryIndex& index, const PreparedRead& prepared,
+                        bool consistent_read) const;
+  // An index ExclusiveStartKey (exactly the index and table key attributes, typed) as an entry key.
+  Result<SecondaryIndex::EntryKey> DecodeIndexStartKey(const SecondaryIndex& index,
+                                                       const Item& key) const;
+  // An index LastEvaluatedKey: the index keys and table keys of an entry.
+  Item IndexKeyOf(const SecondaryIndex& index, const Item& entry) const;
+  // The base item an index entry points at (its own stripe lock, taken and released here).
+  std::optional<Item> ReadBaseItem(const Item& entry) const;
+  // ConsumedCapacity of a read of the table (`index` null) or of an index (reported as the
+  // index's part only, as DynamoDB does).
+  std::optional<ConsumedCapacity> ReportReadCapacity(ReturnConsumedCapacity mode,
+                                                     const SecondaryIndex* index,
+                                                     int64_t half_units) const;
 
   mutable std::mutex description_mu_;  // guards description_
   TableDescription description_;       // without item_count / table_size_bytes

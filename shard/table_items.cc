@@ -68,21 +68,23 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
     // ConsumedCapacity); the capacity issue books it against the partition.
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
+  PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(request.item));
   if (collection == nullptr) collection = &stripe.FindOrCreate({key.hash, key.partition});
   Item old;
   auto [stored, inserted] = collection->InsertOrAssign(
       key.sort, request.item, &old,
       KnownItemSizes{.item = new_size, .old = existing != nullptr ? old_size : kUnknownItemSize});
-  (void)stored;
   if (inserted) ++stripe.item_count;
   stripe.size_bytes += static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size);
+  CapacityCharge charge;
+  charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
+  if (!indexes_.empty()) MaintainIndexes(inserted ? nullptr : &old, stored, key, &charge);
   lock.unlock();
 
   if (!inserted && request.return_values == ReturnValue::kAllOld) {
     result.attributes = std::move(old);
   }
-  result.consumed_capacity =
-      Report(request.return_consumed_capacity, name_, WriteHalfUnits(std::max(old_size, new_size)));
+  result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
   return result;
 }
 
@@ -142,6 +144,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
                              expr::ApplyUpdate(prepared.update, existing, key_schema_, wanted));
   const size_t old_size = existing != nullptr ? ItemSize(*existing) : 0;
   size_t new_size = 0;
+  CapacityCharge charge;
   if (outcome.exists) {
     if (existing == nullptr) {
       for (const auto& [name, value] : request.key) outcome.item.insert_or_assign(name, value);
@@ -152,29 +155,40 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
       }
       return valid;
     }
+    PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(outcome.item));
     new_size = ItemSize(outcome.item);
     if (request.return_values == ReturnValue::kAllOld && existing != nullptr) {
       result.attributes = *existing;
     }
     if (request.return_values == ReturnValue::kAllNew) result.attributes = outcome.item;
+    const Item* stored = nullptr;
     if (existing != nullptr) {
-      *existing = std::move(outcome.item);
+      // The old version goes into outcome.item: the indexes need it below.
+      std::swap(*existing, outcome.item);
       collection->NoteItemResized(old_size, new_size);
+      stored = existing;
     } else {
       if (collection == nullptr) collection = &stripe.FindOrCreate({key.hash, key.partition});
-      collection->InsertOrAssign(key.sort, std::move(outcome.item), nullptr,
-                                 KnownItemSizes{.item = new_size});
+      stored = collection
+                   ->InsertOrAssign(key.sort, std::move(outcome.item), nullptr,
+                                    KnownItemSizes{.item = new_size})
+                   .first;
       ++stripe.item_count;
     }
     stripe.size_bytes += static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size);
+    charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
+    if (!indexes_.empty()) {
+      MaintainIndexes(existing != nullptr ? &outcome.item : nullptr, stored, key, &charge);
+    }
+  } else {
+    charge.table_half_units = WriteHalfUnits(old_size);
   }
   lock.unlock();
 
   if ((wanted != expr::UpdatedAttributes::kNone) && !outcome.attributes.empty()) {
     result.attributes = std::move(outcome.attributes);
   }
-  result.consumed_capacity =
-      Report(request.return_consumed_capacity, name_, WriteHalfUnits(std::max(old_size, new_size)));
+  result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
   return result;
 }
 
@@ -196,6 +210,7 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
   size_t old_size = 0;
+  CapacityCharge charge;
   if (existing != nullptr) {
     old_size = ItemSize(*existing);
     Item old;
@@ -203,11 +218,12 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
     --stripe.item_count;
     stripe.size_bytes -= static_cast<int64_t>(old_size);
     stripe.EraseIfEmpty({key.hash, key.partition});
+    if (!indexes_.empty()) MaintainIndexes(&old, nullptr, key, &charge);
     if (request.return_values == ReturnValue::kAllOld) result.attributes = std::move(old);
   }
   lock.unlock();
-  result.consumed_capacity =
-      Report(request.return_consumed_capacity, name_, WriteHalfUnits(old_size));
+  charge.table_half_units = WriteHalfUnits(old_size);
+  result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
   return result;
 }
 

@@ -86,11 +86,66 @@ Result<QueryResult> Table::Query(const QueryRequest& request) const {
   return Query(request, prepared);
 }
 
-Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead& prepared) const {
-  if (request.index_name) {
-    return Status::Validation("The table does not have the specified index: " +
-                              *request.index_name);
+namespace {
+
+// The entry-key range of a key condition on an index with a sort key: entry keys start with the
+// escaped index sort key (secondary_index.h), so bounds are escaped values, and "everything
+// equal to v" is the prefix E(v).
+SortRange IndexRangeOf(const expr::KeyCondition& condition) {
+  auto escaped = [](const Value* v) {
+    std::string out;
+    AppendEscapedComponent(EncodeKey(*v), &out);
+    return out;
+  };
+  auto after = [&](const Value* v) {  // the first entry key above every one with sort key v
+    std::string out = escaped(v);
+    out.back() = '\x02';
+    return out;
+  };
+  SortRange range;
+  switch (condition.sort_op) {
+    case expr::SortKeyOp::kNone: break;
+    case expr::SortKeyOp::kEq: range.lower = range.prefix = escaped(condition.sort_low); break;
+    case expr::SortKeyOp::kLt:
+      range.upper = escaped(condition.sort_low);
+      range.upper_inclusive = false;
+      break;
+    case expr::SortKeyOp::kLe:
+      range.upper = after(condition.sort_low);
+      range.upper_inclusive = false;
+      break;
+    case expr::SortKeyOp::kGt: range.lower = after(condition.sort_low); break;
+    case expr::SortKeyOp::kGe: range.lower = escaped(condition.sort_low); break;
+    case expr::SortKeyOp::kBetween:
+      range.lower = escaped(condition.sort_low);
+      range.upper = after(condition.sort_high);
+      range.upper_inclusive = false;
+      break;
+    case expr::SortKeyOp::kBeginsWith: {
+      std::string prefix = escaped(condition.sort_low);
+      prefix.resize(prefix.size() - 2);  // without the terminator: a prefix of the value
+      range.lower = range.prefix = std::move(prefix);
+      break;
+    }
   }
+  return range;
+}
+
+}  // namespace
+
+Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead& prepared) const {
+  // What is read: the table, or an index (its key schema, its stripes).
+  std::shared_ptr<SecondaryIndex> index;
+  if (request.index_name) {
+    index = FindIndex(*request.index_name);
+    if (index == nullptr) {
+      return Status::Validation("The table does not have the specified index: " +
+                                *request.index_name);
+    }
+    PARTSTORE_RETURN_IF_ERROR(CheckIndexRead(*index, prepared, request.consistent_read));
+  }
+  const KeySchema& schema = index ? index->definition().key : key_schema_;
+  const StripeSet& stripes = index ? index->stripes() : stripes_;
 
   // The key condition, against the key schema.
   expr::Condition legacy_key_condition;
@@ -99,26 +154,28 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
     key_condition = &*prepared.key_condition;
   } else {
     if (prepared.query_filter != nullptr) {
-      PARTSTORE_RETURN_IF_ERROR(expr::CheckQueryFilterKeys(*prepared.query_filter, key_schema_));
+      PARTSTORE_RETURN_IF_ERROR(expr::CheckQueryFilterKeys(*prepared.query_filter, schema));
     }
     PARTSTORE_ASSIGN_OR_RETURN(legacy_key_condition,
-                               expr::TranslateKeyConditions(*request.key_conditions, key_schema_));
+                               expr::TranslateKeyConditions(*request.key_conditions, schema));
     key_condition = &legacy_key_condition;
   }
   PARTSTORE_ASSIGN_OR_RETURN(expr::KeyCondition keys,
-                             expr::AnalyzeKeyCondition(*key_condition, key_schema_));
+                             expr::AnalyzeKeyCondition(*key_condition, schema));
   if (prepared.key_condition && prepared.filter) {
     std::vector<std::string> names;
     CollectTopLevelNames(*prepared.filter, &names);
-    for (const KeyAttribute* attribute :
-         {&key_schema_.partition, key_schema_.sort ? &*key_schema_.sort : nullptr}) {
-      if (attribute == nullptr) continue;
-      for (const std::string& name : names) {
-        if (name == attribute->name) {
-          return Status::Validation(
-              "Filter Expression can only contain non-primary key attributes: Primary key "
-              "attribute: " +
-              name);
+    for (const KeySchema* keys_of : {&schema, &key_schema_}) {
+      for (const KeyAttribute* attribute :
+           {&keys_of->partition, keys_of->sort ? &*keys_of->sort : nullptr}) {
+        if (attribute == nullptr) continue;
+        for (const std::string& name : names) {
+          if (name == attribute->name) {
+            return Status::Validation(
+                "Filter Expression can only contain non-primary key attributes: Primary key "
+                "attribute: " +
+                name);
+          }
         }
       }
     }
@@ -128,34 +185,62 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
   AppendKeyEncoding(*keys.partition, &partition);
   const uint64_t hash = HashPartitionKey(partition);
 
-  std::optional<EncodedKey> start;
+  // ExclusiveStartKey -> the entry key to continue after. Texts: dynalite test/query.js and the
+  // conformance suite (live DynamoDB).
+  std::optional<std::string> start;
   if (request.exclusive_start_key) {
-    PARTSTORE_ASSIGN_OR_RETURN(EncodedKey decoded, DecodeStartKey(*request.exclusive_start_key, StartKeyUse::kQuery));
-    // Texts: nubo-db/dynamodb-conformance query tests (live DynamoDB).
-    if (decoded.partition != partition) {
+    const Item& esk = *request.exclusive_start_key;
+    std::string esk_partition;
+    if (index) {
+      PARTSTORE_ASSIGN_OR_RETURN(SecondaryIndex::EntryKey entry, DecodeIndexStartKey(*index, esk));
+      esk_partition = std::move(entry.partition);
+      start = std::move(entry.entry);
+    } else {
+      PARTSTORE_ASSIGN_OR_RETURN(EncodedKey decoded, DecodeStartKey(esk, StartKeyUse::kQuery));
+      esk_partition = std::move(decoded.partition);
+      start = std::move(decoded.sort);
+    }
+    if (esk_partition != partition) {
       return Status::Validation(
           "The provided starting key is outside query boundaries based on provided conditions");
     }
-    if (key_schema_.sort &&
-        !keys.MatchesSortKey(request.exclusive_start_key->find(key_schema_.sort->name)->second)) {
+    if (schema.sort && !keys.MatchesSortKey(esk.find(schema.sort->name)->second)) {
       return Status::Validation("The provided starting key does not match the range key predicate");
     }
-    start = std::move(decoded);
   }
 
   const bool forward = request.scan_index_forward.value_or(true);
-  const SortRange range = RangeOf(keys);
+  const SortRange range = index && schema.sort ? IndexRangeOf(keys) : RangeOf(keys);
+  // An LSI read of attributes its entries do not carry fetches the base items (charged per item).
+  const bool fetch = index && !index->global() && prepared.select == Select::kAllAttributes &&
+                     index->definition().projection != ProjectionType::kAll;
   ReadPage page(prepared.filter, prepared.projection, prepared.select, request.limit);
+  std::vector<Item> fetched_entries;  // entries whose base items are read after the index lock
   std::optional<Item> last_key;
+  uint64_t entry_bytes = 0;
+  auto read = [&](const Item& item) {
+    if (fetch) {
+      entry_bytes += ItemSize(item);
+      fetched_entries.push_back(item);
+      if (fetched_entries.size() >= static_cast<size_t>(request.limit.value_or(INT32_MAX)) ||
+          entry_bytes >= kMaxPageBytes) {
+        last_key = index ? IndexKeyOf(*index, item) : KeyOf(item);
+      }
+      return;
+    }
+    page.Add(item);
+    if (page.full()) last_key = index ? IndexKeyOf(*index, item) : KeyOf(item);
+  };
+  auto full = [&] { return last_key.has_value(); };
   {
-    const Stripe& stripe = stripes_.ForHash(hash);
+    const Stripe& stripe = stripes.ForHash(hash);
     std::shared_lock lock(stripe.mu);
     const ItemCollection* collection = stripe.Find({hash, partition});
     if (collection != nullptr && !collection->empty()) {
       ItemCollection::ConstCursor cursor = collection->NewCursor();
       if (forward) {
         if (start) {
-          cursor.SeekAfter(start->sort);
+          cursor.SeekAfter(*start);
           if (range.lower && cursor.valid() && !range.AboveLower(cursor.key())) {
             range.lower_inclusive ? cursor.Seek(*range.lower) : cursor.SeekAfter(*range.lower);
           }
@@ -164,11 +249,10 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
         } else {
           cursor.SeekToFirst();
         }
-        for (; cursor.valid() && !page.full() && range.BelowUpper(cursor.key()) &&
+        for (; cursor.valid() && !full() && range.BelowUpper(cursor.key()) &&
                (!range.prefix || cursor.key().starts_with(*range.prefix));
              cursor.Next()) {
-          page.Add(cursor.item());
-          if (page.full()) last_key = KeyOf(cursor.item());
+          read(cursor.item());
         }
       } else {
         // Backward: from the last key within the upper bound (and before the start key).
@@ -185,22 +269,32 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
         } else {
           cursor.SeekToLast();
         }
-        if (start && cursor.valid() && cursor.key() >= start->sort) cursor.SeekBefore(start->sort);
-        for (; cursor.valid() && !page.full() && range.AboveLower(cursor.key()); cursor.Prev()) {
-          page.Add(cursor.item());
-          if (page.full()) last_key = KeyOf(cursor.item());
+        if (start && cursor.valid() && cursor.key() >= *start) cursor.SeekBefore(*start);
+        for (; cursor.valid() && !full() && range.AboveLower(cursor.key()); cursor.Prev()) {
+          read(cursor.item());
         }
       }
     }
   }
 
-  const uint64_t bytes = page.bytes();
+  const ReadConsistency consistency =
+      request.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual;
+  int64_t fetch_half_units = 0;
+  if (fetch) {
+    // After the index lock (lock order: never a base stripe while an index stripe is held).
+    for (const Item& entry : fetched_entries) {
+      std::optional<Item> item = ReadBaseItem(entry);
+      fetch_half_units += ReadHalfUnits(item ? ItemSize(*item) : 0, consistency);
+      if (item) page.Add(*item);
+    }
+  }
+  const uint64_t bytes = fetch ? entry_bytes : page.bytes();
   QueryResult result = std::move(page).Finish();
+  if (fetch) result.scanned_count = static_cast<int32_t>(fetched_entries.size());
   result.last_evaluated_key = std::move(last_key);
-  CapacityCharge charge;
-  charge.table_half_units = ReadHalfUnits(
-      bytes, request.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual);
-  result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
+  const int64_t half_units = ReadHalfUnits(bytes, consistency) + fetch_half_units;
+  result.consumed_capacity = ReportReadCapacity(request.return_consumed_capacity, index.get(),
+                                                half_units);
   return result;
 }
 

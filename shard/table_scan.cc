@@ -44,10 +44,17 @@ Result<ScanResult> Table::Scan(const ScanRequest& request) const {
 }
 
 Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& prepared) const {
+  // What is read: the table, or an index's entries.
+  std::shared_ptr<SecondaryIndex> index;
   if (request.index_name) {
-    return Status::Validation("The table does not have the specified index: " +
-                              *request.index_name);
+    index = FindIndex(*request.index_name);
+    if (index == nullptr) {
+      return Status::Validation("The table does not have the specified index: " +
+                                *request.index_name);
+    }
+    PARTSTORE_RETURN_IF_ERROR(CheckIndexRead(*index, prepared, request.consistent_read));
   }
+  const StripeSet& stripes_read = index ? index->stripes() : stripes_;
 
   // The hash range [first, last] to scan.
   const int64_t segment = request.segment.value_or(0);
@@ -56,8 +63,15 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
   const std::optional<uint64_t> next = SegmentStart(segment + 1, total);
   const uint64_t last = next ? *next - 1 : UINT64_MAX;
 
-  std::optional<EncodedKey> start;
-  if (request.exclusive_start_key) {
+  std::optional<EncodedKey> start;  // hash, partition, key within the partition
+  if (request.exclusive_start_key && index) {
+    PARTSTORE_ASSIGN_OR_RETURN(SecondaryIndex::EntryKey entry,
+                               DecodeIndexStartKey(*index, *request.exclusive_start_key));
+    start = EncodedKey{entry.hash, std::move(entry.partition), std::move(entry.entry)};
+    if (start->hash < first || start->hash > last) {
+      return Status::Validation("The provided starting key is invalid");
+    }
+  } else if (request.exclusive_start_key) {
     PARTSTORE_ASSIGN_OR_RETURN(start, DecodeStartKey(*request.exclusive_start_key, StartKeyUse::kScan));
     if (start->hash < first || start->hash > last) {
       // No live text found for this case; DynamoDB rejects a key outside the segment
@@ -81,9 +95,9 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
   std::optional<Item> last_key;
   uint64_t stopped_at = last;
   const uint64_t from = start ? start->hash : first;
-  for (size_t s = stripes_.IndexOf(from); s < stripes_.size() && !page.full(); ++s) {
-    if (stripes_.FirstHash(s) > last) break;
-    const Stripe& stripe = stripes_.at(s);
+  for (size_t s = stripes_read.IndexOf(from); s < stripes_read.size() && !page.full(); ++s) {
+    if (stripes_read.FirstHash(s) > last) break;
+    const Stripe& stripe = stripes_read.at(s);
     std::shared_lock lock(stripe.mu);
     const std::vector<const Stripe::Entry*>& order = stripe.Ordered();
     auto it = order.begin();
@@ -102,7 +116,7 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
       const ItemCollection& collection = entry.second;
       ItemCollection::ConstCursor cursor = collection.NewCursor();
       if (start && entry.first.ref() == PartitionKeyRef{start->hash, start->partition}) {
-        if (key_schema_.sort) {
+        if (key_schema_.sort || index) {
           cursor.SeekAfter(start->sort);
         } else {
           continue;  // the start key's (only) item was read on the previous page
@@ -113,7 +127,7 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
       for (; cursor.valid() && !page.full(); cursor.Next()) {
         account(entry.first.hash, page.Add(cursor.item()));
         if (page.full()) {
-          last_key = KeyOf(cursor.item());
+          last_key = index ? IndexKeyOf(*index, cursor.item()) : KeyOf(cursor.item());
           stopped_at = entry.first.hash;
         }
       }
@@ -134,7 +148,8 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
 
   ScanResult result = std::move(page).Finish();
   result.last_evaluated_key = std::move(last_key);
-  result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
+  result.consumed_capacity =
+      ReportReadCapacity(request.return_consumed_capacity, index.get(), charge.table_half_units);
   return result;
 }
 

@@ -1,0 +1,207 @@
+#include "shard/index_definitions.h"
+
+#include <set>
+
+#include "shard/constraints.h"
+
+namespace partstore {
+
+namespace {
+
+constexpr std::string_view kInvalid = "One or more parameter values were invalid: ";
+
+Status Invalid(std::string text) { return Status::Validation(std::string(kInvalid) + text); }
+
+std::string NameList(const std::vector<std::string>& names) {
+  std::string out = "[";
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += names[i];
+  }
+  return out + "]";
+}
+
+Result<ProjectionType> ProjectionOf(const Projection& projection) {
+  if (!projection.projection_type) return Invalid("Unknown ProjectionType: null");
+  const ProjectionType type = *projection.projection_type;
+  if (type == ProjectionType::kInclude &&
+      (!projection.non_key_attributes || projection.non_key_attributes->empty())) {
+    return Invalid("ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
+  }
+  if (type != ProjectionType::kInclude && projection.non_key_attributes) {
+    return Invalid("ProjectionType is " + std::string(ProjectionTypeName(type)) +
+                   ", but NonKeyAttributes is specified");
+  }
+  return type;
+}
+
+Result<IndexDefinition> DefinitionOf(std::string name, IndexKind kind,
+                                     const std::vector<KeySchemaElement>& key_schema,
+                                     const Projection& projection,
+                                     const std::vector<AttributeDefinition>& definitions) {
+  IndexDefinition out;
+  out.name = std::move(name);
+  out.kind = kind;
+  PARTSTORE_ASSIGN_OR_RETURN(out.key, IndexKeySchemaOf(key_schema, definitions));
+  PARTSTORE_ASSIGN_OR_RETURN(out.projection, ProjectionOf(projection));
+  if (projection.non_key_attributes) out.non_key_attributes = *projection.non_key_attributes;
+  out.projection_as_requested = projection;
+  return out;
+}
+
+Status CheckThroughput(const std::string& index, const std::optional<ProvisionedThroughput>& t,
+                       BillingMode mode) {
+  if (mode == BillingMode::kPayPerRequest && t) {
+    return Invalid("ProvisionedThroughput should not be specified for index: " + index +
+                   " when BillingMode is PAY_PER_REQUEST");
+  }
+  if (mode == BillingMode::kProvisioned && !t) {
+    return Invalid("ProvisionedThroughput is not specified for index: " + index);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<KeySchema> IndexKeySchemaOf(const std::vector<KeySchemaElement>& elements,
+                                   const std::vector<AttributeDefinition>& definitions) {
+  if (elements.empty() || elements.size() > 2) {
+    return Status::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  if (elements[0].key_type != KeyRoleName::kHash) {
+    return Status::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+  }
+  if (elements.size() == 2 && elements[1].key_type != KeyRoleName::kRange) {
+    return Status::Validation(
+        "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+  }
+  if (elements.size() == 2 && elements[0].attribute_name == elements[1].attribute_name) {
+    return Status::Validation(
+        "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+  }
+  auto find = [&](const std::string& name) -> const AttributeDefinition* {
+    for (const AttributeDefinition& d : definitions) {
+      if (d.attribute_name == name) return &d;
+    }
+    return nullptr;
+  };
+  std::vector<std::string> keys, defined;
+  bool missing = false;
+  for (const KeySchemaElement& e : elements) {
+    keys.push_back(e.attribute_name);
+    missing = missing || find(e.attribute_name) == nullptr;
+  }
+  if (missing) {
+    for (const AttributeDefinition& d : definitions) defined.push_back(d.attribute_name);
+    return Invalid("Some index key attributes are not defined in AttributeDefinitions. Keys: " +
+                   NameList(keys) + ", AttributeDefinitions: " + NameList(defined));
+  }
+  KeySchema schema;
+  schema.partition = {elements[0].attribute_name, find(elements[0].attribute_name)->attribute_type};
+  if (elements.size() == 2) {
+    schema.sort =
+        KeyAttribute{elements[1].attribute_name, find(elements[1].attribute_name)->attribute_type};
+  }
+  return schema;
+}
+
+Result<std::vector<IndexDefinition>> IndexDefinitionsOf(const CreateTableRequest& request,
+                                                        const KeySchema& table_key,
+                                                        BillingMode mode) {
+  ConstraintViolations violations;
+  for (size_t i = 0; i < request.local_secondary_indexes.size(); ++i) {
+    violations.Name(request.local_secondary_indexes[i].index_name,
+                    "localSecondaryIndexes." + std::to_string(i + 1) + ".member.indexName");
+  }
+  for (size_t i = 0; i < request.global_secondary_indexes.size(); ++i) {
+    violations.Name(request.global_secondary_indexes[i].index_name,
+                    "globalSecondaryIndexes." + std::to_string(i + 1) + ".member.indexName");
+  }
+  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+
+  if (!request.local_secondary_indexes.empty() && !table_key.sort) {
+    return Invalid(
+        "Table KeySchema does not have a range key, which is required when specifying a "
+        "LocalSecondaryIndex");
+  }
+  if (request.local_secondary_indexes.size() > kMaxLocalSecondaryIndexes) {
+    return Invalid("Number of LocalSecondaryIndexes exceeds per-table limit of " +
+                   std::to_string(kMaxLocalSecondaryIndexes));
+  }
+  if (request.global_secondary_indexes.size() > kMaxGlobalSecondaryIndexes) {
+    return Invalid("GlobalSecondaryIndex count exceeds the per-table limit of " +
+                   std::to_string(kMaxGlobalSecondaryIndexes));
+  }
+  std::vector<IndexDefinition> out;
+  std::set<std::string> names;
+  size_t projected = 0;
+  for (const LocalSecondaryIndex& index : request.local_secondary_indexes) {
+    if (!names.insert(index.index_name).second) {
+      return Invalid("Duplicate index name: " + index.index_name);
+    }
+    PARTSTORE_ASSIGN_OR_RETURN(IndexDefinition definition,
+                               DefinitionOf(index.index_name, IndexKind::kLocal, index.key_schema,
+                                            index.projection, request.attribute_definitions));
+    if (definition.key.partition.name != table_key.partition.name || !definition.key.sort) {
+      return Invalid("Index KeySchema does not have the same leading hash key as table KeySchema "
+                     "for index: " + index.index_name + ". index hash key: " +
+                     definition.key.partition.name + ", table hash key: " +
+                     table_key.partition.name);
+    }
+    projected += definition.non_key_attributes.size();
+    out.push_back(std::move(definition));
+  }
+  for (const GlobalSecondaryIndex& index : request.global_secondary_indexes) {
+    if (!names.insert(index.index_name).second) {
+      return Invalid("Duplicate index name: " + index.index_name);
+    }
+    PARTSTORE_ASSIGN_OR_RETURN(IndexDefinition definition,
+                               DefinitionOf(index.index_name, IndexKind::kGlobal, index.key_schema,
+                                            index.projection, request.attribute_definitions));
+    PARTSTORE_RETURN_IF_ERROR(CheckThroughput(index.index_name, index.provisioned_throughput, mode));
+    definition.provisioned_throughput = index.provisioned_throughput;
+    projected += definition.non_key_attributes.size();
+    out.push_back(std::move(definition));
+  }
+  if (projected > kMaxProjectedAttributes) {
+    return Invalid("The sum of NonKeyAttributes across all secondary indexes exceeds the limit of " +
+                   std::to_string(kMaxProjectedAttributes));
+  }
+  return out;
+}
+
+Result<IndexDefinition> GlobalIndexDefinitionOf(const GlobalSecondaryIndex& index,
+                                                const std::vector<AttributeDefinition>& definitions,
+                                                const std::vector<IndexDefinition>& existing,
+                                                BillingMode mode) {
+  ConstraintViolations violations;
+  violations.Name(index.index_name,
+                  "globalSecondaryIndexUpdates.1.member.create.indexName");
+  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  size_t globals = 0;
+  size_t projected = 0;
+  for (const IndexDefinition& d : existing) {
+    if (d.name == index.index_name) {
+      return Status(Code::kValidation, std::string(kInvalid) + "Duplicate index name: " +
+                                           index.index_name);
+    }
+    globals += d.kind == IndexKind::kGlobal;
+    projected += d.non_key_attributes.size();
+  }
+  if (globals + 1 > kMaxGlobalSecondaryIndexes) {
+    return Invalid("GlobalSecondaryIndex count exceeds the per-table limit of " +
+                   std::to_string(kMaxGlobalSecondaryIndexes));
+  }
+  PARTSTORE_ASSIGN_OR_RETURN(IndexDefinition definition,
+                             DefinitionOf(index.index_name, IndexKind::kGlobal, index.key_schema,
+                                          index.projection, definitions));
+  PARTSTORE_RETURN_IF_ERROR(CheckThroughput(index.index_name, index.provisioned_throughput, mode));
+  definition.provisioned_throughput = index.provisioned_throughput;
+  if (projected + definition.non_key_attributes.size() > kMaxProjectedAttributes) {
+    return Invalid("The sum of NonKeyAttributes across all secondary indexes exceeds the limit of " +
+                   std::to_string(kMaxProjectedAttributes));
+  }
+  return definition;
+}
+
+}  // namespace partstore

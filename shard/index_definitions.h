@@ -1,0 +1,34 @@
+// The secondary-index part of CreateTable and UpdateTable validation: each LocalSecondaryIndex /
+// GlobalSecondaryIndex checked against the table's key schema, attribute definitions and billing
+// mode, with DynamoDB's messages (research catalogue §5.1: live captures and the ACK probe
+// catalogue), and turned into IndexDefinitions.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <vector>
+
+#include "core/status.h"
+#include "shard/secondary_index.h"
+#include "shard/table_requests.h"
+
+namespace partstore {
+
+// All indexes of a CreateTable request, LSIs first, in request order.
+Result<std::vector<IndexDefinition>> IndexDefinitionsOf(const CreateTableRequest& request,
+                                                        const KeySchema& table_key,
+                                                        BillingMode mode);
+
+// One GSI added by UpdateTable. `definitions`: the request's AttributeDefinitions (the new key
+// attributes must be defined there); `existing`: the table's indexes (name clashes, the 20 limit).
+Result<IndexDefinition> GlobalIndexDefinitionOf(const GlobalSecondaryIndex& index,
+                                                const std::vector<AttributeDefinition>& definitions,
+                                                const std::vector<IndexDefinition>& existing,
+                                                BillingMode mode);
+
+// The key schema an index's KeySchemaElements name (first HASH, optional RANGE), typed from
+// `definitions`; DynamoDB's texts for a bad shape or an undefined attribute.
+Result<KeySchema> IndexKeySchemaOf(const std::vector<KeySchemaElement>& elements,
+                                   const std::vector<AttributeDefinition>& definitions);
+
+}  // namespace partstore

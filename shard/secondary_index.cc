@@ -1,0 +1,125 @@
+#include "shard/secondary_index.h"
+
+#include <algorithm>
+#include <mutex>
+#include <shared_mutex>
+
+#include "core/key_encoding.h"
+
+namespace partstore {
+
+void AppendEscapedComponent(std::string_view encoded, std::string* out) {
+  for (char c : encoded) {
+    out->push_back(c);
+    if (c == '\0') out->push_back('\xFF');
+  }
+  out->push_back('\0');
+  out->push_back('\x01');
+}
+
+SecondaryIndex::SecondaryIndex(IndexDefinition definition, KeySchema table_key, size_t stripes)
+    : definition_(std::move(definition)), table_key_(std::move(table_key)), stripes_(stripes) {
+  if (definition_.projection != ProjectionType::kAll) {
+    projected_.push_back(table_key_.partition.name);
+    if (table_key_.sort) projected_.push_back(table_key_.sort->name);
+    projected_.push_back(definition_.key.partition.name);
+    if (definition_.key.sort) projected_.push_back(definition_.key.sort->name);
+    if (definition_.projection == ProjectionType::kInclude) {
+      projected_.insert(projected_.end(), definition_.non_key_attributes.begin(),
+                        definition_.non_key_attributes.end());
+    }
+    std::sort(projected_.begin(), projected_.end());
+    projected_.erase(std::unique(projected_.begin(), projected_.end()), projected_.end());
+  }
+}
+
+Status SecondaryIndex::CheckItem(const Item& item) const {
+  for (const KeyAttribute* attribute :
+       {&definition_.key.partition, definition_.key.sort ? &*definition_.key.sort : nullptr}) {
+    if (attribute == nullptr) continue;
+    auto it = item.find(attribute->name);
+    if (it == item.end()) continue;
+    const Type expected = ValueTypeOf(attribute->type);
+    if (it->second.type() != expected) {
+      return Status::Validation(
+          "One or more parameter values were invalid: Type mismatch for Index Key " +
+          attribute->name + " Expected: " + std::string(TypeName(expected)) +
+          " Actual: " + std::string(TypeName(it->second.type())) +
+          " IndexName: " + definition_.name);
+    }
+    const bool empty = (expected == Type::kS && it->second.as_string().empty()) ||
+                       (expected == Type::kB && it->second.as_binary().empty());
+    if (empty) {
+      return Status::Validation(
+          std::string("One or more parameter values are not valid. A value specified for a "
+                      "secondary index key is not supported. The AttributeValue for a key "
+                      "attribute cannot contain an empty ") +
+          (expected == Type::kS ? "string" : "binary") +
+          " value. IndexName: " + definition_.name + ", IndexKey: " + attribute->name);
+    }
+  }
+  return Status::Ok();
+}
+
+std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOf(const Item& item,
+                                                              std::string_view table_partition,
+                                                              std::string_view table_sort) const {
+  const KeySchema& key = definition_.key;
+  const Value* sort = nullptr;
+  if (key.sort) {
+    auto it = item.find(key.sort->name);
+    if (it == item.end()) return std::nullopt;
+    sort = &it->second;
+  }
+  EntryKey out;
+  if (definition_.kind == IndexKind::kLocal) {
+    out.partition = std::string(table_partition);
+  } else {
+    auto it = item.find(key.partition.name);
+    if (it == item.end()) return std::nullopt;
+    AppendKeyEncoding(it->second, &out.partition);
+  }
+  out.hash = HashPartitionKey(out.partition);
+  if (sort != nullptr) {
+    std::string encoded;
+    AppendKeyEncoding(*sort, &encoded);
+    AppendEscapedComponent(encoded, &out.entry);
+  }
+  if (definition_.kind == IndexKind::kGlobal) AppendEscapedComponent(table_partition, &out.entry);
+  out.entry.append(table_sort);
+  return out;
+}
+
+Item SecondaryIndex::Project(const Item& item) const {
+  if (definition_.projection == ProjectionType::kAll) return item;
+  Item out;
+  for (const std::string& name : projected_) {
+    if (auto it = item.find(name); it != item.end()) out.emplace(it->first, it->second);
+  }
+  return out;
+}
+
+bool SecondaryIndex::Projects(std::string_view attribute) const {
+  if (definition_.projection == ProjectionType::kAll) return true;
+  return std::binary_search(projected_.begin(), projected_.end(), attribute);
+}
+
+int64_t SecondaryIndex::item_count() const {
+  int64_t total = 0;
+  for (size_t i = 0; i < stripes_.size(); ++i) {
+    std::shared_lock lock(stripes_.at(i).mu);
+    total += stripes_.at(i).item_count;
+  }
+  return total;
+}
+
+int64_t SecondaryIndex::size_bytes() const {
+  int64_t total = 0;
+  for (size_t i = 0; i < stripes_.size(); ++i) {
+    std::shared_lock lock(stripes_.at(i).mu);
+    total += stripes_.at(i).size_bytes;
+  }
+  return total;
+}
+
+}  // namespace partstore

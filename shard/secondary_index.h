@@ -1,0 +1,99 @@
+// SecondaryIndex: one GSI or LSI of a table — its definition and its entries.
+//
+// Entries live in the same structure as the table's items: a StripeSet keyed by the hash of the
+// encoded index partition key, each partition an ItemCollection sorted by an *entry key* that
+// makes entries unique and orders equal index sort keys by table key:
+//   GSI with a sort key   E(index sk) . E(table pk) . table sk
+//   GSI without one       E(table pk) . table sk
+//   LSI                   E(index sk) . table sk       (the partition key is the table's)
+// where E(x) is x's order-preserving encoding (core/key_encoding.h) with each 0x00 byte written
+// as 0x00 0xFF and followed by the terminator 0x00 0x01. The escaping keeps byte order and makes
+// a component never a prefix of another's continuation, so the concatenation sorts by index sort
+// key first, then table key; a prefix of an escaped value is the escape of a prefix, so
+// begins_with works on entry keys too (SortKeyBounds).
+//
+// An entry holds the item's projection: KEYS_ONLY = table keys + index keys, INCLUDE = those +
+// the listed attributes, ALL = the whole item. An item that lacks an index key attribute has no
+// entry (sparse index).
+//
+// Thread safety: the definition is immutable. Entries are guarded by the index's stripes, taken
+// by the table's writers after their base stripe (lock order: base stripe, then index stripes in
+// ascending (index, stripe) order; index stripes are never held while acquiring a base stripe)
+// and by readers of the index alone.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/key.h"
+#include "core/status.h"
+#include "shard/stripe.h"
+#include "shard/table_requests.h"
+
+namespace partstore {
+
+enum class IndexKind : uint8_t { kGlobal, kLocal };
+
+struct IndexDefinition {
+  std::string name;
+  IndexKind kind = IndexKind::kGlobal;
+  KeySchema key;  // the index's partition (GSI) and sort key; an LSI's partition is the table's
+  ProjectionType projection = ProjectionType::kAll;
+  std::vector<std::string> non_key_attributes;  // INCLUDE, in request order
+  Projection projection_as_requested;
+  std::optional<ProvisionedThroughput> provisioned_throughput;  // GSIs of provisioned tables
+};
+
+// Appends `encoded` escaped and terminated (see the header comment).
+void AppendEscapedComponent(std::string_view encoded, std::string* out);
+
+class SecondaryIndex {
+ public:
+  SecondaryIndex(IndexDefinition definition, KeySchema table_key, size_t stripes);
+
+  const IndexDefinition& definition() const { return definition_; }
+  const std::string& name() const { return definition_.name; }
+  bool global() const { return definition_.kind == IndexKind::kGlobal; }
+  const KeySchema& table_key() const { return table_key_; }
+
+  // The index key attributes of an item being written: present ones must have the key type and
+  // be non-empty (DynamoDB rejects the whole write otherwise):
+  //   "One or more parameter values were invalid: Type mismatch for Index Key gsk Expected: S
+  //    Actual: N IndexName: gsi1"
+  //   "One or more parameter values are not valid. A value specified for a secondary index key is
+  //    not supported. The AttributeValue for a key attribute cannot contain an empty string
+  //    value. IndexName: gsi1, IndexKey: gsk"
+  Status CheckItem(const Item& item) const;
+
+  // Where an item's entry lives, or nullopt when the item is not in the index. REQUIRES: `item`
+  // passed CheckItem and has the table key attributes; `table_partition` / `table_sort` are its
+  // encoded table key (table_sort empty for hash-only tables).
+  struct EntryKey {
+    uint64_t hash = 0;
+    std::string partition;  // encoded index partition key
+    std::string entry;      // the entry key within the partition
+    friend bool operator==(const EntryKey&, const EntryKey&) = default;
+  };
+  std::optional<EntryKey> KeyOf(const Item& item, std::string_view table_partition,
+                                std::string_view table_sort) const;
+
+  // The entry stored for `item`.
+  Item Project(const Item& item) const;
+  // Whether `path_top` is an attribute this index's entries carry.
+  bool Projects(std::string_view attribute) const;
+
+  StripeSet& stripes() { return stripes_; }
+  const StripeSet& stripes() const { return stripes_; }
+  int64_t item_count() const;
+  int64_t size_bytes() const;
+
+ private:
+  IndexDefinition definition_;
+  KeySchema table_key_;
+  std::vector<std::string> projected_;  // sorted: keys + non-key attributes (not for ALL)
+  StripeSet stripes_;
+};
+
+}  // namespace partstore
