@@ -53,7 +53,12 @@ class SecondaryIndex {
  public:
   SecondaryIndex(IndexDefinition definition, KeySchema table_key, size_t stripes);
 
+  // The definition. Its provisioned throughput may change (UpdateTable) under the table's index
+  // lock held exclusively; readers of it hold that lock shared.
   const IndexDefinition& definition() const { return definition_; }
+  void set_provisioned_throughput(ProvisionedThroughput throughput) {
+    definition_.provisioned_throughput = throughput;
+  }
   const std::string& name() const { return definition_.name; }
   bool global() const { return definition_.kind == IndexKind::kGlobal; }
   const KeySchema& table_key() const { return table_key_; }

@@ -176,8 +176,12 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
     }
   }
   const std::string arn = options.arn_prefix + request.table_name;
-  std::shared_ptr<Table> table(
-      new Table(request.table_name, std::move(schema), std::move(options)));
+  const size_t stripes = options.stripes;
+  std::shared_ptr<Table> table(new Table(request.table_name, schema, std::move(options)));
+  for (IndexDefinition& definition : indexes) {
+    table->indexes_.push_back(
+        std::make_shared<SecondaryIndex>(std::move(definition), schema, stripes));
+  }
   TableDescription& d = table->description_;
   d.table_name = request.table_name;
   d.table_arn = arn;
@@ -249,10 +253,12 @@ Status Table::Update(const UpdateTableRequest& request) {
   ConstraintViolations violations;
   CheckThroughputConstraints(request.provisioned_throughput, &violations);
   PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
-  if (request.global_secondary_index_updates && !request.global_secondary_index_updates->empty()) {
-    return Status::Validation(
-        "GlobalSecondaryIndexUpdates are not supported by partstore yet (secondary indexes are "
-        "planned); create the table without them");
+  const bool index_updates =
+      request.global_secondary_index_updates && !request.global_secondary_index_updates->empty();
+  if (index_updates) {
+    // Alone in the request, or with a billing/throughput change applied after it.
+    PARTSTORE_RETURN_IF_ERROR(UpdateIndexes(request));
+    if (!request.billing_mode && !request.provisioned_throughput) return Status::Ok();
   }
   if (!request.billing_mode && !request.provisioned_throughput) {
     return Status::Validation(

@@ -85,6 +85,9 @@ class Table {
   Result<QueryResult> Query(const QueryRequest& request, const PreparedRead& prepared) const;
   Result<ScanResult> Scan(const ScanRequest& request, const PreparedRead& prepared) const;
 
+  // The indexes' definitions, in the table's order (LSIs first, then GSIs as created).
+  std::vector<IndexDefinition> index_definitions() const;
+
   // Items and DynamoDB size (ItemSize, without the 100-byte overhead) summed over the stripes.
   int64_t item_count() const;
   int64_t size_bytes() const;
@@ -137,6 +140,9 @@ class Table {
   // from `old_item` to `new_item` (either may be null) and adds the index write charges.
   void MaintainIndexes(const Item* old_item, const Item* new_item, const EncodedKey& key,
                        CapacityCharge* charge);
+  // UpdateTable's GlobalSecondaryIndexUpdates: create (with a backfill of the existing items),
+  // delete, or change an index's throughput; one create or delete per call.
+  Status UpdateIndexes(const UpdateTableRequest& request);
   // Every index's CheckItem for an item about to be written.
   Status CheckIndexKeys(const Item& item) const;
   // Reads of an index: no strongly consistent GSI reads, ALL_ATTRIBUTES only from a GSI that

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <shared_mutex>
 
+#include "shard/index_definitions.h"
 #include "shard/table.h"
 
 namespace partstore {
@@ -22,6 +23,120 @@ std::shared_ptr<SecondaryIndex> Table::FindIndex(std::string_view name) const {
     if (index->name() == name) return index;
   }
   return nullptr;
+}
+
+std::vector<IndexDefinition> Table::index_definitions() const {
+  std::shared_lock lock(indexes_mu_);
+  std::vector<IndexDefinition> out;
+  for (const auto& index : indexes_) out.push_back(index->definition());
+  return out;
+}
+
+Status Table::UpdateIndexes(const UpdateTableRequest& request) {
+  const auto& updates = *request.global_secondary_index_updates;
+  size_t creates_or_deletes = 0;
+  for (const GlobalSecondaryIndexUpdate& update : updates) {
+    const int actions = update.create.has_value() + update.update.has_value() +
+                        update.remove.has_value();
+    if (actions != 1) {
+      return Status::Validation(
+          "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Create, "
+          "GlobalSecondaryIndexUpdate.Update, or GlobalSecondaryIndexUpdate.Delete must be "
+          "specified");
+    }
+    creates_or_deletes += update.create.has_value() || update.remove.has_value();
+  }
+  if (creates_or_deletes > 1) {
+    return Status(Code::kLimitExceeded,
+                  "Subscriber limit exceeded: Only 1 online index can be created or deleted "
+                  "simultaneously per table");
+  }
+  BillingMode mode;
+  {
+    std::lock_guard<std::mutex> lock(description_mu_);
+    mode = description_.billing_mode;
+  }
+  const std::vector<IndexDefinition> existing = index_definitions();
+  // Validate every action before changing anything.
+  std::vector<IndexDefinition> created;
+  for (const GlobalSecondaryIndexUpdate& update : updates) {
+    if (update.create) {
+      PARTSTORE_ASSIGN_OR_RETURN(IndexDefinition definition,
+                                 GlobalIndexDefinitionOf(*update.create,
+                                                         request.attribute_definitions, existing,
+                                                         mode));
+      created.push_back(std::move(definition));
+      continue;
+    }
+    const std::string& name = update.update ? update.update->index_name : update.remove->index_name;
+    auto it = std::find_if(existing.begin(), existing.end(),
+                           [&](const IndexDefinition& d) { return d.name == name; });
+    if (it == existing.end() || it->kind != IndexKind::kGlobal) {
+      return Status::ResourceNotFound("Requested resource not found: Index " + name +
+                                      " for table " + name_);
+    }
+  }
+
+  // Apply with every base stripe held (ascending), so no write is between the old and the new
+  // index list, and the backfill sees each item exactly once.
+  std::vector<std::unique_lock<std::shared_mutex>> base;
+  base.reserve(stripes_.size());
+  for (size_t i = 0; i < stripes_.size(); ++i) base.emplace_back(stripes_.at(i).mu);
+  std::unique_lock indexes_lock(indexes_mu_);
+  for (const GlobalSecondaryIndexUpdate& update : updates) {
+    if (update.remove) {
+      std::erase_if(indexes_, [&](const auto& index) { return index->name() == update.remove->index_name; });
+    } else if (update.update) {
+      for (auto& index : indexes_) {
+        if (index->name() != update.update->index_name) continue;
+        // The entries stay; only the definition changes.
+        index->set_provisioned_throughput(update.update->provisioned_throughput);
+      }
+    }
+  }
+  for (IndexDefinition& definition : created) {
+    auto index = std::make_shared<SecondaryIndex>(std::move(definition), key_schema_,
+                                                  options_.stripes);
+    // Backfill: every existing item that has the index keys. Items whose index key attribute has
+    // the wrong type are left out (DynamoDB reports them as backfill violations).
+    for (size_t i = 0; i < stripes_.size(); ++i) {
+      const Stripe& stripe = stripes_.at(i);
+      for (const Stripe::Entry* entry : stripe.Ordered()) {
+        ItemCollection::ConstCursor cursor = entry->second.NewCursor();
+        for (cursor.SeekToFirst(); cursor.valid(); cursor.Next()) {
+          const Item& item = cursor.item();
+          if (!index->CheckItem(item).ok()) continue;
+          std::optional<SecondaryIndex::EntryKey> key =
+              index->KeyOf(item, entry->first.key, key_schema_.sort ? cursor.key() : "");
+          if (!key) continue;
+          Item projected = index->Project(item);
+          const size_t size = ItemSize(projected);
+          Stripe& target = index->stripes().ForHash(key->hash);
+          std::unique_lock lock(target.mu);
+          auto [stored, inserted] = target.FindOrCreate({key->hash, key->partition})
+                                        .InsertOrAssign(key->entry, std::move(projected), nullptr,
+                                                        KnownItemSizes{.item = size});
+          (void)stored;
+          if (inserted) ++target.item_count;
+          target.size_bytes += static_cast<int64_t>(size);
+        }
+      }
+    }
+    indexes_.push_back(std::move(index));
+  }
+  indexes_lock.unlock();
+  base.clear();
+
+  // The new key attributes join the table's AttributeDefinitions.
+  std::lock_guard<std::mutex> lock(description_mu_);
+  for (const AttributeDefinition& d : request.attribute_definitions) {
+    auto& defs = description_.attribute_definitions;
+    if (std::none_of(defs.begin(), defs.end(),
+                     [&](const AttributeDefinition& e) { return e.attribute_name == d.attribute_name; })) {
+      defs.push_back(d);
+    }
+  }
+  return Status::Ok();
 }
 
 Status Table::CheckIndexKeys(const Item& item) const {
