@@ -126,6 +126,95 @@ TEST(EncodeTest, TableDescription) {
   EXPECT_EQ(EncodeListTablesResult({}), R"({"TableNames":[]})");
 }
 
+TEST(EncodeTest, TableDescriptionIndexes) {
+  TableDescription table;
+  table.table_name = "T";
+  table.table_arn = "arn:t";
+  table.table_id = "id";
+  table.creation_date_time = 1;
+  table.attribute_definitions = {{"pk", KeyType::kString}};
+  table.key_schema = {{"pk", KeyRoleName::kHash}, {"sk", KeyRoleName::kRange}};
+  table.provisioned_throughput.read_capacity_units = 5;
+  table.provisioned_throughput.write_capacity_units = 5;
+  LocalSecondaryIndexDescription lsi;
+  lsi.index_name = "L";
+  lsi.index_arn = "arn:t/index/L";
+  lsi.key_schema = {{"pk", KeyRoleName::kHash}, {"ls", KeyRoleName::kRange}};
+  // NonKeyAttributes are written for INCLUDE only.
+  lsi.projection = {ProjectionType::kAll, std::vector<std::string>{"ignored"}};
+  lsi.index_size_bytes = 12;
+  lsi.item_count = 2;
+  table.local_secondary_indexes = {lsi};
+  GlobalSecondaryIndexDescription gsi;
+  gsi.index_name = "G";
+  gsi.index_arn = "arn:t/index/G";
+  gsi.index_status = IndexStatus::kCreating;
+  gsi.key_schema = {{"g", KeyRoleName::kHash}};
+  gsi.projection = {ProjectionType::kInclude, std::vector<std::string>{"a", "b"}};
+  gsi.provisioned_throughput.read_capacity_units = 1;
+  gsi.provisioned_throughput.write_capacity_units = 2;
+  gsi.provisioned_throughput.last_increase_date_time = 3.5;
+  gsi.index_size_bytes = 40;
+  gsi.item_count = 1;
+  table.global_secondary_indexes = {gsi};
+  const std::string expected_indexes =
+      R"("LocalSecondaryIndexes":[{"IndexName":"L",)"
+      R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},)"
+      R"({"AttributeName":"ls","KeyType":"RANGE"}],"Projection":{"ProjectionType":"ALL"},)"
+      R"("IndexSizeBytes":12,"ItemCount":2,"IndexArn":"arn:t/index/L"}],)"
+      R"("GlobalSecondaryIndexes":[{"IndexName":"G",)"
+      R"("KeySchema":[{"AttributeName":"g","KeyType":"HASH"}],)"
+      R"("Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["a","b"]},)"
+      R"("IndexStatus":"CREATING","ProvisionedThroughput":{"LastIncreaseDateTime":3.5,)"
+      R"("NumberOfDecreasesToday":0,"ReadCapacityUnits":1,"WriteCapacityUnits":2},)"
+      R"("IndexSizeBytes":40,"ItemCount":1,"IndexArn":"arn:t/index/G"}]}})";
+  for (const std::string& body :
+       {EncodeCreateTableResult({.table_description = table}),
+        EncodeUpdateTableResult({.table_description = table}),
+        EncodeDeleteTableResult({.table_description = table}),
+        EncodeDescribeTableResult({.table = table})}) {
+    EXPECT_NE(body.find(R"("TableId":"id",)" + expected_indexes), std::string::npos) << body;
+  }
+  // No index of a kind: no member.
+  table.local_secondary_indexes.clear();
+  std::string body = EncodeDescribeTableResult({.table = table});
+  EXPECT_EQ(body.find("LocalSecondaryIndexes"), std::string::npos) << body;
+  EXPECT_NE(body.find(R"("TableId":"id","GlobalSecondaryIndexes":[{"IndexName":"G",)"),
+            std::string::npos)
+      << body;
+  table.global_secondary_indexes.clear();
+  body = EncodeDescribeTableResult({.table = table});
+  EXPECT_EQ(body.find("SecondaryIndexes"), std::string::npos) << body;
+  // A projection without a type (never from the engine) is written as it is: {}.
+  table.global_secondary_indexes = {gsi};
+  table.global_secondary_indexes[0].projection = {};
+  body = EncodeDescribeTableResult({.table = table});
+  EXPECT_NE(body.find(R"("Projection":{},"IndexStatus")"), std::string::npos) << body;
+}
+
+TEST(EncodeTest, ConsumedCapacityIndexReadsAndWrites) {
+  // An index read: the engine reports the index alone (no Table member).
+  ConsumedCapacity read = Capacity(1);
+  read.local_secondary_indexes["l1"] = 1;
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  WriteConsumedCapacity(read, writer);
+  EXPECT_EQ(std::string(buffer.GetString()),
+            R"({"TableName":"T","CapacityUnits":0.5,)"
+            R"("LocalSecondaryIndexes":{"l1":{"CapacityUnits":0.5}}})");
+  // A write charged to the table and to indexes of both kinds.
+  ConsumedCapacity write = Capacity(10);
+  write.table_half_units = 2;
+  write.global_secondary_indexes["g2"] = 2;
+  write.global_secondary_indexes["g1"] = 4;
+  write.local_secondary_indexes["l1"] = 2;
+  EXPECT_EQ(EncodePutItemResult({.consumed_capacity = write}),
+            R"({"ConsumedCapacity":{"TableName":"T","CapacityUnits":5.0,)"
+            R"("Table":{"CapacityUnits":1.0},)"
+            R"("GlobalSecondaryIndexes":{"g1":{"CapacityUnits":2.0},"g2":{"CapacityUnits":1.0}},)"
+            R"("LocalSecondaryIndexes":{"l1":{"CapacityUnits":1.0}}}})");
+}
+
 // ---- ErrorResponse ----
 
 TEST(ErrorResponseTest, Shapes) {
@@ -209,23 +298,171 @@ TEST_F(DispatchTest, TableLifecycle) {
   EXPECT_EQ(r.body, R"({"TableNames":[]})");
 }
 
-TEST_F(DispatchTest, SecondaryIndexesAreRefusedNotIgnored) {
-  Response r = Call("CreateTable", R"({"TableName": "Orders", "BillingMode": "PAY_PER_REQUEST",
+// A table with an LSI (KEYS_ONLY) and a GSI (INCLUDE status), its indexes maintained as items are
+// written, read through Query and Scan with IndexName, and described with per-index counts.
+TEST_F(DispatchTest, SecondaryIndexesRoundTrip) {
+  Ok("CreateTable", R"({"TableName": "Orders", "BillingMode": "PAY_PER_REQUEST",
+      "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                               {"AttributeName": "sk", "AttributeType": "N"},
+                               {"AttributeName": "status", "AttributeType": "S"},
+                               {"AttributeName": "customer", "AttributeType": "S"},
+                               {"AttributeName": "total", "AttributeType": "N"}],
+      "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                    {"AttributeName": "sk", "KeyType": "RANGE"}],
+      "LocalSecondaryIndexes": [{"IndexName": "ByStatus",
+          "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                        {"AttributeName": "status", "KeyType": "RANGE"}],
+          "Projection": {"ProjectionType": "KEYS_ONLY"}}],
+      "GlobalSecondaryIndexes": [{"IndexName": "ByCustomer",
+          "KeySchema": [{"AttributeName": "customer", "KeyType": "HASH"},
+                        {"AttributeName": "total", "KeyType": "RANGE"}],
+          "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["status"]}}]})");
+  // An item in both indexes, charged for each (reference §2.4: 1 write unit per index put).
+  Response r = Call("PutItem", R"({"TableName": "Orders", "ReturnConsumedCapacity": "INDEXES",
+      "Item": {"pk": {"S": "u1"}, "sk": {"N": "1"}, "customer": {"S": "c1"},
+               "total": {"N": "30"}, "status": {"S": "open"}, "note": {"S": "x"}}})");
+  EXPECT_EQ(r.body, R"({"ConsumedCapacity":{"TableName":"Orders","CapacityUnits":3.0,)"
+                    R"("Table":{"CapacityUnits":1.0},)"
+                    R"("GlobalSecondaryIndexes":{"ByCustomer":{"CapacityUnits":1.0}},)"
+                    R"("LocalSecondaryIndexes":{"ByStatus":{"CapacityUnits":1.0}}}})");
+  Ok("PutItem", R"({"TableName": "Orders", "Item": {"pk": {"S": "u1"}, "sk": {"N": "2"},
+      "customer": {"S": "c1"}, "total": {"N": "10"}, "status": {"S": "shipped"}}})");
+  Ok("PutItem", R"({"TableName": "Orders", "Item": {"pk": {"S": "u2"}, "sk": {"N": "1"},
+      "customer": {"S": "c2"}, "total": {"N": "5"}}})");  // not in the LSI
+  Ok("PutItem", R"({"TableName": "Orders", "Item": {"pk": {"S": "u3"}, "sk": {"N": "1"},
+      "status": {"S": "open"}}})");  // not in the GSI
+
+  // The GSI, in index sort key order, with its projection (keys + status, no note).
+  r = Call("Query", R"({"TableName": "Orders", "IndexName": "ByCustomer",
+      "KeyConditionExpression": "customer = :c", "ExpressionAttributeValues": {":c": {"S": "c1"}},
+      "ReturnConsumedCapacity": "INDEXES"})");
+  EXPECT_EQ(r.body,
+            R"({"Items":[)"
+            R"({"customer":{"S":"c1"},"pk":{"S":"u1"},"sk":{"N":"2"},"status":{"S":"shipped"},)"
+            R"("total":{"N":"10"}},)"
+            R"({"customer":{"S":"c1"},"pk":{"S":"u1"},"sk":{"N":"1"},"status":{"S":"open"},)"
+            R"("total":{"N":"30"}}],"Count":2,"ScannedCount":2,)"
+            R"("ConsumedCapacity":{"TableName":"Orders","CapacityUnits":0.5,)"
+            R"("GlobalSecondaryIndexes":{"ByCustomer":{"CapacityUnits":0.5}}}})");
+  // The LSI: KEYS_ONLY.
+  r = Call("Query", R"({"TableName": "Orders", "IndexName": "ByStatus",
+      "KeyConditionExpression": "pk = :p AND #s = :o", "ExpressionAttributeNames": {"#s": "status"},
+      "ExpressionAttributeValues": {":p": {"S": "u1"}, ":o": {"S": "open"}}})");
+  EXPECT_EQ(r.body, R"({"Items":[{"pk":{"S":"u1"},"sk":{"N":"1"},"status":{"S":"open"}}],)"
+                    R"("Count":1,"ScannedCount":1})");
+  r = Call("Scan", R"({"TableName": "Orders", "IndexName": "ByCustomer", "Select": "COUNT"})");
+  EXPECT_EQ(r.body, R"({"Count":3,"ScannedCount":3})");
+  r = Call("Scan", R"({"TableName": "Orders", "IndexName": "ByStatus",
+      "ProjectionExpression": "pk, sk"})");
+  EXPECT_NE(r.body.find(R"("Count":3,"ScannedCount":3)"), std::string::npos) << r.body;
+  r = Call("Query", R"({"TableName": "Orders", "IndexName": "Missing",
+      "KeyConditionExpression": "customer = :c", "ExpressionAttributeValues": {":c": {"S": "c1"}}})");
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_NE(r.body.find("ValidationException"), std::string::npos) << r.body;
+
+  // DescribeTable: both lists, per-index ItemCount, on-demand GSI throughput as zeros, the
+  // projection's NonKeyAttributes only for INCLUDE.
+  r = Call("DescribeTable", R"({"TableName": "Orders"})");
+  ASSERT_EQ(r.http_status, 200) << r.body;
+  const std::string arn = "arn:aws:dynamodb:";
+  EXPECT_NE(r.body.find(R"("LocalSecondaryIndexes":[{"IndexName":"ByStatus",)"
+                        R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},)"
+                        R"({"AttributeName":"status","KeyType":"RANGE"}],)"
+                        R"("Projection":{"ProjectionType":"KEYS_ONLY"},"IndexSizeBytes":)"),
+            std::string::npos)
+      << r.body;
+  EXPECT_NE(r.body.find(R"("GlobalSecondaryIndexes":[{"IndexName":"ByCustomer",)"
+                        R"("KeySchema":[{"AttributeName":"customer","KeyType":"HASH"},)"
+                        R"({"AttributeName":"total","KeyType":"RANGE"}],)"
+                        R"("Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["status"]},)"
+                        R"("IndexStatus":"ACTIVE","ProvisionedThroughput":{"NumberOfDecreasesToday":0,)"
+                        R"("ReadCapacityUnits":0,"WriteCapacityUnits":0},"IndexSizeBytes":)"),
+            std::string::npos)
+      << r.body;
+  rapidjson::Document described;
+  ASSERT_TRUE(ParseJson(r.body, &described).ok());
+  const auto& table = described["Table"];
+  EXPECT_EQ(table["ItemCount"].GetInt64(), 4);
+  ASSERT_TRUE(table.HasMember("LocalSecondaryIndexes") && table.HasMember("GlobalSecondaryIndexes"))
+      << r.body;
+  const auto& lsi = table["LocalSecondaryIndexes"][0];
+  EXPECT_EQ(lsi["ItemCount"].GetInt64(), 3);
+  EXPECT_GT(lsi["IndexSizeBytes"].GetInt64(), 0);
+  EXPECT_EQ(std::string(lsi["IndexArn"].GetString()),
+            std::string(table["TableArn"].GetString()) + "/index/ByStatus");
+  const auto& gsi = table["GlobalSecondaryIndexes"][0];
+  EXPECT_EQ(gsi["ItemCount"].GetInt64(), 3);
+  EXPECT_GT(gsi["IndexSizeBytes"].GetInt64(), 0);
+  EXPECT_EQ(std::string(gsi["IndexArn"].GetString()),
+            std::string(table["TableArn"].GetString()) + "/index/ByCustomer");
+
+  // Writes keep the indexes in step: the item leaves the GSI when it loses its key.
+  Ok("UpdateItem", R"({"TableName": "Orders", "Key": {"pk": {"S": "u2"}, "sk": {"N": "1"}},
+      "UpdateExpression": "REMOVE customer"})");
+  r = Call("Scan", R"({"TableName": "Orders", "IndexName": "ByCustomer", "Select": "COUNT"})");
+  EXPECT_EQ(r.body, R"({"Count":2,"ScannedCount":2})");
+
+  // The engine's semantic checks come back through the protocol.
+  r = Call("CreateTable", R"({"TableName": "Other", "BillingMode": "PAY_PER_REQUEST",
       "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
                                {"AttributeName": "g", "AttributeType": "S"}],
       "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
-      "GlobalSecondaryIndexes": [{"IndexName": "G", "Projection": {"ProjectionType": "ALL"},
-                                  "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}]}]})");
-  EXPECT_EQ(r.http_status, 400);
-  EXPECT_NE(r.body.find("GlobalSecondaryIndexes are not supported by partstore yet"),
+      "GlobalSecondaryIndexes": [{"IndexName": "G12", "Projection": {},
+          "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}]}]})");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.validate#ValidationException",)"
+                    R"("message":"One or more parameter values were invalid: Unknown )"
+                    R"(ProjectionType: null"})");
+  EXPECT_EQ(Call("ListTables", "{}").body, R"({"TableNames":["Orders"]})");
+
+  // DeleteTable describes the indexes too.
+  r = Call("DeleteTable", R"({"TableName": "Orders"})");
+  ASSERT_EQ(r.http_status, 200) << r.body;
+  EXPECT_NE(r.body.find(R"("LocalSecondaryIndexes":[{"IndexName":"ByStatus")"), std::string::npos)
+      << r.body;
+  EXPECT_NE(r.body.find(R"("GlobalSecondaryIndexes":[{"IndexName":"ByCustomer")"),
             std::string::npos)
       << r.body;
-  EXPECT_EQ(Call("ListTables", "{}").body, R"({"TableNames":[]})") << "no table was created";
-  CreateOrders();
-  r = Call("UpdateTable", R"({"TableName": "Orders", "GlobalSecondaryIndexUpdates": [
-      {"Delete": {"IndexName": "G"}}]})");
-  EXPECT_NE(r.body.find("GlobalSecondaryIndexUpdates are not supported"), std::string::npos)
+}
+
+// UpdateTable's GlobalSecondaryIndexUpdates reach the engine: Create (with backfill), Update of a
+// provisioned index's throughput, Delete, and the engine's texts for a missing index.
+TEST_F(DispatchTest, GlobalSecondaryIndexUpdates) {
+  Ok("CreateTable", R"({"TableName": "Orders",
+      "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5},
+      "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+      "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}]})");
+  Ok("PutItem", R"({"TableName": "Orders", "Item": {"pk": {"S": "a"}, "g": {"S": "x"}}})");
+  Response r = Call("UpdateTable", R"({"TableName": "Orders",
+      "AttributeDefinitions": [{"AttributeName": "g", "AttributeType": "S"}],
+      "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "ByG",
+          "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+          "Projection": {"ProjectionType": "ALL"},
+          "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 2}}}]})");
+  ASSERT_EQ(r.http_status, 200) << r.body;
+  EXPECT_NE(r.body.find(R"("GlobalSecondaryIndexes":[{"IndexName":"ByG")"), std::string::npos)
       << r.body;
+  r = Call("Query", R"({"TableName": "Orders", "IndexName": "ByG",
+      "KeyConditionExpression": "g = :g", "ExpressionAttributeValues": {":g": {"S": "x"}}})");
+  EXPECT_EQ(r.body, R"({"Items":[{"g":{"S":"x"},"pk":{"S":"a"}}],"Count":1,"ScannedCount":1})");
+
+  r = Call("UpdateTable", R"({"TableName": "Orders", "GlobalSecondaryIndexUpdates": [
+      {"Update": {"IndexName": "ByG",
+                  "ProvisionedThroughput": {"ReadCapacityUnits": 3, "WriteCapacityUnits": 4}}}]})");
+  ASSERT_EQ(r.http_status, 200) << r.body;
+  EXPECT_NE(r.body.find(R"("ProvisionedThroughput":{"NumberOfDecreasesToday":0,)"
+                        R"("ReadCapacityUnits":3,"WriteCapacityUnits":4})"),
+            std::string::npos)
+      << r.body;
+
+  r = Call("UpdateTable", R"({"TableName": "Orders", "GlobalSecondaryIndexUpdates": [
+      {"Delete": {"IndexName": "Ghost"}}]})");
+  EXPECT_EQ(r.body,
+            R"({"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",)"
+            R"("message":"Requested resource not found: Index Ghost for table Orders"})");
+  Ok("UpdateTable", R"({"TableName": "Orders", "GlobalSecondaryIndexUpdates": [
+      {"Delete": {"IndexName": "ByG"}}]})");
+  r = Call("DescribeTable", R"({"TableName": "Orders"})");
+  EXPECT_EQ(r.body.find("SecondaryIndexes"), std::string::npos) << r.body;
 }
 
 TEST_F(DispatchTest, ItemRoundTrip) {

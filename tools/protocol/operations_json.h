@@ -13,7 +13,10 @@
 // Encoders write DynamoDB's response shapes: absent members are omitted (a GetItem that finds no
 // item answers {}), ConsumedCapacity appears only when requested (CapacityUnits as a JSON number,
 // 1.0 / 0.5), Query/Scan with Select=COUNT has no Items, BatchGetItem always has Responses and
-// UnprocessedKeys, BatchWriteItem always has UnprocessedItems.
+// UnprocessedKeys, BatchWriteItem always has UnprocessedItems. A TableDescription has
+// LocalSecondaryIndexes / GlobalSecondaryIndexes only when the table has such an index; a GSI's
+// ProvisionedThroughput is zeros on an on-demand table; a Projection has NonKeyAttributes only
+// for INCLUDE.
 //
 // Thread safety: free functions; thread-safe for distinct arguments.
 #pragma once

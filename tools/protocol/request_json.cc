@@ -25,6 +25,13 @@
 //   Structure  as a member (FieldStruct): scalar "Unexpected field type"; as a map value or list
 //              element (ValueStruct): scalar "Unexpected value type in payload"; both: array
 //              "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.<Structure>"
+// The index structures follow the same rules: test/createTable.js asserts these types for every
+// member of LocalSecondaryIndexes / GlobalSecondaryIndexes elements (ValueStruct<...Index>, their
+// KeySchema, FieldStruct<Projection> with its ProjectionType and NonKeyAttributes, and a GSI's
+// FieldStruct<ProvisionedThroughput>); GlobalSecondaryIndexUpdates elements are
+// ValueStruct<GlobalSecondaryIndexUpdate> whose Update / Create / Delete are FieldStructs of
+// UpdateGlobalSecondaryIndexAction / CreateGlobalSecondaryIndexAction /
+// DeleteGlobalSecondaryIndexAction (validations/updateTable.js's model).
 // Not covered by that evidence (partstore's choices, unverified):
 //   - an Integer given a fraction is truncated (dynalite floors it); one beyond the type's range
 //     is "NUMBER_VALUE cannot be converted to Integer";
@@ -281,6 +288,52 @@ Status CheckWriteRequest(const JsonValue& v) {
   });
 }
 
+// The members of GlobalSecondaryIndex and CreateGlobalSecondaryIndexAction.
+Status CheckIndexMember(std::string_view name, const JsonValue& field) {
+  if (name == "IndexName") return CheckString(field);
+  if (name == "KeySchema") return CheckShape(field, Shape::kKeySchema);
+  if (name == "Projection") {
+    return CheckStruct(field, "Projection", false, [](std::string_view member, const JsonValue& v) {
+      if (member == "ProjectionType") return CheckString(v);
+      if (member == "NonKeyAttributes") return CheckStringList(v);
+      return Status::Ok();
+    });
+  }
+  if (name == "ProvisionedThroughput") return CheckShape(field, Shape::kProvisionedThroughput);
+  return Status::Ok();
+}
+
+// LocalSecondaryIndex: the same less ProvisionedThroughput (an unknown member there, ignored).
+Status CheckLocalIndexMember(std::string_view name, const JsonValue& field) {
+  return name == "ProvisionedThroughput" ? Status::Ok() : CheckIndexMember(name, field);
+}
+
+Status CheckGlobalSecondaryIndexUpdate(const JsonValue& v) {
+  return CheckStruct(
+      v, "GlobalSecondaryIndexUpdate", true, [](std::string_view name, const JsonValue& action) {
+        if (name == "Create") {
+          return CheckStruct(action, "CreateGlobalSecondaryIndexAction", false, CheckIndexMember);
+        }
+        if (name == "Update") {
+          return CheckStruct(action, "UpdateGlobalSecondaryIndexAction", false,
+                             [](std::string_view member, const JsonValue& field) {
+                               if (member == "IndexName") return CheckString(field);
+                               if (member == "ProvisionedThroughput") {
+                                 return CheckShape(field, Shape::kProvisionedThroughput);
+                               }
+                               return Status::Ok();
+                             });
+        }
+        if (name == "Delete") {
+          return CheckStruct(action, "DeleteGlobalSecondaryIndexAction", false,
+                             [](std::string_view member, const JsonValue& field) {
+                               return member == "IndexName" ? CheckString(field) : Status::Ok();
+                             });
+        }
+        return Status::Ok();
+      });
+}
+
 constexpr int64_t kIntMin = std::numeric_limits<int32_t>::min();
 constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
 constexpr int64_t kLongMin = std::numeric_limits<int64_t>::min();
@@ -356,7 +409,16 @@ Status CheckShape(const JsonValue& value, Shape shape) {
     case Shape::kBatchWriteItems:
       return CheckMapOf(
           value, "java.util.List<" + ModelClass("WriteRequest") + ">",
-          [](const JsonValue& list) { return CheckListOf(list, true, CheckWriteRequest); });
+          [](const JsonValue& list) { return CheckListOf(list, true, CheckWriteRequest); });    case Shape::kLocalSecondaryIndexes:
+      return CheckListOf(value, false, [](const JsonValue& element) {
+        return CheckStruct(element, "LocalSecondaryIndex", true, CheckLocalIndexMember);
+      });
+    case Shape::kGlobalSecondaryIndexes:
+      return CheckListOf(value, false, [](const JsonValue& element) {
+        return CheckStruct(element, "GlobalSecondaryIndex", true, CheckIndexMember);
+      });
+    case Shape::kGlobalSecondaryIndexUpdates:
+      return CheckListOf(value, false, CheckGlobalSecondaryIndexUpdate);
   }
   return Status::Ok();
 }

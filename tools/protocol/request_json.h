@@ -57,6 +57,9 @@ enum class Shape : uint8_t {
   kProvisionedThroughput,  // ProvisionedThroughput structure
   kBatchGetItems,          // Map<String, KeysAndAttributes>
   kBatchWriteItems,        // Map<String, List<WriteRequest>>
+  kLocalSecondaryIndexes,  // List<LocalSecondaryIndex>
+  kGlobalSecondaryIndexes,  // List<GlobalSecondaryIndex>
+  kGlobalSecondaryIndexUpdates,  // List<GlobalSecondaryIndexUpdate>
 };
 
 struct MemberSpec {
@@ -91,6 +94,9 @@ inline constexpr std::string_view kAttributeActionSet = "[ADD, PUT, DELETE]";
 inline constexpr std::string_view kKeyTypeSet = "[HASH, RANGE]";
 inline constexpr std::string_view kScalarAttributeTypeSet = "[B, N, S]";
 inline constexpr std::string_view kBillingModeSet = "[PROVISIONED, PAY_PER_REQUEST]";
+// architect/dynalite test/createTable.js (run against DynamoDB): "Member must satisfy enum value
+// set: [ALL, INCLUDE, KEYS_ONLY]" at 'localSecondaryIndexes.1.member.projection.projectionType'.
+inline constexpr std::string_view kProjectionTypeSet = "[ALL, INCLUDE, KEYS_ONLY]";
 
 // DynamoDB reports at most this many violations per request.
 inline constexpr size_t kMaxViolations = 10;
