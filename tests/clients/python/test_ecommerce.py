@@ -160,10 +160,6 @@ def test_sign_up_is_conditional(ecommerce):
         == "John Doe"
 
 
-@pytest.mark.xfail(strict=True, raises=ClientError, reason=(
-    "secondary indexes are not implemented yet: partstore refuses CreateTable with "
-    "GlobalSecondaryIndexes (ValidationException); DynamoDB creates GSI1 and answers the "
-    "article's patterns 2 and 5 from it"))
 def test_2_and_5_through_gsi1(dynamodb):
     table = create_ecommerce_table(dynamodb, unique_name("EcommerceGSI"), gsi=True)
     try:

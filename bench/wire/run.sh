@@ -1,0 +1,259 @@
+#!/usr/bin/env bash
+# The wire-protocol load benchmark (issue 5): GetItem, Query and PutItem requests per second and
+# p50 / p99 latency at 1, 16 and 64 keep-alive connections, for
+#   partstore  `partstore serve` (Release),
+#   dynalite   the npm package, in-memory (what users run today),
+#   nginx      one worker returning partstore's GetItem response for every POST /: the ceiling,
+# all three started side by side and driven by the same wrk Lua scripts in the same run.
+#
+#   bench/wire/run.sh                          # everything: ~6 minutes with the defaults
+#   SERVERS="partstore nginx" OPS=GetItem CONNS=16 DURATION=5 bench/wire/run.sh
+#
+# Environment (defaults):
+#   SERVERS ("partstore dynalite nginx"), OPS ("GetItem Query PutItem"), CONNS ("1 16 64"),
+#   DURATION (10, seconds per point), WARMUP (2, seconds at 16 connections before each op),
+#   ROUNDS (1; >1 repeats the matrix and reports each cell's median), PKS (10000) x SKS (10) items
+#   of ~200 bytes, PARTSTORE (the binary; default: build build/bench-wire/release, target
+#   partstore_cli, incrementally), PARTSTORE_THREADS (unset: the server's default, one per core),
+#   SCRATCH (build/bench-wire: npm packages, logs, nginx prefix, results), WAIT_IDLE (0; N: wait
+#   up to N seconds for both CPUs to be >= 85% idle before starting), CHECK (0; 1: a 1 s pass per
+#   server and op that checks every response body first).
+#
+# The machine has 2 cores shared by wrk and the server (and anything else running): the figures
+# are what one client process and one server share of 2 cores, and the CPU columns say how the
+# cores were split (server, wrk, the rest of the machine) during each point.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+WIRE=$ROOT/bench/wire
+SCRATCH=${SCRATCH:-$ROOT/build/bench-wire}
+SERVERS=${SERVERS:-partstore dynalite nginx}
+OPS=${OPS:-GetItem Query PutItem}
+CONNS=${CONNS:-1 16 64}
+DURATION=${DURATION:-10}
+WARMUP=${WARMUP:-2}
+ROUNDS=${ROUNDS:-1}
+export PKS=${PKS:-10000} SKS=${SKS:-10} TABLE=WireBench
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+mkdir -p "$SCRATCH"
+RESULTS=$SCRATCH/results.tsv
+LOGS=$SCRATCH/logs
+mkdir -p "$LOGS"
+
+log() { echo "[wire] $*" >&2; }
+has() { [[ " $SERVERS " == *" $1 "* ]]; }
+
+# --- What is missing ---------------------------------------------------------------------------
+need=()
+command -v wrk >/dev/null || need+=(wrk)
+has nginx && ! [ -x /usr/sbin/nginx ] && need+=(nginx-light)
+command -v curl >/dev/null || need+=(curl)
+if has dynalite && ! command -v node >/dev/null; then need+=(nodejs npm); fi
+if [ ${#need[@]} -gt 0 ]; then
+  log "apt-get install ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q "${need[@]}" >/dev/null 2>&1 ||
+    { apt-get update -q >/dev/null && apt-get install -y -q "${need[@]}" >/dev/null; }
+fi
+DYNALITE=$SCRATCH/node_modules/dynalite/cli.js
+if has dynalite && ! [ -f "$DYNALITE" ]; then
+  log "npm install dynalite@3 into $SCRATCH"
+  npm install --no-audit --no-fund --prefix "$SCRATCH" dynalite@3 >"$LOGS/npm.log" 2>&1
+fi
+if has partstore && [ -z "${PARTSTORE:-}" ]; then
+  PARTSTORE=$SCRATCH/release/partstore
+  log "building partstore_cli (Release) in $SCRATCH/release"
+  cmake -S "$ROOT" -B "$SCRATCH/release" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$LOGS/cmake.log"
+  ninja -C "$SCRATCH/release" -j2 partstore_cli >"$LOGS/ninja.log"
+fi
+
+# --- Processes: every server started here is stopped on exit -----------------------------------
+declare -A PID URL
+cleanup() {
+  local s
+  for s in "${!PID[@]}"; do
+    kill -TERM "${PID[$s]}" 2>/dev/null || true
+  done
+  for s in "${!PID[@]}"; do
+    for _ in $(seq 50); do kill -0 "${PID[$s]}" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "${PID[$s]}" 2>/dev/null || true
+  done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+  "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+wait_http() {  # until something answers HTTP on $1
+  for _ in $(seq 100); do
+    curl -s -o /dev/null -X POST "$1" && return 0
+    sleep 0.1
+  done
+  log "nothing answers on $1"; return 1
+}
+# The CPU ticks used so far by a server: the process, and for nginx its worker too.
+server_pids() {
+  echo "${PID[$1]}"
+  [ "$1" = nginx ] && pgrep -P "${PID[$1]}" || true
+}
+proc_ticks() {
+  local t=0 p f
+  for p in "$@"; do
+    f=$(cut -d' ' -f14,15 "/proc/$p/stat" 2>/dev/null) || continue
+    t=$((t + ${f% *} + ${f#* }))
+  done
+  echo $t
+}
+busy_ticks() {  # all CPUs: everything but idle and iowait; and softirq alone (loopback TCP)
+  awk '/^cpu /{print $2+$3+$4+$7+$8+$9, $8}' /proc/stat
+}
+HZ=$(getconf CLK_TCK)
+
+start_partstore() {
+  local args=(serve --host 127.0.0.1 --port 0)
+  [ -n "${PARTSTORE_THREADS:-}" ] && args+=(--threads "$PARTSTORE_THREADS")
+  "$PARTSTORE" "${args[@]}" >"$LOGS/partstore.out" 2>"$LOGS/partstore.err" &
+  PID[partstore]=$!
+  for _ in $(seq 100); do
+    local line
+    line=$(grep -m1 '^partstore serve: listening on ' "$LOGS/partstore.out" || true)
+    if [ -n "$line" ]; then URL[partstore]=${line#partstore serve: listening on }/; return 0; fi
+    kill -0 "${PID[partstore]}" 2>/dev/null || break
+    sleep 0.1
+  done
+  log "partstore serve did not start:"; cat "$LOGS/partstore.err" >&2; return 1
+}
+start_dynalite() {
+  local port; port=$(free_port)
+  node "$DYNALITE" --port "$port" --createTableMs 0 >"$LOGS/dynalite.out" 2>&1 &
+  PID[dynalite]=$!
+  URL[dynalite]=http://127.0.0.1:$port/
+  wait_http "${URL[dynalite]}"
+}
+start_nginx() {  # $1: the body to return
+  local port prefix=$SCRATCH/nginx body crc
+  port=$(free_port)
+  mkdir -p "$prefix"
+  crc=$("$PY" -c 'import sys,zlib; print(zlib.crc32(open(sys.argv[1],"rb").read()))' "$1")
+  "$PY" - "$WIRE/nginx.conf.template" "$prefix/nginx.conf" "$prefix" "$port" "$1" "$crc" <<'EOF'
+import sys
+tpl, out, prefix, port, body_file, crc = sys.argv[1:]
+body = open(body_file).read()
+if "$" in body:
+    sys.exit("the body contains '$', which nginx's return would expand")
+body = body.replace("\\", "\\\\").replace("'", "\\'")
+text = open(tpl).read()
+for k, v in (("@PREFIX@", prefix), ("@PORT@", port), ("@CRC32@", crc), ("@BODY@", body)):
+    text = text.replace(k, v)
+open(out, "w").write(text)
+EOF
+  /usr/sbin/nginx -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" \
+    >"$LOGS/nginx.out" 2>&1 &
+  PID[nginx]=$!
+  URL[nginx]=http://127.0.0.1:$port/
+  wait_http "${URL[nginx]}"
+}
+
+dynamo() {  # dynamo URL OP BODY: one request through curl, the response body on stdout
+  curl -sS -X POST "$1" -H "X-Amz-Target: DynamoDB_20120810.$2" \
+    -H 'Content-Type: application/x-amz-json-1.0' -H 'X-Amz-Date: 20260101T000000Z' \
+    -H 'Authorization: AWS4-HMAC-SHA256 Credential=AKIDBENCH/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=0' \
+    --data-binary "$3"
+}
+
+# --- Load conditions ---------------------------------------------------------------------------
+idle_pct() {  # percentage of all CPUs idle over $1 seconds
+  local a b
+  a=$(awk '/^cpu /{print $2+$3+$4+$5+$6+$7+$8+$9, $5+$6}' /proc/stat)
+  sleep "$1"
+  b=$(awk '/^cpu /{print $2+$3+$4+$5+$6+$7+$8+$9, $5+$6}' /proc/stat)
+  echo "$a $b" | awk '{printf "%.0f", 100*($4-$2)/($3-$1)}'
+}
+if [ "${WAIT_IDLE:-0}" -gt 0 ]; then
+  end=$((SECONDS + WAIT_IDLE))
+  until [ "$(idle_pct 3)" -ge 85 ] || [ $SECONDS -ge $end ]; do log "waiting for an idle machine"; done
+fi
+log "before: $(uptime | sed 's/.*load/load/'); CPUs $(idle_pct 2)% idle; $(nproc) CPUs"
+
+# --- Servers, data -----------------------------------------------------------------------------
+BODY=$SCRATCH/getitem-body.json
+GET_ONE="{\"TableName\":\"$TABLE\",\"Key\":{\"PK\":{\"S\":\"USER#000000\"},\"SK\":{\"S\":\"ORDER#00\"}}}"
+for s in partstore dynalite; do
+  has $s || continue
+  "start_$s"
+  log "$s at ${URL[$s]} (pid ${PID[$s]}); loading $((PKS * SKS)) items"
+  "$PY" "$WIRE/load.py" "${URL[$s]}" --pks "$PKS" --sks "$SKS" --table "$TABLE" 2>&1 |
+    sed "s/^/[wire] $s: /" >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
+done
+if has nginx; then
+  # The ceiling returns exactly the bytes partstore returns for a GetItem of a loaded item.
+  if has partstore; then dynamo "${URL[partstore]}" GetItem "$GET_ONE" >"$BODY"
+  elif has dynalite; then dynamo "${URL[dynalite]}" GetItem "$GET_ONE" >"$BODY"
+  elif ! [ -s "$BODY" ]; then log "no GetItem body for nginx: run with partstore once"; exit 1
+  fi
+  start_nginx "$BODY"
+  log "nginx at ${URL[nginx]} (pid ${PID[nginx]}), static body of $(wc -c <"$BODY") bytes"
+fi
+
+wrk_script() { echo "$WIRE/$(echo "$1" | tr 'A-Z' 'a-z').lua"; }
+if [ "${CHECK:-0}" = 1 ]; then
+  for s in $SERVERS; do
+    for op in $OPS; do
+      [ $s = nginx ] && [ $op != GetItem ] && continue
+      r=$(CHECK=1 wrk -t2 -c16 -d1s -s "$(wrk_script $op)" "${URL[$s]}" | grep '^CHECK checked')
+      log "check $s $op: $r"
+      [[ "$r" == *" bad=0" ]] || { log "bad responses from $s for $op"; exit 1; }
+    done
+  done
+fi
+
+# --- The matrix --------------------------------------------------------------------------------
+# Cells are interleaved (for each op and connection count, the servers one after the other) so
+# drift in the machine's load hits all three alike.
+printf 'round\top\tconns\tserver\trps\tp50_us\tp90_us\tp99_us\tmax_us\terrors\tserver_cores\twrk_cores\tsoftirq_cores\tother_cores\n' >"$RESULTS"
+for round in $(seq "$ROUNDS"); do
+  for op in $OPS; do
+    script=$(wrk_script "$op")
+    for s in $SERVERS; do
+      [ "$WARMUP" -gt 0 ] && wrk -t2 -c16 -d"${WARMUP}s" -s "$script" "${URL[$s]}" >/dev/null
+    done
+    for c in $CONNS; do
+      threads=2; [ "$c" -lt 2 ] && threads=1  # wrk needs connections >= threads
+      for s in $SERVERS; do
+        sleep 1
+        mapfile -t pids < <(server_pids $s)
+        s0=$(proc_ticks "${pids[@]}"); read -r b0 q0 < <(busy_ticks)
+        # `times` in the inner shell reports wrk's own user + system CPU.
+        out=$(bash -c '"$@"; times' _ wrk -t$threads -c"$c" -d"${DURATION}s" --timeout 5s \
+          --latency -s "$script" "${URL[$s]}" 2>&1)
+        s1=$(proc_ticks "${pids[@]}"); read -r b1 q1 < <(busy_ticks)
+        echo "$out" >"$LOGS/wrk-$s-$op-c$c-r$round.txt"
+        res=$(echo "$out" | grep '^RESULT') || { log "wrk failed: $out"; exit 1; }
+        wrk_cpu=$(echo "$out" | tail -1 | awk '{
+          n = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); n += a[1] * 60 + a[2] } print n }')
+        declare -A R=()
+        for kv in $res; do [[ $kv == *=* ]] && R[${kv%%=*}]=${kv#*=}; done
+        errs=$((R[connect_errors] + R[read_errors] + R[write_errors] + R[status_errors] + R[timeouts]))
+        dur=$(awk -v d="${R[duration_us]}" 'BEGIN{print d/1e6}')
+        read -r sc wc qc oc < <(awk -v s=$((s1 - s0)) -v b=$((b1 - b0)) -v q=$((q1 - q0)) \
+          -v w="$wrk_cpu" -v hz="$HZ" -v d="$dur" 'BEGIN{sc=s/hz/d; wc=w/d; qc=q/hz/d;
+            oc=b/hz/d-sc-wc-qc; if (oc<0) oc=0; printf "%.2f %.2f %.2f %.2f\n", sc, wc, qc, oc}')
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$op" "$c" \
+          "$s" "${R[rps]}" "${R[p50_us]}" "${R[p90_us]}" "${R[p99_us]}" "${R[max_us]}" "$errs" \
+          "$sc" "$wc" "$qc" "$oc" >>"$RESULTS"
+        log "$(printf '%-8s c=%-3s %-9s %8s req/s  p50 %6s us  p99 %7s us  errors %s  cores: server %s wrk %s softirq %s other %s' \
+          "$op" "$c" "$s" "${R[rps]}" "${R[p50_us]}" "${R[p99_us]}" "$errs" "$sc" "$wc" "$qc" "$oc")"
+        unset R
+      done
+    done
+  done
+done
+for s in "${!PID[@]}"; do
+  kill -0 "${PID[$s]}" 2>/dev/null || log "WARNING: $s (pid ${PID[$s]}) died during the run"
+done
+log "after: $(uptime | sed 's/.*load/load/')"
+
+"$PY" "$WIRE/table.py" "$RESULTS"
