@@ -156,6 +156,18 @@ Status Table::CheckIndexRead(const SecondaryIndex& index, const PreparedRead& pr
         "for global secondary index " +
         index.name() + " because its projection type is not ALL");
   }
+  // A GSI cannot fetch from the base table, so asking it for an attribute it does not carry is an
+  // error rather than a silently missing attribute (reference §4.4; DynamoDB's exact text was not
+  // found: this one names the attribute and the index).
+  if (index.global() && prepared.projection) {
+    for (const expr::Path& path : prepared.projection->paths) {
+      if (!index.Projects(path.top())) {
+        return Status::Validation(
+            "One or more parameter values were invalid: Global secondary index " + index.name() +
+            " does not project attribute " + path.top());
+      }
+    }
+  }
   return Status::Ok();
 }
 

@@ -227,6 +227,17 @@ TEST_F(IndexTest, IndexReadRules) {
             "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not "
             "supported for global secondary index GSI1 because its projection type is not ALL");
   request.select.reset();
+  request.projection_expression = "#s, secret";
+  request.expression_attribute_names = expr::NameMap{{"#s", "status"}};
+  EXPECT_EQ(ErrorText(db_.Query(request)),
+            "One or more parameter values were invalid: Global secondary index GSI1 does not "
+            "project attribute secret");
+  request.projection_expression = "#s, GSI1PK, PK";
+  auto specific = db_.Query(request);
+  ASSERT_TRUE(specific.ok()) << specific.status().ToString();
+  EXPECT_EQ(specific->items[0], (Item{{"GSI1PK", "G"}, {"PK", "U"}, {"status", "open"}}));
+  request.projection_expression.reset();
+  request.expression_attribute_names.reset();
   request.consistent_read = true;
   EXPECT_EQ(ErrorText(db_.Query(request)),
             "Consistent reads are not supported on global secondary indexes");
