@@ -170,6 +170,7 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
     const auto& [name, writes] = request.request_items[t];
     Table& table = *plans[t].table;
     CapacityCharge charge;
+    std::vector<ItemCollectionMetrics> metrics;
     for (const WriteRequest& write : writes) {
       std::optional<ConsumedCapacity> consumed;
       if (write.kind == WriteRequest::Kind::kPut) {
@@ -177,19 +178,26 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
         put.table_name = name;
         put.item = write.item;
         put.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+        put.return_item_collection_metrics = request.return_item_collection_metrics;
         PARTSTORE_ASSIGN_OR_RETURN(PutItemResult done, table.PutItem(put, PreparedCondition{}));
         consumed = std::move(done.consumed_capacity);
+        if (done.item_collection_metrics)
+          metrics.push_back(std::move(*done.item_collection_metrics));
       } else {
         DeleteItemRequest del;
         del.table_name = name;
         del.key = write.item;
         del.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+        del.return_item_collection_metrics = request.return_item_collection_metrics;
         PARTSTORE_ASSIGN_OR_RETURN(DeleteItemResult done,
                                    table.DeleteItem(del, PreparedCondition{}));
         consumed = std::move(done.consumed_capacity);
+        if (done.item_collection_metrics)
+          metrics.push_back(std::move(*done.item_collection_metrics));
       }
       if (consumed) charge.table_half_units += consumed->total_half_units;
     }
+    if (!metrics.empty()) result.item_collection_metrics.emplace_back(name, std::move(metrics));
     if (auto reported = ReportCapacity(request.return_consumed_capacity, name, charge)) {
       result.consumed_capacity.push_back(std::move(*reported));
     }

@@ -59,6 +59,9 @@ struct BatchWriteItemRequest {
 };
 struct BatchWriteItemResult {
   std::vector<std::pair<std::string, std::vector<WriteRequest>>> unprocessed_items;
+  // Per table (tables with LSIs, ReturnItemCollectionMetrics=SIZE): one entry per item collection
+  // written.
+  std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>> item_collection_metrics;
   std::vector<ConsumedCapacity> consumed_capacity;  // one per table, when asked for
 };
 

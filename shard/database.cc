@@ -46,6 +46,7 @@ Result<std::shared_ptr<Table>> Database::GetTable(std::string_view name) const {
 Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& request) {
   TableOptions table_options;
   table_options.stripes = options_.stripes_per_table;
+  table_options.item_collection_size_limit = options_.item_collection_size_limit;
   table_options.expression_cache = cache_;
   table_options.arn_prefix =
       fmt::format("arn:aws:dynamodb:{}:{}:table/", options_.region, options_.account_id);

@@ -44,6 +44,8 @@ struct DatabaseOptions {
   size_t expression_cache_capacity = 4096;
   // Lock stripes per table (rounded up to a power of two, at least 1).
   size_t stripes_per_table = 64;
+  // The LSI item collection limit (TableOptions::item_collection_size_limit).
+  uint64_t item_collection_size_limit = kMaxItemCollectionBytes;
   // Region and account used in table ARNs.
   std::string region = "us-east-1";
   std::string account_id = "000000000000";

@@ -66,10 +66,12 @@ Status CheckThroughput(const std::string& index, const std::optional<Provisioned
 Result<KeySchema> IndexKeySchemaOf(const std::vector<KeySchemaElement>& elements,
                                    const std::vector<AttributeDefinition>& definitions) {
   if (elements.empty() || elements.size() > 2) {
-    return Status::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    return Status::Validation(
+        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
   }
   if (elements[0].key_type != KeyRoleName::kHash) {
-    return Status::Validation("Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    return Status::Validation(
+        "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
   }
   if (elements.size() == 2 && elements[1].key_type != KeyRoleName::kRange) {
     return Status::Validation(
@@ -143,10 +145,11 @@ Result<std::vector<IndexDefinition>> IndexDefinitionsOf(const CreateTableRequest
                                DefinitionOf(index.index_name, IndexKind::kLocal, index.key_schema,
                                             index.projection, request.attribute_definitions));
     if (definition.key.partition.name != table_key.partition.name || !definition.key.sort) {
-      return Invalid("Index KeySchema does not have the same leading hash key as table KeySchema "
-                     "for index: " + index.index_name + ". index hash key: " +
-                     definition.key.partition.name + ", table hash key: " +
-                     table_key.partition.name);
+      return Invalid(
+          "Index KeySchema does not have the same leading hash key as table KeySchema "
+          "for index: " +
+          index.index_name + ". index hash key: " + definition.key.partition.name +
+          ", table hash key: " + table_key.partition.name);
     }
     projected += definition.non_key_attributes.size();
     out.push_back(std::move(definition));
@@ -158,14 +161,16 @@ Result<std::vector<IndexDefinition>> IndexDefinitionsOf(const CreateTableRequest
     PARTSTORE_ASSIGN_OR_RETURN(IndexDefinition definition,
                                DefinitionOf(index.index_name, IndexKind::kGlobal, index.key_schema,
                                             index.projection, request.attribute_definitions));
-    PARTSTORE_RETURN_IF_ERROR(CheckThroughput(index.index_name, index.provisioned_throughput, mode));
+    PARTSTORE_RETURN_IF_ERROR(
+        CheckThroughput(index.index_name, index.provisioned_throughput, mode));
     definition.provisioned_throughput = index.provisioned_throughput;
     projected += definition.non_key_attributes.size();
     out.push_back(std::move(definition));
   }
   if (projected > kMaxProjectedAttributes) {
-    return Invalid("The sum of NonKeyAttributes across all secondary indexes exceeds the limit of " +
-                   std::to_string(kMaxProjectedAttributes));
+    return Invalid(
+        "The sum of NonKeyAttributes across all secondary indexes exceeds the limit of " +
+        std::to_string(kMaxProjectedAttributes));
   }
   return out;
 }
@@ -175,15 +180,14 @@ Result<IndexDefinition> GlobalIndexDefinitionOf(const GlobalSecondaryIndex& inde
                                                 const std::vector<IndexDefinition>& existing,
                                                 BillingMode mode) {
   ConstraintViolations violations;
-  violations.Name(index.index_name,
-                  "globalSecondaryIndexUpdates.1.member.create.indexName");
+  violations.Name(index.index_name, "globalSecondaryIndexUpdates.1.member.create.indexName");
   PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
   size_t globals = 0;
   size_t projected = 0;
   for (const IndexDefinition& d : existing) {
     if (d.name == index.index_name) {
-      return Status(Code::kValidation, std::string(kInvalid) + "Duplicate index name: " +
-                                           index.index_name);
+      return Status(Code::kValidation,
+                    std::string(kInvalid) + "Duplicate index name: " + index.index_name);
     }
     globals += d.kind == IndexKind::kGlobal;
     projected += d.non_key_attributes.size();
@@ -198,8 +202,9 @@ Result<IndexDefinition> GlobalIndexDefinitionOf(const GlobalSecondaryIndex& inde
   PARTSTORE_RETURN_IF_ERROR(CheckThroughput(index.index_name, index.provisioned_throughput, mode));
   definition.provisioned_throughput = index.provisioned_throughput;
   if (projected + definition.non_key_attributes.size() > kMaxProjectedAttributes) {
-    return Invalid("The sum of NonKeyAttributes across all secondary indexes exceeds the limit of " +
-                   std::to_string(kMaxProjectedAttributes));
+    return Invalid(
+        "The sum of NonKeyAttributes across all secondary indexes exceeds the limit of " +
+        std::to_string(kMaxProjectedAttributes));
   }
   return definition;
 }

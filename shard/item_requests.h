@@ -25,6 +25,17 @@ enum class ReturnItemCollectionMetrics : uint8_t { kNone, kSize };
 // "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW".
 std::string_view ReturnValueName(ReturnValue value);
 
+// ItemCollectionMetrics (tables with local secondary indexes, ReturnItemCollectionMetrics=SIZE):
+// the item collection's partition key and an estimate of its size (base items + LSI entries) in
+// GB, as a [lower, upper] range.
+struct ItemCollectionMetrics {
+  Item item_collection_key;
+  double size_estimate_range_gb[2] = {0, 1};
+};
+
+// The item collection limit of tables with LSIs: 10 GB per partition key (reference §4.5).
+inline constexpr uint64_t kMaxItemCollectionBytes = 10ull * 1024 * 1024 * 1024;
+
 struct PutItemRequest {
   std::string table_name;
   Item item;
@@ -40,6 +51,7 @@ struct PutItemRequest {
   ReturnItemCollectionMetrics return_item_collection_metrics = ReturnItemCollectionMetrics::kNone;
 };
 struct PutItemResult {
+  std::optional<ItemCollectionMetrics> item_collection_metrics;
   std::optional<Item> attributes;  // ALL_OLD, when an item was replaced
   std::optional<ConsumedCapacity> consumed_capacity;
 };
@@ -75,6 +87,7 @@ struct UpdateItemRequest {
   ReturnItemCollectionMetrics return_item_collection_metrics = ReturnItemCollectionMetrics::kNone;
 };
 struct UpdateItemResult {
+  std::optional<ItemCollectionMetrics> item_collection_metrics;
   std::optional<Item> attributes;
   std::optional<ConsumedCapacity> consumed_capacity;
 };
@@ -94,6 +107,7 @@ struct DeleteItemRequest {
   ReturnItemCollectionMetrics return_item_collection_metrics = ReturnItemCollectionMetrics::kNone;
 };
 struct DeleteItemResult {
+  std::optional<ItemCollectionMetrics> item_collection_metrics;
   std::optional<Item> attributes;  // ALL_OLD, when an item was deleted
   std::optional<ConsumedCapacity> consumed_capacity;
 };

@@ -26,19 +26,26 @@ std::string_view TableStatusName(TableStatus status) {
 
 std::string_view ProjectionTypeName(ProjectionType type) {
   switch (type) {
-    case ProjectionType::kKeysOnly: return "KEYS_ONLY";
-    case ProjectionType::kInclude: return "INCLUDE";
-    case ProjectionType::kAll: return "ALL";
+    case ProjectionType::kKeysOnly:
+      return "KEYS_ONLY";
+    case ProjectionType::kInclude:
+      return "INCLUDE";
+    case ProjectionType::kAll:
+      return "ALL";
   }
   return "ALL";
 }
 
 std::string_view IndexStatusName(IndexStatus status) {
   switch (status) {
-    case IndexStatus::kCreating: return "CREATING";
-    case IndexStatus::kUpdating: return "UPDATING";
-    case IndexStatus::kDeleting: return "DELETING";
-    case IndexStatus::kActive: return "ACTIVE";
+    case IndexStatus::kCreating:
+      return "CREATING";
+    case IndexStatus::kUpdating:
+      return "UPDATING";
+    case IndexStatus::kDeleting:
+      return "DELETING";
+    case IndexStatus::kActive:
+      return "ACTIVE";
   }
   return "ACTIVE";
 }

@@ -43,9 +43,8 @@ Status SecondaryIndex::CheckItem(const Item& item) const {
     if (it->second.type() != expected) {
       return Status::Validation(
           "One or more parameter values were invalid: Type mismatch for Index Key " +
-          attribute->name + " Expected: " + std::string(TypeName(expected)) +
-          " Actual: " + std::string(TypeName(it->second.type())) +
-          " IndexName: " + definition_.name);
+          attribute->name + " Expected: " + std::string(TypeName(expected)) + " Actual: " +
+          std::string(TypeName(it->second.type())) + " IndexName: " + definition_.name);
     }
     const bool empty = (expected == Type::kS && it->second.as_string().empty()) ||
                        (expected == Type::kB && it->second.as_binary().empty());
@@ -54,8 +53,8 @@ Status SecondaryIndex::CheckItem(const Item& item) const {
           std::string("One or more parameter values are not valid. A value specified for a "
                       "secondary index key is not supported. The AttributeValue for a key "
                       "attribute cannot contain an empty ") +
-          (expected == Type::kS ? "string" : "binary") +
-          " value. IndexName: " + definition_.name + ", IndexKey: " + attribute->name);
+          (expected == Type::kS ? "string" : "binary") + " value. IndexName: " + definition_.name +
+          ", IndexKey: " + attribute->name);
     }
   }
   return Status::Ok();

@@ -158,7 +158,8 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
     std::vector<std::string> used{schema.partition.name};
     if (schema.sort) used.push_back(schema.sort->name);
     for (const IndexDefinition& index : indexes) {
-      for (const KeyAttribute* a : {&index.key.partition, index.key.sort ? &*index.key.sort : nullptr}) {
+      for (const KeyAttribute* a :
+           {&index.key.partition, index.key.sort ? &*index.key.sort : nullptr}) {
         if (a != nullptr && std::find(used.begin(), used.end(), a->name) == used.end()) {
           used.push_back(a->name);
         }
@@ -232,7 +233,8 @@ TableDescription Table::Describe() const {
       g.key_schema = std::move(key_schema);
       g.projection = d.projection_as_requested;
       if (d.provisioned_throughput) {
-        g.provisioned_throughput.read_capacity_units = d.provisioned_throughput->read_capacity_units;
+        g.provisioned_throughput.read_capacity_units =
+            d.provisioned_throughput->read_capacity_units;
         g.provisioned_throughput.write_capacity_units =
             d.provisioned_throughput->write_capacity_units;
       }

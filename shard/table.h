@@ -42,6 +42,9 @@ struct TableOptions {
   size_t stripes = 64;                                      // rounded up to a power of two
   std::shared_ptr<expr::ExpressionCache> expression_cache;  // may be null: parse every time
   std::string arn_prefix = "arn:aws:dynamodb:us-east-1:000000000000:table/";
+  // Tables with LSIs: the largest item collection (base items + LSI entries of one partition key)
+  // a write may grow (ItemCollectionSizeLimitExceededException beyond it). Tests lower it.
+  uint64_t item_collection_size_limit = kMaxItemCollectionBytes;
 };
 
 class Table {
@@ -129,9 +132,9 @@ class Table {
   const TableOptions options_;
   StripeSet stripes_;
 
-  // The indexes. Changed only with indexes_mu_ and every base stripe held exclusively (UpdateTable),
-  // so a writer holding its base stripe reads the list without indexes_mu_; readers that hold no
-  // base stripe (index queries, DescribeTable) take indexes_mu_ shared.
+  // The indexes. Changed only with indexes_mu_ and every base stripe held exclusively
+  // (UpdateTable), so a writer holding its base stripe reads the list without indexes_mu_; readers
+  // that hold no base stripe (index queries, DescribeTable) take indexes_mu_ shared.
   mutable std::shared_mutex indexes_mu_;
   std::vector<std::shared_ptr<SecondaryIndex>> indexes_;
   // The index named `name`, or null. Takes indexes_mu_ shared.
@@ -143,6 +146,19 @@ class Table {
   // UpdateTable's GlobalSecondaryIndexUpdates: create (with a backfill of the existing items),
   // delete, or change an index's throughput; one create or delete per call.
   Status UpdateIndexes(const UpdateTableRequest& request);
+  // Tables with LSIs: the bytes of `partition`'s item collection (base items + LSI entries).
+  // REQUIRES: the base stripe of `partition` held.
+  uint64_t ItemCollectionBytes(const EncodedKey& key, const ItemCollection* base) const;
+  bool has_local_indexes() const;
+  // ItemCollectionSizeLimitExceededException when a write that grows the collection by
+  // `growth` bytes would pass the limit. REQUIRES: the base stripe held.
+  Status CheckItemCollectionLimit(const EncodedKey& key, const ItemCollection* base,
+                                  int64_t growth) const;
+  // The metrics DynamoDB returns for the collection of `key` (whose table key item is `item`).
+  std::optional<ItemCollectionMetrics> CollectionMetrics(ReturnItemCollectionMetrics mode,
+                                                         const EncodedKey& key,
+                                                         const ItemCollection* base,
+                                                         const Item& item) const;
   // Every index's CheckItem for an item about to be written.
   Status CheckIndexKeys(const Item& item) const;
   // Reads of an index: no strongly consistent GSI reads, ALL_ATTRIBUTES only from a GSI that

@@ -36,8 +36,8 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
   const auto& updates = *request.global_secondary_index_updates;
   size_t creates_or_deletes = 0;
   for (const GlobalSecondaryIndexUpdate& update : updates) {
-    const int actions = update.create.has_value() + update.update.has_value() +
-                        update.remove.has_value();
+    const int actions =
+        update.create.has_value() + update.update.has_value() + update.remove.has_value();
     if (actions != 1) {
       return Status::Validation(
           "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Create, "
@@ -61,10 +61,9 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
   std::vector<IndexDefinition> created;
   for (const GlobalSecondaryIndexUpdate& update : updates) {
     if (update.create) {
-      PARTSTORE_ASSIGN_OR_RETURN(IndexDefinition definition,
-                                 GlobalIndexDefinitionOf(*update.create,
-                                                         request.attribute_definitions, existing,
-                                                         mode));
+      PARTSTORE_ASSIGN_OR_RETURN(
+          IndexDefinition definition,
+          GlobalIndexDefinitionOf(*update.create, request.attribute_definitions, existing, mode));
       created.push_back(std::move(definition));
       continue;
     }
@@ -85,7 +84,8 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
   std::unique_lock indexes_lock(indexes_mu_);
   for (const GlobalSecondaryIndexUpdate& update : updates) {
     if (update.remove) {
-      std::erase_if(indexes_, [&](const auto& index) { return index->name() == update.remove->index_name; });
+      std::erase_if(indexes_,
+                    [&](const auto& index) { return index->name() == update.remove->index_name; });
     } else if (update.update) {
       for (auto& index : indexes_) {
         if (index->name() != update.update->index_name) continue;
@@ -95,8 +95,8 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
     }
   }
   for (IndexDefinition& definition : created) {
-    auto index = std::make_shared<SecondaryIndex>(std::move(definition), key_schema_,
-                                                  options_.stripes);
+    auto index =
+        std::make_shared<SecondaryIndex>(std::move(definition), key_schema_, options_.stripes);
     // Backfill: every existing item that has the index keys. Items whose index key attribute has
     // the wrong type are left out (DynamoDB reports them as backfill violations).
     for (size_t i = 0; i < stripes_.size(); ++i) {
@@ -131,12 +131,59 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
   std::lock_guard<std::mutex> lock(description_mu_);
   for (const AttributeDefinition& d : request.attribute_definitions) {
     auto& defs = description_.attribute_definitions;
-    if (std::none_of(defs.begin(), defs.end(),
-                     [&](const AttributeDefinition& e) { return e.attribute_name == d.attribute_name; })) {
+    if (std::none_of(defs.begin(), defs.end(), [&](const AttributeDefinition& e) {
+          return e.attribute_name == d.attribute_name;
+        })) {
       defs.push_back(d);
     }
   }
   return Status::Ok();
+}
+
+bool Table::has_local_indexes() const {
+  for (const auto& index : indexes_) {
+    if (!index->global()) return true;
+  }
+  return false;
+}
+
+uint64_t Table::ItemCollectionBytes(const EncodedKey& key, const ItemCollection* base) const {
+  uint64_t bytes = base != nullptr ? base->total_size() : 0;
+  for (const auto& index : indexes_) {
+    if (index->global()) continue;
+    const Stripe& stripe = index->stripes().ForHash(key.hash);
+    std::shared_lock lock(stripe.mu);
+    if (const ItemCollection* entries = stripe.Find({key.hash, key.partition})) {
+      bytes += entries->total_size();
+    }
+  }
+  return bytes;
+}
+
+Status Table::CheckItemCollectionLimit(const EncodedKey& key, const ItemCollection* base,
+                                       int64_t growth) const {
+  if (growth <= 0 || !has_local_indexes()) return Status::Ok();  // shrinking writes always pass
+  if (ItemCollectionBytes(key, base) + static_cast<uint64_t>(growth) >
+      options_.item_collection_size_limit) {
+    return Status(Code::kItemCollectionSizeLimitExceeded, "Collection size exceeded.");
+  }
+  return Status::Ok();
+}
+
+std::optional<ItemCollectionMetrics> Table::CollectionMetrics(ReturnItemCollectionMetrics mode,
+                                                              const EncodedKey& key,
+                                                              const ItemCollection* base,
+                                                              const Item& item) const {
+  if (mode != ReturnItemCollectionMetrics::kSize || !has_local_indexes()) return std::nullopt;
+  ItemCollectionMetrics out;
+  if (auto it = item.find(key_schema_.partition.name); it != item.end()) {
+    out.item_collection_key.emplace(it->first, it->second);
+  }
+  const double gb = static_cast<double>(ItemCollectionBytes(key, base)) / (1024.0 * 1024 * 1024);
+  const double lower = static_cast<double>(static_cast<int64_t>(gb));
+  out.size_estimate_range_gb[0] = lower;
+  out.size_estimate_range_gb[1] = lower + 1;
+  return out;
 }
 
 Status Table::CheckIndexKeys(const Item& item) const {
@@ -177,9 +224,9 @@ Result<SecondaryIndex::EntryKey> Table::DecodeIndexStartKey(const SecondaryIndex
   // Exactly the union of the table's and the index's key attributes, each of its key type.
   std::vector<const KeyAttribute*> wanted{&key_schema_.partition};
   if (key_schema_.sort) wanted.push_back(&*key_schema_.sort);
-  for (const KeyAttribute* a : {&index.definition().key.partition,
-                                index.definition().key.sort ? &*index.definition().key.sort
-                                                            : nullptr}) {
+  for (const KeyAttribute* a :
+       {&index.definition().key.partition,
+        index.definition().key.sort ? &*index.definition().key.sort : nullptr}) {
     if (a == nullptr) continue;
     bool seen = false;
     for (const KeyAttribute* w : wanted) seen = seen || w->name == a->name;
@@ -204,11 +251,12 @@ Result<SecondaryIndex::EntryKey> Table::DecodeIndexStartKey(const SecondaryIndex
 
 Item Table::IndexKeyOf(const SecondaryIndex& index, const Item& entry) const {
   Item out = KeyOf(entry);
-  for (const KeyAttribute* a : {&index.definition().key.partition,
-                                index.definition().key.sort ? &*index.definition().key.sort
-                                                            : nullptr}) {
+  for (const KeyAttribute* a :
+       {&index.definition().key.partition,
+        index.definition().key.sort ? &*index.definition().key.sort : nullptr}) {
     if (a == nullptr) continue;
-    if (auto it = entry.find(a->name); it != entry.end()) out.insert_or_assign(it->first, it->second);
+    if (auto it = entry.find(a->name); it != entry.end())
+      out.insert_or_assign(it->first, it->second);
   }
   return out;
 }
@@ -232,8 +280,8 @@ std::optional<ConsumedCapacity> Table::ReportReadCapacity(ReturnConsumedCapacity
     charge.table_half_units = half_units;
     return ReportCapacity(mode, name_, charge);
   }
-  (index->global() ? charge.global_secondary_indexes : charge.local_secondary_indexes)[index->name()] =
-      half_units;
+  (index->global() ? charge.global_secondary_indexes
+                   : charge.local_secondary_indexes)[index->name()] = half_units;
   std::optional<ConsumedCapacity> out = ReportCapacity(mode, name_, charge);
   if (out) out->table_half_units.reset();  // an index read reports the index part only
   return out;

@@ -69,6 +69,10 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
   PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(request.item));
+  if (!indexes_.empty()) {
+    PARTSTORE_RETURN_IF_ERROR(CheckItemCollectionLimit(
+        key, collection, static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
+  }
   if (collection == nullptr) collection = &stripe.FindOrCreate({key.hash, key.partition});
   Item old;
   auto [stored, inserted] = collection->InsertOrAssign(
@@ -78,7 +82,11 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   stripe.size_bytes += static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size);
   CapacityCharge charge;
   charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
-  if (!indexes_.empty()) MaintainIndexes(inserted ? nullptr : &old, stored, key, &charge);
+  if (!indexes_.empty()) {
+    MaintainIndexes(inserted ? nullptr : &old, stored, key, &charge);
+    result.item_collection_metrics =
+        CollectionMetrics(request.return_item_collection_metrics, key, collection, *stored);
+  }
   lock.unlock();
 
   if (!inserted && request.return_values == ReturnValue::kAllOld) {
@@ -157,6 +165,10 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
     }
     PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(outcome.item));
     new_size = ItemSize(outcome.item);
+    if (!indexes_.empty()) {
+      PARTSTORE_RETURN_IF_ERROR(CheckItemCollectionLimit(
+          key, collection, static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
+    }
     if (request.return_values == ReturnValue::kAllOld && existing != nullptr) {
       result.attributes = *existing;
     }
@@ -179,6 +191,8 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
     charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
     if (!indexes_.empty()) {
       MaintainIndexes(existing != nullptr ? &outcome.item : nullptr, stored, key, &charge);
+      result.item_collection_metrics =
+          CollectionMetrics(request.return_item_collection_metrics, key, collection, *stored);
     }
   } else {
     charge.table_half_units = WriteHalfUnits(old_size);
@@ -218,7 +232,11 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
     --stripe.item_count;
     stripe.size_bytes -= static_cast<int64_t>(old_size);
     stripe.EraseIfEmpty({key.hash, key.partition});
-    if (!indexes_.empty()) MaintainIndexes(&old, nullptr, key, &charge);
+    if (!indexes_.empty()) {
+      MaintainIndexes(&old, nullptr, key, &charge);
+      result.item_collection_metrics = CollectionMetrics(
+          request.return_item_collection_metrics, key, stripe.Find({key.hash, key.partition}), old);
+    }
     if (request.return_values == ReturnValue::kAllOld) result.attributes = std::move(old);
   }
   lock.unlock();

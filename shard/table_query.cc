@@ -104,8 +104,11 @@ SortRange IndexRangeOf(const expr::KeyCondition& condition) {
   };
   SortRange range;
   switch (condition.sort_op) {
-    case expr::SortKeyOp::kNone: break;
-    case expr::SortKeyOp::kEq: range.lower = range.prefix = escaped(condition.sort_low); break;
+    case expr::SortKeyOp::kNone:
+      break;
+    case expr::SortKeyOp::kEq:
+      range.lower = range.prefix = escaped(condition.sort_low);
+      break;
     case expr::SortKeyOp::kLt:
       range.upper = escaped(condition.sort_low);
       range.upper_inclusive = false;
@@ -114,8 +117,12 @@ SortRange IndexRangeOf(const expr::KeyCondition& condition) {
       range.upper = after(condition.sort_low);
       range.upper_inclusive = false;
       break;
-    case expr::SortKeyOp::kGt: range.lower = after(condition.sort_low); break;
-    case expr::SortKeyOp::kGe: range.lower = escaped(condition.sort_low); break;
+    case expr::SortKeyOp::kGt:
+      range.lower = after(condition.sort_low);
+      break;
+    case expr::SortKeyOp::kGe:
+      range.lower = escaped(condition.sort_low);
+      break;
     case expr::SortKeyOp::kBetween:
       range.lower = escaped(condition.sort_low);
       range.upper = after(condition.sort_high);
@@ -293,8 +300,8 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
   if (fetch) result.scanned_count = static_cast<int32_t>(fetched_entries.size());
   result.last_evaluated_key = std::move(last_key);
   const int64_t half_units = ReadHalfUnits(bytes, consistency) + fetch_half_units;
-  result.consumed_capacity = ReportReadCapacity(request.return_consumed_capacity, index.get(),
-                                                half_units);
+  result.consumed_capacity =
+      ReportReadCapacity(request.return_consumed_capacity, index.get(), half_units);
   return result;
 }
 

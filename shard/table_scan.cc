@@ -72,7 +72,8 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
       return Status::Validation("The provided starting key is invalid");
     }
   } else if (request.exclusive_start_key) {
-    PARTSTORE_ASSIGN_OR_RETURN(start, DecodeStartKey(*request.exclusive_start_key, StartKeyUse::kScan));
+    PARTSTORE_ASSIGN_OR_RETURN(start,
+                               DecodeStartKey(*request.exclusive_start_key, StartKeyUse::kScan));
     if (start->hash < first || start->hash > last) {
       // No live text found for this case; DynamoDB rejects a key outside the segment
       // (scylladb test_scan.py), so the generic invalid-start-key text is used.

@@ -340,3 +340,46 @@ TEST_F(IndexTest, UpdateTableCreatesWithBackfillAndDeletes) {
 
 }  // namespace
 }  // namespace partstore
+
+namespace partstore {
+namespace {
+
+TEST(LocalIndexCollectionTest, SizeLimitAndItemCollectionMetrics) {
+  DatabaseOptions options;
+  options.item_collection_size_limit = 3000;  // bytes, so a test can reach it
+  Database db(options);
+  ASSERT_TRUE(db.CreateTable(Orders()).ok());
+  PutItemRequest put;
+  put.table_name = "Orders";
+  put.item = {{"PK", "U"}, {"SK", "1"}, {"placed", 1}, {"blob", std::string(1000, 'x')}};
+  put.return_item_collection_metrics = ReturnItemCollectionMetrics::kSize;
+  auto first = db.PutItem(put);
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  ASSERT_TRUE(first->item_collection_metrics);
+  EXPECT_EQ(first->item_collection_metrics->item_collection_key, (Item{{"PK", "U"}}));
+  EXPECT_EQ(first->item_collection_metrics->size_estimate_range_gb[0], 0.0);
+  EXPECT_EQ(first->item_collection_metrics->size_estimate_range_gb[1], 1.0);
+  put.item["SK"] = "2";
+  ASSERT_TRUE(db.PutItem(put).ok());
+  put.item["SK"] = "3";
+  auto over = db.PutItem(put);
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.error().code(), Code::kItemCollectionSizeLimitExceeded);
+  EXPECT_EQ(over.error().message(), "Collection size exceeded.");
+  EXPECT_EQ(testing::MustGet(db, "Orders", {{"PK", "U"}, {"SK", "3"}}), std::nullopt);
+  // Shrinking writes are still allowed; other partition keys are not affected.
+  put.item = {{"PK", "U"}, {"SK", "1"}, {"placed", 1}};
+  EXPECT_TRUE(db.PutItem(put).ok());
+  put.item = {{"PK", "V"}, {"SK", "1"}, {"blob", std::string(1000, 'x')}};
+  EXPECT_TRUE(db.PutItem(put).ok());
+  // Without the parameter, or on a table without LSIs, no metrics.
+  put.return_item_collection_metrics = ReturnItemCollectionMetrics::kNone;
+  EXPECT_FALSE(db.PutItem(put)->item_collection_metrics);
+  testing::MustCreate(db, "Plain", testing::StringKeys());
+  put.table_name = "Plain";
+  put.return_item_collection_metrics = ReturnItemCollectionMetrics::kSize;
+  EXPECT_FALSE(db.PutItem(put)->item_collection_metrics);
+}
+
+}  // namespace
+}  // namespace partstore

@@ -321,6 +321,28 @@ std::string EncodeBatchWriteItemResult(const BatchWriteItemResult& result) {
   }
   w.EndObject();
   WriteCapacities(result.consumed_capacity, w);
+  if (!result.item_collection_metrics.empty()) {
+    Key(w, "ItemCollectionMetrics");
+    w.StartObject();
+    for (const auto& [table, metrics] : result.item_collection_metrics) {
+      Key(w, table);
+      w.StartArray();
+      for (const ItemCollectionMetrics& m : metrics) WriteItemCollectionMetrics(m, w);
+      w.EndArray();
+    }
+    w.EndObject();
+  }
+  if (!result.item_collection_metrics.empty()) {
+    Key(w, "ItemCollectionMetrics");
+    w.StartObject();
+    for (const auto& [table, metrics] : result.item_collection_metrics) {
+      Key(w, table);
+      w.StartArray();
+      for (const ItemCollectionMetrics& m : metrics) WriteItemCollectionMetrics(m, w);
+      w.EndArray();
+    }
+    w.EndObject();
+  }
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }

@@ -46,4 +46,16 @@ void WriteConsumedCapacity(const ConsumedCapacity& capacity, JsonWriter& writer)
   writer.EndObject();
 }
 
+void WriteItemCollectionMetrics(const ItemCollectionMetrics& metrics, JsonWriter& writer) {
+  writer.StartObject();
+  writer.Key("ItemCollectionKey");
+  WriteItem(metrics.item_collection_key, writer);
+  writer.Key("SizeEstimateRangeGB");
+  writer.StartArray();
+  writer.Double(metrics.size_estimate_range_gb[0]);
+  writer.Double(metrics.size_estimate_range_gb[1]);
+  writer.EndArray();
+  writer.EndObject();
+}
+
 }  // namespace partstore::protocol

@@ -23,8 +23,8 @@ ReturnConsumedCapacity CapacityOf(const JsonValue* value) {
 }
 
 std::string EncodeWrite(const std::optional<Item>& attributes,
-                        const std::optional<ConsumedCapacity>& capacity,
-                        std::string_view item_key) {
+                        const std::optional<ConsumedCapacity>& capacity, std::string_view item_key,
+                        const std::optional<ItemCollectionMetrics>& metrics = std::nullopt) {
   rapidjson::StringBuffer buffer;
   JsonWriter writer(buffer);
   writer.StartObject();
@@ -35,6 +35,10 @@ std::string EncodeWrite(const std::optional<Item>& attributes,
   if (capacity) {
     writer.Key("ConsumedCapacity");
     WriteConsumedCapacity(*capacity, writer);
+  }
+  if (metrics) {
+    writer.Key("ItemCollectionMetrics");
+    WriteItemCollectionMetrics(*metrics, writer);
   }
   writer.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
@@ -358,16 +362,19 @@ Result<DeleteItemRequest> DecodeDeleteItemRequest(const JsonValue& body) {
 }
 
 std::string EncodePutItemResult(const PutItemResult& result) {
-  return EncodeWrite(result.attributes, result.consumed_capacity, "Attributes");
+  return EncodeWrite(result.attributes, result.consumed_capacity, "Attributes",
+                     result.item_collection_metrics);
 }
 std::string EncodeGetItemResult(const GetItemResult& result) {
   return EncodeWrite(result.item, result.consumed_capacity, "Item");
 }
 std::string EncodeUpdateItemResult(const UpdateItemResult& result) {
-  return EncodeWrite(result.attributes, result.consumed_capacity, "Attributes");
+  return EncodeWrite(result.attributes, result.consumed_capacity, "Attributes",
+                     result.item_collection_metrics);
 }
 std::string EncodeDeleteItemResult(const DeleteItemResult& result) {
-  return EncodeWrite(result.attributes, result.consumed_capacity, "Attributes");
+  return EncodeWrite(result.attributes, result.consumed_capacity, "Attributes",
+                     result.item_collection_metrics);
 }
 
 }  // namespace partstore::protocol

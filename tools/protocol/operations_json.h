@@ -74,5 +74,7 @@ std::string EncodeBatchWriteItemResult(const BatchWriteItemResult& result);
 // One ConsumedCapacity object at the writer's position: {"TableName", "CapacityUnits"} and, for
 // INDEXES, "Table", "GlobalSecondaryIndexes", "LocalSecondaryIndexes" ({"CapacityUnits": x}).
 void WriteConsumedCapacity(const ConsumedCapacity& capacity, JsonWriter& writer);
+// {"ItemCollectionKey": {...}, "SizeEstimateRangeGB": [lo, hi]}.
+void WriteItemCollectionMetrics(const ItemCollectionMetrics& metrics, JsonWriter& writer);
 
 }  // namespace partstore::protocol
