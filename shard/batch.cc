@@ -177,7 +177,7 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
         PutItemRequest put;
         put.table_name = name;
         put.item = write.item;
-        put.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+        put.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
         put.return_item_collection_metrics = request.return_item_collection_metrics;
         PARTSTORE_ASSIGN_OR_RETURN(PutItemResult done, table.PutItem(put, PreparedCondition{}));
         consumed = std::move(done.consumed_capacity);
@@ -187,7 +187,7 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
         DeleteItemRequest del;
         del.table_name = name;
         del.key = write.item;
-        del.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
+        del.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
         del.return_item_collection_metrics = request.return_item_collection_metrics;
         PARTSTORE_ASSIGN_OR_RETURN(DeleteItemResult done,
                                    table.DeleteItem(del, PreparedCondition{}));
@@ -195,7 +195,16 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
         if (done.item_collection_metrics)
           metrics.push_back(std::move(*done.item_collection_metrics));
       }
-      if (consumed) charge.table_half_units += consumed->total_half_units;
+      if (consumed) {
+        // Each write's breakdown (table and indexes), summed per table.
+        charge.table_half_units += consumed->table_half_units.value_or(0);
+        for (const auto& [index, units] : consumed->global_secondary_indexes) {
+          charge.global_secondary_indexes[index] += units;
+        }
+        for (const auto& [index, units] : consumed->local_secondary_indexes) {
+          charge.local_secondary_indexes[index] += units;
+        }
+      }
     }
     if (!metrics.empty()) result.item_collection_metrics.emplace_back(name, std::move(metrics));
     if (auto reported = ReportCapacity(request.return_consumed_capacity, name, charge)) {

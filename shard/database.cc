@@ -7,6 +7,8 @@
 // the table (the key against the key schema, key conditions).
 #include "shard/database.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "shard/constraints.h"
@@ -61,7 +63,12 @@ Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& reques
   }
   CreateTableResult result;
   result.table_description = table->Describe();
+  // As DynamoDB's response: the table and its GSIs are reported CREATING (they are usable here
+  // at once).
   result.table_description.table_status = TableStatus::kCreating;
+  for (auto& gsi : result.table_description.global_secondary_indexes) {
+    gsi.index_status = IndexStatus::kCreating;
+  }
   return result;
 }
 
@@ -117,9 +124,27 @@ Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& reques
   PARTSTORE_RETURN_IF_ERROR(CheckName(request.table_name));
   Result<std::shared_ptr<Table>> table = GetTable(request.table_name);
   if (!table.ok()) return TableNotFound(request.table_name);
+  const TableDescription before = (*table)->Describe();
   PARTSTORE_RETURN_IF_ERROR((*table)->Update(request));
   UpdateTableResult result;
   result.table_description = (*table)->Describe();
+  // As DynamoDB's response: a GSI being created is reported CREATING, one being deleted is still
+  // listed, DELETING (both changes are already complete here).
+  auto& gsis = result.table_description.global_secondary_indexes;
+  for (auto& gsi : gsis) {
+    const bool existed = std::any_of(before.global_secondary_indexes.begin(),
+                                     before.global_secondary_indexes.end(),
+                                     [&](const auto& old) { return old.index_name == gsi.index_name; });
+    if (!existed) gsi.index_status = IndexStatus::kCreating;
+  }
+  for (const auto& old : before.global_secondary_indexes) {
+    const bool kept = std::any_of(gsis.begin(), gsis.end(),
+                                  [&](const auto& gsi) { return gsi.index_name == old.index_name; });
+    if (!kept) {
+      gsis.push_back(old);
+      gsis.back().index_status = IndexStatus::kDeleting;
+    }
+  }
   // As DynamoDB's: the change is reported in progress; it is already applied here.
   result.table_description.table_status = TableStatus::kUpdating;
   return result;
