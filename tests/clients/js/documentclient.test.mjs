@@ -329,3 +329,53 @@ describe('queries, scans and batches through the DocumentClient', () => {
     assert.ok(scanned.LastEvaluatedKey);
   });
 });
+
+describe('local secondary index', () => {
+  test('an LSI orders a collection by another sort key, paged by paginateQuery', async () => {
+    const name = uniqueName('lsi');
+    await client.send(new CreateTableCommand({
+      TableName: name,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'PK', AttributeType: 'S' },
+        { AttributeName: 'SK', AttributeType: 'S' },
+        { AttributeName: 'placed', AttributeType: 'N' },
+      ],
+      KeySchema: [
+        { AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'SK', KeyType: 'RANGE' },
+      ],
+      LocalSecondaryIndexes: [{
+        IndexName: 'ByPlaced',
+        KeySchema: [
+          { AttributeName: 'PK', KeyType: 'HASH' },
+          { AttributeName: 'placed', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      }],
+    }));
+    try {
+      await doc.send(new BatchWriteCommand({
+        RequestItems: {
+          [name]: Array.from({ length: 7 }, (_, n) => ({
+            PutRequest: { Item: { PK: 'USER#1', SK: `ORDER#${n}`, placed: 50 - n } },
+          })),
+        },
+      }));
+      const pages = await collect(paginateQuery({ client: doc, pageSize: 3 }, {
+        TableName: name,
+        IndexName: 'ByPlaced',
+        KeyConditionExpression: 'PK = :pk AND placed >= :p',
+        ExpressionAttributeValues: { ':pk': 'USER#1', ':p': 46 },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+      }));
+      assert.deepEqual(pages.flatMap((p) => p.Items.map((i) => i.placed)), [50, 49, 48, 47, 46]);
+      assert.deepEqual(Object.keys(pages[0].LastEvaluatedKey).sort(), ['PK', 'SK', 'placed']);
+      const described = await client.send(new DescribeTableCommand({ TableName: name }));
+      assert.equal(described.Table.LocalSecondaryIndexes[0].ItemCount, 7);
+    } finally {
+      await client.send(new DeleteTableCommand({ TableName: name }));
+    }
+  });
+});
