@@ -154,6 +154,8 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
           return encoded.error();
         }
         key = std::move(*encoded);
+        // Index keys too: one bad index key rejects the whole batch before anything is written.
+        PARTSTORE_RETURN_IF_ERROR(plan.table->CheckIndexKeysForWrite(write.item));
         PARTSTORE_RETURN_IF_ERROR(ValidateItem(write.item));
       } else {
         PARTSTORE_ASSIGN_OR_RETURN(key, plan.table->EncodeItemKey(write.item));

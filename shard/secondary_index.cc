@@ -64,10 +64,19 @@ std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOf(const Item& item,
                                                               std::string_view table_partition,
                                                               std::string_view table_sort) const {
   const KeySchema& key = definition_.key;
+  // An index key attribute of another type, or empty, keeps the item out (only a backfill meets
+  // such items: writes are refused by CheckItem).
+  auto usable = [](const KeyAttribute& attribute, const Value& value) {
+    const Type type = ValueTypeOf(attribute.type);
+    if (value.type() != type) return false;
+    if (type == Type::kS) return !value.as_string().empty();
+    if (type == Type::kB) return !value.as_binary().empty();
+    return true;
+  };
   const Value* sort = nullptr;
   if (key.sort) {
     auto it = item.find(key.sort->name);
-    if (it == item.end()) return std::nullopt;
+    if (it == item.end() || !usable(*key.sort, it->second)) return std::nullopt;
     sort = &it->second;
   }
   EntryKey out;
@@ -75,7 +84,7 @@ std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOf(const Item& item,
     out.partition = std::string(table_partition);
   } else {
     auto it = item.find(key.partition.name);
-    if (it == item.end()) return std::nullopt;
+    if (it == item.end() || !usable(key.partition, it->second)) return std::nullopt;
     AppendKeyEncoding(it->second, &out.partition);
   }
   out.hash = HashPartitionKey(out.partition);

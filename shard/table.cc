@@ -126,7 +126,8 @@ Table::Table(std::string name, KeySchema key_schema, TableOptions options)
     : name_(std::move(name)),
       key_schema_(std::move(key_schema)),
       options_(std::move(options)),
-      stripes_(options_.stripes) {}
+      stripes_(options_.stripes),
+      stripe_indexes_(stripes_.size(), std::make_shared<const IndexList>()) {}
 
 Table::~Table() = default;
 
@@ -183,6 +184,8 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
     table->indexes_.push_back(
         std::make_shared<SecondaryIndex>(std::move(definition), schema, stripes));
   }
+  auto list = std::make_shared<const IndexList>(table->indexes_);
+  for (auto& view : table->stripe_indexes_) view = list;
   TableDescription& d = table->description_;
   d.table_name = request.table_name;
   d.table_arn = arn;

@@ -49,6 +49,8 @@ struct TableOptions {
 
 class Table {
  public:
+  using IndexList = std::vector<std::shared_ptr<SecondaryIndex>>;
+
   // Validates `request` (DynamoDB's CreateTable rules and messages) and builds the table.
   static Result<std::shared_ptr<Table>> Create(const CreateTableRequest& request,
                                                TableOptions options);
@@ -90,6 +92,8 @@ class Table {
 
   // The indexes' definitions, in the table's order (LSIs first, then GSIs as created).
   std::vector<IndexDefinition> index_definitions() const;
+  // Every index's key checks for an item about to be written (batches validate before writing).
+  Status CheckIndexKeysForWrite(const Item& item) const;
 
   // Items and DynamoDB size (ItemSize, without the 100-byte overhead) summed over the stripes.
   int64_t item_count() const;
@@ -132,35 +136,49 @@ class Table {
   const TableOptions options_;
   StripeSet stripes_;
 
-  // The indexes. Changed only with indexes_mu_ and every base stripe held exclusively
-  // (UpdateTable), so a writer holding its base stripe reads the list without indexes_mu_; readers
-  // that hold no base stripe (index queries, DescribeTable) take indexes_mu_ shared.
+  // The indexes, two views of one list:
+  //  - indexes_: what readers see (index queries, DescribeTable), under indexes_mu_;
+  //  - stripe_indexes_[i]: what writers of base stripe i maintain, guarded by that stripe's lock
+  //    (read on the write path without any other lock or atomic).
+  // UpdateTable (serialized by update_mu_) changes them stripe by stripe: a new GSI is backfilled
+  // from stripe i and installed in stripe_indexes_[i] under stripe i's exclusive lock, so every
+  // item lands in it exactly once whatever writes run meanwhile, and is published to readers in
+  // indexes_ once complete; a deleted GSI leaves indexes_ first. No thread ever holds more than
+  // one base stripe for this (lock order: base stripe, then index stripes).
   mutable std::shared_mutex indexes_mu_;
-  std::vector<std::shared_ptr<SecondaryIndex>> indexes_;
+  IndexList indexes_;
+  std::vector<std::shared_ptr<const IndexList>> stripe_indexes_;
+  std::mutex update_mu_;  // serializes UpdateIndexes
+  // The indexes writers of `hash`'s stripe maintain. REQUIRES: that stripe's lock held.
+  const IndexList& WriterIndexes(uint64_t hash) const {
+    return *stripe_indexes_[stripes_.IndexOf(hash)];
+  }
   // The index named `name`, or null. Takes indexes_mu_ shared.
   std::shared_ptr<SecondaryIndex> FindIndex(std::string_view name) const;
   // Under the base stripe's exclusive lock: brings every index in step with one item's change
   // from `old_item` to `new_item` (either may be null) and adds the index write charges.
-  void MaintainIndexes(const Item* old_item, const Item* new_item, const EncodedKey& key,
-                       CapacityCharge* charge);
+  void MaintainIndexes(const IndexList& indexes, const Item* old_item, const Item* new_item,
+                       const EncodedKey& key, CapacityCharge* charge);
   // UpdateTable's GlobalSecondaryIndexUpdates: create (with a backfill of the existing items),
   // delete, or change an index's throughput; one create or delete per call.
   Status UpdateIndexes(const UpdateTableRequest& request);
   // Tables with LSIs: the bytes of `partition`'s item collection (base items + LSI entries).
   // REQUIRES: the base stripe of `partition` held.
-  uint64_t ItemCollectionBytes(const EncodedKey& key, const ItemCollection* base) const;
-  bool has_local_indexes() const;
+  static uint64_t ItemCollectionBytes(const IndexList& indexes, const EncodedKey& key,
+                                      const ItemCollection* base);
+  static bool HasLocalIndexes(const IndexList& indexes);
   // ItemCollectionSizeLimitExceededException when a write that grows the collection by
   // `growth` bytes would pass the limit. REQUIRES: the base stripe held.
-  Status CheckItemCollectionLimit(const EncodedKey& key, const ItemCollection* base,
-                                  int64_t growth) const;
+  Status CheckItemCollectionLimit(const IndexList& indexes, const EncodedKey& key,
+                                  const ItemCollection* base, int64_t growth) const;
   // The metrics DynamoDB returns for the collection of `key` (whose table key item is `item`).
   std::optional<ItemCollectionMetrics> CollectionMetrics(ReturnItemCollectionMetrics mode,
+                                                         const IndexList& indexes,
                                                          const EncodedKey& key,
                                                          const ItemCollection* base,
                                                          const Item& item) const;
   // Every index's CheckItem for an item about to be written.
-  Status CheckIndexKeys(const Item& item) const;
+  static Status CheckIndexKeys(const IndexList& indexes, const Item& item);
   // Reads of an index: no strongly consistent GSI reads, ALL_ATTRIBUTES only from a GSI that
   // projects everything.
   Status CheckIndexRead(const SecondaryIndex& index, const PreparedRead& prepared,

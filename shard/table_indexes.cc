@@ -33,6 +33,7 @@ std::vector<IndexDefinition> Table::index_definitions() const {
 }
 
 Status Table::UpdateIndexes(const UpdateTableRequest& request) {
+  std::lock_guard<std::mutex> serialized(update_mu_);
   const auto& updates = *request.global_secondary_index_updates;
   size_t creates_or_deletes = 0;
   for (const GlobalSecondaryIndexUpdate& update : updates) {
@@ -76,31 +77,40 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
     }
   }
 
-  // Apply with every base stripe held (ascending), so no write is between the old and the new
-  // index list, and the backfill sees each item exactly once.
-  std::vector<std::unique_lock<std::shared_mutex>> base;
-  base.reserve(stripes_.size());
-  for (size_t i = 0; i < stripes_.size(); ++i) base.emplace_back(stripes_.at(i).mu);
-  std::unique_lock indexes_lock(indexes_mu_);
-  for (const GlobalSecondaryIndexUpdate& update : updates) {
-    if (update.remove) {
-      std::erase_if(indexes_,
-                    [&](const auto& index) { return index->name() == update.remove->index_name; });
-    } else if (update.update) {
-      for (auto& index : indexes_) {
-        if (index->name() != update.update->index_name) continue;
-        // The entries stay; only the definition changes.
-        index->set_provisioned_throughput(update.update->provisioned_throughput);
+  // Apply (see table.h: never more than one base stripe held). Deletions leave the readers' list
+  // first; throughput changes touch only definitions.
+  IndexList next;
+  {
+    std::unique_lock indexes_lock(indexes_mu_);
+    for (const GlobalSecondaryIndexUpdate& update : updates) {
+      if (update.remove) {
+        std::erase_if(indexes_, [&](const auto& index) {
+          return index->name() == update.remove->index_name;
+        });
+      } else if (update.update) {
+        for (auto& index : indexes_) {
+          if (index->name() == update.update->index_name) {
+            index->set_provisioned_throughput(update.update->provisioned_throughput);
+          }
+        }
       }
     }
+    next = indexes_;
   }
+  std::vector<std::shared_ptr<SecondaryIndex>> added;
   for (IndexDefinition& definition : created) {
-    auto index =
-        std::make_shared<SecondaryIndex>(std::move(definition), key_schema_, options_.stripes);
-    // Backfill: every existing item that has the index keys. Items whose index key attribute has
-    // the wrong type are left out (DynamoDB reports them as backfill violations).
-    for (size_t i = 0; i < stripes_.size(); ++i) {
-      const Stripe& stripe = stripes_.at(i);
+    added.push_back(
+        std::make_shared<SecondaryIndex>(std::move(definition), key_schema_, options_.stripes));
+  }
+  next.insert(next.end(), added.begin(), added.end());
+  auto list = std::make_shared<const IndexList>(next);
+  for (size_t i = 0; i < stripes_.size(); ++i) {
+    Stripe& stripe = stripes_.at(i);
+    std::unique_lock lock(stripe.mu);
+    // Backfill this stripe's items into the new indexes (items whose index key has the wrong
+    // type are left out, as DynamoDB reports them as backfill violations), then switch its writers
+    // to the new list.
+    for (const auto& index : added) {
       for (const Stripe::Entry* entry : stripe.Ordered()) {
         ItemCollection::ConstCursor cursor = entry->second.NewCursor();
         for (cursor.SeekToFirst(); cursor.valid(); cursor.Next()) {
@@ -112,20 +122,23 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
           Item projected = index->Project(item);
           const size_t size = ItemSize(projected);
           Stripe& target = index->stripes().ForHash(key->hash);
-          std::unique_lock lock(target.mu);
-          auto [stored, inserted] = target.FindOrCreate({key->hash, key->partition})
-                                        .InsertOrAssign(key->entry, std::move(projected), nullptr,
-                                                        KnownItemSizes{.item = size});
+          std::unique_lock target_lock(target.mu);
+          auto [stored, inserted] =
+              target.FindOrCreate({key->hash, key->partition})
+                  .InsertOrAssign(key->entry, std::move(projected), nullptr,
+                                  KnownItemSizes{.item = size});
           (void)stored;
           if (inserted) ++target.item_count;
           target.size_bytes += static_cast<int64_t>(size);
         }
       }
     }
-    indexes_.push_back(std::move(index));
+    stripe_indexes_[i] = list;
   }
-  indexes_lock.unlock();
-  base.clear();
+  if (!added.empty()) {
+    std::unique_lock indexes_lock(indexes_mu_);
+    indexes_.insert(indexes_.end(), added.begin(), added.end());
+  }
 
   // The new key attributes join the table's AttributeDefinitions.
   std::lock_guard<std::mutex> lock(description_mu_);
@@ -140,16 +153,17 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
   return Status::Ok();
 }
 
-bool Table::has_local_indexes() const {
-  for (const auto& index : indexes_) {
+bool Table::HasLocalIndexes(const IndexList& indexes) {
+  for (const auto& index : indexes) {
     if (!index->global()) return true;
   }
   return false;
 }
 
-uint64_t Table::ItemCollectionBytes(const EncodedKey& key, const ItemCollection* base) const {
+uint64_t Table::ItemCollectionBytes(const IndexList& indexes, const EncodedKey& key,
+                                    const ItemCollection* base) {
   uint64_t bytes = base != nullptr ? base->total_size() : 0;
-  for (const auto& index : indexes_) {
+  for (const auto& index : indexes) {
     if (index->global()) continue;
     const Stripe& stripe = index->stripes().ForHash(key.hash);
     std::shared_lock lock(stripe.mu);
@@ -160,10 +174,10 @@ uint64_t Table::ItemCollectionBytes(const EncodedKey& key, const ItemCollection*
   return bytes;
 }
 
-Status Table::CheckItemCollectionLimit(const EncodedKey& key, const ItemCollection* base,
-                                       int64_t growth) const {
-  if (growth <= 0 || !has_local_indexes()) return Status::Ok();  // shrinking writes always pass
-  if (ItemCollectionBytes(key, base) + static_cast<uint64_t>(growth) >
+Status Table::CheckItemCollectionLimit(const IndexList& indexes, const EncodedKey& key,
+                                       const ItemCollection* base, int64_t growth) const {
+  if (growth <= 0 || !HasLocalIndexes(indexes)) return Status::Ok();  // shrinking writes pass
+  if (ItemCollectionBytes(indexes, key, base) + static_cast<uint64_t>(growth) >
       options_.item_collection_size_limit) {
     return Status(Code::kItemCollectionSizeLimitExceeded, "Collection size exceeded.");
   }
@@ -171,24 +185,31 @@ Status Table::CheckItemCollectionLimit(const EncodedKey& key, const ItemCollecti
 }
 
 std::optional<ItemCollectionMetrics> Table::CollectionMetrics(ReturnItemCollectionMetrics mode,
+                                                              const IndexList& indexes,
                                                               const EncodedKey& key,
                                                               const ItemCollection* base,
                                                               const Item& item) const {
-  if (mode != ReturnItemCollectionMetrics::kSize || !has_local_indexes()) return std::nullopt;
+  if (mode != ReturnItemCollectionMetrics::kSize || !HasLocalIndexes(indexes)) return std::nullopt;
   ItemCollectionMetrics out;
   if (auto it = item.find(key_schema_.partition.name); it != item.end()) {
     out.item_collection_key.emplace(it->first, it->second);
   }
-  const double gb = static_cast<double>(ItemCollectionBytes(key, base)) / (1024.0 * 1024 * 1024);
+  const double gb =
+      static_cast<double>(ItemCollectionBytes(indexes, key, base)) / (1024.0 * 1024 * 1024);
   const double lower = static_cast<double>(static_cast<int64_t>(gb));
   out.size_estimate_range_gb[0] = lower;
   out.size_estimate_range_gb[1] = lower + 1;
   return out;
 }
 
-Status Table::CheckIndexKeys(const Item& item) const {
-  for (const auto& index : indexes_) PARTSTORE_RETURN_IF_ERROR(index->CheckItem(item));
+Status Table::CheckIndexKeys(const IndexList& indexes, const Item& item) {
+  for (const auto& index : indexes) PARTSTORE_RETURN_IF_ERROR(index->CheckItem(item));
   return Status::Ok();
+}
+
+Status Table::CheckIndexKeysForWrite(const Item& item) const {
+  std::shared_lock lock(indexes_mu_);
+  return CheckIndexKeys(indexes_, item);
 }
 
 Status Table::CheckIndexRead(const SecondaryIndex& index, const PreparedRead& prepared,
@@ -332,9 +353,9 @@ size_t PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, Item
 
 }  // namespace
 
-void Table::MaintainIndexes(const Item* old_item, const Item* new_item, const EncodedKey& key,
-                            CapacityCharge* charge) {
-  for (const auto& index_ptr : indexes_) {
+void Table::MaintainIndexes(const IndexList& indexes, const Item* old_item, const Item* new_item,
+                            const EncodedKey& key, CapacityCharge* charge) {
+  for (const auto& index_ptr : indexes) {
     SecondaryIndex& index = *index_ptr;
     std::optional<SecondaryIndex::EntryKey> old_key, new_key;
     if (old_item != nullptr) old_key = index.KeyOf(*old_item, key.partition, key.sort);

@@ -68,10 +68,11 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
     // ConsumedCapacity); the capacity issue books it against the partition.
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
-  PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(request.item));
-  if (!indexes_.empty()) {
+  const IndexList& indexes = WriterIndexes(key.hash);
+  PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, request.item));
+  if (!indexes.empty()) {
     PARTSTORE_RETURN_IF_ERROR(CheckItemCollectionLimit(
-        key, collection, static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
+        indexes, key, collection, static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
   }
   if (collection == nullptr) collection = &stripe.FindOrCreate({key.hash, key.partition});
   Item old;
@@ -82,10 +83,10 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   stripe.size_bytes += static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size);
   CapacityCharge charge;
   charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
-  if (!indexes_.empty()) {
-    MaintainIndexes(inserted ? nullptr : &old, stored, key, &charge);
-    result.item_collection_metrics =
-        CollectionMetrics(request.return_item_collection_metrics, key, collection, *stored);
+  if (!indexes.empty()) {
+    MaintainIndexes(indexes, inserted ? nullptr : &old, stored, key, &charge);
+    result.item_collection_metrics = CollectionMetrics(request.return_item_collection_metrics,
+                                                       indexes, key, collection, *stored);
   }
   lock.unlock();
 
@@ -143,6 +144,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
   UpdateItemResult result;
   Stripe& stripe = stripes_.ForHash(key.hash);
   std::unique_lock lock(stripe.mu);
+  const IndexList& indexes = WriterIndexes(key.hash);
   ItemCollection* collection = stripe.Find({key.hash, key.partition});
   Item* existing = collection != nullptr ? collection->Find(key.sort) : nullptr;
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
@@ -163,11 +165,11 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
       }
       return valid;
     }
-    PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(outcome.item));
+    PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, outcome.item));
     new_size = ItemSize(outcome.item);
-    if (!indexes_.empty()) {
+    if (!indexes.empty()) {
       PARTSTORE_RETURN_IF_ERROR(CheckItemCollectionLimit(
-          key, collection, static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
+          indexes, key, collection, static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
     }
     if (request.return_values == ReturnValue::kAllOld && existing != nullptr) {
       result.attributes = *existing;
@@ -189,10 +191,10 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
     }
     stripe.size_bytes += static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size);
     charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
-    if (!indexes_.empty()) {
-      MaintainIndexes(existing != nullptr ? &outcome.item : nullptr, stored, key, &charge);
-      result.item_collection_metrics =
-          CollectionMetrics(request.return_item_collection_metrics, key, collection, *stored);
+    if (!indexes.empty()) {
+      MaintainIndexes(indexes, existing != nullptr ? &outcome.item : nullptr, stored, key, &charge);
+      result.item_collection_metrics = CollectionMetrics(request.return_item_collection_metrics,
+                                                         indexes, key, collection, *stored);
     }
   } else {
     charge.table_half_units = WriteHalfUnits(old_size);
@@ -232,10 +234,12 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
     --stripe.item_count;
     stripe.size_bytes -= static_cast<int64_t>(old_size);
     stripe.EraseIfEmpty({key.hash, key.partition});
-    if (!indexes_.empty()) {
-      MaintainIndexes(&old, nullptr, key, &charge);
-      result.item_collection_metrics = CollectionMetrics(
-          request.return_item_collection_metrics, key, stripe.Find({key.hash, key.partition}), old);
+    const IndexList& indexes = WriterIndexes(key.hash);
+    if (!indexes.empty()) {
+      MaintainIndexes(indexes, &old, nullptr, key, &charge);
+      result.item_collection_metrics =
+          CollectionMetrics(request.return_item_collection_metrics, indexes, key,
+                            stripe.Find({key.hash, key.partition}), old);
     }
     if (request.return_values == ReturnValue::kAllOld) result.attributes = std::move(old);
   }
