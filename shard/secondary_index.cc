@@ -107,6 +107,18 @@ Item SecondaryIndex::Project(const Item& item) const {
   return out;
 }
 
+bool SecondaryIndex::SameProjection(const Item& a, const Item& b) const {
+  if (definition_.projection == ProjectionType::kAll) return a == b;
+  for (const std::string& name : projected_) {
+    auto x = a.find(name);
+    auto y = b.find(name);
+    const bool in_a = x != a.end();
+    if (in_a != (y != b.end())) return false;
+    if (in_a && !(x->second == y->second)) return false;
+  }
+  return true;
+}
+
 bool SecondaryIndex::Projects(std::string_view attribute) const {
   if (definition_.projection == ProjectionType::kAll) return true;
   return std::binary_search(projected_.begin(), projected_.end(), attribute);
