@@ -10,8 +10,8 @@
 // (of ordinary attributes and of other indexes' key attributes) and ALL projections. Key pools
 // are small so that items share index keys (the tie order matters) and writes collide. Writes:
 //   - PutItem / UpdateItem / DeleteItem / BatchWriteItem (the batch's breakdown is checked by
-//     BatchWriteReportsIndexCapacity in index_regression_test.cc) that move items between index keys,
-//     add and drop index key attributes (sparse indexes), change projected and unprojected
+//     BatchWriteReportsIndexCapacity in index_regression_test.cc) that move items between index
+//     keys, add and drop index key attributes (sparse indexes), change projected and unprojected
 //     attributes, grow entries past 1 KB;
 //   - rejected writes: an index key attribute of the wrong type or an empty string; the base
 //     item and every index must stay as they were.
@@ -32,6 +32,8 @@
 // Reproducing a failure: every failure names its seed and step. Run one seed with
 //   PARTSTORE_MODEL_SEED=<seed> shard_tests --gtest_filter='IndexModelTest.*'
 // and more sequences with PARTSTORE_MODEL_SEQUENCES=<n>.
+#include "tests/shard/index_model.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,7 +52,8 @@
 #include "core/key.h"
 #include "core/value.h"
 #include "shard/database.h"
-#include "tests/shard/index_model.h"
+#include "tests/shard/index_model_tables.h"
+#include "tests/shard/index_model_values.h"
 #include "tests/shard/model_table.h"
 #include "tests/testutil/random_values.h"
 
@@ -72,60 +75,25 @@ using testing::RandomChance;
 using testing::RandomInt;
 using testing::Show;
 
-constexpr char kTable[] = "IndexModel";
+using testing::CreateRequest;
+using testing::Describe;
+using testing::kTable;
+using testing::RandomConfig;
+using testing::SequenceConfig;
 
 uint64_t EnvOr(const char* name, uint64_t fallback) {
   const char* v = std::getenv(name);
   return v && *v ? std::strtoull(v, nullptr, 10) : fallback;
 }
 
-Value NumberValue(const char* text) { return Value(Number::Parse(text).value()); }
-
-// ---- Value pools -----------------------------------------------------------------------------
-
-// Table keys. N pools hold one value spelled two ways ("1e3", "1000") and values whose encoded
-// bytes order differently from their text.
-Value TablePartitionValue(std::mt19937_64& rng, KeyType type) {
-  static const char* const kStrings[] = {"a", "b", "ab", "\xC3\xA9", "Z"};
-  static const char* const kNumbers[] = {"1", "-2", "10", "1e3", "1000", "0.5"};
-  return type == KeyType::kString ? Value(kStrings[RandomInt(rng, 0, 4)])
-                                  : NumberValue(kNumbers[RandomInt(rng, 0, 5)]);
-}
-Value TableSortValue(std::mt19937_64& rng, KeyType type) {
-  static const char* const kStrings[] = {"s1", "s10", "s2", "t"};
-  static const char* const kNumbers[] = {"0", "-1", "2.5", "7", "-10"};
-  return type == KeyType::kString ? Value(kStrings[RandomInt(rng, 0, 3)])
-                                  : NumberValue(kNumbers[RandomInt(rng, 0, 4)]);
-}
-// Index keys: few values, so that items share them ("g" is a prefix of the others).
-Value IndexKeyValue(std::mt19937_64& rng, KeyType type) {
-  static const char* const kStrings[] = {"g1", "g2", "g", "h", "g10"};
-  static const char* const kNumbers[] = {"1", "2", "-1", "0.5", "100", "1e2"};
-  return type == KeyType::kString ? Value(kStrings[RandomInt(rng, 0, 4)])
-                                  : NumberValue(kNumbers[RandomInt(rng, 0, 5)]);
-}
-Value SmallString(std::mt19937_64& rng) {
-  static const char* const kStrings[] = {"x", "xy", "", "hello", "h"};
-  return Value(kStrings[RandomInt(rng, 0, 4)]);
-}
-// A value an index key attribute of `type` refuses: another type, or an empty S / B.
-Value BadIndexKeyValue(std::mt19937_64& rng, KeyType type) {
-  switch (RandomInt(rng, 0, 3)) {
-    case 0:
-      return type == KeyType::kString ? Value("") : Value("7");
-    case 1:
-      return type == KeyType::kNumber ? Value::Binary("b") : NumberValue("3");
-    case 2:
-      return Value(true);
-    default:
-      return Value::Binary("");
-  }
-}
-
-// Ordinary (non-key-capable) attributes, projected or not depending on the index.
-constexpr const char* kPlain[] = {"x", "y", "z"};
-// Attributes that may be index keys (the table's key attributes may be too).
-constexpr const char* kKeyCandidates[] = {"ga", "gb", "gs", "ls", "lt"};
+using testing::BadIndexKeyValue;
+using testing::IndexKeyValue;
+using testing::kKeyCandidates;
+using testing::kPlain;
+using testing::NumberValue;
+using testing::SmallString;
+using testing::TablePartitionValue;
+using testing::TableSortValue;
 
 // ---- Coverage --------------------------------------------------------------------------------
 
@@ -143,126 +111,13 @@ struct Coverage {
   int64_t fetch_queries = 0;
   int64_t tie_partitions = 0;  // partitions with two entries of one index sort key
   int64_t scan_pages = 0;
-  int64_t created_indexes = 0;  // by UpdateTable, with backfill
+  int64_t created_indexes = 0;           // by UpdateTable, with backfill
   int64_t backfill_leftover_writes = 0;  // writes of items the backfill left out
   int64_t deleted_indexes = 0;
 };
 Coverage coverage;
 
 // ---- One sequence ----------------------------------------------------------------------------
-
-struct SequenceConfig {
-  KeySchema table;
-  std::map<std::string, KeyType> types;  // every attribute that is a key of the table or an index
-  std::vector<ModelIndexSpec> indexes;
-  size_t stripes = 64;
-};
-
-// A random table and indexes.
-SequenceConfig RandomConfig(std::mt19937_64& rng) {
-  auto key_type = [&] { return RandomChance(rng, 0.5) ? KeyType::kString : KeyType::kNumber; };
-  SequenceConfig c;
-  c.table.partition = {"pk", key_type()};
-  if (RandomChance(rng, 0.75)) c.table.sort = KeyAttribute{"sk", key_type()};
-  std::map<std::string, KeyType> candidate_types;
-  for (const char* name : kKeyCandidates) candidate_types[name] = key_type();
-  candidate_types["pk"] = c.table.partition.type;
-  if (c.table.sort) candidate_types["sk"] = c.table.sort->type;
-  auto attribute = [&](const std::string& name) {
-    c.types[name] = candidate_types.at(name);
-    return KeyAttribute{name, candidate_types.at(name)};
-  };
-  auto projection = [&](ModelIndexSpec* spec) {
-    const int pick = RandomInt(rng, 0, 2);
-    spec->projection = pick == 0   ? ProjectionType::kKeysOnly
-                       : pick == 1 ? ProjectionType::kInclude
-                                   : ProjectionType::kAll;
-    if (spec->projection == ProjectionType::kInclude) {
-      static const char* const kIncludable[] = {"x", "y", "big", "gs", "ls"};
-      for (const char* name : kIncludable) {
-        // Not the index's own key attributes (those are projected anyway).
-        const bool own = name == spec->partition.name || (spec->sort && name == spec->sort->name);
-        if (!own && RandomChance(rng, 0.45)) spec->include.push_back(name);
-      }
-      if (spec->include.empty()) spec->include.push_back("x");
-    }
-  };
-  const int globals = RandomInt(rng, 1, 3);
-  for (int i = 0; i < globals; ++i) {
-    ModelIndexSpec spec;
-    spec.name = "gsi" + std::to_string(i);
-    spec.global = true;
-    std::vector<std::string> partitions = {"ga", "gb"};
-    if (c.table.sort) partitions.push_back("sk");  // inverted index
-    spec.partition = attribute(partitions[RandomInt(rng, 0, static_cast<int>(partitions.size()) - 1)]);
-    if (RandomChance(rng, 0.65)) {
-      std::vector<std::string> sorts;
-      for (const char* name : {"gs", "gb", "ga", "pk"}) {
-        if (name != spec.partition.name) sorts.push_back(name);
-      }
-      spec.sort = attribute(sorts[RandomInt(rng, 0, static_cast<int>(sorts.size()) - 1)]);
-    }
-    projection(&spec);
-    c.indexes.push_back(std::move(spec));
-  }
-  if (c.table.sort) {
-    std::vector<std::string> sorts = {"ls", "lt", "gs"};
-    std::shuffle(sorts.begin(), sorts.end(), rng);
-    const int locals = RandomInt(rng, 0, 2);
-    for (int i = 0; i < locals; ++i) {
-      ModelIndexSpec spec;
-      spec.name = "lsi" + std::to_string(i);
-      spec.global = false;
-      spec.partition = c.table.partition;
-      spec.sort = attribute(sorts[static_cast<size_t>(i)]);
-      projection(&spec);
-      c.indexes.push_back(std::move(spec));
-    }
-  }
-  static constexpr size_t kStripes[] = {1, 2, 4, 64};
-  c.stripes = kStripes[RandomInt(rng, 0, 3)];
-  return c;
-}
-
-CreateTableRequest CreateRequest(const SequenceConfig& c) {
-  CreateTableRequest request{.table_name = kTable};
-  request.billing_mode = BillingMode::kPayPerRequest;
-  std::map<std::string, KeyType> defined = c.types;
-  defined[c.table.partition.name] = c.table.partition.type;
-  if (c.table.sort) defined[c.table.sort->name] = c.table.sort->type;
-  for (const auto& [name, type] : defined) request.attribute_definitions.push_back({name, type});
-  request.key_schema.push_back({c.table.partition.name, KeyRoleName::kHash});
-  if (c.table.sort) request.key_schema.push_back({c.table.sort->name, KeyRoleName::kRange});
-  for (const ModelIndexSpec& spec : c.indexes) {
-    std::vector<KeySchemaElement> key{{spec.partition.name, KeyRoleName::kHash}};
-    if (spec.sort) key.push_back({spec.sort->name, KeyRoleName::kRange});
-    Projection projection{.projection_type = spec.projection};
-    if (spec.projection == ProjectionType::kInclude) projection.non_key_attributes = spec.include;
-    if (spec.global) {
-      request.global_secondary_indexes.push_back(
-          {.index_name = spec.name, .key_schema = key, .projection = projection});
-    } else {
-      request.local_secondary_indexes.push_back(
-          {.index_name = spec.name, .key_schema = key, .projection = projection});
-    }
-  }
-  return request;
-}
-
-std::string Describe(const SequenceConfig& c) {
-  std::string out = "table pk:" + std::string(c.table.partition.type == KeyType::kString ? "S" : "N");
-  if (c.table.sort) out += " sk:" + std::string(c.table.sort->type == KeyType::kString ? "S" : "N");
-  for (const ModelIndexSpec& s : c.indexes) {
-    out += "; " + s.name + "(" + s.partition.name + (s.sort ? "," + s.sort->name : "") + " " +
-           std::string(ProjectionTypeName(s.projection));
-    for (const std::string& a : s.include) out += " " + a;
-    out += ")";
-  }
-  for (const auto& [name, type] : c.types) {
-    out += " " + name + ":" + (type == KeyType::kString ? "S" : "N");
-  }
-  return out + " stripes " + std::to_string(c.stripes);
-}
 
 class IndexRun {
  public:
@@ -312,7 +167,8 @@ class IndexRun {
 
   Item RandomKey() {
     Item key{{table().partition.name, TablePartitionValue(rng_, table().partition.type)}};
-    if (table().sort) key.insert_or_assign(table().sort->name, TableSortValue(rng_, table().sort->type));
+    if (table().sort)
+      key.insert_or_assign(table().sort->name, TableSortValue(rng_, table().sort->type));
     return key;
   }
 
@@ -334,7 +190,9 @@ class IndexRun {
   }
 
   // 1-3 KB, so that entries cost more than one write unit.
-  Value BigValue() { return Value(std::string(static_cast<size_t>(RandomInt(rng_, 700, 3000)), 'q')); }
+  Value BigValue() {
+    return Value(std::string(static_cast<size_t>(RandomInt(rng_, 700, 3000)), 'q'));
+  }
 
   Item RandomItem() {
     Item item = RandomKey();
@@ -350,7 +208,7 @@ class IndexRun {
 
   ReturnConsumedCapacity RandomRcc() {
     const int pick = RandomInt(rng_, 0, 9);
-    return pick < 2 ? ReturnConsumedCapacity::kNone
+    return pick < 2   ? ReturnConsumedCapacity::kNone
            : pick < 4 ? ReturnConsumedCapacity::kTotal
                       : ReturnConsumedCapacity::kIndexes;
   }
@@ -379,7 +237,8 @@ class IndexRun {
     for (const ModelIndex& index : indexes_) {
       const int64_t units = index.WriteHalfUnits(old_item, new_item);
       ++coverage.changes[index.ChangeKind(old_item, new_item)];
-      if (units > 2 && index.ChangeKind(old_item, new_item) != 3) ++coverage.multi_unit_entry_writes;
+      if (units > 2 && index.ChangeKind(old_item, new_item) != 3)
+        ++coverage.multi_unit_entry_writes;
       total += units;
       if (units != 0) (index.global() ? globals : locals)[index.name()] = units;
     }
@@ -400,7 +259,8 @@ class IndexRun {
 
   // Whether `item` is one an UpdateTable backfill left out of some index.
   bool LeftOutByBackfill(const Item* item) const {
-    return item != nullptr && std::any_of(indexes_.begin(), indexes_.end(), [&](const ModelIndex& index) {
+    return item != nullptr &&
+           std::any_of(indexes_.begin(), indexes_.end(), [&](const ModelIndex& index) {
              return index.Contains(*item) && !index.Accepts(*item);
            });
   }
@@ -446,7 +306,8 @@ class IndexRun {
     ASSERT_TRUE(got.ok()) << got.status().ToString();
     const Item* want = model_.Find(key);
     EXPECT_TRUE(got->item == (want ? std::optional<Item>(*want) : std::nullopt))
-        << "engine: " << Show(got->item) << "\nmodel: " << Show(want ? std::optional<Item>(*want) : std::nullopt);
+        << "engine: " << Show(got->item)
+        << "\nmodel: " << Show(want ? std::optional<Item>(*want) : std::nullopt);
   }
 
   // ---- Writes ----
@@ -463,7 +324,8 @@ class IndexRun {
     }
     request.return_values = RandomChance(rng_, 0.5) ? ReturnValue::kAllOld : ReturnValue::kNone;
     request.return_consumed_capacity = RandomRcc();
-    SCOPED_TRACE("PutItem " + Show(request.item) + " if " + request.condition_expression.value_or("-"));
+    SCOPED_TRACE("PutItem " + Show(request.item) + " if " +
+                 request.condition_expression.value_or("-"));
     Write(
         request, model_.KeyOf(request.item),
         [](ModelTable& m, const PutItemRequest& r) { return m.PutItem(r); },
@@ -511,8 +373,9 @@ class IndexRun {
     if (!bad) MaybeAddCondition(&request);
     request.return_values = static_cast<ReturnValue>(RandomInt(rng_, 0, 4));
     request.return_consumed_capacity = RandomRcc();
-    SCOPED_TRACE("UpdateItem " + Show(request.key) + " " + text + " #a=" + a + " :a=" +
-                 DebugString(va) + " #b=" + b + " if " + request.condition_expression.value_or("-"));
+    SCOPED_TRACE("UpdateItem " + Show(request.key) + " " + text + " #a=" + a +
+                 " :a=" + DebugString(va) + " #b=" + b + " if " +
+                 request.condition_expression.value_or("-"));
     Write(
         request, request.key,
         [](ModelTable& m, const UpdateItemRequest& r) { return m.UpdateItem(r); },
@@ -524,7 +387,8 @@ class IndexRun {
     MaybeAddCondition(&request);
     request.return_values = RandomChance(rng_, 0.5) ? ReturnValue::kAllOld : ReturnValue::kNone;
     request.return_consumed_capacity = RandomRcc();
-    SCOPED_TRACE("DeleteItem " + Show(request.key) + " if " + request.condition_expression.value_or("-"));
+    SCOPED_TRACE("DeleteItem " + Show(request.key) + " if " +
+                 request.condition_expression.value_or("-"));
     Write(
         request, request.key,
         [](ModelTable& m, const DeleteItemRequest& r) { return m.DeleteItem(r); },
@@ -548,7 +412,8 @@ class IndexRun {
       const std::optional<Item> old = found ? std::optional<Item>(*found) : std::nullopt;
       const bool put = RandomChance(rng_, 0.65);
       // Refused puts (an index's empty-string key) fail the whole batch: see
-      // BatchWriteWithABadIndexKeyWritesNothing (index_regression_test.cc); here batches stay valid.
+      // BatchWriteWithABadIndexKeyWritesNothing (index_regression_test.cc); here batches stay
+      // valid.
       if (put && !Acceptable(item)) continue;
       WriteRequest write{.kind = put ? WriteRequest::Kind::kPut : WriteRequest::Kind::kDelete,
                          .item = put ? item : key};
@@ -603,8 +468,8 @@ class IndexRun {
         spec.include = {"z", "big"};
         projection.non_key_attributes = spec.include;
       }
-      update.create = GlobalSecondaryIndex{.index_name = spec.name, .key_schema = key,
-                                           .projection = projection};
+      update.create = GlobalSecondaryIndex{
+          .index_name = spec.name, .key_schema = key, .projection = projection};
       request.global_secondary_index_updates = std::vector<GlobalSecondaryIndexUpdate>{update};
       SCOPED_TRACE("UpdateTable creates GSI late(x" + std::string(spec.sort ? ",y" : "") + " " +
                    std::string(ProjectionTypeName(spec.projection)) + ")");
@@ -618,7 +483,8 @@ class IndexRun {
     for (size_t i = 0; i < indexes_.size(); ++i) {
       if (indexes_[i].global()) globals.push_back(i);
     }
-    const size_t victim = globals[static_cast<size_t>(RandomInt(rng_, 0, static_cast<int>(globals.size()) - 1))];
+    const size_t victim =
+        globals[static_cast<size_t>(RandomInt(rng_, 0, static_cast<int>(globals.size()) - 1))];
     const std::string name = indexes_[victim].name();
     update.remove = GlobalSecondaryIndexUpdate::Delete{name};
     request.global_secondary_index_updates = std::vector<GlobalSecondaryIndexUpdate>{update};
@@ -674,10 +540,12 @@ class IndexRun {
       }
       int64_t described_count = -1, described_bytes = -1;
       for (const auto& d : described->table.global_secondary_indexes) {
-        if (d.index_name == index.name()) described_count = d.item_count, described_bytes = d.index_size_bytes;
+        if (d.index_name == index.name())
+          described_count = d.item_count, described_bytes = d.index_size_bytes;
       }
       for (const auto& d : described->table.local_secondary_indexes) {
-        if (d.index_name == index.name()) described_count = d.item_count, described_bytes = d.index_size_bytes;
+        if (d.index_name == index.name())
+          described_count = d.item_count, described_bytes = d.index_size_bytes;
       }
       EXPECT_EQ(described_count, count);
       EXPECT_EQ(described_bytes, bytes);
@@ -689,11 +557,12 @@ class IndexRun {
   }
 
   QueryRequest PartitionQuery(const ModelIndex& index, const Value& partition) {
-    return QueryRequest{.table_name = kTable,
-                        .index_name = index.name(),
-                        .key_condition_expression = "#p = :p",
-                        .expression_attribute_names = expr::NameMap{{"#p", index.spec().partition.name}},
-                        .expression_attribute_values = AttributeMap{{":p", partition}}};
+    return QueryRequest{
+        .table_name = kTable,
+        .index_name = index.name(),
+        .key_condition_expression = "#p = :p",
+        .expression_attribute_names = expr::NameMap{{"#p", index.spec().partition.name}},
+        .expression_attribute_values = AttributeMap{{":p", partition}}};
   }
 
   // A random index sort-key value: a pool value of its attribute's type.
@@ -715,7 +584,8 @@ class IndexRun {
   Value RandomIndexPartitionValue(const ModelIndex& index) {
     const KeyAttribute& p = index.spec().partition;
     if (Plain(p.name)) return NonEmptySmallString();
-    if (!index.global() || p.name == table().partition.name) return TablePartitionValue(rng_, p.type);
+    if (!index.global() || p.name == table().partition.name)
+      return TablePartitionValue(rng_, p.type);
     if (table().sort && p.name == table().sort->name) return TableSortValue(rng_, p.type);
     return IndexKeyValue(rng_, p.type);
   }
@@ -819,11 +689,11 @@ class IndexRun {
       request.exclusive_start_key = start;
     }
     q.exclusive_start_key = request.exclusive_start_key;
-    SCOPED_TRACE("Query " + spec.name + " " + text + " :p=" + DebugString(pk) + " :lo=" +
-                 DebugString(q.sort.low) + " :hi=" + DebugString(q.sort.high) + " filter " +
-                 request.filter_expression.value_or("-") + " limit " +
-                 std::to_string(request.limit.value_or(0)) + " forward " + std::to_string(q.forward) +
-                 " select " + std::to_string(select) + " consistent " +
+    SCOPED_TRACE("Query " + spec.name + " " + text + " :p=" + DebugString(pk) +
+                 " :lo=" + DebugString(q.sort.low) + " :hi=" + DebugString(q.sort.high) +
+                 " filter " + request.filter_expression.value_or("-") + " limit " +
+                 std::to_string(request.limit.value_or(0)) + " forward " +
+                 std::to_string(q.forward) + " select " + std::to_string(select) + " consistent " +
                  std::to_string(request.consistent_read));
     if (expect_refused) {
       auto got = db_.Query(request);
@@ -834,7 +704,8 @@ class IndexRun {
       return;
     }
     for (int page = 0; page < 1000; ++page) {
-      SCOPED_TRACE(::testing::Message() << "page " << page << " after " << Show(request.exclusive_start_key));
+      SCOPED_TRACE(::testing::Message()
+                   << "page " << page << " after " << Show(request.exclusive_start_key));
       const ModelPage want = index.Query(entries, pk, q);
       auto got = db_.Query(request);
       ASSERT_TRUE(got.ok()) << got.status().ToString();
@@ -920,7 +791,8 @@ class IndexRun {
             << "engine: " << Show(a->second) << "\nmodel: " << Show(b->second);
       }
       if (index.global()) {  // no strongly consistent reads of a GSI
-        auto refused = db_.Scan({.table_name = kTable, .index_name = index.name(), .consistent_read = true});
+        auto refused =
+            db_.Scan({.table_name = kTable, .index_name = index.name(), .consistent_read = true});
         EXPECT_FALSE(refused.ok());
       }
     }
@@ -952,17 +824,17 @@ void RunSequences(uint64_t base_seed, uint64_t default_count, int steps) {
     }
   }
   const Coverage& c = coverage;
-  std::cout << c.sequences << " sequences, " << c.indexes << " indexes: " << c.writes
-            << " writes (" << c.rejected_writes << " rejected, " << c.failed_conditions
+  std::cout << c.sequences << " sequences, " << c.indexes << " indexes: " << c.writes << " writes ("
+            << c.rejected_writes << " rejected, " << c.failed_conditions
             << " failed conditions); per index: " << c.changes[1] << " enter, " << c.changes[2]
             << " leave, " << c.changes[3] << " move, " << c.changes[4] << " update, "
-            << c.changes[0] << " untouched (" << c.multi_unit_entry_writes
-            << " multi-unit); " << c.capacity_checks << " capacity checks; " << c.query_pages
-            << " query pages (" << c.lek_pages << " with LastEvaluatedKey, " << c.fetch_queries
+            << c.changes[0] << " untouched (" << c.multi_unit_entry_writes << " multi-unit); "
+            << c.capacity_checks << " capacity checks; " << c.query_pages << " query pages ("
+            << c.lek_pages << " with LastEvaluatedKey, " << c.fetch_queries
             << " LSI fetch queries); " << c.tie_partitions << " index sort-key ties; "
             << c.scan_pages << " scan pages; UpdateTable: " << c.created_indexes
-            << " GSIs created, " << c.deleted_indexes << " deleted, "
-            << c.backfill_leftover_writes << " writes of items the backfill left out\n";
+            << " GSIs created, " << c.deleted_indexes << " deleted, " << c.backfill_leftover_writes
+            << " writes of items the backfill left out\n";
 }
 
 // Seeds: 1e6 * test + index, so PARTSTORE_MODEL_SEED picks the test back out.
