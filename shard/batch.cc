@@ -4,9 +4,12 @@
 // reference §4.1), then run each get, put or delete as its own single-item operation under its
 // stripe's lock: atomic per item, not as a unit.
 //
-// Capacity: each item rounded separately (4 KB per get, 1 KB per write), summed per table.
+// Capacity: each item rounded separately (4 KB per get, 1 KB per write), summed per table. With
+// capacity simulation on, a throttled get or write is returned in UnprocessedKeys /
+// UnprocessedItems; the batch fails with the throttling error only when every one was throttled.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "core/expr/projection.h"
@@ -67,6 +70,8 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
 
   BatchGetItemResult result;
   uint64_t response_bytes = 0;
+  size_t throttled = 0;
+  Status throttle;  // the last throttle, returned when every key was throttled
   for (size_t t = 0; t < plans.size(); ++t) {
     const auto& [name, keys] = request.request_items[t];
     TablePlan& plan = plans[t];
@@ -81,18 +86,39 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
         unprocessed.keys.push_back(keys.keys[k]);
         continue;
       }
-      const Stripe& stripe = plan.table->stripes().ForHash(key.hash);
-      std::shared_lock lock(stripe.mu);
-      const ItemCollection* collection = stripe.Find({key.hash, key.partition});
-      const Item* item = collection != nullptr ? collection->Find(key.sort) : nullptr;
-      size_t size = 0;
-      if (item != nullptr) {
-        size = ItemSize(*item);
-        found.push_back(
-            plan.projection.projection ? expr::Project(*plan.projection.projection, *item) : *item);
-        response_bytes += size;
+      // Simulated capacity: a throttled key is returned unprocessed.
+      capacity::TableCapacity* capacity = plan.table->capacity();
+      std::string item_key;
+      capacity::KeyAccess access;
+      if (capacity != nullptr) {
+        item_key = key.partition + key.sort;
+        access = {key.partition, item_key, &keys.keys[k]};
+        if (Status admitted = capacity->AdmitRead("", key.hash, &access); !admitted.ok()) {
+          ++throttled;
+          throttle = std::move(admitted);
+          unprocessed.keys.push_back(keys.keys[k]);
+          continue;
+        }
       }
-      charge.table_half_units += ReadHalfUnits(size, consistency);
+      size_t size = 0;
+      {
+        const Stripe& stripe = plan.table->stripes().ForHash(key.hash);
+        std::shared_lock lock(stripe.mu);
+        const ItemCollection* collection = stripe.Find({key.hash, key.partition});
+        const Item* item = collection != nullptr ? collection->Find(key.sort) : nullptr;
+        if (item != nullptr) {
+          size = ItemSize(*item);
+          found.push_back(plan.projection.projection
+                              ? expr::Project(*plan.projection.projection, *item)
+                              : *item);
+          response_bytes += size;
+        }
+      }
+      const int64_t half_units = ReadHalfUnits(size, consistency);
+      charge.table_half_units += half_units;
+      if (capacity != nullptr) {
+        capacity->ChargeRead("", key.hash, half_units, size > 0 ? 1 : 0, &access);
+      }
     }
     result.responses.emplace_back(name, std::move(found));
     if (!unprocessed.keys.empty()) {
@@ -106,6 +132,8 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
       result.consumed_capacity.push_back(std::move(*reported));
     }
   }
+  // DynamoDB fails the batch only when every key was throttled.
+  if (throttled > 0 && throttled == total_keys) return throttle;
   return result;
 }
 
@@ -168,6 +196,26 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
   }
 
   BatchWriteItemResult result;
+  size_t throttled = 0;
+  Status throttle;  // the last throttle, returned when every write was throttled
+  // A write refused by simulated capacity is returned unprocessed; other errors end the batch.
+  auto throttled_write = [&](const Status& status, const std::string& name,
+                             const WriteRequest& write) {
+    if (status.code() != Code::kProvisionedThroughputExceeded &&
+        status.code() != Code::kThrottling) {
+      return false;
+    }
+    ++throttled;
+    throttle = status;
+    auto it = std::find_if(result.unprocessed_items.begin(), result.unprocessed_items.end(),
+                           [&](const auto& entry) { return entry.first == name; });
+    if (it == result.unprocessed_items.end()) {
+      it = result.unprocessed_items.emplace(result.unprocessed_items.end(), name,
+                                            std::vector<WriteRequest>{});
+    }
+    it->second.push_back(write);
+    return true;
+  };
   for (size_t t = 0; t < plans.size(); ++t) {
     const auto& [name, writes] = request.request_items[t];
     Table& table = *plans[t].table;
@@ -181,7 +229,12 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
         put.item = write.item;
         put.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
         put.return_item_collection_metrics = request.return_item_collection_metrics;
-        PARTSTORE_ASSIGN_OR_RETURN(PutItemResult done, table.PutItem(put, PreparedCondition{}));
+        Result<PutItemResult> put_result = table.PutItem(put, PreparedCondition{});
+        if (!put_result.ok()) {
+          if (throttled_write(put_result.error(), name, write)) continue;
+          return put_result.error();
+        }
+        PutItemResult done = std::move(*put_result);
         consumed = std::move(done.consumed_capacity);
         if (done.item_collection_metrics)
           metrics.push_back(std::move(*done.item_collection_metrics));
@@ -191,8 +244,12 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
         del.key = write.item;
         del.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
         del.return_item_collection_metrics = request.return_item_collection_metrics;
-        PARTSTORE_ASSIGN_OR_RETURN(DeleteItemResult done,
-                                   table.DeleteItem(del, PreparedCondition{}));
+        Result<DeleteItemResult> del_result = table.DeleteItem(del, PreparedCondition{});
+        if (!del_result.ok()) {
+          if (throttled_write(del_result.error(), name, write)) continue;
+          return del_result.error();
+        }
+        DeleteItemResult done = std::move(*del_result);
         consumed = std::move(done.consumed_capacity);
         if (done.item_collection_metrics)
           metrics.push_back(std::move(*done.item_collection_metrics));
@@ -213,6 +270,7 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
       result.consumed_capacity.push_back(std::move(*reported));
     }
   }
+  if (throttled > 0 && throttled == total) return throttle;
   return result;
 }
 

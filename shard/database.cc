@@ -34,7 +34,11 @@ Status CheckName(std::string_view name) {
 
 Database::Database(DatabaseOptions options)
     : options_(std::move(options)),
-      cache_(std::make_shared<expr::ExpressionCache>(options_.expression_cache_capacity)) {}
+      cache_(std::make_shared<expr::ExpressionCache>(options_.expression_cache_capacity)) {
+  if (options_.capacity.enabled && !options_.capacity.clock) {
+    options_.capacity.clock = std::make_shared<capacity::SystemClock>();
+  }
+}
 
 Database::~Database() = default;
 
@@ -50,6 +54,7 @@ Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& reques
   table_options.stripes = options_.stripes_per_table;
   table_options.item_collection_size_limit = options_.item_collection_size_limit;
   table_options.expression_cache = cache_;
+  table_options.capacity = options_.capacity;
   table_options.arn_prefix =
       fmt::format("arn:aws:dynamodb:{}:{}:table/", options_.region, options_.account_id);
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,

@@ -32,6 +32,8 @@
 #include "core/expr/cache.h"
 #include "core/status.h"
 #include "shard/batch_requests.h"
+#include "shard/capacity/capacity_options.h"
+#include "shard/capacity_requests.h"
 #include "shard/item_requests.h"
 #include "shard/read_requests.h"
 #include "shard/table.h"
@@ -46,6 +48,9 @@ struct DatabaseOptions {
   size_t stripes_per_table = 64;
   // The LSI item collection limit (TableOptions::item_collection_size_limit).
   uint64_t item_collection_size_limit = kMaxItemCollectionBytes;
+  // Capacity simulation: off by default (an in-process cache pays nothing for it). See
+  // shard/capacity/capacity_options.h; a null clock gets a SystemClock.
+  capacity::CapacityOptions capacity;
   // Region and account used in table ARNs.
   std::string region = "us-east-1";
   std::string account_id = "000000000000";
@@ -79,6 +84,15 @@ class Database {
   Result<ScanResult> Scan(const ScanRequest& request);
   Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& request);
   Result<BatchWriteItemResult> BatchWriteItem(const BatchWriteItemRequest& request);
+
+  // ---- Capacity simulation (partstore's extensions, Partstore.<Op> on the wire) ----
+  // Each needs capacity simulation on, else ValidationException; AdvanceClock needs the manual
+  // clock.
+  Result<AdvanceClockResult> AdvanceClock(const AdvanceClockRequest& request);
+  Result<DescribePartitionsResult> DescribePartitions(const DescribePartitionsRequest& request);
+  Result<GetMetricsResult> GetMetrics(const GetMetricsRequest& request);
+  Result<GetContributorInsightsResult> GetContributorInsights(
+      const GetContributorInsightsRequest& request);
 
   const DatabaseOptions& options() const { return options_; }
   expr::ExpressionCache& expression_cache() { return *cache_; }

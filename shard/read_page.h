@@ -49,6 +49,8 @@ class ReadPage {
 
   bool full() const { return scanned_ >= limit_ || bytes_ >= kMaxPageBytes; }
   uint64_t bytes() const { return bytes_; }
+  // Items that passed the filter so far.
+  int64_t count() const { return count_; }
 
   // The result without LastEvaluatedKey and ConsumedCapacity (the caller adds them).
   ReadPageResult Finish() && {

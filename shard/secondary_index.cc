@@ -107,6 +107,15 @@ Item SecondaryIndex::Project(const Item& item) const {
   return out;
 }
 
+size_t SecondaryIndex::ProjectedSize(const Item& item) const {
+  if (definition_.projection == ProjectionType::kAll) return ItemSize(item);
+  size_t size = 0;
+  for (const std::string& name : projected_) {
+    if (auto it = item.find(name); it != item.end()) size += AttributeSize(it->first, it->second);
+  }
+  return size;
+}
+
 bool SecondaryIndex::SameProjection(const Item& a, const Item& b) const {
   if (definition_.projection == ProjectionType::kAll) return a == b;
   for (const std::string& name : projected_) {

@@ -86,6 +86,8 @@ class SecondaryIndex {
 
   // The entry stored for `item`.
   Item Project(const Item& item) const;
+  // ItemSize(Project(item)), without building the entry.
+  size_t ProjectedSize(const Item& item) const;
   // Whether `a` and `b` project to equal entries (compared in place, without building them).
   bool SameProjection(const Item& a, const Item& b) const;
   // Whether `path_top` is an attribute this index's entries carry.

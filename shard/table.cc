@@ -203,7 +203,37 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
   } else {
     d.last_update_to_pay_per_request_date_time = d.creation_date_time;
   }
+  if (table->options_.capacity.enabled) {
+    table->capacity_ = std::make_unique<capacity::TableCapacity>(
+        table->options_.capacity, table->options_.capacity.clock, arn, schema,
+        table->SettingsOf(mode, d.provisioned_throughput.read_capacity_units,
+                          d.provisioned_throughput.write_capacity_units));
+    for (const auto& index : table->indexes_) table->AddIndexCapacity(*index);
+  }
   return table;
+}
+
+capacity::ResourceSettings Table::SettingsOf(BillingMode mode, int64_t read_units,
+                                             int64_t write_units) {
+  if (mode == BillingMode::kPayPerRequest) return capacity::ResourceSettings{};
+  return capacity::ResourceSettings{
+      .on_demand = false, .read_units = read_units, .write_units = write_units};
+}
+
+void Table::AddIndexCapacity(const SecondaryIndex& index) {
+  if (!capacity_ || !index.global()) return;
+  BillingMode mode;
+  ProvisionedThroughputDescription table_throughput;
+  {
+    std::lock_guard<std::mutex> lock(description_mu_);
+    mode = description_.billing_mode;
+    table_throughput = description_.provisioned_throughput;
+  }
+  const auto& own = index.definition().provisioned_throughput;
+  capacity_->AddIndex(
+      index.name(), index.definition().key,
+      SettingsOf(mode, own ? own->read_capacity_units : table_throughput.read_capacity_units,
+                 own ? own->write_capacity_units : table_throughput.write_capacity_units));
 }
 
 TableDescription Table::Describe() const {
@@ -282,10 +312,18 @@ Status Table::Update(const UpdateTableRequest& request) {
           "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
     }
     if (d.billing_mode != BillingMode::kPayPerRequest) {
+      // Capacity learns the old throughput first: it sets on-demand's starting peak.
+      if (capacity_) {
+        capacity::ResourceSettings settings;
+        settings.read_units = d.provisioned_throughput.read_capacity_units;
+        settings.write_units = d.provisioned_throughput.write_capacity_units;
+        capacity_->Update(settings);
+      }
       d.billing_mode = BillingMode::kPayPerRequest;
       d.last_update_to_pay_per_request_date_time = NowSeconds();
       d.provisioned_throughput.read_capacity_units = 0;
       d.provisioned_throughput.write_capacity_units = 0;
+      if (capacity_) UpdateIndexCapacities(d);
     }
     return Status::Ok();
   }
@@ -323,7 +361,26 @@ Status Table::Update(const UpdateTableRequest& request) {
   d.billing_mode = BillingMode::kProvisioned;
   have.read_capacity_units = want.read_capacity_units;
   have.write_capacity_units = want.write_capacity_units;
+  if (capacity_) {
+    capacity_->Update(SettingsOf(d.billing_mode, have.read_capacity_units,
+                                 have.write_capacity_units));
+    UpdateIndexCapacities(d);
+  }
   return Status::Ok();
+}
+
+void Table::UpdateIndexCapacities(const TableDescription& d) {
+  std::shared_lock lock(indexes_mu_);
+  for (const auto& index : indexes_) {
+    if (!index->global()) continue;
+    const auto& own = index->definition().provisioned_throughput;
+    capacity_->UpdateIndex(
+        index->name(),
+        SettingsOf(d.billing_mode,
+                   own ? own->read_capacity_units : d.provisioned_throughput.read_capacity_units,
+                   own ? own->write_capacity_units
+                       : d.provisioned_throughput.write_capacity_units));
+  }
 }
 
 int64_t Table::item_count() const {
@@ -347,12 +404,31 @@ int64_t Table::size_bytes() const {
 }
 
 int Table::partition_count() const {
+  if (capacity_) return static_cast<int>(capacity_->PartitionStarts("").size());
   std::lock_guard<std::mutex> lock(description_mu_);
   if (description_.billing_mode == BillingMode::kPayPerRequest) return 4;
   const auto& t = description_.provisioned_throughput;
   // ceil(RCU / 3000 + WCU / 1000) = ceil((RCU + 3 WCU) / 3000)
   const int64_t parts = (t.read_capacity_units + 3 * t.write_capacity_units + 2999) / 3000;
   return static_cast<int>(std::max<int64_t>(1, parts));
+}
+
+std::vector<uint64_t> Table::PartitionStarts(std::string_view index) const {
+  if (capacity_) return capacity_->PartitionStarts(index);
+  const int n = index.empty() ? partition_count() : 1;
+  std::vector<uint64_t> out;
+  for (int i = 0; i < n; ++i) {
+    out.push_back(static_cast<uint64_t>((static_cast<unsigned __int128>(i) << 64) / n));
+  }
+  return out;
+}
+
+Table::KeyAccessBuffer Table::AccessOf(const EncodedKey& key, const Item* source) {
+  KeyAccessBuffer out;
+  out.item.reserve(key.partition.size() + key.sort.size());
+  out.item.append(key.partition).append(key.sort);
+  out.access = {key.partition, out.item, source};
+  return out;
 }
 
 namespace {

@@ -29,6 +29,7 @@
 #include "core/expr/cache.h"
 #include "core/key.h"
 #include "core/status.h"
+#include "shard/capacity/table_capacity.h"
 #include "shard/item_requests.h"
 #include "shard/prepared.h"
 #include "shard/read_requests.h"
@@ -42,6 +43,8 @@ struct TableOptions {
   size_t stripes = 64;                                      // rounded up to a power of two
   std::shared_ptr<expr::ExpressionCache> expression_cache;  // may be null: parse every time
   std::string arn_prefix = "arn:aws:dynamodb:us-east-1:000000000000:table/";
+  // Capacity simulation (off unless capacity.enabled; then capacity.clock must be set).
+  capacity::CapacityOptions capacity;
   // Tables with LSIs: the largest item collection (base items + LSI entries of one partition key)
   // a write may grow (ItemCollectionSizeLimitExceededException beyond it). Tests lower it.
   uint64_t item_collection_size_limit = kMaxItemCollectionBytes;
@@ -103,10 +106,16 @@ class Table {
   const StripeSet& stripes() const { return stripes_; }
   StripeSet& stripes() { return stripes_; }
 
-  // Partitions the table's capacity is divided into (DynamoDB's initial count: 4 for on-demand,
-  // ceil(RCU / 3000 + WCU / 1000) for provisioned). Scan charges a minimum per partition it
-  // reads. The capacity issue replaces this with the partition map.
+  // Partitions the table's capacity is divided into: the simulated partition map's when capacity
+  // simulation is on, else DynamoDB's initial count (4 for on-demand, ceil(RCU / 3000 +
+  // WCU / 1000) for provisioned). Scan charges a minimum per partition it reads.
   int partition_count() const;
+  // The first hash of each partition of the table (`index` empty) or a GSI: the simulated map's,
+  // or partition_count() equal ranges when simulation is off.
+  std::vector<uint64_t> PartitionStarts(std::string_view index) const;
+
+  // Simulated capacity, or null when simulation is off.
+  capacity::TableCapacity* capacity() const { return capacity_.get(); }
 
   // The encoded key of `key` (exactly the key attributes, right types and sizes), or DynamoDB's
   // "The provided key element does not match the schema" and friends.
@@ -155,10 +164,32 @@ class Table {
   }
   // The index named `name`, or null. Takes indexes_mu_ shared.
   std::shared_ptr<SecondaryIndex> FindIndex(std::string_view name) const;
-  // Under the base stripe's exclusive lock: brings every index in step with one item's change
-  // from `old_item` to `new_item` (either may be null) and adds the index write charges.
-  void MaintainIndexes(const IndexList& indexes, const Item* old_item, const Item* new_item,
-                       const EncodedKey& key, CapacityCharge* charge);
+  // Keeping the indexes in step with one item's change from `old_item` to `new_item` (either may
+  // be null), in two steps so that capacity can be checked between them: the plan (what each
+  // index must erase and store, and what that costs), then its application. Both under the base
+  // stripe's exclusive lock; ApplyIndexWrites adds the charges to `charge`.
+  struct IndexWrite {
+    SecondaryIndex* index = nullptr;
+    std::optional<SecondaryIndex::EntryKey> erase;  // the old entry, when the key changed or left
+    std::optional<SecondaryIndex::EntryKey> put;    // the new entry
+    bool replaces = false;  // put replaces the entry at the same key
+    size_t old_size = 0;    // entry sizes
+    size_t new_size = 0;
+    int64_t erase_half_units = 0;
+    int64_t put_half_units = 0;
+  };
+  using IndexWritePlan = std::vector<IndexWrite>;
+  IndexWritePlan PlanIndexWrites(const IndexList& indexes, const Item* old_item,
+                                 const Item* new_item, const EncodedKey& key) const;
+  void ApplyIndexWrites(const IndexWritePlan& plan, const Item* new_item, CapacityCharge* charge);
+  // With capacity simulation on: admits and charges a write of `half_units` to the table (LSIs
+  // included) changing the stored size by `bytes` / `items`, and the GSI part of `plan` (the
+  // base write is throttled when any part cannot pay). OK when simulation is off.
+  Status ChargeWrite(const EncodedKey& key, const Item& key_source, int64_t half_units,
+                     int64_t bytes, int64_t items, const IndexWritePlan& plan,
+                     const Item* old_item, const Item* new_item);
+  // The table's half units of a plan (its LSIs' part).
+  static int64_t LocalHalfUnits(const IndexWritePlan& plan);
   // UpdateTable's GlobalSecondaryIndexUpdates: create (with a backfill of the existing items),
   // delete, or change an index's throughput; one create or delete per call.
   Status UpdateIndexes(const UpdateTableRequest& request);
@@ -195,6 +226,21 @@ class Table {
   std::optional<ConsumedCapacity> ReportReadCapacity(ReturnConsumedCapacity mode,
                                                      const SecondaryIndex* index,
                                                      int64_t half_units) const;
+
+  // Simulated capacity (shard/capacity/table_capacity.h); null when simulation is off.
+  std::unique_ptr<capacity::TableCapacity> capacity_;
+  // The key a read or write is about, for Contributor Insights (the item key is partition + sort).
+  struct KeyAccessBuffer {
+    std::string item;
+    capacity::KeyAccess access;
+  };
+  static KeyAccessBuffer AccessOf(const EncodedKey& key, const Item* source);
+  static capacity::ResourceSettings SettingsOf(BillingMode mode, int64_t read_units,
+                                               int64_t write_units);
+  // Gives a GSI its simulated capacity (its own throughput, or the table's billing mode).
+  void AddIndexCapacity(const SecondaryIndex& index);
+  // After a billing-mode change: every GSI's capacity to the new mode. REQUIRES: description_mu_.
+  void UpdateIndexCapacities(const TableDescription& d);
 
   mutable std::mutex description_mu_;  // guards description_
   TableDescription description_;       // without item_count / table_size_bytes

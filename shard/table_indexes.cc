@@ -87,10 +87,17 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
         std::erase_if(indexes_, [&](const auto& index) {
           return index->name() == update.remove->index_name;
         });
+        if (capacity_) capacity_->RemoveIndex(update.remove->index_name);
       } else if (update.update) {
         for (auto& index : indexes_) {
           if (index->name() == update.update->index_name) {
             index->set_provisioned_throughput(update.update->provisioned_throughput);
+            if (capacity_ && mode == BillingMode::kProvisioned) {
+              capacity_->UpdateIndex(
+                  index->name(),
+                  SettingsOf(mode, update.update->provisioned_throughput.read_capacity_units,
+                             update.update->provisioned_throughput.write_capacity_units));
+            }
           }
         }
       }
@@ -103,6 +110,7 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
         std::make_shared<SecondaryIndex>(std::move(definition), key_schema_, options_.stripes));
   }
   next.insert(next.end(), added.begin(), added.end());
+  for (const auto& index : added) AddIndexCapacity(*index);
   auto list = std::make_shared<const IndexList>(next);
   for (size_t i = 0; i < stripes_.size(); ++i) {
     Stripe& stripe = stripes_.at(i);
@@ -129,6 +137,9 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
           (void)stored;
           if (inserted) ++target.item_count;
           target.size_bytes += static_cast<int64_t>(size);
+          if (capacity_) {
+            capacity_->NoteIndexData(index->name(), key->hash, static_cast<int64_t>(size), 1);
+          }
         }
       }
     }
@@ -317,25 +328,22 @@ void AddIndexCharge(const SecondaryIndex& index, int64_t half_units, CapacityCha
   map[index.name()] += half_units;
 }
 
-// Removes the entry at `key`; returns its size (0 if there was none).
-size_t EraseEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key) {
+void EraseEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key) {
   Stripe& stripe = index.stripes().ForHash(key.hash);
   std::unique_lock lock(stripe.mu);
   ItemCollection* collection = stripe.Find({key.hash, key.partition});
-  if (collection == nullptr) return 0;
+  if (collection == nullptr) return;
   const Item* entry = collection->Find(key.entry);
-  if (entry == nullptr) return 0;
+  if (entry == nullptr) return;
   const size_t size = ItemSize(*entry);
   collection->Erase(key.entry, nullptr, size);
   --stripe.item_count;
   stripe.size_bytes -= static_cast<int64_t>(size);
   stripe.EraseIfEmpty({key.hash, key.partition});
-  return size;
 }
 
-// Stores `entry` at `key`; returns the size of the entry it replaced (0 if none).
-size_t PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, Item entry,
-                size_t size) {
+void PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, Item entry,
+              size_t size) {
   Stripe& stripe = index.stripes().ForHash(key.hash);
   std::unique_lock lock(stripe.mu);
   ItemCollection& collection = stripe.FindOrCreate({key.hash, key.partition});
@@ -347,39 +355,53 @@ size_t PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, Item
   (void)stored;
   if (inserted) ++stripe.item_count;
   stripe.size_bytes += static_cast<int64_t>(size) - static_cast<int64_t>(old_size);
-  return old_size;
 }
 
 }  // namespace
 
-void Table::MaintainIndexes(const IndexList& indexes, const Item* old_item, const Item* new_item,
-                            const EncodedKey& key, CapacityCharge* charge) {
+Table::IndexWritePlan Table::PlanIndexWrites(const IndexList& indexes, const Item* old_item,
+                                     const Item* new_item, const EncodedKey& key) const {
+  IndexWritePlan plan;
   for (const auto& index_ptr : indexes) {
     SecondaryIndex& index = *index_ptr;
     std::optional<SecondaryIndex::EntryKey> old_key, new_key;
     if (old_item != nullptr) old_key = index.KeyOf(*old_item, key.partition, key.sort);
     if (new_item != nullptr) new_key = index.KeyOf(*new_item, key.partition, key.sort);
     if (!old_key && !new_key) continue;
+    IndexWrite write;
+    write.index = &index;
     if (old_key && new_key && *old_key == *new_key) {
       // Nothing the index carries changed: no write (compared in place; building both entries
       // cost 21% of a 5-GSI overwrite in bench/index_benchmark.cc).
       if (index.SameProjection(*old_item, *new_item)) continue;
-      Item new_entry = index.Project(*new_item);
-      const size_t new_size = ItemSize(new_entry);
-      const size_t old_size = PutEntry(index, *new_key, std::move(new_entry), new_size);
-      AddIndexCharge(index, EntryWriteHalfUnits(std::max(old_size, new_size)), charge);
-      continue;
+      write.old_size = index.ProjectedSize(*old_item);
+      write.new_size = index.ProjectedSize(*new_item);
+      write.put = std::move(new_key);
+      write.replaces = true;
+      write.put_half_units = EntryWriteHalfUnits(std::max(write.old_size, write.new_size));
+    } else {
+      if (old_key) {
+        write.old_size = index.ProjectedSize(*old_item);
+        write.erase = std::move(old_key);
+        write.erase_half_units = EntryWriteHalfUnits(write.old_size);
+      }
+      if (new_key) {
+        write.new_size = index.ProjectedSize(*new_item);
+        write.put = std::move(new_key);
+        write.put_half_units = EntryWriteHalfUnits(write.new_size);
+      }
     }
-    if (old_key) {
-      const size_t old_size = EraseEntry(index, *old_key);
-      AddIndexCharge(index, EntryWriteHalfUnits(old_size), charge);
-    }
-    if (new_key) {
-      Item entry = index.Project(*new_item);
-      const size_t size = ItemSize(entry);
-      PutEntry(index, *new_key, std::move(entry), size);
-      AddIndexCharge(index, EntryWriteHalfUnits(size), charge);
-    }
+    plan.push_back(std::move(write));
+  }
+  return plan;
+}
+
+void Table::ApplyIndexWrites(const IndexWritePlan& plan, const Item* new_item,
+                             CapacityCharge* charge) {
+  for (const IndexWrite& write : plan) {
+    if (write.erase) EraseEntry(*write.index, *write.erase);
+    if (write.put) PutEntry(*write.index, *write.put, write.index->Project(*new_item), write.new_size);
+    AddIndexCharge(*write.index, write.erase_half_units + write.put_half_units, charge);
   }
 }
 

@@ -64,8 +64,13 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   Item* existing = collection != nullptr ? collection->Find(key.sort) : nullptr;
   const size_t old_size = existing != nullptr ? ItemSize(*existing) : 0;
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
-    // The charge of a failed condition is accounted but not returned (the error body has no
-    // ConsumedCapacity); the capacity issue books it against the partition.
+    // A failed condition is charged too (the new item's size, 1 unit when none existed), though
+    // the error body reports no ConsumedCapacity.
+    if (capacity_) {
+      PARTSTORE_RETURN_IF_ERROR(capacity_->ChargeFailedWrite(
+          key.hash, WriteHalfUnits(existing != nullptr ? new_size : 0),
+          AccessOf(key, &request.item).access));
+    }
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
   const IndexList& indexes = WriterIndexes(key.hash);
@@ -74,6 +79,16 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
     PARTSTORE_RETURN_IF_ERROR(CheckItemCollectionLimit(
         indexes, key, collection, static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
   }
+  CapacityCharge charge;
+  charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
+  IndexWritePlan plan;
+  if (!indexes.empty()) plan = PlanIndexWrites(indexes, existing, &request.item, key);
+  if (capacity_) {
+    PARTSTORE_RETURN_IF_ERROR(ChargeWrite(
+        key, request.item, charge.table_half_units,
+        static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size), existing ? 0 : 1, plan,
+        existing, &request.item));
+  }
   if (collection == nullptr) collection = &stripe.FindOrCreate({key.hash, key.partition});
   Item old;
   auto [stored, inserted] = collection->InsertOrAssign(
@@ -81,10 +96,8 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
       KnownItemSizes{.item = new_size, .old = existing != nullptr ? old_size : kUnknownItemSize});
   if (inserted) ++stripe.item_count;
   stripe.size_bytes += static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size);
-  CapacityCharge charge;
-  charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
   if (!indexes.empty()) {
-    MaintainIndexes(indexes, inserted ? nullptr : &old, stored, key, &charge);
+    ApplyIndexWrites(plan, stored, &charge);
     result.item_collection_metrics = CollectionMetrics(request.return_item_collection_metrics,
                                                        indexes, key, collection, *stored);
   }
@@ -106,6 +119,11 @@ Result<GetItemResult> Table::GetItem(const GetItemRequest& request,
                                      const PreparedProjection& prepared) const {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKey(request.key));
 
+  std::optional<KeyAccessBuffer> access;
+  if (capacity_) {
+    access = AccessOf(key, &request.key);
+    PARTSTORE_RETURN_IF_ERROR(capacity_->AdmitRead("", key.hash, &access->access));
+  }
   GetItemResult result;
   size_t size = 0;
   {
@@ -114,16 +132,18 @@ Result<GetItemResult> Table::GetItem(const GetItemRequest& request,
     const ItemCollection* collection = stripe.Find({key.hash, key.partition});
     const Item* item = collection != nullptr ? collection->Find(key.sort) : nullptr;
     if (item != nullptr) {
-      if (request.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+      if (request.return_consumed_capacity != ReturnConsumedCapacity::kNone || capacity_) {
         size = ItemSize(*item);
       }
       result.item = prepared.projection ? expr::Project(*prepared.projection, *item) : *item;
     }
   }
-  result.consumed_capacity =
-      Report(request.return_consumed_capacity, name_,
-             ReadHalfUnits(size, request.consistent_read ? ReadConsistency::kStrong
-                                                         : ReadConsistency::kEventual));
+  const int64_t half_units = ReadHalfUnits(
+      size, request.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual);
+  if (capacity_) {
+    capacity_->ChargeRead("", key.hash, half_units, result.item ? 1 : 0, &access->access);
+  }
+  result.consumed_capacity = Report(request.return_consumed_capacity, name_, half_units);
   return result;
 }
 
@@ -148,6 +168,11 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
   ItemCollection* collection = stripe.Find({key.hash, key.partition});
   Item* existing = collection != nullptr ? collection->Find(key.sort) : nullptr;
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
+    if (capacity_) {
+      PARTSTORE_RETURN_IF_ERROR(capacity_->ChargeFailedWrite(
+          key.hash, WriteHalfUnits(existing != nullptr ? ItemSize(*existing) : 0),
+          AccessOf(key, &request.key).access));
+    }
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
   PARTSTORE_ASSIGN_OR_RETURN(expr::UpdateOutcome outcome,
@@ -171,6 +196,15 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
       PARTSTORE_RETURN_IF_ERROR(CheckItemCollectionLimit(
           indexes, key, collection, static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
     }
+    charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
+    IndexWritePlan plan;
+    if (!indexes.empty()) plan = PlanIndexWrites(indexes, existing, &outcome.item, key);
+    if (capacity_) {
+      PARTSTORE_RETURN_IF_ERROR(ChargeWrite(
+          key, request.key, charge.table_half_units,
+          static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size), existing ? 0 : 1, plan,
+          existing, &outcome.item));
+    }
     if (request.return_values == ReturnValue::kAllOld && existing != nullptr) {
       result.attributes = *existing;
     }
@@ -190,14 +224,18 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
       ++stripe.item_count;
     }
     stripe.size_bytes += static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size);
-    charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
     if (!indexes.empty()) {
-      MaintainIndexes(indexes, existing != nullptr ? &outcome.item : nullptr, stored, key, &charge);
+      ApplyIndexWrites(plan, stored, &charge);
       result.item_collection_metrics = CollectionMetrics(request.return_item_collection_metrics,
                                                          indexes, key, collection, *stored);
     }
   } else {
+    // The update made nothing (REMOVE on a missing item): a write of nothing.
     charge.table_half_units = WriteHalfUnits(old_size);
+    if (capacity_) {
+      PARTSTORE_RETURN_IF_ERROR(
+          ChargeWrite(key, request.key, charge.table_half_units, 0, 0, {}, nullptr, nullptr));
+    }
   }
   lock.unlock();
 
@@ -222,21 +260,32 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
   std::unique_lock lock(stripe.mu);
   ItemCollection* collection = stripe.Find({key.hash, key.partition});
   Item* existing = collection != nullptr ? collection->Find(key.sort) : nullptr;
+  const size_t old_size = existing != nullptr ? ItemSize(*existing) : 0;
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
+    if (capacity_) {
+      PARTSTORE_RETURN_IF_ERROR(capacity_->ChargeFailedWrite(
+          key.hash, WriteHalfUnits(old_size), AccessOf(key, &request.key).access));
+    }
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
-  size_t old_size = 0;
   CapacityCharge charge;
+  charge.table_half_units = WriteHalfUnits(old_size);
+  const IndexList& indexes = WriterIndexes(key.hash);
+  IndexWritePlan plan;
+  if (existing != nullptr && !indexes.empty()) plan = PlanIndexWrites(indexes, existing, nullptr, key);
+  if (capacity_) {
+    PARTSTORE_RETURN_IF_ERROR(ChargeWrite(key, request.key, charge.table_half_units,
+                                          -static_cast<int64_t>(old_size), existing ? -1 : 0, plan,
+                                          existing, nullptr));
+  }
   if (existing != nullptr) {
-    old_size = ItemSize(*existing);
     Item old;
     collection->Erase(key.sort, &old, old_size);
     --stripe.item_count;
     stripe.size_bytes -= static_cast<int64_t>(old_size);
     stripe.EraseIfEmpty({key.hash, key.partition});
-    const IndexList& indexes = WriterIndexes(key.hash);
     if (!indexes.empty()) {
-      MaintainIndexes(indexes, &old, nullptr, key, &charge);
+      ApplyIndexWrites(plan, nullptr, &charge);
       result.item_collection_metrics =
           CollectionMetrics(request.return_item_collection_metrics, indexes, key,
                             stripe.Find({key.hash, key.partition}), old);
@@ -244,7 +293,6 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
     if (request.return_values == ReturnValue::kAllOld) result.attributes = std::move(old);
   }
   lock.unlock();
-  charge.table_half_units = WriteHalfUnits(old_size);
   result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
   return result;
 }

@@ -216,6 +216,16 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
     }
   }
 
+  // Simulated capacity: a GSI's partitions, or the table's (LSIs included).
+  const std::string_view capacity_name = index && index->global() ? index->name() : "";
+  Item key_source;
+  capacity::KeyAccess access;
+  if (capacity_) {
+    key_source.emplace(schema.partition.name, *keys.partition);
+    access = {partition, partition, &key_source};
+    PARTSTORE_RETURN_IF_ERROR(capacity_->AdmitRead(capacity_name, hash, &access));
+  }
+
   const bool forward = request.scan_index_forward.value_or(true);
   const SortRange range = index && schema.sort ? IndexRangeOf(keys) : RangeOf(keys);
   // An LSI read of attributes its entries do not carry fetches the base items (charged per item).
@@ -300,6 +310,9 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
   if (fetch) result.scanned_count = static_cast<int32_t>(fetched_entries.size());
   result.last_evaluated_key = std::move(last_key);
   const int64_t half_units = ReadHalfUnits(bytes, consistency) + fetch_half_units;
+  if (capacity_) {
+    capacity_->ChargeRead(capacity_name, hash, half_units, result.count, &access);
+  }
   result.consumed_capacity =
       ReportReadCapacity(request.return_consumed_capacity, index.get(), half_units);
   return result;

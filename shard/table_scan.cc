@@ -30,12 +30,6 @@ std::optional<uint64_t> SegmentStart(int64_t s, int64_t n) {
   return static_cast<uint64_t>((static_cast<uint128>(s) << 64) / static_cast<uint128>(n));
 }
 
-// The simulated partition a hash falls in, of `partitions` equal ranges.
-int64_t PartitionOf(uint64_t hash, int64_t partitions) {
-  return static_cast<int64_t>((static_cast<uint128>(hash) * static_cast<uint128>(partitions)) >>
-                              64);
-}
-
 }  // namespace
 
 Result<ScanResult> Table::Scan(const ScanRequest& request) const {
@@ -83,14 +77,25 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
     }
   }
 
-  const int64_t partitions = partition_count();
+  // Simulated partitions (the map's when capacity simulation is on): a page is charged per
+  // partition it passed through.
+  const std::string_view capacity_name = index && index->global() ? index->name() : "";
+  const std::vector<uint64_t> starts = PartitionStarts(capacity_name);
+  auto partition_of = [&](uint64_t hash) {
+    return static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), hash) -
+                               starts.begin()) - 1;
+  };
   std::vector<uint64_t> partition_bytes;  // per partition touched, from the first one
-  const int64_t first_partition = PartitionOf(start ? start->hash : first, partitions);
+  const size_t first_partition = partition_of(start ? start->hash : first);
   auto account = [&](uint64_t hash, size_t bytes) {
-    const size_t index = static_cast<size_t>(PartitionOf(hash, partitions) - first_partition);
+    const size_t index = partition_of(hash) - first_partition;
     if (partition_bytes.size() <= index) partition_bytes.resize(index + 1, 0);
     partition_bytes[index] += bytes;
   };
+  if (capacity_) {
+    PARTSTORE_RETURN_IF_ERROR(
+        capacity_->AdmitRead(capacity_name, starts[first_partition], nullptr));
+  }
 
   ReadPage page(prepared.filter, prepared.projection, prepared.select, request.limit);
   std::optional<Item> last_key;
@@ -137,14 +142,21 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
 
   // Partitions passed through: from the start's to the one the page stopped in (all of the
   // range's when it ran to the end), each at least one 4 KB unit.
-  const int64_t last_partition = PartitionOf(stopped_at, partitions);
+  const size_t last_partition = partition_of(stopped_at);
   const ReadConsistency consistency =
       request.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual;
   CapacityCharge charge;
-  for (int64_t p = first_partition; p <= last_partition; ++p) {
-    const size_t index = static_cast<size_t>(p - first_partition);
-    charge.table_half_units +=
+  for (size_t p = first_partition; p <= last_partition; ++p) {
+    const size_t index = p - first_partition;
+    const int64_t half_units =
         ReadHalfUnits(index < partition_bytes.size() ? partition_bytes[index] : 0, consistency);
+    charge.table_half_units += half_units;
+    if (capacity_) {
+      // The page is one request, counted on its first partition; its items are reported there.
+      capacity_->ChargeRead(capacity_name, starts[p], half_units,
+                            p == first_partition ? page.count() : 0, nullptr,
+                            p == first_partition);
+    }
   }
 
   ScanResult result = std::move(page).Finish();

@@ -400,7 +400,7 @@ class ModelTable {
   static Status ConditionFailed(const Item* old, ReturnValuesOnConditionCheckFailure mode) {
     Status status(Code::kConditionalCheckFailed, "The conditional request failed");
     if (old && mode == ReturnValuesOnConditionCheckFailure::kAllOld) {
-      status = std::move(status).WithDetail(std::make_shared<ErrorDetail>(ErrorDetail{*old}));
+      status = std::move(status).WithDetail(std::make_shared<ErrorDetail>(ErrorDetail{.item = *old}));
     }
     return status;
   }

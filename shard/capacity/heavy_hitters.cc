@@ -1,0 +1,116 @@
+#include "shard/capacity/heavy_hitters.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace partstore::capacity {
+
+HeavyHitters::HeavyHitters(size_t capacity) : capacity_(std::max<size_t>(capacity, 1)) {}
+
+size_t HeavyHitters::AddWeight(std::string_view key, int64_t weight) {
+  assert(weight >= 0);
+  total_weight_ += weight;
+
+  if (auto it = index_.find(key); it != index_.end()) {
+    const size_t slot = it->second;
+    counters_[slot].count += weight;
+    SiftDown(counters_[slot].heap_pos);  // a larger count only moves away from the root
+    return kNotAssigned;
+  }
+
+  if (counters_.size() < capacity_) {
+    const size_t slot = counters_.size();
+    auto [it, inserted] = index_.emplace(std::string(key), slot);
+    assert(inserted);
+    Counter& counter = counters_.emplace_back();
+    counter.key = &it->first;
+    counter.count = weight;
+    heap_.push_back(slot);
+    counter.heap_pos = heap_.size() - 1;
+    SiftUp(counter.heap_pos);
+    return slot;
+  }
+
+  // Evict the minimum (heap_[0]). Its index node is re-keyed in place rather than erased and
+  // re-created, which keeps the key's string buffer when it is large enough.
+  const size_t slot = heap_[0];
+  Counter& counter = counters_[slot];
+  auto node = index_.extract(*counter.key);
+  assert(!node.empty());
+  node.key().assign(key.data(), key.size());
+  auto inserted = index_.insert(std::move(node));
+  assert(inserted.inserted);
+  counter.key = &inserted.position->first;
+  counter.display.clear();
+  counter.error = counter.count;
+  counter.count += weight;
+  // The new (count, key) may be larger than the children's, never smaller than the root's parent
+  // (it has none): sifting down restores the heap.
+  SiftDown(0);
+  return slot;
+}
+
+bool HeavyHitters::Less(size_t a, size_t b) const {
+  const Counter& x = counters_[a];
+  const Counter& y = counters_[b];
+  if (x.count != y.count) return x.count < y.count;
+  return *x.key < *y.key;
+}
+
+void HeavyHitters::Place(size_t pos, size_t counter) {
+  heap_[pos] = counter;
+  counters_[counter].heap_pos = pos;
+}
+
+void HeavyHitters::SiftUp(size_t pos) {
+  const size_t moving = heap_[pos];
+  while (pos > 0) {
+    const size_t parent = (pos - 1) / 2;
+    if (!Less(moving, heap_[parent])) break;
+    Place(pos, heap_[parent]);
+    pos = parent;
+  }
+  Place(pos, moving);
+}
+
+void HeavyHitters::SiftDown(size_t pos) {
+  const size_t moving = heap_[pos];
+  const size_t n = heap_.size();
+  while (true) {
+    size_t child = 2 * pos + 1;
+    if (child >= n) break;
+    if (child + 1 < n && Less(heap_[child + 1], heap_[child])) ++child;
+    if (!Less(heap_[child], moving)) break;
+    Place(pos, heap_[child]);
+    pos = child;
+  }
+  Place(pos, moving);
+}
+
+std::vector<HeavyHitters::Entry> HeavyHitters::Top(size_t n) const {
+  std::vector<const Counter*> order;
+  order.reserve(counters_.size());
+  for (const Counter& counter : counters_) order.push_back(&counter);
+  n = std::min(n, order.size());
+  // Keys are unique, so this order is total and the result does not depend on slot order.
+  std::partial_sort(order.begin(), order.begin() + static_cast<ptrdiff_t>(n), order.end(),
+                    [](const Counter* a, const Counter* b) {
+                      if (a->count != b->count) return a->count > b->count;
+                      return *a->key < *b->key;
+                    });
+  std::vector<Entry> top;
+  top.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    top.push_back(Entry{*order[i]->key, order[i]->display, order[i]->count, order[i]->error});
+  }
+  return top;
+}
+
+void HeavyHitters::Clear() {
+  counters_.clear();
+  heap_.clear();
+  index_.clear();
+  total_weight_ = 0;
+}
+
+}  // namespace partstore::capacity

@@ -1,0 +1,118 @@
+// HeavyHitters: a top-k sketch over string keys with non-negative int64 weights, in memory bounded
+// by a fixed number of counters (the Space-Saving algorithm, Metwally, Agrawal and El Abbadi,
+// "Efficient Computation of Frequent and Top-k Elements in Data Streams", ICDT 2005).
+//
+// The sketch holds at most capacity() counters {key, display, count, error}. Adding weight w to a
+// key that has a counter adds w to its count; an untracked key takes a free counter with count w,
+// or, when all are taken, the counter with the smallest count m (ties: the smallest key, by
+// bytes), which becomes {key, count m + w, error m}. Guarantees, with N = total_weight():
+//   - for every tracked key: true weight <= count <= true weight + error, and error <= N /
+//   capacity;
+//   - every key whose true weight exceeds N / capacity is tracked;
+//   - while no more than capacity() distinct keys have been added, every count is exact (error 0).
+// Weights are added with plain int64 arithmetic: the caller keeps total_weight() below INT64_MAX.
+//
+// Each counter also holds a `display` Item (the key attributes to show a user), built by the
+// caller's make_display callable only when a counter is (re)assigned to a key, so that adding to a
+// tracked key, the hot path, builds nothing. Add costs O(log capacity) and allocates only when a
+// counter is assigned.
+//
+// Results are deterministic: the same sequence of Add calls gives the same counters and the same
+// Top(), independent of addresses and hash order.
+//
+// Thread safety: not thread-safe; const methods are thread-safe when nothing modifies the sketch.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/item.h"
+
+namespace partstore::capacity {
+
+class HeavyHitters {
+ public:
+  // One tracked key, as reported by Top().
+  struct Entry {
+    std::string key;    // the key as passed to Add (opaque bytes)
+    Item display;       // what make_display returned when the counter was assigned to `key`
+    int64_t count = 0;  // estimated weight: true weight <= count <= true weight + error
+    int64_t error = 0;  // overestimation bound: the evicted minimum's count, 0 if never evicted
+    friend bool operator==(const Entry&, const Entry&) = default;
+  };
+
+  // `capacity`: the number of counters, >= 1 (0 is treated as 1).
+  explicit HeavyHitters(size_t capacity);
+
+  HeavyHitters(const HeavyHitters&) = delete;
+  HeavyHitters& operator=(const HeavyHitters&) = delete;
+  HeavyHitters(HeavyHitters&&) noexcept = default;
+  HeavyHitters& operator=(HeavyHitters&&) noexcept = default;
+
+  // Adds `weight` (>= 0; 0 still tracks the key) to `key`. `make_display` is a callable returning
+  // an Item, called once when a counter is assigned to `key` and not otherwise. If it throws, the
+  // counts are already updated and the counter keeps an empty display.
+  template <class MakeDisplay>
+  void Add(std::string_view key, int64_t weight, MakeDisplay&& make_display) {
+    const size_t assigned = AddWeight(key, weight);
+    if (assigned != kNotAssigned) {
+      counters_[assigned].display = std::forward<MakeDisplay>(make_display)();
+    }
+  }
+
+  // Up to n tracked keys, by count descending, ties by key ascending (bytes).
+  std::vector<Entry> Top(size_t n) const;
+
+  // Number of tracked keys, <= capacity().
+  size_t size() const { return counters_.size(); }
+  size_t capacity() const { return capacity_; }
+  // Sum of the weights added since construction or the last Clear().
+  int64_t total_weight() const { return total_weight_; }
+
+  // Forgets every key and resets total_weight(). Keeps the counter array's allocation.
+  void Clear();
+
+ private:
+  // Transparent hashing so that lookups by string_view allocate nothing.
+  struct KeyHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
+  };
+  using Index = std::unordered_map<std::string, size_t, KeyHash, std::equal_to<>>;
+
+  struct Counter {
+    // Points at the key of this counter's node in index_: nodes never move, and reassignment
+    // re-keys the node in place (see AddWeight), so the pointer is valid while the key is tracked.
+    const std::string* key = nullptr;
+    Item display;
+    int64_t count = 0;
+    int64_t error = 0;
+    size_t heap_pos = 0;  // position of this counter in heap_
+  };
+
+  static constexpr size_t kNotAssigned = static_cast<size_t>(-1);
+
+  // Updates counts, the heap and the index for Add. Returns the counter assigned to `key` (its
+  // display cleared) or kNotAssigned when `key` was already tracked.
+  size_t AddWeight(std::string_view key, int64_t weight);
+
+  // Heap order: count ascending, ties by key ascending, so heap_[0] is the counter to evict.
+  bool Less(size_t a, size_t b) const;
+  void SiftUp(size_t pos);
+  void SiftDown(size_t pos);
+  void Place(size_t pos, size_t counter);
+
+  size_t capacity_;
+  int64_t total_weight_ = 0;
+  std::vector<Counter> counters_;  // at most capacity_, indexed by slot
+  std::vector<size_t> heap_;       // binary min-heap of slots, ordered by Less
+  Index index_;                    // key -> slot
+};
+
+}  // namespace partstore::capacity

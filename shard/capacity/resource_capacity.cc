@@ -1,0 +1,414 @@
+#include "shard/capacity/resource_capacity.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace partstore::capacity {
+
+namespace {
+
+using uint128 = unsigned __int128;
+
+constexpr uint64_t kCellWidth = uint64_t{1} << (64 - kCellBits);
+
+uint64_t CellOf(uint64_t hash) { return hash >> (64 - kCellBits); }
+
+// The first hash of partition i of n equal ranges, rounded down to a cell.
+uint64_t EqualBoundary(size_t i, size_t n) {
+  const uint64_t cell = static_cast<uint64_t>((static_cast<uint128>(i) * kCells) / n);
+  return cell << (64 - kCellBits);
+}
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// A cheap deterministic mix (splitmix64's finalizer) for reservoir sampling.
+uint64_t Mix(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+Item DisplayOf(const KeySchema& key, const Item* source, bool with_sort) {
+  Item out;
+  if (source == nullptr) return out;
+  if (auto it = source->find(key.partition.name); it != source->end()) out.emplace(*it);
+  if (with_sort && key.sort) {
+    if (auto it = source->find(key.sort->name); it != source->end()) out.emplace(*it);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view SplitReasonName(SplitReason reason) {
+  switch (reason) {
+    case SplitReason::kThroughput: return "THROUGHPUT";
+    case SplitReason::kSize: return "SIZE";
+    case SplitReason::kHeat: return "HEAT";
+    case SplitReason::kPeak: return "PEAK";
+  }
+  return "";
+}
+
+ResourceCapacity::ResourceCapacity(ThrottleResource kind, std::string arn, KeySchema key,
+                                   ResourceSettings settings, const CapacityOptions& options,
+                                   int64_t now)
+    : kind_(kind),
+      arn_(std::move(arn)),
+      key_(std::move(key)),
+      options_(options),
+      settings_(settings),
+      cells_(kCells, {0, 0}),
+      metrics_(SeriesRetention{options.metric_seconds, options.metric_minutes}),
+      insights_(InsightsOptions{.sketch_capacity = options.insights_sketch_capacity}),
+      current_second_(now / kMicrosPerSecond),
+      peak_read_units_(options.on_demand_initial_peak_read_units),
+      peak_write_units_(options.on_demand_initial_peak_write_units) {
+  const size_t n = std::min(TargetPartitions(), kCells);
+  for (size_t i = 0; i < n; ++i) {
+    Partition p;
+    p.id = next_id_++;
+    p.begin = EqualBoundary(i, n);
+    p.end = i + 1 < n ? EqualBoundary(i + 1, n) - 1 : UINT64_MAX;
+    p.created_micros = now;
+    p.metrics = MetricSeries(SeriesRetention{options_.partition_metric_seconds,
+                                             options_.metric_minutes});
+    partitions_.push_back(std::move(p));
+  }
+  Allocate();
+  // A new resource starts with a full second of every bucket and no burst.
+  for (Partition& p : partitions_) {
+    for (PartitionSide* side : {&p.read, &p.write}) {
+      side->cap.tokens = side->cap.capacity;
+      side->allocated.tokens = side->allocated.capacity;
+      side->cap.updated = side->allocated.updated = now;
+    }
+  }
+  for (TokenBucket* table : {&table_read_, &table_write_}) {
+    table->tokens = table->capacity;
+    table->updated = now;
+  }
+}
+
+size_t ResourceCapacity::TargetPartitions() const {
+  int64_t n;
+  if (settings_.on_demand) {
+    n = std::max(CeilDiv(2 * peak_read_units_, options_.partition_read_units),
+                 CeilDiv(2 * peak_write_units_, options_.partition_write_units));
+  } else {
+    // ceil(RCU / 3000 + WCU / 1000), in integers.
+    const int64_t r = options_.partition_read_units;
+    const int64_t w = options_.partition_write_units;
+    n = CeilDiv(settings_.read_units * w + settings_.write_units * r, r * w);
+  }
+  return static_cast<size_t>(std::max<int64_t>(n, 1));
+}
+
+void ResourceCapacity::Allocate() {
+  const int64_t n = static_cast<int64_t>(partitions_.size());
+  const int64_t cap_read = UnitsPerSecondToRate(options_.partition_read_units);
+  const int64_t cap_write = UnitsPerSecondToRate(options_.partition_write_units);
+  int64_t share_read = cap_read, share_write = cap_write;
+  if (!settings_.on_demand) {
+    share_read = std::min(UnitsPerSecondToRate(settings_.read_units) / n, cap_read);
+    share_write = std::min(UnitsPerSecondToRate(settings_.write_units) / n, cap_write);
+  }
+  for (Partition& p : partitions_) {
+    for (auto [side, cap, share] : {std::tuple{&p.read, cap_read, share_read},
+                                    std::tuple{&p.write, cap_write, share_write}}) {
+      side->cap.rate = side->cap.capacity = cap;
+      side->allocated.rate = side->allocated.capacity = share;
+      side->allocated.tokens = std::min(side->allocated.tokens, share);
+      // On-demand partitions run at their hard limit: nothing to save for bursts.
+      side->burst.capacity = settings_.on_demand ? 0 : share * options_.burst_seconds;
+      side->burst.tokens = std::min(side->burst.tokens, side->burst.capacity);
+    }
+  }
+  table_read_.rate = table_read_.capacity =
+      UnitsPerSecondToRate(settings_.on_demand ? options_.on_demand_table_read_quota
+                                               : settings_.read_units);
+  table_write_.rate = table_write_.capacity =
+      UnitsPerSecondToRate(settings_.on_demand ? options_.on_demand_table_write_quota
+                                               : settings_.write_units);
+  table_read_.tokens = std::min(table_read_.tokens, table_read_.capacity);
+  table_write_.tokens = std::min(table_write_.tokens, table_write_.capacity);
+}
+
+void ResourceCapacity::Refill(int64_t now) {
+  for (Partition& p : partitions_) {
+    for (PartitionSide* side : {&p.read, &p.write}) {
+      side->cap.Refill(now);
+      side->burst.Fill(side->allocated.Refill(now));
+    }
+  }
+  table_read_.Refill(now);
+  table_write_.Refill(now);
+}
+
+void ResourceCapacity::AdvanceTo(int64_t now) {
+  const int64_t second = now / kMicrosPerSecond;
+  if (second > current_second_) {
+    // Refill up to the end of the second that ended, then close it.
+    Refill(second * kMicrosPerSecond);
+    CloseSecond(current_second_, second * kMicrosPerSecond);
+    current_second_ = second;
+  }
+  // Every partition's buckets (not only the one a request touches): burst arithmetic then does
+  // not depend on which partitions were asked for.
+  Refill(now);
+  insights_.AdvanceTo(now / kMicrosPerSecond);
+}
+
+void ResourceCapacity::CloseSecond(int64_t second, int64_t now) {
+  // On-demand peaks: this second's consumption counts once it is old enough.
+  if (settings_.on_demand) {
+    const int64_t read_units = second_read_tokens_ / UnitsPerSecondToRate(1);
+    const int64_t write_units = second_write_tokens_ / UnitsPerSecondToRate(1);
+    if (read_units > 0 || write_units > 0) {
+      if (!pending_peaks_.empty() && pending_peaks_.back()[0] / 60 == second / 60) {
+        auto& last = pending_peaks_.back();  // one entry per minute: its maxima
+        last[1] = std::max(last[1], read_units);
+        last[2] = std::max(last[2], write_units);
+      } else {
+        pending_peaks_.push_back({second, read_units, write_units});
+      }
+    }
+    const int64_t next_second = now / kMicrosPerSecond;
+    while (!pending_peaks_.empty() &&
+           pending_peaks_.front()[0] + options_.on_demand_peak_delay_seconds <= next_second) {
+      peak_read_units_ = std::max(peak_read_units_, pending_peaks_.front()[1]);
+      peak_write_units_ = std::max(peak_write_units_, pending_peaks_.front()[2]);
+      pending_peaks_.pop_front();
+    }
+  }
+  second_read_tokens_ = second_write_tokens_ = 0;
+
+  // Heat: a partition near its hard limit (or throttled at it) for long enough splits.
+  const int64_t read_hot = UnitsPerSecondToRate(options_.partition_read_units) / 100 *
+                           options_.heat_percent;
+  const int64_t write_hot = UnitsPerSecondToRate(options_.partition_write_units) / 100 *
+                            options_.heat_percent;
+  std::vector<std::pair<size_t, uint64_t>> heat_splits;
+  for (size_t i = 0; i < partitions_.size(); ++i) {
+    Partition& p = partitions_[i];
+    const bool hot = p.read.second_tokens >= read_hot || p.write.second_tokens >= write_hot ||
+                     p.read.second_throttled || p.write.second_throttled;
+    p.read.second_tokens = p.write.second_tokens = 0;
+    p.read.second_throttled = p.write.second_throttled = false;
+    if (!hot) {
+      p.hot_seconds = 0;
+      continue;
+    }
+    p.hot_seconds = p.last_hot_second == second - 1 ? p.hot_seconds + 1 : 1;
+    p.last_hot_second = second;
+    if (p.hot_seconds >= options_.heat_split_seconds) {
+      if (std::optional<uint64_t> at = HeatSplitPoint(p)) heat_splits.emplace_back(i, *at);
+      p.hot_seconds = 0;  // wait another full period before trying again
+    }
+  }
+  // From the right so that earlier indexes stay valid.
+  for (auto it = heat_splits.rbegin(); it != heat_splits.rend(); ++it) {
+    Split(it->first, it->second, SplitReason::kHeat, now);
+  }
+  if (!heat_splits.empty()) Allocate();
+  if (settings_.on_demand && partitions_.size() < TargetPartitions()) {
+    SplitUntil(TargetPartitions(), SplitReason::kPeak, now);
+  }
+}
+
+std::optional<uint64_t> ResourceCapacity::HeatSplitPoint(const Partition& p) const {
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(p.samples_seen, Partition::kSamples));
+  if (n < 2) return std::nullopt;
+  std::vector<uint64_t> cells;
+  for (size_t i = 0; i < n; ++i) cells.push_back(CellOf(p.samples[i]));
+  std::sort(cells.begin(), cells.end());
+  if (cells.front() == cells.back()) return std::nullopt;  // one key (or one cell) takes it all
+  // The median's cell starts the right half; if that is the first cell, the next distinct one.
+  uint64_t at = cells[n / 2];
+  if (at == cells.front()) at = *std::upper_bound(cells.begin(), cells.end(), at);
+  const uint64_t boundary = at << (64 - kCellBits);
+  if (boundary <= p.begin || boundary > p.end) return std::nullopt;
+  return boundary;
+}
+
+void ResourceCapacity::Split(size_t index, uint64_t at, SplitReason reason, int64_t now) {
+  Partition parent = std::move(partitions_[index]);
+  Partition left, right;
+  left.id = next_id_++;
+  right.id = next_id_++;
+  left.begin = parent.begin;
+  left.end = at - 1;
+  right.begin = at;
+  right.end = parent.end;
+  for (Partition* child : {&left, &right}) {
+    child->created_micros = now;
+    child->metrics = MetricSeries(SeriesRetention{options_.partition_metric_seconds,
+                                                  options_.metric_minutes});
+    for (uint64_t c = CellOf(child->begin); c <= CellOf(child->end); ++c) {
+      child->size_bytes += cells_[c][0];
+      child->item_count += cells_[c][1];
+    }
+    // Each half starts with half the parent's tokens (nothing is created by splitting).
+    for (auto [mine, theirs] : {std::pair{&child->read, &parent.read},
+                                std::pair{&child->write, &parent.write}}) {
+      mine->cap = theirs->cap;
+      mine->cap.tokens = theirs->cap.tokens;  // the hard limit is per partition: each has its own
+      mine->allocated = theirs->allocated;
+      mine->allocated.tokens = theirs->allocated.tokens / 2;
+      mine->burst = theirs->burst;
+      mine->burst.tokens = theirs->burst.tokens / 2;
+    }
+  }
+  splits_.push_back({now, parent.id, left.id, right.id, at, reason});
+  retired_.emplace_back(parent.id, std::move(parent.metrics));
+  partitions_[index] = std::move(left);
+  partitions_.insert(partitions_.begin() + static_cast<std::ptrdiff_t>(index) + 1,
+                     std::move(right));
+}
+
+void ResourceCapacity::SplitUntil(size_t count, SplitReason reason, int64_t now) {
+  while (partitions_.size() < count) {
+    bool split_any = false;
+    for (size_t i = partitions_.size(); i-- > 0;) {
+      const Partition& p = partitions_[i];
+      if (CellOf(p.begin) == CellOf(p.end)) continue;  // one cell: as small as it gets
+      const uint64_t first = CellOf(p.begin), last = CellOf(p.end);
+      Split(i, (first + (last - first + 1) / 2) << (64 - kCellBits), reason, now);
+      split_any = true;
+    }
+    if (!split_any) break;
+  }
+  Allocate();
+}
+
+size_t ResourceCapacity::PartitionOf(uint64_t hash) const {
+  auto it = std::upper_bound(partitions_.begin(), partitions_.end(), hash,
+                             [](uint64_t h, const Partition& p) { return h < p.begin; });
+  return static_cast<size_t>(it - partitions_.begin()) - 1;
+}
+
+std::optional<ThrottleLimit> ResourceCapacity::Check(size_t index, ThrottleOperation op,
+                                                     int64_t tokens) const {
+  const Partition& p = partitions_[index];
+  const PartitionSide& side = SideOf(p, op);
+  if (side.cap.tokens < tokens) return ThrottleLimit::kKeyRangeThroughputExceeded;
+  const TokenBucket& table = TableOf(op);
+  if (settings_.on_demand) {
+    if (table.tokens < tokens) return ThrottleLimit::kAccountLimitExceeded;
+    return std::nullopt;
+  }
+  const int64_t own = side.allocated.available() + side.burst.available();
+  if (own >= tokens) return std::nullopt;
+  if (table.available() >= tokens - own) return std::nullopt;  // adaptive capacity
+  return ThrottleLimit::kProvisionedThroughputExceeded;
+}
+
+void ResourceCapacity::Charge(size_t index, ThrottleOperation op, int64_t tokens, uint64_t hash,
+                              int64_t returned_items, bool count_request, int64_t now) {
+  Partition& p = partitions_[index];
+  PartitionSide& side = SideOf(p, op);
+  side.cap.tokens -= tokens;
+  int64_t rest = tokens;
+  const int64_t from_allocated = std::min(rest, side.allocated.available());
+  side.allocated.tokens -= from_allocated;
+  rest -= from_allocated;
+  const int64_t from_burst = std::min(rest, side.burst.available());
+  side.burst.tokens -= from_burst;
+  rest -= from_burst;
+  if (rest > 0) {
+    if (!settings_.on_demand) side.adaptive_tokens += std::min(rest, TableOf(op).available());
+    side.allocated.tokens -= rest;  // a read's overdraft, or the adaptive part: paid back first
+  }
+  TokenBucket& table = TableOf(op);
+  table.tokens = std::max<int64_t>(table.tokens - tokens, 0);
+  side.second_tokens += tokens;
+  (op == ThrottleOperation::kRead ? second_read_tokens_ : second_write_tokens_) += tokens;
+
+  // Reservoir sample of accessed hashes.
+  const uint64_t seen = p.samples_seen++;
+  if (seen < Partition::kSamples) {
+    p.samples[seen] = hash;
+  } else if (const uint64_t j = Mix(seen ^ hash) % (seen + 1); j < Partition::kSamples) {
+    p.samples[j] = hash;
+  }
+
+  MetricCounters delta;
+  const int64_t half_units = tokens / kTokensPerHalfUnit;
+  if (op == ThrottleOperation::kRead) {
+    delta.consumed_read_half_units = half_units;
+    delta.read_requests = count_request ? 1 : 0;
+    delta.returned_item_count = returned_items;
+  } else {
+    delta.consumed_write_half_units = half_units;
+    delta.write_requests = count_request ? 1 : 0;
+  }
+  p.metrics.Add(now, delta);
+  metrics_.Add(now, delta);
+}
+
+void ResourceCapacity::CountThrottleEvent(std::optional<size_t> index, ThrottleReason reason,
+                                          int64_t now) {
+  MetricCounters delta;
+  delta.throttle_events[static_cast<size_t>(reason.index())] = 1;
+  if (index) {
+    Partition& p = partitions_[*index];
+    if (reason.limit == ThrottleLimit::kKeyRangeThroughputExceeded) {
+      SideOf(p, reason.operation).second_throttled = true;
+    }
+    p.metrics.Add(now, delta);
+  }
+  metrics_.Add(now, delta);
+}
+
+void ResourceCapacity::CountThrottledRequest(size_t index, ThrottleOperation op, int64_t now) {
+  MetricCounters delta;
+  (op == ThrottleOperation::kRead ? delta.throttled_read_requests
+                                  : delta.throttled_write_requests) = 1;
+  partitions_[index].metrics.Add(now, delta);
+  metrics_.Add(now, delta);
+}
+
+void ResourceCapacity::RecordKey(const KeyAccess& key, int64_t half_units, bool throttled,
+                                 int64_t now) {
+  insights_.Record(
+      now / kMicrosPerSecond, key.partition, key.item, half_units, throttled,
+      [&] { return DisplayOf(key_, key.source, false); },
+      [&] { return DisplayOf(key_, key.source, true); });
+}
+
+void ResourceCapacity::NoteData(uint64_t hash, int64_t bytes, int64_t items, int64_t now) {
+  auto& cell = cells_[CellOf(hash)];
+  cell[0] += bytes;
+  cell[1] += items;
+  const size_t index = PartitionOf(hash);
+  Partition& p = partitions_[index];
+  p.size_bytes += bytes;
+  p.item_count += items;
+  if (static_cast<uint64_t>(std::max<int64_t>(p.size_bytes, 0)) > options_.partition_size_limit &&
+      CellOf(p.begin) != CellOf(p.end)) {
+    const uint64_t first = CellOf(p.begin), last = CellOf(p.end);
+    Split(index, (first + (last - first + 1) / 2) << (64 - kCellBits), SplitReason::kSize, now);
+    Allocate();
+  }
+}
+
+void ResourceCapacity::Update(ResourceSettings settings, int64_t now) {
+  AdvanceTo(now);
+  const bool was_on_demand = settings_.on_demand;
+  settings_ = settings;
+  if (!was_on_demand && settings.on_demand) {
+    // Switching to on-demand: the previous peak is at least half the provisioned throughput.
+    // (DynamoDB keeps the higher of that and a new table's.)
+    peak_read_units_ = std::max(peak_read_units_, settings_.read_units / 2);
+    peak_write_units_ = std::max(peak_write_units_, settings_.write_units / 2);
+  }
+  const size_t target = TargetPartitions();
+  if (partitions_.size() < target) {
+    SplitUntil(target, settings.on_demand ? SplitReason::kPeak : SplitReason::kThroughput, now);
+  }
+  Allocate();
+}
+
+}  // namespace partstore::capacity

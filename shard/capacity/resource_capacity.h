@@ -1,0 +1,215 @@
+// ResourceCapacity: the simulated capacity of one table or one GSI: its partition map, each
+// partition's token buckets, the table-level limit, splits, metrics and Contributor Insights.
+//
+// Partitions (reference §3). The 64-bit key-hash space is cut into contiguous ranges, one per
+// partition; a request's partition is the one holding the hash of its partition key. Boundaries
+// fall on multiples of 2^64 / kCells, so each partition's size is the sum of the cells it covers
+// (kept per write) and a split never moves data. Initial count: ceil(RCU / 3000 + WCU / 1000)
+// for provisioned throughput (at least 1), 4 for on-demand. Splits:
+//   throughput  UpdateTable raises provisioned throughput past what the partitions can carry:
+//               every partition splits in two until there are enough (3,200 -> 6,000 WCU turns
+//               4 partitions into 8, as in the paper's example);
+//   size        a partition passes CapacityOptions::partition_size_limit (10 GB): it splits at
+//               the middle of its range (hashes spread items evenly);
+//   heat        a partition ran at heat_percent of its hard limit, or was throttled at it, for
+//               heat_split_seconds seconds in a row: it splits at the median of its recently
+//               accessed hashes; never when one partition key takes all of them (one key, or one
+//               item collection, cannot be split);
+//   peak        on-demand: partitions are added so that twice the previous peak fits.
+//
+// Buckets, per partition and direction (read / write), in tokens (shard/capacity/token_bucket.h):
+//   cap        the hard limit (3,000 RCU / 1,000 WCU per second), one second deep;
+//   allocated  the partition's share of the table's throughput (provisioned: table / partitions;
+//              on-demand: the hard limit), one second deep; what it does not use overflows into
+//   burst      up to burst_seconds (300) of unused allocation.
+// and per resource and direction:
+//   table      provisioned: the table's throughput; on-demand: the per-table quota. Every
+//              admitted request spends it (never below zero), so it holds the table's unused
+//              capacity of the last second; that is what adaptive capacity lends a hot partition.
+//
+// Admission of a request of n tokens on partition p (reads: n = 1 token, "any left", then charged
+// what they read; writes: their exact cost, known before they apply):
+//   1. p's cap must cover n                  else KeyRangeThroughputExceeded;
+//   2. provisioned: p's allocated + burst, plus the table's unused capacity (adaptive capacity),
+//      must cover n                          else ProvisionedThroughputExceeded;
+//      on-demand: the table quota must cover n  else AccountLimitExceeded.
+// A charge spends cap, then allocated, then burst, then (adaptive) the rest; reads that overdraw
+// leave a debt on allocated.
+//
+// On-demand's "previous peak": the highest per-second consumption seen at least
+// on_demand_peak_delay_seconds (30 min) ago, or the initial 6,000 RCU / 2,000 WCU; partitions are
+// kept at ceil(2 x peak / hard limit) (a new table: 4 partitions, 12,000 RRU / 4,000 WRU).
+//
+// Time: every method takes `now` (microseconds, non-decreasing); AdvanceTo(now) refills lazily and
+// closes the seconds that ended (heat, peaks and splits are decided once per second).
+//
+// Thread safety: not thread-safe. TableCapacity (shard/capacity/table_capacity.h) serializes every
+// call under its mutex.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/item.h"
+#include "core/key.h"
+#include "core/throttle_reason.h"
+#include "shard/capacity/capacity_options.h"
+#include "shard/capacity/contributor_insights.h"
+#include "shard/capacity/metric_series.h"
+#include "shard/capacity/token_bucket.h"
+
+namespace partstore::capacity {
+
+// Partition boundaries are multiples of 2^64 / kCells.
+inline constexpr int kCellBits = 12;
+inline constexpr size_t kCells = size_t{1} << kCellBits;
+
+struct ResourceSettings {
+  bool on_demand = true;
+  int64_t read_units = 0;   // provisioned only
+  int64_t write_units = 0;  // provisioned only
+  friend bool operator==(const ResourceSettings&, const ResourceSettings&) = default;
+};
+
+enum class SplitReason : uint8_t { kThroughput, kSize, kHeat, kPeak };
+std::string_view SplitReasonName(SplitReason reason);
+
+struct PartitionSplit {
+  int64_t time_micros = 0;
+  int parent = 0;
+  int left = 0;
+  int right = 0;
+  uint64_t at = 0;  // the first hash of the right half
+  SplitReason reason = SplitReason::kThroughput;
+};
+
+struct PartitionSide {
+  TokenBucket cap;
+  TokenBucket allocated;
+  TokenBucket burst;  // rate 0: filled by allocated's overflow
+  int64_t second_tokens = 0;      // consumed in the current second
+  bool second_throttled = false;  // throttled at the hard limit in the current second
+  int64_t adaptive_tokens = 0;    // served beyond allocation and burst, since creation
+};
+
+struct Partition {
+  int id = 0;
+  uint64_t begin = 0;  // first hash
+  uint64_t end = 0;    // last hash (inclusive)
+  int64_t created_micros = 0;
+  PartitionSide read, write;
+  int64_t size_bytes = 0;
+  int64_t item_count = 0;
+  int hot_seconds = 0;
+  int64_t last_hot_second = -2;
+  // A reservoir of recently accessed hashes (the split-for-heat point).
+  static constexpr size_t kSamples = 64;
+  std::array<uint64_t, kSamples> samples{};
+  uint64_t samples_seen = 0;
+  MetricSeries metrics;
+};
+
+// What one access is about, for Contributor Insights: the encoded partition key, the encoded
+// item key (partition + sort), and an item holding the key attributes (to show them).
+struct KeyAccess {
+  std::string_view partition;
+  std::string_view item;
+  const Item* source = nullptr;
+};
+
+class ResourceCapacity {
+ public:
+  // `key`: the resource's key attributes (for Contributor Insights' display).
+  ResourceCapacity(ThrottleResource kind, std::string arn, KeySchema key, ResourceSettings settings,
+                   const CapacityOptions& options, int64_t now);
+
+  ThrottleResource kind() const { return kind_; }
+  const std::string& arn() const { return arn_; }
+  const ResourceSettings& settings() const { return settings_; }
+
+  // Refills and closes the seconds that ended before `now`.
+  void AdvanceTo(int64_t now);
+
+  // The partition holding `hash`.
+  size_t PartitionOf(uint64_t hash) const;
+  // Whether partition `p` can take `tokens` more of `op` now (after AdvanceTo); the limit hit if
+  // not.
+  std::optional<ThrottleLimit> Check(size_t p, ThrottleOperation op, int64_t tokens) const;
+  // Spends `tokens` of `op` on partition `p` (admitted before), and counts a served request of
+  // `returned_items` (reads) unless `count_request` is false. Records `hash` for split-for-heat.
+  void Charge(size_t p, ThrottleOperation op, int64_t tokens, uint64_t hash, int64_t returned_items,
+              bool count_request, int64_t now);
+  // Counts a throttle event of `reason` on partition `p` (or on the resource alone when p is
+  // nullopt: the table's count of its GSIs' events).
+  void CountThrottleEvent(std::optional<size_t> p, ThrottleReason reason, int64_t now);
+  // Counts one throttled request of `op` on partition `p`.
+  void CountThrottledRequest(size_t p, ThrottleOperation op, int64_t now);
+  // Contributor Insights: `half_units` consumed (3 x writes + reads) or a throttle, for `key`.
+  void RecordKey(const KeyAccess& key, int64_t half_units, bool throttled, int64_t now);
+  // Items stored or removed in the partition of `hash`.
+  void NoteData(uint64_t hash, int64_t bytes, int64_t items, int64_t now);
+
+  // UpdateTable: new throughput or billing mode (splits for throughput as needed).
+  void Update(ResourceSettings settings, int64_t now);
+
+  const std::vector<Partition>& partitions() const { return partitions_; }
+  const std::vector<PartitionSplit>& splits() const { return splits_; }
+  const MetricSeries& metrics() const { return metrics_; }
+  const ContributorInsights& insights() const { return insights_; }
+  // Retired partitions' metrics (split parents), by id.
+  const std::vector<std::pair<int, MetricSeries>>& retired_metrics() const { return retired_; }
+  // On-demand's previous peak now (units per second).
+  int64_t peak_read_units() const { return peak_read_units_; }
+  int64_t peak_write_units() const { return peak_write_units_; }
+
+ private:
+  PartitionSide& SideOf(Partition& p, ThrottleOperation op) {
+    return op == ThrottleOperation::kRead ? p.read : p.write;
+  }
+  const PartitionSide& SideOf(const Partition& p, ThrottleOperation op) const {
+    return op == ThrottleOperation::kRead ? p.read : p.write;
+  }
+  TokenBucket& TableOf(ThrottleOperation op) {
+    return op == ThrottleOperation::kRead ? table_read_ : table_write_;
+  }
+  const TokenBucket& TableOf(ThrottleOperation op) const {
+    return op == ThrottleOperation::kRead ? table_read_ : table_write_;
+  }
+  // Sets every bucket's rate and depth from the settings and partition count.
+  void Allocate();
+  void Refill(int64_t now);
+  void CloseSecond(int64_t second, int64_t now);
+  // Splits partition `p` at `at` (a cell boundary strictly inside it).
+  void Split(size_t p, uint64_t at, SplitReason reason, int64_t now);
+  // A split point for heat (the median of the samples' cells), or nullopt.
+  std::optional<uint64_t> HeatSplitPoint(const Partition& p) const;
+  // Splits every partition in two until there are at least `count`.
+  void SplitUntil(size_t count, SplitReason reason, int64_t now);
+  size_t TargetPartitions() const;
+
+  const ThrottleResource kind_;
+  const std::string arn_;
+  const KeySchema key_;
+  const CapacityOptions options_;
+  ResourceSettings settings_;
+  std::vector<Partition> partitions_;  // sorted by begin
+  std::vector<PartitionSplit> splits_;
+  std::vector<std::pair<int, MetricSeries>> retired_;
+  int next_id_ = 0;
+  TokenBucket table_read_, table_write_;
+  std::vector<std::array<int64_t, 2>> cells_;  // bytes, items per cell
+  MetricSeries metrics_;
+  ContributorInsights insights_;
+  int64_t current_second_ = 0;
+  int64_t second_read_tokens_ = 0, second_write_tokens_ = 0;  // the table's, this second
+  // On-demand peaks: per-second maxima not yet old enough to count, by second.
+  std::deque<std::array<int64_t, 3>> pending_peaks_;  // second, read units, write units
+  int64_t peak_read_units_ = 0, peak_write_units_ = 0;
+};
+
+}  // namespace partstore::capacity

@@ -1,0 +1,211 @@
+#include "shard/capacity/table_capacity.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/error_detail.h"
+
+namespace partstore::capacity {
+
+namespace {
+
+// DynamoDB's texts (live error bodies quoted by users; see the README's capacity section).
+constexpr std::string_view kTableProvisioned =
+    "The level of configured provisioned throughput for the table was exceeded. Consider "
+    "increasing your provisioning level with the UpdateTable API.";
+constexpr std::string_view kIndexProvisioned =
+    "The level of configured provisioned throughput for one or more global secondary indexes of "
+    "the table was exceeded. Consider increasing your provisioning level for the "
+    "under-provisioned global secondary indexes with the UpdateTable API";
+constexpr std::string_view kTableOnDemand =
+    "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically "
+    "scaling your table or index so please try again shortly. If exceptions persist, check if "
+    "you have a hot key: "
+    "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html.";
+constexpr std::string_view kIndexOnDemand =
+    "Throughput exceeds the current capacity for one or more global secondary indexes. DynamoDB "
+    "is automatically scaling your index so please try again shortly.";
+
+}  // namespace
+
+TableCapacity::TableCapacity(const CapacityOptions& options, std::shared_ptr<Clock> clock,
+                             std::string table_arn, KeySchema key, ResourceSettings settings)
+    : options_(options),
+      clock_(std::move(clock)),
+      table_arn_(std::move(table_arn)),
+      table_(ThrottleResource::kTable, table_arn_, std::move(key), settings, options_,
+             clock_->NowMicros()) {}
+
+ResourceCapacity* TableCapacity::Find(std::string_view index) {
+  if (index.empty()) return &table_;
+  auto it = indexes_.find(index);
+  return it == indexes_.end() ? nullptr : it->second.get();
+}
+
+const ResourceCapacity* TableCapacity::Find(std::string_view index) const {
+  return const_cast<TableCapacity*>(this)->Find(index);
+}
+
+void TableCapacity::AddIndex(std::string_view name, KeySchema key, ResourceSettings settings) {
+  std::lock_guard<std::mutex> lock(mu_);
+  indexes_.insert_or_assign(
+      std::string(name),
+      std::make_unique<ResourceCapacity>(ThrottleResource::kIndex,
+                                         table_arn_ + "/index/" + std::string(name),
+                                         std::move(key), settings, options_, clock_->NowMicros()));
+}
+
+void TableCapacity::RemoveIndex(std::string_view name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (auto it = indexes_.find(name); it != indexes_.end()) indexes_.erase(it);
+}
+
+void TableCapacity::Update(ResourceSettings settings) {
+  std::lock_guard<std::mutex> lock(mu_);
+  table_.Update(settings, clock_->NowMicros());
+}
+
+void TableCapacity::UpdateIndex(std::string_view name, ResourceSettings settings) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ResourceCapacity* index = Find(name); index != nullptr && !name.empty()) {
+    index->Update(settings, clock_->NowMicros());
+  }
+}
+
+void TableCapacity::NoteIndexData(std::string_view name, uint64_t hash, int64_t bytes,
+                                  int64_t items) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ResourceCapacity* index = Find(name); index != nullptr && !name.empty()) {
+    const int64_t now = clock_->NowMicros();
+    index->AdvanceTo(now);
+    index->NoteData(hash, bytes, items, now);
+  }
+}
+
+Status TableCapacity::Throttled(
+    const std::vector<std::pair<const ResourceCapacity*, ThrottleReason>>& hits) const {
+  const bool on_demand = hits.front().first->settings().on_demand;
+  bool index = false;
+  auto detail = std::make_shared<ErrorDetail>();
+  for (const auto& [resource, reason] : hits) {
+    index = index || reason.resource == ThrottleResource::kIndex;
+    detail->throttling_reasons.push_back({reason, resource->arn()});
+  }
+  std::string_view message = on_demand ? (index ? kIndexOnDemand : kTableOnDemand)
+                                       : (index ? kIndexProvisioned : kTableProvisioned);
+  return Status(on_demand ? Code::kThrottling : Code::kProvisionedThroughputExceeded,
+                std::string(message))
+      .WithDetail(std::move(detail));
+}
+
+Status TableCapacity::AdmitRead(std::string_view index, uint64_t hash, const KeyAccess* key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ResourceCapacity* resource = Find(index);
+  if (resource == nullptr) return Status::Ok();  // an index being dropped: nothing to charge
+  const int64_t now = clock_->NowMicros();
+  resource->AdvanceTo(now);
+  const size_t p = resource->PartitionOf(hash);
+  const std::optional<ThrottleLimit> limit = resource->Check(p, ThrottleOperation::kRead, 1);
+  if (!limit) return Status::Ok();
+  const ThrottleReason reason{resource->kind(), ThrottleOperation::kRead, *limit};
+  resource->CountThrottleEvent(p, reason, now);
+  resource->CountThrottledRequest(p, ThrottleOperation::kRead, now);
+  if (key != nullptr) resource->RecordKey(*key, 0, true, now);
+  return Throttled({{resource, reason}});
+}
+
+void TableCapacity::ChargeRead(std::string_view index, uint64_t hash, int64_t half_units,
+                               int64_t returned_items, const KeyAccess* key, bool count_request) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ResourceCapacity* resource = Find(index);
+  if (resource == nullptr) return;
+  const int64_t now = clock_->NowMicros();
+  resource->AdvanceTo(now);
+  resource->Charge(resource->PartitionOf(hash), ThrottleOperation::kRead,
+                   HalfUnitsToTokens(half_units), hash, returned_items, count_request, now);
+  if (key != nullptr) resource->RecordKey(*key, half_units, false, now);
+}
+
+std::vector<uint64_t> TableCapacity::PartitionStarts(std::string_view index) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<uint64_t> out;
+  if (const ResourceCapacity* resource = Find(index)) {
+    for (const Partition& p : resource->partitions()) out.push_back(p.begin);
+  }
+  if (out.empty()) out.push_back(0);
+  return out;
+}
+
+Status TableCapacity::Write(const WriteCharge& write) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const int64_t now = clock_->NowMicros();
+  table_.AdvanceTo(now);
+  // What must pay: the table's partition, and each GSI partition the write touches (a key change
+  // touches two partitions of one GSI, or one partition twice: then their parts add up).
+  struct Target {
+    ResourceCapacity* resource;
+    size_t partition;
+    int64_t tokens;
+  };
+  const size_t p = table_.PartitionOf(write.hash);
+  std::vector<Target> targets{{&table_, p, HalfUnitsToTokens(write.half_units)}};
+  for (const IndexWriteCharge& charge : write.indexes) {
+    ResourceCapacity* index = charge.index.empty() ? nullptr : Find(charge.index);
+    if (index == nullptr) continue;
+    index->AdvanceTo(now);
+    const size_t q = index->PartitionOf(charge.hash);
+    auto same = std::find_if(targets.begin(), targets.end(), [&](const Target& t) {
+      return t.resource == index && t.partition == q;
+    });
+    if (same != targets.end()) {
+      same->tokens += HalfUnitsToTokens(charge.half_units);
+    } else {
+      targets.push_back({index, q, HalfUnitsToTokens(charge.half_units)});
+    }
+  }
+  std::vector<std::pair<const ResourceCapacity*, ThrottleReason>> hits;  // limits hit
+  for (const Target& t : targets) {
+    const auto limit = t.resource->Check(t.partition, ThrottleOperation::kWrite, t.tokens);
+    if (!limit) continue;
+    const ThrottleReason reason{t.resource->kind(), ThrottleOperation::kWrite, *limit};
+    hits.emplace_back(t.resource, reason);
+    t.resource->CountThrottleEvent(t.partition, reason, now);
+    // The table also counts its GSIs' events.
+    if (t.resource != &table_) table_.CountThrottleEvent(std::nullopt, reason, now);
+  }
+  if (!hits.empty()) {
+    table_.CountThrottledRequest(p, ThrottleOperation::kWrite, now);
+    table_.RecordKey(write.key, 0, true, now);
+    for (const IndexWriteCharge& charge : write.indexes) {
+      if (ResourceCapacity* index = Find(charge.index); index != nullptr && !charge.index.empty()) {
+        index->RecordKey(charge.key, 0, true, now);
+      }
+    }
+    return Throttled(hits);
+  }
+  table_.Charge(p, ThrottleOperation::kWrite, HalfUnitsToTokens(write.half_units), write.hash, 0,
+                true, now);
+  table_.RecordKey(write.key, 3 * write.half_units, false, now);
+  if (write.bytes != 0 || write.items != 0) table_.NoteData(write.hash, write.bytes, write.items, now);
+  for (const IndexWriteCharge& charge : write.indexes) {
+    ResourceCapacity* index = Find(charge.index);
+    if (index == nullptr || charge.index.empty()) continue;
+    index->Charge(index->PartitionOf(charge.hash), ThrottleOperation::kWrite,
+                  HalfUnitsToTokens(charge.half_units), charge.hash, 0, true, now);
+    index->RecordKey(charge.key, 3 * charge.half_units, false, now);
+    if (charge.bytes != 0 || charge.items != 0) {
+      index->NoteData(charge.hash, charge.bytes, charge.items, now);
+    }
+  }
+  return Status::Ok();
+}
+
+Status TableCapacity::ChargeFailedWrite(uint64_t hash, int64_t half_units, const KeyAccess& key) {
+  WriteCharge write;
+  write.hash = hash;
+  write.half_units = half_units;
+  write.key = key;
+  return Write(write);
+}
+
+}  // namespace partstore::capacity

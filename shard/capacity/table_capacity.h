@@ -1,0 +1,110 @@
+// TableCapacity: the simulated capacity of one table and its GSIs (one ResourceCapacity each;
+// LSIs live in the table's partitions and are charged to them), and the throttling errors.
+//
+// The engine calls it only when capacity simulation is on (CapacityOptions::enabled); a table
+// without it holds a null pointer and pays nothing.
+//
+//   reads   AdmitRead before reading (throttled when the partition has no tokens left), then
+//           ChargeRead with what was actually read;
+//   writes  Write, under the item's stripe lock once the write's cost is known and before it
+//           applies: it admits and charges the table's partition and every GSI partition the
+//           write touches, all or nothing. A GSI that cannot pay throttles the base write (GSI
+//           back-pressure, reference §3.3) with an Index... reason.
+//
+// A throttled request fails with ProvisionedThroughputExceededException (provisioned) or
+// ThrottlingException (on-demand) carrying ThrottlingReasons: every limit it hit, with the ARN of
+// the table or index. It is counted as one throttled request on the table and one throttle event
+// per reason (CloudWatch's ThrottledRequests and ...ThrottleEvents).
+//
+// Thread safety: safe for concurrent use; one mutex guards everything. Lock order: it is a leaf
+// (taken under a stripe lock by writes, never held while taking another lock).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "shard/capacity/capacity_options.h"
+#include "shard/capacity/resource_capacity.h"
+
+namespace partstore::capacity {
+
+// One GSI partition a write touches (a key change touches two: the old entry's and the new's).
+struct IndexWriteCharge {
+  std::string_view index;  // the GSI's name
+  uint64_t hash = 0;       // of the entry's index partition key
+  int64_t half_units = 0;
+  int64_t bytes = 0;  // change of the index's stored size
+  int64_t items = 0;  // change of its entry count
+  KeyAccess key;
+};
+
+struct WriteCharge {
+  uint64_t hash = 0;
+  int64_t half_units = 0;  // the table's (LSI writes included)
+  int64_t bytes = 0;
+  int64_t items = 0;
+  KeyAccess key;
+  std::vector<IndexWriteCharge> indexes;
+};
+
+class TableCapacity {
+ public:
+  TableCapacity(const CapacityOptions& options, std::shared_ptr<Clock> clock,
+                std::string table_arn, KeySchema key, ResourceSettings settings);
+
+  // The control plane.
+  void AddIndex(std::string_view name, KeySchema key, ResourceSettings settings);
+  void RemoveIndex(std::string_view name);
+  // The table's throughput or billing mode (its GSIs are updated one by one, UpdateIndex).
+  void Update(ResourceSettings settings);
+  void UpdateIndex(std::string_view name, ResourceSettings settings);
+  // Data an index backfill stored.
+  void NoteIndexData(std::string_view index, uint64_t hash, int64_t bytes, int64_t items);
+
+  // Reads of the table (`index` empty; LSIs too) or a GSI.
+  Status AdmitRead(std::string_view index, uint64_t hash, const KeyAccess* key);
+  // `key` may be null (Scan pages); `count_request` false for a Scan's further partitions.
+  void ChargeRead(std::string_view index, uint64_t hash, int64_t half_units,
+                  int64_t returned_items, const KeyAccess* key, bool count_request = true);
+  // The first hash of each partition of the table or GSI (Scan charges per partition).
+  std::vector<uint64_t> PartitionStarts(std::string_view index) const;
+
+  // A write: admitted and charged, or throttled (nothing charged).
+  Status Write(const WriteCharge& write);
+  // A write that failed its condition: charged like a write (DynamoDB charges failed conditions)
+  // when it can pay, else throttled. Data does not change.
+  Status ChargeFailedWrite(uint64_t hash, int64_t half_units, const KeyAccess& key);
+
+  // Runs `fn(const ResourceCapacity&, int64_t now)` on the table's (`index` empty) or a GSI's
+  // capacity under the lock, after bringing it to now; false when there is no such index.
+  template <class Fn>
+  bool Inspect(std::string_view index, Fn&& fn) {
+    std::lock_guard<std::mutex> lock(mu_);
+    ResourceCapacity* resource = Find(index);
+    if (resource == nullptr) return false;
+    const int64_t now = clock_->NowMicros();
+    resource->AdvanceTo(now);
+    fn(static_cast<const ResourceCapacity&>(*resource), now);
+    return true;
+  }
+
+ private:
+  ResourceCapacity* Find(std::string_view index);
+  const ResourceCapacity* Find(std::string_view index) const;
+  Status Throttled(const std::vector<std::pair<const ResourceCapacity*, ThrottleReason>>& hits)
+      const;
+
+  const CapacityOptions options_;
+  const std::shared_ptr<Clock> clock_;
+  const std::string table_arn_;
+  mutable std::mutex mu_;
+  ResourceCapacity table_;
+  std::map<std::string, std::unique_ptr<ResourceCapacity>, std::less<>> indexes_;
+};
+
+}  // namespace partstore::capacity

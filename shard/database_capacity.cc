@@ -1,0 +1,184 @@
+// Database: partstore's capacity extensions (shard/capacity_requests.h): the manual clock, and
+// what the simulated partitions, metrics and Contributor Insights of a table or GSI show.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "shard/constraints.h"
+#include "shard/database.h"
+
+namespace partstore {
+
+namespace {
+
+constexpr std::string_view kCapacityOff =
+    "Capacity simulation is off: start partstore with --capacity on (or --clock manual), or set "
+    "DatabaseOptions::capacity.enabled";
+
+double TokensToUnits(int64_t tokens) {
+  return static_cast<double>(tokens) / static_cast<double>(2 * capacity::kTokensPerHalfUnit);
+}
+double Seconds(int64_t micros) {
+  return static_cast<double>(micros) / static_cast<double>(capacity::kMicrosPerSecond);
+}
+
+}  // namespace
+
+Result<AdvanceClockResult> Database::AdvanceClock(const AdvanceClockRequest& request) {
+  auto* clock = dynamic_cast<capacity::ManualClock*>(options_.capacity.clock.get());
+  if (!options_.capacity.enabled || clock == nullptr) {
+    return Status::Validation(
+        "The clock is not manual: start partstore with --clock manual (or give "
+        "DatabaseOptions::capacity a ManualClock)");
+  }
+  // At most about 292 years in microseconds; no going back.
+  if (!std::isfinite(request.seconds) || request.seconds < 0 || request.seconds > 9.2e12) {
+    return Status::Validation(fmt::format(
+        "1 validation error detected: Value '{}' at 'seconds' failed to satisfy constraint: "
+        "Member must be a number of seconds between 0 and 9200000000000",
+        request.seconds));
+  }
+  clock->Advance(static_cast<int64_t>(std::llround(request.seconds * 1e6)));
+  return AdvanceClockResult{Seconds(clock->NowMicros())};
+}
+
+namespace {
+
+// The table's simulated capacity, or DynamoDB-style errors.
+Result<std::shared_ptr<Table>> CapacityTable(const Database& db, const std::string& table_name,
+                                             const std::optional<std::string>& index_name) {
+  ConstraintViolations violations;
+  violations.Name(table_name, "tableName");
+  if (index_name) violations.Name(*index_name, "indexName");
+  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  if (!db.options().capacity.enabled) return Status::Validation(std::string(kCapacityOff));
+  Result<std::shared_ptr<Table>> table = db.GetTable(table_name);
+  if (!table.ok()) {
+    return Status::ResourceNotFound("Requested resource not found: Table: " + table_name +
+                                    " not found");
+  }
+  return table;
+}
+
+Status IndexNotFound(const std::string& table, const std::string& index) {
+  return Status::ResourceNotFound("Requested resource not found: Index " + index +
+                                  " for table " + table);
+}
+
+}  // namespace
+
+Result<DescribePartitionsResult> Database::DescribePartitions(
+    const DescribePartitionsRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
+                             CapacityTable(*this, request.table_name, request.index_name));
+  DescribePartitionsResult result;
+  result.table_name = request.table_name;
+  result.index_name = request.index_name;
+  const bool found = table->capacity()->Inspect(
+      request.index_name.value_or(""), [&](const capacity::ResourceCapacity& r, int64_t now) {
+        result.billing_mode = r.settings().on_demand ? "PAY_PER_REQUEST" : "PROVISIONED";
+        result.now_seconds = Seconds(now);
+        if (r.settings().on_demand) {
+          result.peak_read_units = static_cast<double>(r.peak_read_units());
+          result.peak_write_units = static_cast<double>(r.peak_write_units());
+        }
+        for (const capacity::Partition& p : r.partitions()) {
+          PartitionDescription d;
+          d.partition_id = p.id;
+          d.hash_range_start = p.begin;
+          d.hash_range_end = p.end;
+          d.size_bytes = p.size_bytes;
+          d.item_count = p.item_count;
+          d.allocated_read_units = TokensToUnits(p.read.allocated.rate);
+          d.allocated_write_units = TokensToUnits(p.write.allocated.rate);
+          d.max_read_units = TokensToUnits(p.read.cap.rate);
+          d.max_write_units = TokensToUnits(p.write.cap.rate);
+          d.burst_read_units = TokensToUnits(p.read.burst.available());
+          d.burst_write_units = TokensToUnits(p.write.burst.available());
+          const capacity::MetricCounters& total = p.metrics.total();
+          d.consumed_read_units = HalfUnitsToDouble(total.consumed_read_half_units);
+          d.consumed_write_units = HalfUnitsToDouble(total.consumed_write_half_units);
+          d.adaptive_read_units = TokensToUnits(p.read.adaptive_tokens);
+          d.adaptive_write_units = TokensToUnits(p.write.adaptive_tokens);
+          d.throttled_read_requests = total.throttled_read_requests;
+          d.throttled_write_requests = total.throttled_write_requests;
+          for (int64_t events : total.throttle_events) d.throttle_events += events;
+          d.created_seconds = Seconds(p.created_micros);
+          result.partitions.push_back(d);
+        }
+        for (const capacity::PartitionSplit& s : r.splits()) {
+          result.splits.push_back({Seconds(s.time_micros), s.parent, s.left, s.right, s.at,
+                                   std::string(capacity::SplitReasonName(s.reason))});
+        }
+      });
+  if (!found) return IndexNotFound(request.table_name, *request.index_name);
+  return result;
+}
+
+Result<GetMetricsResult> Database::GetMetrics(const GetMetricsRequest& request) {
+  if (request.period != 1 && request.period != 60) {
+    return Status::Validation(fmt::format(
+        "1 validation error detected: Value '{}' at 'period' failed to satisfy constraint: "
+        "Member must satisfy enum value set: [1, 60]",
+        request.period));
+  }
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
+                             CapacityTable(*this, request.table_name, request.index_name));
+  GetMetricsResult result;
+  result.table_name = request.table_name;
+  result.index_name = request.index_name;
+  result.period = request.period;
+  const int64_t from = request.start_time.value_or(INT64_MIN);
+  const int64_t to = request.end_time.value_or(INT64_MAX);
+  const bool found = table->capacity()->Inspect(
+      request.index_name.value_or(""), [&](const capacity::ResourceCapacity& r, int64_t) {
+        result.points = r.metrics().Points(request.period, from, to);
+        if (!request.include_partitions) return;
+        for (const auto& [id, series] : r.retired_metrics()) {
+          result.partitions.push_back({id, series.Points(request.period, from, to)});
+        }
+        for (const capacity::Partition& p : r.partitions()) {
+          result.partitions.push_back({p.id, p.metrics.Points(request.period, from, to)});
+        }
+        std::sort(result.partitions.begin(), result.partitions.end(),
+                  [](const auto& a, const auto& b) { return a.partition_id < b.partition_id; });
+      });
+  if (!found) return IndexNotFound(request.table_name, *request.index_name);
+  return result;
+}
+
+Result<GetContributorInsightsResult> Database::GetContributorInsights(
+    const GetContributorInsightsRequest& request) {
+  if (request.top_n < 1 || request.top_n > 1000) {
+    return Status::Validation(fmt::format(
+        "1 validation error detected: Value '{}' at 'topN' failed to satisfy constraint: Member "
+        "must have value between 1 and 1000",
+        request.top_n));
+  }
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
+                             CapacityTable(*this, request.table_name, request.index_name));
+  GetContributorInsightsResult result;
+  result.table_name = request.table_name;
+  result.index_name = request.index_name;
+  const bool found = table->capacity()->Inspect(
+      request.index_name.value_or(""), [&](const capacity::ResourceCapacity& r, int64_t now) {
+        for (size_t i = 0; i < capacity::kInsightsRuleCount; ++i) {
+          const auto rule = static_cast<capacity::InsightsRule>(i);
+          const bool accessed = rule == capacity::InsightsRule::kAccessedPartitionKeys ||
+                                rule == capacity::InsightsRule::kAccessedItems;
+          InsightsRuleResult out;
+          out.rule_name = std::string(capacity::InsightsRuleName(rule));
+          for (auto& c : r.insights().Top(rule, static_cast<size_t>(request.top_n))) {
+            out.contributors.push_back(
+                {c.key,
+                 accessed ? HalfUnitsToDouble(c.value) : static_cast<double>(c.value),
+                 c.minute});
+          }
+          result.rules.push_back(std::move(out));
+        }
+      });
+  if (!found) return IndexNotFound(request.table_name, *request.index_name);
+  return result;
+}
+
+}  // namespace partstore

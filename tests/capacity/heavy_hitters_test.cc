@@ -1,0 +1,275 @@
+#include "shard/capacity/heavy_hitters.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace partstore::capacity {
+namespace {
+
+Item Display(std::string_view key) { return Item{{"PK", Value(key)}}; }
+
+void Add(HeavyHitters& sketch, std::string_view key, int64_t weight) {
+  sketch.Add(key, weight, [key] { return Display(key); });
+}
+
+// Keys 0..m-1 drawn with probability proportional to 1 / (i + 1)^s. Uses the generator's raw
+// output only, so the stream is the same with every standard library.
+class ZipfKeys {
+ public:
+  ZipfKeys(size_t m, double s, uint64_t seed) : rng_(seed) {
+    double sum = 0;
+    for (size_t i = 0; i < m; ++i) cdf_.push_back(sum += 1.0 / std::pow(double(i + 1), s));
+    for (double& c : cdf_) c /= sum;
+  }
+  std::string Next() {
+    const double u = double(rng_() >> 11) * 0x1.0p-53;
+    const size_t i = std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin();
+    return "key#" + std::to_string(std::min(i, cdf_.size() - 1));
+  }
+  int64_t NextWeight() { return int64_t(rng_() % 8); }  // 0..7, zero weights included
+
+ private:
+  std::mt19937_64 rng_;
+  std::vector<double> cdf_;
+};
+
+// A trivially correct Space-Saving: linear scans, the same tie rule (smallest count, then
+// smallest key). Counters are kept in a map by key.
+class ModelSpaceSaving {
+ public:
+  explicit ModelSpaceSaving(size_t capacity) : capacity_(capacity) {}
+  void Add(const std::string& key, int64_t weight) {
+    if (auto it = counters_.find(key); it != counters_.end()) {
+      it->second.first += weight;
+      return;
+    }
+    if (counters_.size() < capacity_) {
+      counters_[key] = {weight, 0};
+      return;
+    }
+    auto min = counters_.begin();  // map order: the first minimum is the smallest key
+    for (auto it = counters_.begin(); it != counters_.end(); ++it) {
+      if (it->second.first < min->second.first) min = it;
+    }
+    const int64_t m = min->second.first;
+    counters_.erase(min);
+    counters_[key] = {m + weight, m};
+  }
+  // (key, count, error) by count descending, key ascending.
+  std::vector<std::tuple<std::string, int64_t, int64_t>> Top() const {
+    std::vector<std::tuple<std::string, int64_t, int64_t>> top;
+    for (const auto& [key, ce] : counters_) top.emplace_back(key, ce.first, ce.second);
+    std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) {
+      if (std::get<1>(a) != std::get<1>(b)) return std::get<1>(a) > std::get<1>(b);
+      return std::get<0>(a) < std::get<0>(b);
+    });
+    return top;
+  }
+
+ private:
+  size_t capacity_;
+  std::map<std::string, std::pair<int64_t, int64_t>> counters_;
+};
+
+std::vector<std::tuple<std::string, int64_t, int64_t>> Flatten(
+    const std::vector<HeavyHitters::Entry>& entries) {
+  std::vector<std::tuple<std::string, int64_t, int64_t>> flat;
+  for (const auto& e : entries) flat.emplace_back(e.key, e.count, e.error);
+  return flat;
+}
+
+TEST(HeavyHittersTest, ExactWhileDistinctKeysFitCapacity) {
+  HeavyHitters sketch(4);
+  Add(sketch, "a", 5);
+  Add(sketch, "b", 2);
+  Add(sketch, "a", 1);
+  Add(sketch, "c", 7);
+  Add(sketch, "d", 0);
+  Add(sketch, "b", 3);
+  EXPECT_EQ(sketch.size(), 4u);
+  EXPECT_EQ(sketch.total_weight(), 18);
+  using T = std::tuple<std::string, int64_t, int64_t>;
+  EXPECT_EQ(Flatten(sketch.Top(10)),
+            (std::vector<T>{{"c", 7, 0}, {"a", 6, 0}, {"b", 5, 0}, {"d", 0, 0}}));
+  EXPECT_EQ(sketch.Top(10)[0].display, Display("c"));
+}
+
+TEST(HeavyHittersTest, EvictsTheMinimum) {
+  HeavyHitters sketch(3);
+  Add(sketch, "a", 10);
+  Add(sketch, "b", 3);
+  Add(sketch, "c", 5);
+  Add(sketch, "d", 1);  // evicts b (3): d = 3 + 1, error 3
+  using T = std::tuple<std::string, int64_t, int64_t>;
+  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"a", 10, 0}, {"c", 5, 0}, {"d", 4, 3}}));
+  EXPECT_EQ(sketch.Top(3)[2].display, Display("d"));
+  Add(sketch, "e", 0);  // evicts d (4): e = 4, error 4
+  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"a", 10, 0}, {"c", 5, 0}, {"e", 4, 4}}));
+  Add(sketch, "b", 2);  // evicts e again: b = 6, error 4
+  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"a", 10, 0}, {"b", 6, 4}, {"c", 5, 0}}));
+  EXPECT_EQ(sketch.total_weight(), 21);
+}
+
+TEST(HeavyHittersTest, EvictionTiesTakeTheSmallestKey) {
+  HeavyHitters sketch(3);
+  Add(sketch, "m", 2);
+  Add(sketch, "z", 2);
+  Add(sketch, "b", 2);
+  Add(sketch, "x", 1);  // all at 2: evicts "b"
+  using T = std::tuple<std::string, int64_t, int64_t>;
+  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"x", 3, 2}, {"m", 2, 0}, {"z", 2, 0}}));
+}
+
+TEST(HeavyHittersTest, TopOrdersByCountThenKeyAndStopsAtN) {
+  HeavyHitters sketch(8);
+  for (const char* key : {"d", "b", "c", "a"}) Add(sketch, key, 5);
+  Add(sketch, "e", 9);
+  using T = std::tuple<std::string, int64_t, int64_t>;
+  EXPECT_EQ(Flatten(sketch.Top(3)), (std::vector<T>{{"e", 9, 0}, {"a", 5, 0}, {"b", 5, 0}}));
+  EXPECT_TRUE(sketch.Top(0).empty());
+  EXPECT_EQ(sketch.Top(100).size(), 5u);
+}
+
+TEST(HeavyHittersTest, ZeroWeightTracksTheKey) {
+  HeavyHitters sketch(2);
+  Add(sketch, "a", 0);
+  ASSERT_EQ(sketch.size(), 1u);
+  EXPECT_EQ(sketch.Top(1)[0].key, "a");
+  EXPECT_EQ(sketch.Top(1)[0].count, 0);
+  EXPECT_EQ(sketch.total_weight(), 0);
+}
+
+TEST(HeavyHittersTest, ZeroCapacityMeansOne) {
+  HeavyHitters sketch(0);
+  EXPECT_EQ(sketch.capacity(), 1u);
+  Add(sketch, "a", 1);
+  Add(sketch, "b", 1);
+  ASSERT_EQ(sketch.size(), 1u);
+  EXPECT_EQ(sketch.Top(1)[0].key, "b");
+  EXPECT_EQ(sketch.Top(1)[0].count, 2);
+  EXPECT_EQ(sketch.Top(1)[0].error, 1);
+}
+
+TEST(HeavyHittersTest, MakeDisplayIsCalledOnlyOnAssignment) {
+  HeavyHitters sketch(2);
+  int calls = 0;
+  auto add = [&](std::string_view key) {
+    sketch.Add(key, 1, [&] {
+      ++calls;
+      return Display(key);
+    });
+  };
+  add("a");
+  add("a");
+  add("b");
+  add("a");
+  add("b");
+  EXPECT_EQ(calls, 2);  // a and b assigned once each
+  add("c");             // evicts b (2): assigned
+  EXPECT_EQ(calls, 3);
+  add("c");
+  add("a");
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(sketch.Top(2)[1].display, Display("c"));
+}
+
+TEST(HeavyHittersTest, ClearForgetsEverything) {
+  HeavyHitters sketch(2);
+  Add(sketch, "a", 3);
+  Add(sketch, "b", 4);
+  Add(sketch, "c", 5);
+  sketch.Clear();
+  EXPECT_EQ(sketch.size(), 0u);
+  EXPECT_EQ(sketch.total_weight(), 0);
+  EXPECT_TRUE(sketch.Top(10).empty());
+  Add(sketch, "c", 1);
+  Add(sketch, "a", 2);
+  using T = std::tuple<std::string, int64_t, int64_t>;
+  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"a", 2, 0}, {"c", 1, 0}}));
+}
+
+// The Space-Saving guarantees on skewed random streams, and the exact counters of a trivially
+// correct model with the same tie rule.
+TEST(HeavyHittersTest, SpaceSavingGuaranteesOnZipfStreams) {
+  for (size_t capacity : {1, 2, 7, 32, 100}) {
+    for (double s : {0.8, 1.1, 1.5}) {
+      SCOPED_TRACE("capacity " + std::to_string(capacity) + " s " + std::to_string(s));
+      ZipfKeys keys(2000, s, 42 + capacity);
+      HeavyHitters sketch(capacity);
+      ModelSpaceSaving model(capacity);
+      std::map<std::string, int64_t> truth;
+      int64_t total = 0;
+      for (int i = 0; i < 20000; ++i) {
+        const std::string key = keys.Next();
+        const int64_t weight = keys.NextWeight();
+        Add(sketch, key, weight);
+        model.Add(key, weight);
+        truth[key] += weight;
+        total += weight;
+        ASSERT_LE(sketch.size(), capacity);
+      }
+      ASSERT_EQ(sketch.total_weight(), total);
+      const auto top = sketch.Top(capacity);
+      ASSERT_EQ(Flatten(top), model.Top());
+
+      std::map<std::string, const HeavyHitters::Entry*> tracked;
+      int64_t sum_of_counts = 0;
+      for (const auto& e : top) {
+        tracked[e.key] = &e;
+        sum_of_counts += e.count;
+        const int64_t true_count = truth.at(e.key);
+        EXPECT_LE(true_count, e.count) << e.key;
+        EXPECT_LE(e.count, true_count + e.error) << e.key;
+        EXPECT_LE(e.error * int64_t(capacity), total) << e.key;
+        EXPECT_EQ(e.display, Display(e.key));
+      }
+      EXPECT_EQ(sum_of_counts, total);
+      for (const auto& [key, true_count] : truth) {
+        if (true_count * int64_t(capacity) > total) {
+          EXPECT_TRUE(tracked.count(key)) << key;
+        }
+      }
+    }
+  }
+}
+
+TEST(HeavyHittersTest, Deterministic) {
+  auto run = [] {
+    ZipfKeys keys(5000, 1.0, 7);
+    HeavyHitters sketch(50);
+    for (int i = 0; i < 30000; ++i) Add(sketch, keys.Next(), keys.NextWeight());
+    return sketch.Top(50);
+  };
+  const auto first = run();
+  EXPECT_EQ(first.size(), 50u);
+  EXPECT_EQ(first, run());
+}
+
+TEST(HeavyHittersTest, SizeStaysWithinCapacityUnderManyDistinctKeys) {
+  HeavyHitters sketch(64);
+  int64_t displays = 0;
+  for (int i = 0; i < 100000; ++i) {
+    const std::string key = "user#" + std::to_string(i);
+    sketch.Add(key, 1 + i % 3, [&] {
+      ++displays;
+      return Display(key);
+    });
+    ASSERT_LE(sketch.size(), 64u);
+  }
+  EXPECT_EQ(displays, 100000);  // every key was new
+  // Keys longer than the small-string buffer reuse re-keyed counters correctly.
+  const std::string long_key(200, 'x');
+  Add(sketch, long_key, 1000000);
+  Add(sketch, long_key, 1);
+  EXPECT_EQ(sketch.Top(1)[0].key, long_key);
+  EXPECT_EQ(sketch.size(), 64u);
+}
+
+}  // namespace
+}  // namespace partstore::capacity
