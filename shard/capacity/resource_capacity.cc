@@ -317,12 +317,17 @@ void ResourceCapacity::Charge(size_t index, ThrottleOperation op, int64_t tokens
   const int64_t from_burst = std::min(rest, side.burst.available());
   side.burst.tokens -= from_burst;
   rest -= from_burst;
-  if (rest > 0) {
-    if (!settings_.on_demand) side.adaptive_tokens += std::min(rest, TableOf(op).available());
-    side.allocated.tokens -= rest;  // a read's overdraft, or the adaptive part: paid back first
+  if (rest > 0 && !settings_.on_demand) {
+    // Adaptive capacity: the table's unused throughput pays (it is spent below, as every charge).
+    const int64_t adaptive = std::min(rest, TableOf(op).available());
+    side.adaptive_tokens += adaptive;
+    rest -= adaptive;
   }
+  side.allocated.tokens -= rest;  // a read's overdraft: a debt the refill pays back first
+  // The table's bucket may owe up to one second: while the table consumes its throughput or more
+  // (partitions bursting, say), it has nothing to lend.
   TokenBucket& table = TableOf(op);
-  table.tokens = std::max<int64_t>(table.tokens - tokens, 0);
+  table.tokens = std::max<int64_t>(table.tokens - tokens, -table.capacity);
   side.second_tokens += tokens;
   (op == ThrottleOperation::kRead ? second_read_tokens_ : second_write_tokens_) += tokens;
 

@@ -24,8 +24,9 @@
 //   burst      up to burst_seconds (300) of unused allocation.
 // and per resource and direction:
 //   table      provisioned: the table's throughput; on-demand: the per-table quota. Every
-//              admitted request spends it (never below zero), so it holds the table's unused
-//              capacity of the last second; that is what adaptive capacity lends a hot partition.
+//              admitted request spends it (down to one second of debt), so it holds the table's
+//              unused capacity of the last second; that is what adaptive capacity lends a hot
+//              partition, and only while the table as a whole consumes less than its throughput.
 //
 // Admission of a request of n tokens on partition p (reads: n = 1 token, "any left", then charged
 // what they read; writes: their exact cost, known before they apply):

@@ -7,22 +7,44 @@
 #include <ostream>
 #include <string>
 
+#include "shard/database.h"
+
 namespace partstore::cli {
+
+// `--capacity on|off` and `--clock system|manual`, taken by `run` and `serve`
+// (capacity_flags.cc). Default: capacity off, system clock; `--clock manual` turns capacity on
+// (with a ManualClock at 0, moved by Partstore.AdvanceClock) unless `--capacity off` says
+// otherwise, which is a usage error.
+struct CapacityFlags {
+  std::string capacity;  // "on", "off", or empty: not given (off unless the clock is manual)
+  std::string clock = "system";
+
+  bool enabled() const;
+  bool manual_clock() const;
+  // Why the flags contradict each other, or empty.
+  std::string Conflict() const;
+  // "capacity simulation on (manual clock)", or empty when off.
+  std::string Describe() const;
+};
+DatabaseOptions DatabaseOptionsFor(const CapacityFlags& flags);
 
 // `partstore demo`: the main job. Until the simulator lands it demonstrates the data model on the
 // seed articles' single-table e-commerce design.
 int RunDemo(std::ostream& out);
 
 // `partstore run [FILE]`: one DynamoDB JSON request per line in, one response per line out
-// (run.cc has the format). `path` empty or "-" reads standard input.
-int RunScript(std::istream& in, std::ostream& out);
-int RunFile(const std::string& path, std::ostream& out, std::ostream& err);
+// (run.cc has the format), on a Database made with `options`. `path` empty or "-" reads standard
+// input.
+int RunScript(std::istream& in, std::ostream& out, const DatabaseOptions& options = {});
+int RunFile(const std::string& path, std::ostream& out, std::ostream& err,
+            const DatabaseOptions& options = {});
 
 // `partstore serve`: DynamoDB's wire protocol over HTTP (serve.cc; tools/server/server.h).
 struct ServeOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8000;
   int threads = 0;  // 0: one per core
+  CapacityFlags capacity;
 };
 int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err);
 

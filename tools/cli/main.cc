@@ -2,8 +2,27 @@
 // subcommand (commands.h).
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <string>
 
 #include "tools/cli/commands.h"
+
+namespace {
+
+void AddCapacityFlags(CLI::App* command, partstore::cli::CapacityFlags& flags) {
+  command
+      ->add_option("--capacity", flags.capacity,
+                   "Simulate DynamoDB's capacity: partitions, throttling, metrics (default: off; "
+                   "on with --clock manual)")
+      ->check(CLI::IsMember({"on", "off"}));
+  command
+      ->add_option("--clock", flags.clock,
+                   "The capacity simulation's clock: system, or manual (starts at 0, moved by "
+                   "Partstore.AdvanceClock; turns capacity on)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"system", "manual"}));
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -20,6 +39,8 @@ int main(int argc, char** argv) {
       "Execute DynamoDB JSON requests, one {\"op\": ..., \"request\": ...} per line, printing "
       "one response per line");
   run->add_option("FILE", run_file, "The requests (default: standard input)");
+  partstore::cli::CapacityFlags run_capacity;
+  AddCapacityFlags(run, run_capacity);
 
   partstore::cli::ServeOptions serve_options;
   CLI::App* serve = app.add_subcommand(
@@ -30,11 +51,20 @@ int main(int argc, char** argv) {
   serve->add_option("--threads", serve_options.threads, "Worker threads (0: one per core)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  AddCapacityFlags(serve, serve_options.capacity);
 
   CLI11_PARSE(app, argc, argv);
 
+  for (const partstore::cli::CapacityFlags* flags : {&run_capacity, &serve_options.capacity}) {
+    if (std::string conflict = flags->Conflict(); !conflict.empty()) {
+      return app.exit(CLI::ValidationError("--clock", conflict));
+    }
+  }
   if (*demo) return partstore::cli::RunDemo(std::cout);
-  if (*run) return partstore::cli::RunFile(run_file, std::cout, std::cerr);
+  if (*run) {
+    return partstore::cli::RunFile(run_file, std::cout, std::cerr,
+                                   partstore::cli::DatabaseOptionsFor(run_capacity));
+  }
   if (*serve) return partstore::cli::RunServe(serve_options, std::cout, std::cerr);
   return 0;
 }

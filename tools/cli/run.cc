@@ -2,7 +2,9 @@
 //   {"op": "PutItem", "request": {"TableName": "T", "Item": {...}}}
 // with the request exactly as the DynamoDB JSON protocol carries it; each output line is the
 // response body exactly as `partstore serve` would return it (protocol::Dispatch), or the error
-// body. One line out per line in, in order, on one in-memory Database that lives for the run.
+// body. One line out per line in, in order, on one in-memory Database that lives for the run
+// (with capacity simulation when --capacity on or --clock manual asked for it; the capacity
+// extensions are ops too: {"op": "Partstore.AdvanceClock", "request": {"Seconds": 1}}).
 //
 // A line that is not such an object gets a SerializationException body. A line whose first
 // non-blank character is '#' is a comment and answers nothing, so scripts can be annotated; an
@@ -61,8 +63,8 @@ bool Skipped(std::string_view line) {
 
 }  // namespace
 
-int RunScript(std::istream& in, std::ostream& out) {
-  Database db;
+int RunScript(std::istream& in, std::ostream& out, const DatabaseOptions& options) {
+  Database db(options);
   std::string line;
   while (std::getline(in, line)) {
     if (Skipped(line)) continue;
@@ -72,14 +74,15 @@ int RunScript(std::istream& in, std::ostream& out) {
   return 0;
 }
 
-int RunFile(const std::string& path, std::ostream& out, std::ostream& err) {
-  if (path.empty() || path == "-") return RunScript(std::cin, out);
+int RunFile(const std::string& path, std::ostream& out, std::ostream& err,
+            const DatabaseOptions& options) {
+  if (path.empty() || path == "-") return RunScript(std::cin, out, options);
   std::ifstream file(path);
   if (!file) {
     err << "partstore run: cannot read " << path << '\n';
     return 1;
   }
-  return RunScript(file, out);
+  return RunScript(file, out, options);
 }
 
 }  // namespace partstore::cli

@@ -10,7 +10,14 @@
 // names the member "Message" in SerializationExceptions that have a text (dynalite
 // validations/index.js and test/helpers.js assertSerialization, run against DynamoDB), and omits
 // it when the text is empty. ConditionalCheckFailedException carries "Item" when the request
-// asked for ReturnValuesOnConditionCheckFailure=ALL_OLD and an item existed.
+// asked for ReturnValuesOnConditionCheckFailure=ALL_OLD and an item existed. A throttling error
+// carries its reasons (capacity_json.h): "ThrottlingReasons" in
+// ProvisionedThroughputExceededException and RequestLimitExceeded (botocore's model and the AWS
+// SDK for JavaScript v3's schema), "throttlingReasons" in ThrottlingException (the JS v3 schema's
+// spelling for that shape).
+//
+// Partstore.<Op> are partstore's capacity extensions (capacity_json.h); the server maps the
+// X-Amz-Target Partstore_20261120.<Op> to them.
 #include "tools/protocol/dispatch.h"
 
 #include <rapidjson/document.h>
@@ -21,6 +28,7 @@
 
 #include "core/error_detail.h"
 #include "tools/protocol/attribute_value_json.h"
+#include "tools/protocol/capacity_json.h"
 #include "tools/protocol/errors.h"
 #include "tools/protocol/operations_json.h"
 
@@ -48,7 +56,7 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 13> kOperations = {{
+const std::array<Operation, 17> kOperations = {{
     {"BatchGetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
@@ -85,6 +93,25 @@ const std::array<Operation, 13> kOperations = {{
     {"ListTables",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeListTablesRequest, &Database::ListTables, EncodeListTablesResult);
+     }},
+    {"Partstore.AdvanceClock",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeAdvanceClockRequest, &Database::AdvanceClock,
+                  EncodeAdvanceClockResult);
+     }},
+    {"Partstore.DescribePartitions",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDescribePartitionsRequest, &Database::DescribePartitions,
+                  EncodeDescribePartitionsResult);
+     }},
+    {"Partstore.GetContributorInsights",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeGetContributorInsightsRequest, &Database::GetContributorInsights,
+                  EncodeGetContributorInsightsResult);
+     }},
+    {"Partstore.GetMetrics",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeGetMetricsRequest, &Database::GetMetrics, EncodeGetMetricsResult);
      }},
     {"PutItem",
      [](Database& db, const rapidjson::Value& body) {
@@ -130,9 +157,16 @@ Response ErrorResponse(const Status& status) {
     writer.Key(status.code() == Code::kSerialization ? "Message" : "message");
     writer.String(message.data(), static_cast<rapidjson::SizeType>(message.size()));
   }
-  if (const ErrorDetail* detail = status.detail(); detail != nullptr && detail->item) {
-    writer.Key("Item");
-    WriteItem(*detail->item, writer);
+  if (const ErrorDetail* detail = status.detail(); detail != nullptr) {
+    if (detail->item) {
+      writer.Key("Item");
+      WriteItem(*detail->item, writer);
+    }
+    if (!detail->throttling_reasons.empty()) {
+      WriteThrottlingReasons(
+          status.code() == Code::kThrottling ? "throttlingReasons" : "ThrottlingReasons",
+          detail->throttling_reasons, writer);
+    }
   }
   writer.EndObject();
   return Response{wire.http_status, std::string(buffer.GetString(), buffer.GetSize())};

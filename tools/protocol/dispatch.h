@@ -5,7 +5,8 @@
 //   Response r = Dispatch(db, "PutItem", R"({"TableName":"T","Item":{...}})");
 //   r.http_status  200, or the error's status (errors.h)
 //   r.body         the response body, or the error body {"__type": ..., "message": ...} plus the
-//                  error's extra members (e.g. "Item" for ConditionalCheckFailedException)
+//                  error's extra members (e.g. "Item" for ConditionalCheckFailedException,
+//                  "ThrottlingReasons" for ProvisionedThroughputExceededException)
 //
 // Order of checks, as DynamoDB (architect/dynalite index.js): a non-empty body that is not JSON
 // (SerializationException, no message); unknown operation (UnknownOperationException, no
@@ -28,7 +29,8 @@ struct Response {
   std::string body;
 };
 
-// `operation` is the part of X-Amz-Target after "DynamoDB_20120810.", e.g. "GetItem".
+// `operation` is the part of X-Amz-Target after "DynamoDB_20120810.", e.g. "GetItem", or
+// "Partstore.<Op>" for partstore's capacity extensions (capacity_json.h).
 Response Dispatch(Database& db, std::string_view operation, std::string_view body);
 
 // The error body DynamoDB sends for `status` (REQUIRES: !status.ok()), with its HTTP status.

@@ -127,6 +127,18 @@ Status CheckInteger(const JsonValue& v, std::string_view type, int64_t min, int6
   return Serialization(std::string(kStructureNotExpected));
 }
 
+// A Double (partstore's extensions only: DynamoDB's model has none). Any JSON number converts;
+// the other texts follow Integer's.
+Status CheckDouble(const JsonValue& v) {
+  if (v.IsNull() || v.IsNumber()) return Status::Ok();
+  constexpr std::string_view kSuffix = " cannot be converted to Double";
+  if (v.IsString()) return Serialization("STRING_VALUE" + std::string(kSuffix));
+  if (v.IsTrue()) return Serialization("TRUE_VALUE" + std::string(kSuffix));
+  if (v.IsFalse()) return Serialization("FALSE_VALUE" + std::string(kSuffix));
+  if (v.IsArray()) return Serialization("Unrecognized collection type class java.lang.Double");
+  return Serialization(std::string(kStructureNotExpected));
+}
+
 // A list; `parameterized` when it stands as a map value or list element.
 Status CheckListOuter(const JsonValue& v, bool parameterized) {
   if (v.IsArray() || v.IsNull()) return Status::Ok();
@@ -368,6 +380,8 @@ Status CheckShape(const JsonValue& value, Shape shape) {
       return CheckInteger(value, "Integer", kIntMin, kIntMax);
     case Shape::kLong:
       return CheckInteger(value, "Long", kLongMin, kLongMax);
+    case Shape::kDouble:
+      return CheckDouble(value);
     case Shape::kItem:
       return CheckItemJson(value);
     case Shape::kNameMap:
@@ -409,7 +423,8 @@ Status CheckShape(const JsonValue& value, Shape shape) {
     case Shape::kBatchWriteItems:
       return CheckMapOf(
           value, "java.util.List<" + ModelClass("WriteRequest") + ">",
-          [](const JsonValue& list) { return CheckListOf(list, true, CheckWriteRequest); });    case Shape::kLocalSecondaryIndexes:
+          [](const JsonValue& list) { return CheckListOf(list, true, CheckWriteRequest); });
+    case Shape::kLocalSecondaryIndexes:
       return CheckListOf(value, false, [](const JsonValue& element) {
         return CheckStruct(element, "LocalSecondaryIndex", true, CheckLocalIndexMember);
       });
@@ -547,6 +562,8 @@ int64_t IntegerOf(const JsonValue& value) {
   }
   return 0;
 }
+
+double DoubleOf(const JsonValue& value) { return value.IsNumber() ? value.GetDouble() : 0; }
 
 std::optional<std::string> OptionalString(const JsonValue* value) {
   if (value == nullptr) return std::nullopt;

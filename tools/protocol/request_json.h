@@ -46,6 +46,7 @@ enum class Shape : uint8_t {
   kBoolean,
   kInteger,                // java.lang.Integer (Limit, Segment, ...)
   kLong,                   // java.lang.Long (capacity units)
+  kDouble,                 // java.lang.Double (partstore's extensions: AdvanceClock's Seconds)
   kItem,                   // Map<String, AttributeValue>: Item, Key, ExclusiveStartKey, values
   kNameMap,                // Map<String, String>: ExpressionAttributeNames
   kStringList,             // List<String>: AttributesToGet
@@ -152,6 +153,8 @@ E EnumOf(const JsonValue* value, std::span<const std::string_view> names, E abse
 bool BooleanOf(const JsonValue& value);
 // An Integer / Long member, truncated toward zero if it has a fraction.
 int64_t IntegerOf(const JsonValue& value);
+// A Double member (any JSON number).
+double DoubleOf(const JsonValue& value);
 
 std::optional<std::string> OptionalString(const JsonValue* value);
 Result<std::optional<expr::NameMap>> DecodeNameMap(const JsonValue* value);

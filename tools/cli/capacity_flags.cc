@@ -1,0 +1,36 @@
+// `--capacity on|off` and `--clock system|manual` (commands.h): the Database options they select.
+#include <memory>
+
+#include "shard/capacity/clock.h"
+#include "tools/cli/commands.h"
+
+namespace partstore::cli {
+
+bool CapacityFlags::enabled() const {
+  return capacity == "on" || (capacity.empty() && clock == "manual");
+}
+
+bool CapacityFlags::manual_clock() const { return clock == "manual"; }
+
+std::string CapacityFlags::Conflict() const {
+  if (capacity == "off" && clock == "manual") {
+    return "--clock manual needs capacity simulation: drop --capacity off";
+  }
+  return "";
+}
+
+std::string CapacityFlags::Describe() const {
+  if (!enabled()) return "";
+  return std::string("capacity simulation on (") + (manual_clock() ? "manual" : "system") +
+         " clock)";
+}
+
+DatabaseOptions DatabaseOptionsFor(const CapacityFlags& flags) {
+  DatabaseOptions options;
+  options.capacity.enabled = flags.enabled();
+  // A null clock is a SystemClock made with the Database.
+  if (flags.manual_clock()) options.capacity.clock = std::make_shared<capacity::ManualClock>();
+  return options;
+}
+
+}  // namespace partstore::cli
