@@ -162,24 +162,23 @@ void ResourceCapacity::AdvanceTo(int64_t now) {
 }
 
 void ResourceCapacity::CloseSecond(int64_t second, int64_t now) {
-  // On-demand peaks: this second's consumption counts once it is old enough.
+  // On-demand peaks: a minute's average per-second consumption, once the minute is old enough
+  // (an average, so that one second of a bucket's saved tokens does not count as a peak).
   if (settings_.on_demand) {
-    const int64_t read_units = second_read_tokens_ / UnitsPerSecondToRate(1);
-    const int64_t write_units = second_write_tokens_ / UnitsPerSecondToRate(1);
-    if (read_units > 0 || write_units > 0) {
-      if (!pending_peaks_.empty() && pending_peaks_.back()[0] / 60 == second / 60) {
-        auto& last = pending_peaks_.back();  // one entry per minute: its maxima
-        last[1] = std::max(last[1], read_units);
-        last[2] = std::max(last[2], write_units);
-      } else {
-        pending_peaks_.push_back({second, read_units, write_units});
+    if (second_read_tokens_ > 0 || second_write_tokens_ > 0) {
+      const int64_t minute = second / 60 * 60;
+      if (pending_peaks_.empty() || pending_peaks_.back()[0] != minute) {
+        pending_peaks_.push_back({minute, 0, 0});
       }
+      pending_peaks_.back()[1] += second_read_tokens_;
+      pending_peaks_.back()[2] += second_write_tokens_;
     }
     const int64_t next_second = now / kMicrosPerSecond;
     while (!pending_peaks_.empty() &&
-           pending_peaks_.front()[0] + options_.on_demand_peak_delay_seconds <= next_second) {
-      peak_read_units_ = std::max(peak_read_units_, pending_peaks_.front()[1]);
-      peak_write_units_ = std::max(peak_write_units_, pending_peaks_.front()[2]);
+           pending_peaks_.front()[0] + 60 + options_.on_demand_peak_delay_seconds <= next_second) {
+      const int64_t per_unit_minute = UnitsPerSecondToRate(1) * 60;
+      peak_read_units_ = std::max(peak_read_units_, pending_peaks_.front()[1] / per_unit_minute);
+      peak_write_units_ = std::max(peak_write_units_, pending_peaks_.front()[2] / per_unit_minute);
       pending_peaks_.pop_front();
     }
   }
@@ -195,6 +194,7 @@ void ResourceCapacity::CloseSecond(int64_t second, int64_t now) {
     Partition& p = partitions_[i];
     const bool hot = p.read.second_tokens >= read_hot || p.write.second_tokens >= write_hot ||
                      p.read.second_throttled || p.write.second_throttled;
+    p.last_second_tokens = p.read.second_tokens + 3 * p.write.second_tokens;
     p.read.second_tokens = p.write.second_tokens = 0;
     p.read.second_throttled = p.write.second_throttled = false;
     if (!hot) {
@@ -214,8 +214,32 @@ void ResourceCapacity::CloseSecond(int64_t second, int64_t now) {
   }
   if (!heat_splits.empty()) Allocate();
   if (settings_.on_demand && partitions_.size() < TargetPartitions()) {
-    SplitUntil(TargetPartitions(), SplitReason::kPeak, now);
+    SplitBusiest(TargetPartitions(), now);
   }
+}
+
+void ResourceCapacity::SplitBusiest(size_t count, int64_t now) {
+  // The busiest partitions of the second that just closed split first, each at its accessed
+  // keys' median (its middle when it has no samples), one at a time until there are `count`.
+  std::vector<std::pair<int64_t, int>> busiest;  // consumed tokens, partition id
+  for (const Partition& p : partitions_) {
+    busiest.emplace_back(p.last_second_tokens, p.id);
+  }
+  std::sort(busiest.begin(), busiest.end(),
+            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first
+                                                                          : a.second < b.second; });
+  for (const auto& [tokens, id] : busiest) {
+    if (partitions_.size() >= count) break;
+    auto it = std::find_if(partitions_.begin(), partitions_.end(),
+                           [&](const Partition& p) { return p.id == id; });
+    const size_t i = static_cast<size_t>(it - partitions_.begin());
+    const uint64_t first = CellOf(it->begin), last = CellOf(it->end);
+    if (first == last) continue;
+    const uint64_t at = HeatSplitPoint(*it).value_or((first + (last - first + 1) / 2)
+                                                     << (64 - kCellBits));
+    Split(i, at, SplitReason::kPeak, now);
+  }
+  Allocate();
 }
 
 std::optional<uint64_t> ResourceCapacity::HeatSplitPoint(const Partition& p) const {

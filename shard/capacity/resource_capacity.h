@@ -15,7 +15,8 @@
 //               heat_split_seconds seconds in a row: it splits at the median of its recently
 //               accessed hashes; never when one partition key takes all of them (one key, or one
 //               item collection, cannot be split);
-//   peak        on-demand: partitions are added so that twice the previous peak fits.
+//   peak        on-demand: partitions are added so that twice the previous peak fits (the
+//               busiest first, each at its accessed keys' median).
 //
 // Buckets, per partition and direction (read / write), in tokens (shard/capacity/token_bucket.h):
 //   cap        the hard limit (3,000 RCU / 1,000 WCU per second), one second deep;
@@ -37,9 +38,10 @@
 // A charge spends cap, then allocated, then burst, then (adaptive) the rest; reads that overdraw
 // leave a debt on allocated.
 //
-// On-demand's "previous peak": the highest per-second consumption seen at least
-// on_demand_peak_delay_seconds (30 min) ago, or the initial 6,000 RCU / 2,000 WCU; partitions are
-// kept at ceil(2 x peak / hard limit) (a new table: 4 partitions, 12,000 RRU / 4,000 WRU).
+// On-demand's "previous peak": the highest average per-second consumption of a minute that
+// ended at least on_demand_peak_delay_seconds (30 min) ago, or the initial 6,000 RCU / 2,000
+// WCU; partitions are kept at ceil(2 x peak / hard limit) (a new table: 4 partitions, 12,000 RRU
+// / 4,000 WRU).
 //
 // Time: every method takes `now` (microseconds, non-decreasing); AdvanceTo(now) refills lazily and
 // closes the seconds that ended (heat, peaks and splits are decided once per second).
@@ -106,6 +108,7 @@ struct Partition {
   PartitionSide read, write;
   int64_t size_bytes = 0;
   int64_t item_count = 0;
+  int64_t last_second_tokens = 0;  // reads + 3 x writes in the last closed second it served
   int hot_seconds = 0;
   int64_t last_hot_second = -2;
   // A reservoir of recently accessed hashes (the split-for-heat point).
@@ -189,6 +192,8 @@ class ResourceCapacity {
   void Split(size_t p, uint64_t at, SplitReason reason, int64_t now);
   // A split point for heat (the median of the samples' cells), or nullopt.
   std::optional<uint64_t> HeatSplitPoint(const Partition& p) const;
+  // On-demand: splits the busiest partitions until there are `count`.
+  void SplitBusiest(size_t count, int64_t now);
   // Splits every partition in two until there are at least `count`.
   void SplitUntil(size_t count, SplitReason reason, int64_t now);
   size_t TargetPartitions() const;
@@ -208,8 +213,8 @@ class ResourceCapacity {
   ContributorInsights insights_;
   int64_t current_second_ = 0;
   int64_t second_read_tokens_ = 0, second_write_tokens_ = 0;  // the table's, this second
-  // On-demand peaks: per-second maxima not yet old enough to count, by second.
-  std::deque<std::array<int64_t, 3>> pending_peaks_;  // second, read units, write units
+  // On-demand peaks: minutes not yet old enough to count.
+  std::deque<std::array<int64_t, 3>> pending_peaks_;  // minute start, read, write tokens
   int64_t peak_read_units_ = 0, peak_write_units_ = 0;
 };
 

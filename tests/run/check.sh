@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # tests/run/check.sh PARTSTORE SCRIPT.jsonl [EXPECTED]
 #
-# Runs `PARTSTORE run SCRIPT.jsonl` and compares its output, one response per request line, with
-# EXPECTED. Values that change from run to run are replaced by placeholders in the output before
+# Runs `PARTSTORE run [FLAGS] SCRIPT.jsonl` and compares its output, one response per request
+# line, with EXPECTED. FLAGS come from the script itself: a first line
+#   # run-flags: --clock manual
+# (a comment, so `partstore run` skips it) passes its words to `partstore run`; without one there
+# are none. Values that change from run to run are replaced by placeholders in the output before
 # comparing (EXPECTED holds the placeholders):
 #   "<Name>DateTime":<number>   ->  "<Name>DateTime":"<timestamp>"   (CreationDateTime, ...)
 #   "TableId":"<uuid>"          ->  "TableId":"<uuid>"
@@ -25,10 +28,16 @@ normalize() {
          -e 's/"TableId":"[0-9a-fA-F-]{36}"/"TableId":"<uuid>"/g'
 }
 
-actual_raw="$("$partstore" run "$script")"
+flags=()
+first_line="$(head -n 1 "$script")"
+if [[ "$first_line" =~ ^\#\ run-flags:\ (.*)$ ]]; then
+  read -r -a flags <<<"${BASH_REMATCH[1]}"
+fi
+
+actual_raw="$("$partstore" run "${flags[@]}" "$script")"
 status=$?
 if [ $status -ne 0 ]; then
-  echo "FAIL: '$partstore run $script' exited with status $status" >&2
+  echo "FAIL: '$partstore run ${flags[*]} $script' exited with status $status" >&2
   exit 1
 fi
 actual="$(printf '%s\n' "$actual_raw" | normalize)"

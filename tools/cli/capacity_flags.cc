@@ -14,7 +14,7 @@ bool CapacityFlags::manual_clock() const { return clock == "manual"; }
 
 std::string CapacityFlags::Conflict() const {
   if (capacity == "off" && clock == "manual") {
-    return "--clock manual needs capacity simulation: drop --capacity off";
+    return "manual needs capacity simulation on: drop --capacity off";
   }
   return "";
 }
