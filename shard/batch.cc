@@ -86,39 +86,38 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
         unprocessed.keys.push_back(keys.keys[k]);
         continue;
       }
-      // Simulated capacity: a throttled key is returned unprocessed.
-      capacity::TableCapacity* capacity = plan.table->capacity();
-      std::string item_key;
-      capacity::KeyAccess access;
-      if (capacity != nullptr) {
-        item_key = key.partition + key.sort;
-        access = {key.partition, item_key, &keys.keys[k]};
-        if (Status admitted = capacity->AdmitRead("", key.hash, &access); !admitted.ok()) {
+      const Stripe& stripe = plan.table->stripes().ForHash(key.hash);
+      size_t size = 0;
+      std::optional<Item> item_read;
+      {
+        std::shared_lock lock(stripe.mu);
+        const ItemCollection* collection = stripe.Find({key.hash, key.partition});
+        const Item* item = collection != nullptr ? collection->Find(key.sort) : nullptr;
+        if (item != nullptr) {
+          size = ItemSize(*item);
+          item_read = plan.projection.projection
+                          ? expr::Project(*plan.projection.projection, *item)
+                          : *item;
+        }
+      }
+      const int64_t half_units = ReadHalfUnits(size, consistency);
+      // Simulated capacity: a throttled key is returned unprocessed (its read had no effect).
+      if (capacity::TableCapacity* capacity = plan.table->capacity()) {
+        const std::string item_key = key.partition + key.sort;
+        const capacity::KeyAccess access{key.partition, item_key, &keys.keys[k]};
+        if (Status admitted = capacity->Read("", key.hash, half_units, item_read ? 1 : 0, &access);
+            !admitted.ok()) {
           ++throttled;
           throttle = std::move(admitted);
           unprocessed.keys.push_back(keys.keys[k]);
           continue;
         }
       }
-      size_t size = 0;
-      {
-        const Stripe& stripe = plan.table->stripes().ForHash(key.hash);
-        std::shared_lock lock(stripe.mu);
-        const ItemCollection* collection = stripe.Find({key.hash, key.partition});
-        const Item* item = collection != nullptr ? collection->Find(key.sort) : nullptr;
-        if (item != nullptr) {
-          size = ItemSize(*item);
-          found.push_back(plan.projection.projection
-                              ? expr::Project(*plan.projection.projection, *item)
-                              : *item);
-          response_bytes += size;
-        }
+      if (item_read) {
+        found.push_back(std::move(*item_read));
+        response_bytes += size;
       }
-      const int64_t half_units = ReadHalfUnits(size, consistency);
       charge.table_half_units += half_units;
-      if (capacity != nullptr) {
-        capacity->ChargeRead("", key.hash, half_units, size > 0 ? 1 : 0, &access);
-      }
     }
     result.responses.emplace_back(name, std::move(found));
     if (!unprocessed.keys.empty()) {

@@ -38,7 +38,12 @@ Result<AdvanceClockResult> Database::AdvanceClock(const AdvanceClockRequest& req
         "Member must be a number of seconds between 0 and 9200000000000",
         request.seconds));
   }
-  clock->Advance(static_cast<int64_t>(std::llround(request.seconds * 1e6)));
+  const int64_t micros = static_cast<int64_t>(std::llround(request.seconds * 1e6));
+  if (micros > INT64_MAX / 2 - clock->NowMicros()) {
+    return Status::Validation(
+        "The clock cannot move that far: it would pass 4.6e12 seconds (about 146,000 years)");
+  }
+  clock->Advance(micros);
   return AdvanceClockResult{Seconds(clock->NowMicros())};
 }
 

@@ -423,11 +423,14 @@ std::vector<uint64_t> Table::PartitionStarts(std::string_view index) const {
   return out;
 }
 
-Table::KeyAccessBuffer Table::AccessOf(const EncodedKey& key, const Item* source) {
+Table::KeyAccessBuffer Table::AccessOf(const EncodedKey& key, const Item* source) const {
   KeyAccessBuffer out;
-  out.item.reserve(key.partition.size() + key.sort.size());
-  out.item.append(key.partition).append(key.sort);
-  out.access = {key.partition, out.item, source};
+  if (capacity_ && capacity_->records_keys()) {
+    out.item.reserve(key.partition.size() + key.sort.size());
+    out.item.append(key.partition).append(key.sort);
+  }
+  out.partition = key.partition;
+  out.source = source;
   return out;
 }
 

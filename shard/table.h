@@ -231,10 +231,13 @@ class Table {
   std::unique_ptr<capacity::TableCapacity> capacity_;
   // The key a read or write is about, for Contributor Insights (the item key is partition + sort).
   struct KeyAccessBuffer {
-    std::string item;
-    capacity::KeyAccess access;
+    std::string item;  // encoded partition key + sort key
+    std::string_view partition;
+    const Item* source = nullptr;
+    capacity::KeyAccess access() const { return {partition, item, source}; }
   };
-  static KeyAccessBuffer AccessOf(const EncodedKey& key, const Item* source);
+  // (The item key is built only when Contributor Insights are recorded.)
+  KeyAccessBuffer AccessOf(const EncodedKey& key, const Item* source) const;
   static capacity::ResourceSettings SettingsOf(BillingMode mode, int64_t read_units,
                                                int64_t write_units);
   // Gives a GSI its simulated capacity (its own throughput, or the table's billing mode).

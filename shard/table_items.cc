@@ -69,7 +69,7 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
     if (capacity_) {
       PARTSTORE_RETURN_IF_ERROR(capacity_->ChargeFailedWrite(
           key.hash, WriteHalfUnits(existing != nullptr ? new_size : 0),
-          AccessOf(key, &request.item).access));
+          AccessOf(key, &request.item).access()));
     }
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
@@ -119,11 +119,6 @@ Result<GetItemResult> Table::GetItem(const GetItemRequest& request,
                                      const PreparedProjection& prepared) const {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKey(request.key));
 
-  std::optional<KeyAccessBuffer> access;
-  if (capacity_) {
-    access = AccessOf(key, &request.key);
-    PARTSTORE_RETURN_IF_ERROR(capacity_->AdmitRead("", key.hash, &access->access));
-  }
   GetItemResult result;
   size_t size = 0;
   {
@@ -141,7 +136,12 @@ Result<GetItemResult> Table::GetItem(const GetItemRequest& request,
   const int64_t half_units = ReadHalfUnits(
       size, request.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual);
   if (capacity_) {
-    capacity_->ChargeRead("", key.hash, half_units, result.item ? 1 : 0, &access->access);
+    // Admitted when the partition had tokens left, then charged what was read; a refused read
+    // returns nothing, so reading first changes nothing (and takes the capacity lock once).
+    const KeyAccessBuffer access = AccessOf(key, &request.key);
+    const capacity::KeyAccess key_access = access.access();
+    PARTSTORE_RETURN_IF_ERROR(
+        capacity_->Read("", key.hash, half_units, result.item ? 1 : 0, &key_access));
   }
   result.consumed_capacity = Report(request.return_consumed_capacity, name_, half_units);
   return result;
@@ -171,7 +171,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
     if (capacity_) {
       PARTSTORE_RETURN_IF_ERROR(capacity_->ChargeFailedWrite(
           key.hash, WriteHalfUnits(existing != nullptr ? ItemSize(*existing) : 0),
-          AccessOf(key, &request.key).access));
+          AccessOf(key, &request.key).access()));
     }
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
@@ -264,7 +264,7 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
     if (capacity_) {
       PARTSTORE_RETURN_IF_ERROR(capacity_->ChargeFailedWrite(
-          key.hash, WriteHalfUnits(old_size), AccessOf(key, &request.key).access));
+          key.hash, WriteHalfUnits(old_size), AccessOf(key, &request.key).access()));
     }
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }

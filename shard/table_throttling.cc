@@ -1,6 +1,7 @@
 // Table: its side of capacity simulation — what a write costs each table and GSI partition it
 // touches, handed to TableCapacity (shard/capacity/table_capacity.h) to admit or throttle.
-#include <deque>
+#include <string>
+#include <vector>
 
 #include "shard/table.h"
 
@@ -24,10 +25,13 @@ Status Table::ChargeWrite(const EncodedKey& key, const Item& key_source, int64_t
   write.half_units = half_units + LocalHalfUnits(plan);
   write.bytes = bytes;
   write.items = items;
-  write.key = base.access;
-  std::deque<std::string> item_keys;  // the GSI entries' item keys (stable addresses)
+  write.key = base.access();
+  // The GSI entries' item keys, reserved up front so that the views into them stay valid.
+  std::vector<std::string> item_keys;
+  if (!plan.empty()) item_keys.reserve(2 * plan.size());
   auto access = [&](const SecondaryIndex::EntryKey& entry, const Item* source) {
-    const std::string& item = item_keys.emplace_back(entry.partition + entry.entry);
+    const std::string& item = item_keys.emplace_back(
+        capacity_->records_keys() ? entry.partition + entry.entry : std::string());
     return capacity::KeyAccess{entry.partition, item, source};
   };
   for (const IndexWrite& w : plan) {

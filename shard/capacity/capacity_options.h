@@ -40,6 +40,10 @@ struct CapacityOptions {
   int64_t on_demand_table_read_quota = 40000;
   int64_t on_demand_table_write_quota = 40000;
 
+  // Contributor Insights (top keys) for every table and GSI. Off by default, as in DynamoDB (where
+  // it is enabled per table): it costs a sketch update per request.
+  bool contributor_insights = false;
+
   // Metrics retention (per table and index; partitions keep partition_metric_seconds of
   // per-second points) and Contributor Insights' sketch size.
   int64_t metric_seconds = 3600;

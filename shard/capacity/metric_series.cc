@@ -60,29 +60,52 @@ MetricSeries::MetricSeries(SeriesRetention retention)
       retained_minute_span_(Span(retention.minutes, kMinutePeriod)) {}
 
 void MetricSeries::Add(int64_t now_micros, const MetricCounters& delta) {
-  int64_t second = ToSeconds(now_micros);
-  // Never create a point in the past: a late Add is charged to the newest second.
-  if (!seconds_.empty()) second = std::max(second, seconds_.back().timestamp);
-  AddToNewest(seconds_, second, delta, retained_second_span_);
-  AddToNewest(minutes_, MinuteStart(second), delta, retained_minute_span_);
-  total_ += delta;
+  Current(now_micros) += delta;
 }
 
-const std::deque<MetricPoint>* MetricSeries::SeriesOf(int period_seconds) const {
-  switch (period_seconds) {
-    case kSecondPeriod:
-      return &seconds_;
-    case kMinutePeriod:
-      return &minutes_;
-    default:
-      return nullptr;
-  }
+MetricCounters& MetricSeries::Current(int64_t now_micros) {
+  const int64_t second = ToSeconds(now_micros);
+  // Never create a point in the past: a late Add is charged to the newest second.
+  if (!seconds_.empty() && seconds_.back().timestamp >= second) return seconds_.back().counters;
+  Fold();
+  seconds_.push_back(MetricPoint{second, {}});
+  while (second - seconds_.front().timestamp > retained_second_span_) seconds_.pop_front();
+  open_ = true;
+  return seconds_.back().counters;
+}
+
+void MetricSeries::Fold() {
+  if (!open_) return;
+  const MetricPoint& last = seconds_.back();
+  AddToNewest(minutes_, MinuteStart(last.timestamp), last.counters, retained_minute_span_);
+  total_ += last.counters;
+  open_ = false;
+}
+
+MetricCounters MetricSeries::total() const {
+  MetricCounters out = total_;
+  if (open_) out += seconds_.back().counters;
+  return out;
+}
+
+std::deque<MetricPoint> MetricSeries::Minutes() const {
+  if (!open_) return minutes_;
+  std::deque<MetricPoint> out = minutes_;
+  const MetricPoint& last = seconds_.back();
+  AddToNewest(out, MinuteStart(last.timestamp), last.counters, retained_minute_span_);
+  return out;
 }
 
 std::vector<MetricPoint> MetricSeries::Points(int period_seconds, int64_t from_seconds,
                                               int64_t to_seconds) const {
-  const std::deque<MetricPoint>* series = SeriesOf(period_seconds);
-  if (series == nullptr || from_seconds > to_seconds) return {};
+  if (period_seconds != kSecondPeriod && period_seconds != kMinutePeriod) return {};
+  if (from_seconds > to_seconds) return {};
+  std::deque<MetricPoint> minutes;
+  const std::deque<MetricPoint>* series = &seconds_;
+  if (period_seconds == kMinutePeriod) {
+    minutes = Minutes();
+    series = &minutes;
+  }
   const auto first = std::lower_bound(series->begin(), series->end(), from_seconds, ByTimestamp);
   // upper_bound rather than lower_bound(to_seconds + 1), which would overflow at INT64_MAX.
   const auto last = std::upper_bound(
@@ -92,9 +115,8 @@ std::vector<MetricPoint> MetricSeries::Points(int period_seconds, int64_t from_s
 }
 
 std::vector<MetricPoint> MetricSeries::Points(int period_seconds) const {
-  const std::deque<MetricPoint>* series = SeriesOf(period_seconds);
-  if (series == nullptr) return {};
-  return std::vector<MetricPoint>(series->begin(), series->end());
+  return Points(period_seconds, std::numeric_limits<int64_t>::min(),
+                std::numeric_limits<int64_t>::max());
 }
 
 MetricCounters MetricSeries::SecondAt(int64_t now_micros) const {
@@ -104,7 +126,10 @@ MetricCounters MetricSeries::SecondAt(int64_t now_micros) const {
   return it->counters;
 }
 
+size_t MetricSeries::minute_points() const { return Minutes().size(); }
+
 void MetricSeries::Clear() {
+  open_ = false;
   seconds_.clear();
   minutes_.clear();
   total_ = {};

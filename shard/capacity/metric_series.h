@@ -19,8 +19,11 @@
 // Invariants: each series' timestamps are strictly increasing; the newest minute point is the
 // minute of the newest second point.
 //
+// Cost: an Add adds to one point (the newest second's); that second reaches its minute and the
+// total when the next second starts (reads include it at once).
+//
 // Thread safety: not thread-safe; the caller serializes (typically under the owning resource's
-// lock). total() returns a reference to the live counters: a later Add or Clear changes it.
+// lock).
 #pragma once
 
 #include <array>
@@ -74,6 +77,9 @@ class MetricSeries {
   // and its minute when `now_micros` is earlier than the newest second), then drops points older
   // than the retention relative to the newest point.
   void Add(int64_t now_micros, const MetricCounters& delta);
+  // The counters of the second Add(now_micros, ...) would add to, for adding in place (the hot
+  // path: a request's few counters, without a whole MetricCounters). Creates the point.
+  MetricCounters& Current(int64_t now_micros);
 
   // The points of period 1 or 60 seconds whose timestamp is in [from_seconds, to_seconds], oldest
   // first. Any other period, or from_seconds > to_seconds: empty.
@@ -83,26 +89,31 @@ class MetricSeries {
   std::vector<MetricPoint> Points(int period_seconds) const;
 
   // The counters summed over all Adds since construction or Clear (not subject to retention).
-  const MetricCounters& total() const { return total_; }
+  MetricCounters total() const;
 
   // The counters of the second that contains `now_micros`, or zeros when it has no point.
   MetricCounters SecondAt(int64_t now_micros) const;
 
   // Memory held: the number of retained points of each period.
   size_t second_points() const { return seconds_.size(); }
-  size_t minute_points() const { return minutes_.size(); }
+  size_t minute_points() const;
 
   // Drops every point and resets total() to zeros; the retention is kept.
   void Clear();
 
  private:
-  const std::deque<MetricPoint>* SeriesOf(int period_seconds) const;
+  // The newest second point is open: minutes_ and total_ do not include it yet (adds touch one
+  // point); Fold adds it to them, when the next second starts.
+  void Fold();
+  // minutes_ with the open second added.
+  std::deque<MetricPoint> Minutes() const;
 
   int64_t retained_second_span_;  // most seconds from the newest second point to a kept one
   int64_t retained_minute_span_;  // most seconds from the newest minute point to a kept one
   std::deque<MetricPoint> seconds_;
   std::deque<MetricPoint> minutes_;
-  MetricCounters total_;
+  MetricCounters total_;  // of the folded seconds
+  bool open_ = false;
 };
 
 }  // namespace partstore::capacity

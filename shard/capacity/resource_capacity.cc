@@ -136,12 +136,15 @@ void ResourceCapacity::Allocate() {
   table_write_.tokens = std::min(table_write_.tokens, table_write_.capacity);
 }
 
-void ResourceCapacity::Refill(int64_t now) {
+void ResourceCapacity::RefillSide(PartitionSide& side, int64_t now) {
+  side.cap.Refill(now);
+  side.burst.Fill(side.allocated.Refill(now));
+}
+
+void ResourceCapacity::RefillAll(int64_t now) {
   for (Partition& p : partitions_) {
-    for (PartitionSide* side : {&p.read, &p.write}) {
-      side->cap.Refill(now);
-      side->burst.Fill(side->allocated.Refill(now));
-    }
+    RefillSide(p.read, now);
+    RefillSide(p.write, now);
   }
   table_read_.Refill(now);
   table_write_.Refill(now);
@@ -150,15 +153,19 @@ void ResourceCapacity::Refill(int64_t now) {
 void ResourceCapacity::AdvanceTo(int64_t now) {
   const int64_t second = now / kMicrosPerSecond;
   if (second > current_second_) {
-    // Refill up to the end of the second that ended, then close it.
-    Refill(second * kMicrosPerSecond);
     CloseSecond(current_second_, second * kMicrosPerSecond);
     current_second_ = second;
   }
-  // Every partition's buckets (not only the one a request touches): burst arithmetic then does
-  // not depend on which partitions were asked for.
-  Refill(now);
-  insights_.AdvanceTo(now / kMicrosPerSecond);
+  if (options_.contributor_insights) insights_.AdvanceTo(second);
+}
+
+size_t ResourceCapacity::Locate(uint64_t hash, ThrottleOperation op, int64_t now) {
+  // Buckets refill lazily, when a request needs them: a bucket's refill depends only on the time
+  // elapsed, so doing it late gives the same tokens.
+  const size_t p = PartitionOf(hash);
+  RefillSide(SideOf(partitions_[p], op), now);
+  TableOf(op).Refill(now);
+  return p;
 }
 
 void ResourceCapacity::CloseSecond(int64_t second, int64_t now) {
@@ -208,7 +215,12 @@ void ResourceCapacity::CloseSecond(int64_t second, int64_t now) {
       p.hot_seconds = 0;  // wait another full period before trying again
     }
   }
-  // From the right so that earlier indexes stay valid.
+  // From the right so that earlier indexes stay valid. Buckets are brought to now first: a split
+  // shares them out.
+  if (!heat_splits.empty() ||
+      (settings_.on_demand && partitions_.size() < TargetPartitions())) {
+    RefillAll(now);
+  }
   for (auto it = heat_splits.rbegin(); it != heat_splits.rend(); ++it) {
     Split(it->first, it->second, SplitReason::kHeat, now);
   }
@@ -363,18 +375,17 @@ void ResourceCapacity::Charge(size_t index, ThrottleOperation op, int64_t tokens
     p.samples[j] = hash;
   }
 
-  MetricCounters delta;
   const int64_t half_units = tokens / kTokensPerHalfUnit;
-  if (op == ThrottleOperation::kRead) {
-    delta.consumed_read_half_units = half_units;
-    delta.read_requests = count_request ? 1 : 0;
-    delta.returned_item_count = returned_items;
-  } else {
-    delta.consumed_write_half_units = half_units;
-    delta.write_requests = count_request ? 1 : 0;
+  for (MetricCounters* c : {&p.metrics.Current(now), &metrics_.Current(now)}) {
+    if (op == ThrottleOperation::kRead) {
+      c->consumed_read_half_units += half_units;
+      c->read_requests += count_request ? 1 : 0;
+      c->returned_item_count += returned_items;
+    } else {
+      c->consumed_write_half_units += half_units;
+      c->write_requests += count_request ? 1 : 0;
+    }
   }
-  p.metrics.Add(now, delta);
-  metrics_.Add(now, delta);
 }
 
 void ResourceCapacity::CountThrottleEvent(std::optional<size_t> index, ThrottleReason reason,
@@ -401,6 +412,7 @@ void ResourceCapacity::CountThrottledRequest(size_t index, ThrottleOperation op,
 
 void ResourceCapacity::RecordKey(const KeyAccess& key, int64_t half_units, bool throttled,
                                  int64_t now) {
+  if (!options_.contributor_insights) return;
   insights_.Record(
       now / kMicrosPerSecond, key.partition, key.item, half_units, throttled,
       [&] { return DisplayOf(key_, key.source, false); },
@@ -408,15 +420,20 @@ void ResourceCapacity::RecordKey(const KeyAccess& key, int64_t half_units, bool 
 }
 
 void ResourceCapacity::NoteData(uint64_t hash, int64_t bytes, int64_t items, int64_t now) {
+  NoteData(PartitionOf(hash), hash, bytes, items, now);
+}
+
+void ResourceCapacity::NoteData(size_t index, uint64_t hash, int64_t bytes, int64_t items,
+                                int64_t now) {
   auto& cell = cells_[CellOf(hash)];
   cell[0] += bytes;
   cell[1] += items;
-  const size_t index = PartitionOf(hash);
   Partition& p = partitions_[index];
   p.size_bytes += bytes;
   p.item_count += items;
   if (static_cast<uint64_t>(std::max<int64_t>(p.size_bytes, 0)) > options_.partition_size_limit &&
       CellOf(p.begin) != CellOf(p.end)) {
+    RefillAll(now);
     const uint64_t first = CellOf(p.begin), last = CellOf(p.end);
     Split(index, (first + (last - first + 1) / 2) << (64 - kCellBits), SplitReason::kSize, now);
     Allocate();
@@ -425,6 +442,7 @@ void ResourceCapacity::NoteData(uint64_t hash, int64_t bytes, int64_t items, int
 
 void ResourceCapacity::Update(ResourceSettings settings, int64_t now) {
   AdvanceTo(now);
+  RefillAll(now);  // what accrued at the old rates
   const bool was_on_demand = settings_.on_demand;
   settings_ = settings;
   if (!was_on_demand && settings.on_demand) {

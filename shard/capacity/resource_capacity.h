@@ -43,8 +43,10 @@
 // WCU; partitions are kept at ceil(2 x peak / hard limit) (a new table: 4 partitions, 12,000 RRU
 // / 4,000 WRU).
 //
-// Time: every method takes `now` (microseconds, non-decreasing); AdvanceTo(now) refills lazily and
-// closes the seconds that ended (heat, peaks and splits are decided once per second).
+// Time: every method takes `now` (microseconds, non-decreasing). AdvanceTo(now) closes the seconds
+// that ended (heat, peaks and splits are decided once per second); a partition's buckets refill
+// when a request touches it (Locate), so a request costs O(log partitions), not O(partitions).
+// (Refill is exact whenever it runs, so lazy refills give the same tokens as eager ones.)
 //
 // Thread safety: not thread-safe. TableCapacity (shard/capacity/table_capacity.h) serializes every
 // call under its mutex.
@@ -136,11 +138,16 @@ class ResourceCapacity {
   const std::string& arn() const { return arn_; }
   const ResourceSettings& settings() const { return settings_; }
 
-  // Refills and closes the seconds that ended before `now`.
+  // Closes the seconds that ended before `now`.
   void AdvanceTo(int64_t now);
+  // Refills every partition's buckets to `now` (before a report shows them).
+  void RefillAll(int64_t now);
 
   // The partition holding `hash`.
   size_t PartitionOf(uint64_t hash) const;
+  // The same, with its and the table's buckets of `op` refilled to `now` (before Check and
+  // Charge of `op`).
+  size_t Locate(uint64_t hash, ThrottleOperation op, int64_t now);
   // Whether partition `p` can take `tokens` more of `op` now (after AdvanceTo); the limit hit if
   // not.
   std::optional<ThrottleLimit> Check(size_t p, ThrottleOperation op, int64_t tokens) const;
@@ -157,6 +164,8 @@ class ResourceCapacity {
   void RecordKey(const KeyAccess& key, int64_t half_units, bool throttled, int64_t now);
   // Items stored or removed in the partition of `hash`.
   void NoteData(uint64_t hash, int64_t bytes, int64_t items, int64_t now);
+  // The same when the partition `p` of `hash` is known.
+  void NoteData(size_t p, uint64_t hash, int64_t bytes, int64_t items, int64_t now);
 
   // UpdateTable: new throughput or billing mode (splits for throughput as needed).
   void Update(ResourceSettings settings, int64_t now);
@@ -186,7 +195,7 @@ class ResourceCapacity {
   }
   // Sets every bucket's rate and depth from the settings and partition count.
   void Allocate();
-  void Refill(int64_t now);
+  static void RefillSide(PartitionSide& side, int64_t now);
   void CloseSecond(int64_t second, int64_t now);
   // Splits partition `p` at `at` (a cell boundary strictly inside it).
   void Split(size_t p, uint64_t at, SplitReason reason, int64_t now);

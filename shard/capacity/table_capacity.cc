@@ -1,6 +1,8 @@
 #include "shard/capacity/table_capacity.h"
 
 #include <algorithm>
+
+#include <boost/container/small_vector.hpp>
 #include <utility>
 
 #include "core/error_detail.h"
@@ -104,7 +106,7 @@ Status TableCapacity::AdmitRead(std::string_view index, uint64_t hash, const Key
   if (resource == nullptr) return Status::Ok();  // an index being dropped: nothing to charge
   const int64_t now = clock_->NowMicros();
   resource->AdvanceTo(now);
-  const size_t p = resource->PartitionOf(hash);
+  const size_t p = resource->Locate(hash, ThrottleOperation::kRead, now);
   const std::optional<ThrottleLimit> limit = resource->Check(p, ThrottleOperation::kRead, 1);
   if (!limit) return Status::Ok();
   const ThrottleReason reason{resource->kind(), ThrottleOperation::kRead, *limit};
@@ -121,9 +123,30 @@ void TableCapacity::ChargeRead(std::string_view index, uint64_t hash, int64_t ha
   if (resource == nullptr) return;
   const int64_t now = clock_->NowMicros();
   resource->AdvanceTo(now);
-  resource->Charge(resource->PartitionOf(hash), ThrottleOperation::kRead,
+  resource->Charge(resource->Locate(hash, ThrottleOperation::kRead, now), ThrottleOperation::kRead,
                    HalfUnitsToTokens(half_units), hash, returned_items, count_request, now);
   if (key != nullptr) resource->RecordKey(*key, half_units, false, now);
+}
+
+Status TableCapacity::Read(std::string_view index, uint64_t hash, int64_t half_units,
+                           int64_t returned_items, const KeyAccess* key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ResourceCapacity* resource = Find(index);
+  if (resource == nullptr) return Status::Ok();
+  const int64_t now = clock_->NowMicros();
+  resource->AdvanceTo(now);
+  const size_t p = resource->Locate(hash, ThrottleOperation::kRead, now);
+  if (const std::optional<ThrottleLimit> limit = resource->Check(p, ThrottleOperation::kRead, 1)) {
+    const ThrottleReason reason{resource->kind(), ThrottleOperation::kRead, *limit};
+    resource->CountThrottleEvent(p, reason, now);
+    resource->CountThrottledRequest(p, ThrottleOperation::kRead, now);
+    if (key != nullptr) resource->RecordKey(*key, 0, true, now);
+    return Throttled({{resource, reason}});
+  }
+  resource->Charge(p, ThrottleOperation::kRead, HalfUnitsToTokens(half_units), hash,
+                   returned_items, true, now);
+  if (key != nullptr) resource->RecordKey(*key, half_units, false, now);
+  return Status::Ok();
 }
 
 std::vector<uint64_t> TableCapacity::PartitionStarts(std::string_view index) const {
@@ -147,13 +170,13 @@ Status TableCapacity::Write(const WriteCharge& write) {
     size_t partition;
     int64_t tokens;
   };
-  const size_t p = table_.PartitionOf(write.hash);
-  std::vector<Target> targets{{&table_, p, HalfUnitsToTokens(write.half_units)}};
+  const size_t p = table_.Locate(write.hash, ThrottleOperation::kWrite, now);
+  boost::container::small_vector<Target, 4> targets{{&table_, p, HalfUnitsToTokens(write.half_units)}};
   for (const IndexWriteCharge& charge : write.indexes) {
     ResourceCapacity* index = charge.index.empty() ? nullptr : Find(charge.index);
     if (index == nullptr) continue;
     index->AdvanceTo(now);
-    const size_t q = index->PartitionOf(charge.hash);
+    const size_t q = index->Locate(charge.hash, ThrottleOperation::kWrite, now);
     auto same = std::find_if(targets.begin(), targets.end(), [&](const Target& t) {
       return t.resource == index && t.partition == q;
     });
@@ -186,11 +209,13 @@ Status TableCapacity::Write(const WriteCharge& write) {
   table_.Charge(p, ThrottleOperation::kWrite, HalfUnitsToTokens(write.half_units), write.hash, 0,
                 true, now);
   table_.RecordKey(write.key, 3 * write.half_units, false, now);
-  if (write.bytes != 0 || write.items != 0) table_.NoteData(write.hash, write.bytes, write.items, now);
+  if (write.bytes != 0 || write.items != 0) {
+    table_.NoteData(p, write.hash, write.bytes, write.items, now);
+  }
   for (const IndexWriteCharge& charge : write.indexes) {
     ResourceCapacity* index = Find(charge.index);
     if (index == nullptr || charge.index.empty()) continue;
-    index->Charge(index->PartitionOf(charge.hash), ThrottleOperation::kWrite,
+    index->Charge(index->Locate(charge.hash, ThrottleOperation::kWrite, now), ThrottleOperation::kWrite,
                   HalfUnitsToTokens(charge.half_units), charge.hash, 0, true, now);
     index->RecordKey(charge.key, 3 * charge.half_units, false, now);
     if (charge.bytes != 0 || charge.items != 0) {

@@ -5,7 +5,8 @@
 // without it holds a null pointer and pays nothing.
 //
 //   reads   AdmitRead before reading (throttled when the partition has no tokens left), then
-//           ChargeRead with what was actually read;
+//           ChargeRead with what was actually read; or Read after a read without side effects
+//           (the same outcome, one lock);
 //   writes  Write, under the item's stripe lock once the write's cost is known and before it
 //           applies: it admits and charges the table's partition and every GSI partition the
 //           write touches, all or nothing. A GSI that cannot pay throttles the base write (GSI
@@ -57,6 +58,9 @@ class TableCapacity {
   TableCapacity(const CapacityOptions& options, std::shared_ptr<Clock> clock,
                 std::string table_arn, KeySchema key, ResourceSettings settings);
 
+  // Whether Contributor Insights record keys (else a KeyAccess's item key may be left empty).
+  bool records_keys() const { return options_.contributor_insights; }
+
   // The control plane.
   void AddIndex(std::string_view name, KeySchema key, ResourceSettings settings);
   void RemoveIndex(std::string_view name);
@@ -71,6 +75,10 @@ class TableCapacity {
   // `key` may be null (Scan pages); `count_request` false for a Scan's further partitions.
   void ChargeRead(std::string_view index, uint64_t hash, int64_t half_units,
                   int64_t returned_items, const KeyAccess* key, bool count_request = true);
+  // AdmitRead and ChargeRead in one step, for a read already done that has no effect when refused
+  // (GetItem, BatchGetItem's gets): admitted when the partition had tokens left, then charged.
+  Status Read(std::string_view index, uint64_t hash, int64_t half_units, int64_t returned_items,
+              const KeyAccess* key);
   // The first hash of each partition of the table or GSI (Scan charges per partition).
   std::vector<uint64_t> PartitionStarts(std::string_view index) const;
 
@@ -89,6 +97,7 @@ class TableCapacity {
     if (resource == nullptr) return false;
     const int64_t now = clock_->NowMicros();
     resource->AdvanceTo(now);
+    resource->RefillAll(now);
     fn(static_cast<const ResourceCapacity&>(*resource), now);
     return true;
   }

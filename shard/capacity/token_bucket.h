@@ -31,7 +31,13 @@ struct TokenBucket {
   // (a partition's unused capacity, which goes to its burst bucket).
   int64_t Refill(int64_t now) {
     if (now <= updated) return 0;
-    const __int128 accrued = static_cast<__int128>(rate) * (now - updated) / kMicrosPerSecond;
+    // 64-bit arithmetic when it cannot overflow (a division by a constant is a multiply); 128-bit
+    // after long idle times or at huge rates.
+    int64_t product;
+    const __int128 accrued =
+        __builtin_mul_overflow(rate, now - updated, &product)
+            ? static_cast<__int128>(rate) * (now - updated) / kMicrosPerSecond
+            : static_cast<__int128>(product / kMicrosPerSecond);
     updated = now;
     const __int128 total = static_cast<__int128>(tokens) + accrued;
     if (total <= capacity) {

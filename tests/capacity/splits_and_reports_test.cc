@@ -74,7 +74,16 @@ TEST_F(SplitsTest, PartitionSplitsWhenItsDataPassesTheSizeLimit) {
   EXPECT_EQ(bytes, table->table.table_size_bytes);
 }
 
-class ReportsTest : public CapacityTest {};
+capacity::CapacityOptions WithInsights() {
+  capacity::CapacityOptions options;
+  options.contributor_insights = true;
+  return options;
+}
+
+class ReportsTest : public CapacityTest {
+ protected:
+  ReportsTest() : CapacityTest(WithInsights()) {}
+};
 
 TEST_F(ReportsTest, ContributorInsightsRankTheHotKeys) {
   Create(CapacityTable("Tab", 3000, 3000));
@@ -148,7 +157,7 @@ std::string Fingerprint(Database& db, const std::string& table) {
 
 std::string RunWorkload() {
   auto clock = std::make_shared<capacity::ManualClock>();
-  capacity::CapacityOptions options;
+  capacity::CapacityOptions options = WithInsights();
   options.heat_split_seconds = 5;
   Database db(ManualCapacity(clock, options));
   EXPECT_TRUE(db.CreateTable(CapacityTable("Tab", 500, 1500)).ok());

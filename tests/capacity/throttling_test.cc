@@ -245,6 +245,10 @@ TEST_F(ThrottlingTest, ExtensionsValidateTheirInput) {
   auto advanced = db_.AdvanceClock({1.5});
   ASSERT_TRUE(advanced.ok());
   EXPECT_DOUBLE_EQ(advanced->now_seconds, 1.5);
+  // The clock never wraps around: steps that would overflow it are refused.
+  EXPECT_TRUE(db_.AdvanceClock({4e12}).ok());
+  EXPECT_EQ(db_.AdvanceClock({4e12}).status().code(), Code::kValidation);
+  EXPECT_GT(NowMicros(), 0);
 }
 
 }  // namespace

@@ -1,11 +1,15 @@
 // libFuzzer target for Dispatch: arbitrary request bodies for the data-plane operations (and a
 // few control-plane ones) against a small database. The first input byte picks the operation
 // ('P' PutItem, 'G' GetItem, 'U' UpdateItem, 'D' DeleteItem, 'Q' Query, 'S' Scan,
-// 'B' BatchGetItem, 'W' BatchWriteItem, 'T' DescribeTable, 'L' ListTables, 'C' CreateTable; any
-// other byte picks by its value modulo the count), the rest is the body. Every answer must be an
-// HTTP status DynamoDB uses and a JSON object; an error answer must carry a `__type`. Never a
-// crash, hang or exception. The database is rebuilt every kResetEvery inputs, so that writes do
-// not pile up.
+// 'B' BatchGetItem, 'W' BatchWriteItem, 'T' DescribeTable, 'L' ListTables, 'C' CreateTable,
+// 'A' Partstore.AdvanceClock, 'R' Partstore.DescribePartitions, 'M' Partstore.GetMetrics,
+// 'I' Partstore.GetContributorInsights; any other byte picks by its value modulo the count), the
+// rest is the body. An upper-case letter runs on a database without capacity simulation; the
+// lower-case letter, and every Partstore.<Op>, runs on one with capacity simulation on a manual
+// clock (same tables and items), so throttling, splits and metrics are fuzzed too. Every answer
+// must be an HTTP status DynamoDB uses and a JSON object; an error answer must carry a `__type`.
+// Never a crash, hang or exception. The databases are rebuilt every kResetEvery inputs, so that
+// writes do not pile up.
 #include <rapidjson/document.h>
 
 #include <cstddef>
@@ -14,7 +18,9 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
+#include "shard/capacity/clock.h"
 #include "tools/protocol/attribute_value_json.h"
 #include "tools/protocol/dispatch.h"
 
@@ -29,9 +35,21 @@ struct Operation {
   std::string_view name;
 };
 constexpr Operation kOperations[] = {
-    {'P', "PutItem"},       {'G', "GetItem"},    {'U', "UpdateItem"},   {'D', "DeleteItem"},
-    {'Q', "Query"},         {'S', "Scan"},       {'B', "BatchGetItem"}, {'W', "BatchWriteItem"},
-    {'T', "DescribeTable"}, {'L', "ListTables"}, {'C', "CreateTable"},
+    {'P', "PutItem"},
+    {'G', "GetItem"},
+    {'U', "UpdateItem"},
+    {'D', "DeleteItem"},
+    {'Q', "Query"},
+    {'S', "Scan"},
+    {'B', "BatchGetItem"},
+    {'W', "BatchWriteItem"},
+    {'T', "DescribeTable"},
+    {'L', "ListTables"},
+    {'C', "CreateTable"},
+    {'A', "Partstore.AdvanceClock"},
+    {'R', "Partstore.DescribePartitions"},
+    {'M', "Partstore.GetMetrics"},
+    {'I', "Partstore.GetContributorInsights"},
 };
 constexpr size_t kOperationCount = sizeof(kOperations) / sizeof(kOperations[0]);
 
@@ -39,9 +57,15 @@ void Check(bool condition) {
   if (!condition) std::abort();
 }
 
-// A table "Tab" (pk S, sk N) with a few items, and a hash-only table "Hsh" (id S).
-std::unique_ptr<partstore::Database> MakeDatabase() {
-  auto db = std::make_unique<partstore::Database>();
+// A table "Tab" (pk S, sk N) with a few items, and a hash-only table "Hsh" (id S); with capacity
+// simulation on a manual clock when `capacity`.
+std::unique_ptr<partstore::Database> MakeDatabase(bool capacity) {
+  partstore::DatabaseOptions options;
+  if (capacity) {
+    options.capacity.enabled = true;
+    options.capacity.clock = std::make_shared<partstore::capacity::ManualClock>();
+  }
+  auto db = std::make_unique<partstore::Database>(std::move(options));
   protocol::Dispatch(*db, "CreateTable",
                      R"({"TableName":"Tab","BillingMode":"PAY_PER_REQUEST",)"
                      R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
@@ -64,18 +88,25 @@ std::unique_ptr<partstore::Database> MakeDatabase() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static std::unique_ptr<partstore::Database> db;
+  static std::unique_ptr<partstore::Database> plain, simulated;
   static int runs = 0;
-  if (!db || ++runs % kResetEvery == 0) db = MakeDatabase();
+  if (!plain || ++runs % kResetEvery == 0) {
+    plain = MakeDatabase(false);
+    simulated = MakeDatabase(true);
+  }
   if (size == 0) return 0;
 
+  const char first = static_cast<char>(data[0]);
+  const bool lower = first >= 'a' && first <= 'z';
+  const char letter = lower ? static_cast<char>(first - 'a' + 'A') : first;
   std::string_view operation = kOperations[data[0] % kOperationCount].name;
   for (const Operation& op : kOperations) {
-    if (op.letter == static_cast<char>(data[0])) operation = op.name;
+    if (op.letter == letter) operation = op.name;
   }
+  const bool capacity = lower || operation.starts_with("Partstore.");
   const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
 
-  protocol::Response response = protocol::Dispatch(*db, operation, body);
+  protocol::Response response = protocol::Dispatch(capacity ? *simulated : *plain, operation, body);
   Check(response.http_status == 200 || response.http_status == 400 || response.http_status == 500);
   rapidjson::Document document;
   Check(protocol::ParseJson(response.body, &document).ok());

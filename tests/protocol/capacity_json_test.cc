@@ -113,11 +113,10 @@ TEST(CapacityDecodeTest, GetContributorInsights) {
   EXPECT_EQ(r->index_name, "ByG");
   EXPECT_EQ(r->top_n, 3);
 
-  EXPECT_EQ(ErrorOf(Decode(DecodeGetContributorInsightsRequest, R"({"TopN": 3})")),
-            kTableNameNull);
-  EXPECT_EQ(ErrorOf(Decode(DecodeGetContributorInsightsRequest,
-                           R"({"TableName": "Tab", "TopN": true})")),
-            "Serialization: TRUE_VALUE cannot be converted to Integer");
+  EXPECT_EQ(ErrorOf(Decode(DecodeGetContributorInsightsRequest, R"({"TopN": 3})")), kTableNameNull);
+  EXPECT_EQ(
+      ErrorOf(Decode(DecodeGetContributorInsightsRequest, R"({"TableName": "Tab", "TopN": true})")),
+      "Serialization: TRUE_VALUE cannot be converted to Integer");
   EXPECT_EQ(ErrorOf(Decode(DecodeGetContributorInsightsRequest,
                            R"({"TableName": "Tab", "TopN": 3000000000})")),
             "Serialization: NUMBER_VALUE cannot be converted to Integer");
@@ -278,14 +277,13 @@ TEST(ThrottlingErrorTest, ProvisionedThroughputExceeded) {
       {{kTableWriteKeyRange, "arn:aws:dynamodb:us-east-1:000000000000:table/T"},
        {kIndexWriteProvisioned, "arn:aws:dynamodb:us-east-1:000000000000:table/T/index/G"}}));
   EXPECT_EQ(r.http_status, 400);
-  EXPECT_EQ(r.body,
-            R"({"__type":"com.amazonaws.dynamodb.v20120810#)"
-            R"(ProvisionedThroughputExceededException",)"
-            R"("message":"slow down","ThrottlingReasons":[)"
-            R"({"reason":"TableWriteKeyRangeThroughputExceeded",)"
-            R"("resource":"arn:aws:dynamodb:us-east-1:000000000000:table/T"},)"
-            R"({"reason":"IndexWriteProvisionedThroughputExceeded",)"
-            R"("resource":"arn:aws:dynamodb:us-east-1:000000000000:table/T/index/G"}]})");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazonaws.dynamodb.v20120810#)"
+                    R"(ProvisionedThroughputExceededException",)"
+                    R"("message":"slow down","ThrottlingReasons":[)"
+                    R"({"reason":"TableWriteKeyRangeThroughputExceeded",)"
+                    R"("resource":"arn:aws:dynamodb:us-east-1:000000000000:table/T"},)"
+                    R"({"reason":"IndexWriteProvisionedThroughputExceeded",)"
+                    R"("resource":"arn:aws:dynamodb:us-east-1:000000000000:table/T/index/G"}]})");
 }
 
 TEST(ThrottlingErrorTest, RequestLimitExceeded) {
@@ -337,8 +335,7 @@ class CapacityDispatchTest : public ::testing::Test {
     return r.body;
   }
   void CreateTable(std::string_view name, std::string_view billing) {
-    Ok("CreateTable", R"({"TableName": ")" + std::string(name) + R"(", )" +
-                          std::string(billing) +
+    Ok("CreateTable", R"({"TableName": ")" + std::string(name) + R"(", )" + std::string(billing) +
                           R"(, "AttributeDefinitions": [{"AttributeName": "pk", )"
                           R"("AttributeType": "S"}], "KeySchema": [{"AttributeName": "pk", )"
                           R"("KeyType": "HASH"}]})");
@@ -390,7 +387,8 @@ TEST_F(CapacityDispatchTest, ProvisionedRoundTrip) {
                 R"("ThrottledReadRequests":0,"ThrottledWriteRequests":1,"ThrottledRequests":1,)"
                 R"("ReadThrottleEvents":0,"WriteThrottleEvents":1,"ReturnedItemCount":0,)"
                 R"("ThrottleEventsByReason":{"TableWriteProvisionedThroughputExceeded":1}},)"
-                R"({"Timestamp":1,)" + write_point +
+                R"({"Timestamp":1,)" +
+                write_point +
                 R"("ThrottledReadRequests":0,"ThrottledWriteRequests":0,"ThrottledRequests":0,)"
                 R"("ReadThrottleEvents":0,"WriteThrottleEvents":0,"ReturnedItemCount":0,)"
                 R"("ThrottleEventsByReason":{}}]})");
@@ -418,10 +416,11 @@ TEST_F(CapacityDispatchTest, ProvisionedRoundTrip) {
 
 TEST_F(CapacityDispatchTest, OnDemandThrottlingIsThrottlingException) {
   CreateTable("Ond", R"("BillingMode": "PAY_PER_REQUEST")");
-  EXPECT_EQ(Ok("Partstore.DescribePartitions", R"({"TableName": "Ond"})").find(
-                R"({"TableName":"Ond","BillingMode":"PAY_PER_REQUEST","Now":0,)"
+  EXPECT_EQ(
+      Ok("Partstore.DescribePartitions", R"({"TableName": "Ond"})")
+          .find(R"({"TableName":"Ond","BillingMode":"PAY_PER_REQUEST","Now":0,)"
                 R"("PeakReadUnits":6000,"PeakWriteUnits":2000,"Partitions":[{"PartitionId":0,)"),
-            0u);
+      0u);
   // Items of about 390 KB cost 390 WCU: a partition's hard limit (1,000 WCU per second) takes two.
   const std::string put = R"({"TableName": "Ond", "Item": {"pk": {"S": "big"}, "v": {"S": ")" +
                           std::string(390 * 1024 - 10, 'x') + R"("}}})";
@@ -429,15 +428,14 @@ TEST_F(CapacityDispatchTest, OnDemandThrottlingIsThrottlingException) {
   Ok("PutItem", put);
   Response r = Call("PutItem", put);
   EXPECT_EQ(r.http_status, 400);
-  EXPECT_EQ(r.body,
-            R"({"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException",)"
-            R"("message":"Throughput exceeds the current capacity of your table or index. )"
-            R"(DynamoDB is automatically scaling your table or index so please try again )"
-            R"(shortly. If exceptions persist, check if you have a hot key: )"
-            R"(https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/)"
-            R"(bp-partition-key-design.html.","throttlingReasons":[)"
-            R"({"reason":"TableWriteKeyRangeThroughputExceeded",)"
-            R"("resource":"arn:aws:dynamodb:us-east-1:000000000000:table/Ond"}]})");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException",)"
+                    R"("message":"Throughput exceeds the current capacity of your table or index. )"
+                    R"(DynamoDB is automatically scaling your table or index so please try again )"
+                    R"(shortly. If exceptions persist, check if you have a hot key: )"
+                    R"(https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/)"
+                    R"(bp-partition-key-design.html.","throttlingReasons":[)"
+                    R"({"reason":"TableWriteKeyRangeThroughputExceeded",)"
+                    R"("resource":"arn:aws:dynamodb:us-east-1:000000000000:table/Ond"}]})");
   // The metrics name the reason.
   const std::string body = Ok("Partstore.GetMetrics", R"({"TableName": "Ond"})");
   EXPECT_NE(body.find(R"("ThrottledRequests":1,"ReadThrottleEvents":0,"WriteThrottleEvents":1,)"),

@@ -28,6 +28,9 @@ std::string CapacityFlags::Describe() const {
 DatabaseOptions DatabaseOptionsFor(const CapacityFlags& flags) {
   DatabaseOptions options;
   options.capacity.enabled = flags.enabled();
+  // Simulation is what these programs are for: every table's top keys are kept (a library user
+  // turns them on in CapacityOptions).
+  options.capacity.contributor_insights = flags.enabled();
   // A null clock is a SystemClock made with the Database.
   if (flags.manual_clock()) options.capacity.clock = std::make_shared<capacity::ManualClock>();
   return options;
