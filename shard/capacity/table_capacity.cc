@@ -49,7 +49,7 @@ const ResourceCapacity* TableCapacity::Find(std::string_view index) const {
 }
 
 void TableCapacity::AddIndex(std::string_view name, KeySchema key, ResourceSettings settings) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   indexes_.insert_or_assign(
       std::string(name),
       std::make_unique<ResourceCapacity>(ThrottleResource::kIndex,
@@ -58,17 +58,17 @@ void TableCapacity::AddIndex(std::string_view name, KeySchema key, ResourceSetti
 }
 
 void TableCapacity::RemoveIndex(std::string_view name) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   if (auto it = indexes_.find(name); it != indexes_.end()) indexes_.erase(it);
 }
 
 void TableCapacity::Update(ResourceSettings settings) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   table_.Update(settings, clock_->NowMicros());
 }
 
 void TableCapacity::UpdateIndex(std::string_view name, ResourceSettings settings) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   if (ResourceCapacity* index = Find(name); index != nullptr && !name.empty()) {
     index->Update(settings, clock_->NowMicros());
   }
@@ -76,7 +76,7 @@ void TableCapacity::UpdateIndex(std::string_view name, ResourceSettings settings
 
 void TableCapacity::NoteIndexData(std::string_view name, uint64_t hash, int64_t bytes,
                                   int64_t items) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   if (ResourceCapacity* index = Find(name); index != nullptr && !name.empty()) {
     const int64_t now = clock_->NowMicros();
     index->AdvanceTo(now);
@@ -101,7 +101,7 @@ Status TableCapacity::Throttled(
 }
 
 Status TableCapacity::AdmitRead(std::string_view index, uint64_t hash, const KeyAccess* key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   ResourceCapacity* resource = Find(index);
   if (resource == nullptr) return Status::Ok();  // an index being dropped: nothing to charge
   const int64_t now = clock_->NowMicros();
@@ -118,7 +118,7 @@ Status TableCapacity::AdmitRead(std::string_view index, uint64_t hash, const Key
 
 void TableCapacity::ChargeRead(std::string_view index, uint64_t hash, int64_t half_units,
                                int64_t returned_items, const KeyAccess* key, bool count_request) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   ResourceCapacity* resource = Find(index);
   if (resource == nullptr) return;
   const int64_t now = clock_->NowMicros();
@@ -130,7 +130,7 @@ void TableCapacity::ChargeRead(std::string_view index, uint64_t hash, int64_t ha
 
 Status TableCapacity::Read(std::string_view index, uint64_t hash, int64_t half_units,
                            int64_t returned_items, const KeyAccess* key) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   ResourceCapacity* resource = Find(index);
   if (resource == nullptr) return Status::Ok();
   const int64_t now = clock_->NowMicros();
@@ -150,7 +150,7 @@ Status TableCapacity::Read(std::string_view index, uint64_t hash, int64_t half_u
 }
 
 std::vector<uint64_t> TableCapacity::PartitionStarts(std::string_view index) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   std::vector<uint64_t> out;
   if (const ResourceCapacity* resource = Find(index)) {
     for (const Partition& p : resource->partitions()) out.push_back(p.begin);
@@ -160,7 +160,7 @@ std::vector<uint64_t> TableCapacity::PartitionStarts(std::string_view index) con
 }
 
 Status TableCapacity::Write(const WriteCharge& write) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<SpinLock> lock(mu_);
   const int64_t now = clock_->NowMicros();
   table_.AdvanceTo(now);
   // What must pay: the table's partition, and each GSI partition the write touches (a key change

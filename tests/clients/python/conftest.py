@@ -7,6 +7,7 @@
 # (tests/clients/run_boto3.sh does exactly this; the ctest clients.boto3 runs that script.)
 # No user configuration leaks in: the AWS_* variables a developer may have set are replaced below,
 # before boto3 reads them.
+import contextlib
 import os
 import re
 import select
@@ -37,14 +38,16 @@ START_LINE = re.compile(r"^partstore serve: listening on (http://[^:/\s]+:(\d+))
 START_TIMEOUT_SECONDS = 20
 
 
-@pytest.fixture(scope="session")
-def endpoint():
+@contextlib.contextmanager
+def serve(*extra_args):
+    """Runs `partstore serve --port 0 EXTRA_ARGS...` and yields its endpoint (http://HOST:PORT);
+    stops it on exit. With `--clock manual`, checks the second line that announces capacity."""
     binary = os.environ.get("PARTSTORE_BIN")
     if not binary or not os.access(binary, os.X_OK):
         pytest.fail(f"PARTSTORE_BIN must name the partstore executable (got {binary!r})",
                     pytrace=False)
-    proc = subprocess.Popen([binary, "serve", "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=None, text=True)
+    proc = subprocess.Popen([binary, "serve", "--port", "0", *extra_args],
+                            stdout=subprocess.PIPE, stderr=None, text=True)
     try:
         ready, _, _ = select.select([proc.stdout], [], [], START_TIMEOUT_SECONDS)
         line = proc.stdout.readline().rstrip("\n") if ready else ""
@@ -54,6 +57,8 @@ def endpoint():
                         f"{START_TIMEOUT_SECONDS} s; got {line!r} (exit status {proc.poll()})",
                         pytrace=False)
         assert int(match.group(2)) != 0, "--port 0 must report the port it picked"
+        if "manual" in extra_args:
+            assert proc.stdout.readline() == "partstore serve: capacity simulation on (manual clock)\n"
         yield match.group(1)
     finally:
         if proc.poll() is None:
@@ -66,6 +71,12 @@ def endpoint():
                 pytest.fail("partstore serve did not stop within 10 s of SIGTERM", pytrace=False)
         # A server that exits on SIGTERM stops gracefully: status 0, or death by the signal.
         assert proc.returncode in (0, -signal.SIGTERM), f"exit status {proc.returncode}"
+
+
+@pytest.fixture(scope="session")
+def endpoint():
+    with serve() as url:
+        yield url
 
 
 def _config():
