@@ -32,12 +32,14 @@ constexpr const char* kTable = "CapBench";
 
 std::string KeyOf(uint32_t n) {
   std::string key = "USER#000000";
-  for (int i = 10; i >= 5; --i, n /= 10) key[static_cast<size_t>(i)] = static_cast<char>('0' + n % 10);
+  for (int i = 10; i >= 5; --i, n /= 10)
+    key[static_cast<size_t>(i)] = static_cast<char>('0' + n % 10);
   return key;
 }
 
 Item ItemOf(const std::string& key) {
-  return {{"PK", Value(key)}, {"status", Value("SHIPPED")}, {"payload", Value(std::string(170, 'x'))}};
+  return {
+      {"PK", Value(key)}, {"status", Value("SHIPPED")}, {"payload", Value(std::string(170, 'x'))}};
 }
 
 std::unique_ptr<Database> Load(bool capacity_on) {
@@ -152,8 +154,20 @@ void BM_Capacity_Simulated(benchmark::State& state) {
   state.counters["simulated_s"] = static_cast<double>(clock->NowMicros()) / 1e6;
 }
 
-BENCHMARK(BM_Capacity_GetItem)->ArgName("on")->Arg(0)->Arg(1)->Threads(1)->Threads(2)->UseRealTime();
-BENCHMARK(BM_Capacity_PutItem)->ArgName("on")->Arg(0)->Arg(1)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_Capacity_GetItem)
+    ->ArgName("on")
+    ->Arg(0)
+    ->Arg(1)
+    ->Threads(1)
+    ->Threads(2)
+    ->UseRealTime();
+BENCHMARK(BM_Capacity_PutItem)
+    ->ArgName("on")
+    ->Arg(0)
+    ->Arg(1)
+    ->Threads(1)
+    ->Threads(2)
+    ->UseRealTime();
 BENCHMARK(BM_Capacity_Simulated)->UseRealTime();
 
 }  // namespace

@@ -84,10 +84,10 @@ struct DescribePartitionsResult {
 struct GetMetricsRequest {
   std::string table_name;
   std::optional<std::string> index_name;
-  int period = 60;                       // 1 or 60 seconds
-  std::optional<int64_t> start_time;     // seconds, inclusive
-  std::optional<int64_t> end_time;       // seconds, inclusive
-  bool include_partitions = false;       // also each partition's series (retired ones too)
+  int period = 60;                    // 1 or 60 seconds
+  std::optional<int64_t> start_time;  // seconds, inclusive
+  std::optional<int64_t> end_time;    // seconds, inclusive
+  bool include_partitions = false;    // also each partition's series (retired ones too)
 };
 
 struct PartitionMetrics {
@@ -110,8 +110,8 @@ struct GetContributorInsightsRequest {
 };
 
 struct Contributor {
-  Item key;          // the key attributes
-  double value = 0;  // per-minute maximum: ConsumedThroughputUnits (3 x WCU + RCU) or throttles
+  Item key;            // the key attributes
+  double value = 0;    // per-minute maximum: ConsumedThroughputUnits (3 x WCU + RCU) or throttles
   int64_t minute = 0;  // start (seconds) of the minute of that maximum
 };
 

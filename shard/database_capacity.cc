@@ -1,8 +1,8 @@
 // Database: partstore's capacity extensions (shard/capacity_requests.h): the manual clock, and
 // what the simulated partitions, metrics and Contributor Insights of a table or GSI show.
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "shard/constraints.h"
 #include "shard/database.h"
@@ -66,8 +66,8 @@ Result<std::shared_ptr<Table>> CapacityTable(const Database& db, const std::stri
 }
 
 Status IndexNotFound(const std::string& table, const std::string& index) {
-  return Status::ResourceNotFound("Requested resource not found: Index " + index +
-                                  " for table " + table);
+  return Status::ResourceNotFound("Requested resource not found: Index " + index + " for table " +
+                                  table);
 }
 
 }  // namespace
@@ -175,8 +175,7 @@ Result<GetContributorInsightsResult> Database::GetContributorInsights(
           out.rule_name = std::string(capacity::InsightsRuleName(rule));
           for (auto& c : r.insights().Top(rule, static_cast<size_t>(request.top_n))) {
             out.contributors.push_back(
-                {c.key,
-                 accessed ? HalfUnitsToDouble(c.value) : static_cast<double>(c.value),
+                {c.key, accessed ? HalfUnitsToDouble(c.value) : static_cast<double>(c.value),
                  c.minute});
           }
           result.rules.push_back(std::move(out));

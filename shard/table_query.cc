@@ -217,7 +217,8 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
   }
 
   // Simulated capacity: a GSI's partitions, or the table's (LSIs included).
-  const std::string_view capacity_name = index && index->global() ? index->name() : "";
+  const std::string_view capacity_name =
+      index && index->global() ? std::string_view(index->name()) : std::string_view();
   Item key_source;
   capacity::KeyAccess access;
   if (capacity_) {

@@ -79,11 +79,13 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
 
   // Simulated partitions (the map's when capacity simulation is on): a page is charged per
   // partition it passed through.
-  const std::string_view capacity_name = index && index->global() ? index->name() : "";
+  const std::string_view capacity_name =
+      index && index->global() ? std::string_view(index->name()) : std::string_view();
   const std::vector<uint64_t> starts = PartitionStarts(capacity_name);
   auto partition_of = [&](uint64_t hash) {
     return static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), hash) -
-                               starts.begin()) - 1;
+                               starts.begin()) -
+           1;
   };
   std::vector<uint64_t> partition_bytes;  // per partition touched, from the first one
   const size_t first_partition = partition_of(start ? start->hash : first);
@@ -154,8 +156,7 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
     if (capacity_) {
       // The page is one request, counted on its first partition; its items are reported there.
       capacity_->ChargeRead(capacity_name, starts[p], half_units,
-                            p == first_partition ? page.count() : 0, nullptr,
-                            p == first_partition);
+                            p == first_partition ? page.count() : 0, nullptr, p == first_partition);
     }
   }
 

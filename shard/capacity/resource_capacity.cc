@@ -44,10 +44,14 @@ Item DisplayOf(const KeySchema& key, const Item* source, bool with_sort) {
 
 std::string_view SplitReasonName(SplitReason reason) {
   switch (reason) {
-    case SplitReason::kThroughput: return "THROUGHPUT";
-    case SplitReason::kSize: return "SIZE";
-    case SplitReason::kHeat: return "HEAT";
-    case SplitReason::kPeak: return "PEAK";
+    case SplitReason::kThroughput:
+      return "THROUGHPUT";
+    case SplitReason::kSize:
+      return "SIZE";
+    case SplitReason::kHeat:
+      return "HEAT";
+    case SplitReason::kPeak:
+      return "PEAK";
   }
   return "";
 }
@@ -73,8 +77,8 @@ ResourceCapacity::ResourceCapacity(ThrottleResource kind, std::string arn, KeySc
     p.begin = EqualBoundary(i, n);
     p.end = i + 1 < n ? EqualBoundary(i + 1, n) - 1 : UINT64_MAX;
     p.created_micros = now;
-    p.metrics = MetricSeries(SeriesRetention{options_.partition_metric_seconds,
-                                             options_.metric_minutes});
+    p.metrics =
+        MetricSeries(SeriesRetention{options_.partition_metric_seconds, options_.metric_minutes});
     partitions_.push_back(std::move(p));
   }
   Allocate();
@@ -126,12 +130,10 @@ void ResourceCapacity::Allocate() {
       side->burst.tokens = std::min(side->burst.tokens, side->burst.capacity);
     }
   }
-  table_read_.rate = table_read_.capacity =
-      UnitsPerSecondToRate(settings_.on_demand ? options_.on_demand_table_read_quota
-                                               : settings_.read_units);
-  table_write_.rate = table_write_.capacity =
-      UnitsPerSecondToRate(settings_.on_demand ? options_.on_demand_table_write_quota
-                                               : settings_.write_units);
+  table_read_.rate = table_read_.capacity = UnitsPerSecondToRate(
+      settings_.on_demand ? options_.on_demand_table_read_quota : settings_.read_units);
+  table_write_.rate = table_write_.capacity = UnitsPerSecondToRate(
+      settings_.on_demand ? options_.on_demand_table_write_quota : settings_.write_units);
   table_read_.tokens = std::min(table_read_.tokens, table_read_.capacity);
   table_write_.tokens = std::min(table_write_.tokens, table_write_.capacity);
 }
@@ -192,10 +194,10 @@ void ResourceCapacity::CloseSecond(int64_t second, int64_t now) {
   second_read_tokens_ = second_write_tokens_ = 0;
 
   // Heat: a partition near its hard limit (or throttled at it) for long enough splits.
-  const int64_t read_hot = UnitsPerSecondToRate(options_.partition_read_units) / 100 *
-                           options_.heat_percent;
-  const int64_t write_hot = UnitsPerSecondToRate(options_.partition_write_units) / 100 *
-                            options_.heat_percent;
+  const int64_t read_hot =
+      UnitsPerSecondToRate(options_.partition_read_units) / 100 * options_.heat_percent;
+  const int64_t write_hot =
+      UnitsPerSecondToRate(options_.partition_write_units) / 100 * options_.heat_percent;
   std::vector<std::pair<size_t, uint64_t>> heat_splits;
   for (size_t i = 0; i < partitions_.size(); ++i) {
     Partition& p = partitions_[i];
@@ -217,8 +219,7 @@ void ResourceCapacity::CloseSecond(int64_t second, int64_t now) {
   }
   // From the right so that earlier indexes stay valid. Buckets are brought to now first: a split
   // shares them out.
-  if (!heat_splits.empty() ||
-      (settings_.on_demand && partitions_.size() < TargetPartitions())) {
+  if (!heat_splits.empty() || (settings_.on_demand && partitions_.size() < TargetPartitions())) {
     RefillAll(now);
   }
   for (auto it = heat_splits.rbegin(); it != heat_splits.rend(); ++it) {
@@ -237,9 +238,9 @@ void ResourceCapacity::SplitBusiest(size_t count, int64_t now) {
   for (const Partition& p : partitions_) {
     busiest.emplace_back(p.last_second_tokens, p.id);
   }
-  std::sort(busiest.begin(), busiest.end(),
-            [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first
-                                                                          : a.second < b.second; });
+  std::sort(busiest.begin(), busiest.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
   for (const auto& [tokens, id] : busiest) {
     if (partitions_.size() >= count) break;
     auto it = std::find_if(partitions_.begin(), partitions_.end(),
@@ -247,8 +248,8 @@ void ResourceCapacity::SplitBusiest(size_t count, int64_t now) {
     const size_t i = static_cast<size_t>(it - partitions_.begin());
     const uint64_t first = CellOf(it->begin), last = CellOf(it->end);
     if (first == last) continue;
-    const uint64_t at = HeatSplitPoint(*it).value_or((first + (last - first + 1) / 2)
-                                                     << (64 - kCellBits));
+    const uint64_t at =
+        HeatSplitPoint(*it).value_or((first + (last - first + 1) / 2) << (64 - kCellBits));
     Split(i, at, SplitReason::kPeak, now);
   }
   Allocate();
@@ -280,15 +281,15 @@ void ResourceCapacity::Split(size_t index, uint64_t at, SplitReason reason, int6
   right.end = parent.end;
   for (Partition* child : {&left, &right}) {
     child->created_micros = now;
-    child->metrics = MetricSeries(SeriesRetention{options_.partition_metric_seconds,
-                                                  options_.metric_minutes});
+    child->metrics =
+        MetricSeries(SeriesRetention{options_.partition_metric_seconds, options_.metric_minutes});
     for (uint64_t c = CellOf(child->begin); c <= CellOf(child->end); ++c) {
       child->size_bytes += cells_[c][0];
       child->item_count += cells_[c][1];
     }
     // Each half starts with half the parent's tokens (nothing is created by splitting).
-    for (auto [mine, theirs] : {std::pair{&child->read, &parent.read},
-                                std::pair{&child->write, &parent.write}}) {
+    for (auto [mine, theirs] :
+         {std::pair{&child->read, &parent.read}, std::pair{&child->write, &parent.write}}) {
       mine->cap = theirs->cap;
       mine->cap.tokens = theirs->cap.tokens;  // the hard limit is per partition: each has its own
       mine->allocated = theirs->allocated;

@@ -96,7 +96,7 @@ struct PartitionSplit {
 struct PartitionSide {
   TokenBucket cap;
   TokenBucket allocated;
-  TokenBucket burst;  // rate 0: filled by allocated's overflow
+  TokenBucket burst;              // rate 0: filled by allocated's overflow
   int64_t second_tokens = 0;      // consumed in the current second
   bool second_throttled = false;  // throttled at the hard limit in the current second
   int64_t adaptive_tokens = 0;    // served beyond allocation and burst, since creation

@@ -1,7 +1,6 @@
 #include "shard/capacity/table_capacity.h"
 
 #include <algorithm>
-
 #include <boost/container/small_vector.hpp>
 #include <utility>
 
@@ -23,7 +22,8 @@ constexpr std::string_view kTableOnDemand =
     "Throughput exceeds the current capacity of your table or index. DynamoDB is automatically "
     "scaling your table or index so please try again shortly. If exceptions persist, check if "
     "you have a hot key: "
-    "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html.";
+    "https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/"
+    "bp-partition-key-design.html.";
 constexpr std::string_view kIndexOnDemand =
     "Throughput exceeds the current capacity for one or more global secondary indexes. DynamoDB "
     "is automatically scaling your index so please try again shortly.";
@@ -51,10 +51,9 @@ const ResourceCapacity* TableCapacity::Find(std::string_view index) const {
 void TableCapacity::AddIndex(std::string_view name, KeySchema key, ResourceSettings settings) {
   std::lock_guard<SpinLock> lock(mu_);
   indexes_.insert_or_assign(
-      std::string(name),
-      std::make_unique<ResourceCapacity>(ThrottleResource::kIndex,
-                                         table_arn_ + "/index/" + std::string(name),
-                                         std::move(key), settings, options_, clock_->NowMicros()));
+      std::string(name), std::make_unique<ResourceCapacity>(
+                             ThrottleResource::kIndex, table_arn_ + "/index/" + std::string(name),
+                             std::move(key), settings, options_, clock_->NowMicros()));
 }
 
 void TableCapacity::RemoveIndex(std::string_view name) {
@@ -143,8 +142,8 @@ Status TableCapacity::Read(std::string_view index, uint64_t hash, int64_t half_u
     if (key != nullptr) resource->RecordKey(*key, 0, true, now);
     return Throttled({{resource, reason}});
   }
-  resource->Charge(p, ThrottleOperation::kRead, HalfUnitsToTokens(half_units), hash,
-                   returned_items, true, now);
+  resource->Charge(p, ThrottleOperation::kRead, HalfUnitsToTokens(half_units), hash, returned_items,
+                   true, now);
   if (key != nullptr) resource->RecordKey(*key, half_units, false, now);
   return Status::Ok();
 }
@@ -171,7 +170,8 @@ Status TableCapacity::Write(const WriteCharge& write) {
     int64_t tokens;
   };
   const size_t p = table_.Locate(write.hash, ThrottleOperation::kWrite, now);
-  boost::container::small_vector<Target, 4> targets{{&table_, p, HalfUnitsToTokens(write.half_units)}};
+  boost::container::small_vector<Target, 4> targets{
+      {&table_, p, HalfUnitsToTokens(write.half_units)}};
   for (const IndexWriteCharge& charge : write.indexes) {
     ResourceCapacity* index = charge.index.empty() ? nullptr : Find(charge.index);
     if (index == nullptr) continue;
@@ -215,8 +215,9 @@ Status TableCapacity::Write(const WriteCharge& write) {
   for (const IndexWriteCharge& charge : write.indexes) {
     ResourceCapacity* index = Find(charge.index);
     if (index == nullptr || charge.index.empty()) continue;
-    index->Charge(index->Locate(charge.hash, ThrottleOperation::kWrite, now), ThrottleOperation::kWrite,
-                  HalfUnitsToTokens(charge.half_units), charge.hash, 0, true, now);
+    index->Charge(index->Locate(charge.hash, ThrottleOperation::kWrite, now),
+                  ThrottleOperation::kWrite, HalfUnitsToTokens(charge.half_units), charge.hash, 0,
+                  true, now);
     index->RecordKey(charge.key, 3 * charge.half_units, false, now);
     if (charge.bytes != 0 || charge.items != 0) {
       index->NoteData(charge.hash, charge.bytes, charge.items, now);

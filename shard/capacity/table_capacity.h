@@ -56,8 +56,8 @@ struct WriteCharge {
 
 class TableCapacity {
  public:
-  TableCapacity(const CapacityOptions& options, std::shared_ptr<Clock> clock,
-                std::string table_arn, KeySchema key, ResourceSettings settings);
+  TableCapacity(const CapacityOptions& options, std::shared_ptr<Clock> clock, std::string table_arn,
+                KeySchema key, ResourceSettings settings);
 
   // Whether Contributor Insights record keys (else a KeyAccess's item key may be left empty).
   bool records_keys() const { return options_.contributor_insights; }
@@ -74,8 +74,8 @@ class TableCapacity {
   // Reads of the table (`index` empty; LSIs too) or a GSI.
   Status AdmitRead(std::string_view index, uint64_t hash, const KeyAccess* key);
   // `key` may be null (Scan pages); `count_request` false for a Scan's further partitions.
-  void ChargeRead(std::string_view index, uint64_t hash, int64_t half_units,
-                  int64_t returned_items, const KeyAccess* key, bool count_request = true);
+  void ChargeRead(std::string_view index, uint64_t hash, int64_t half_units, int64_t returned_items,
+                  const KeyAccess* key, bool count_request = true);
   // AdmitRead and ChargeRead in one step, for a read already done that has no effect when refused
   // (GetItem, BatchGetItem's gets): admitted when the partition had tokens left, then charged.
   Status Read(std::string_view index, uint64_t hash, int64_t half_units, int64_t returned_items,
@@ -106,8 +106,8 @@ class TableCapacity {
  private:
   ResourceCapacity* Find(std::string_view index);
   const ResourceCapacity* Find(std::string_view index) const;
-  Status Throttled(const std::vector<std::pair<const ResourceCapacity*, ThrottleReason>>& hits)
-      const;
+  Status Throttled(
+      const std::vector<std::pair<const ResourceCapacity*, ThrottleReason>>& hits) const;
 
   const CapacityOptions options_;
   const std::shared_ptr<Clock> clock_;

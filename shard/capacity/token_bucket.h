@@ -34,10 +34,9 @@ struct TokenBucket {
     // 64-bit arithmetic when it cannot overflow (a division by a constant is a multiply); 128-bit
     // after long idle times or at huge rates.
     int64_t product;
-    const __int128 accrued =
-        __builtin_mul_overflow(rate, now - updated, &product)
-            ? static_cast<__int128>(rate) * (now - updated) / kMicrosPerSecond
-            : static_cast<__int128>(product / kMicrosPerSecond);
+    const __int128 accrued = __builtin_mul_overflow(rate, now - updated, &product)
+                                 ? static_cast<__int128>(rate) * (now - updated) / kMicrosPerSecond
+                                 : static_cast<__int128>(product / kMicrosPerSecond);
     updated = now;
     const __int128 total = static_cast<__int128>(tokens) + accrued;
     if (total <= capacity) {
@@ -50,8 +49,9 @@ struct TokenBucket {
   }
   // Adds `amount` tokens up to `capacity`.
   void Fill(int64_t amount) {
-    if (tokens < capacity) tokens = static_cast<int64_t>(
-        std::min<__int128>(static_cast<__int128>(tokens) + amount, capacity));
+    if (tokens < capacity)
+      tokens = static_cast<int64_t>(
+          std::min<__int128>(static_cast<__int128>(tokens) + amount, capacity));
   }
   int64_t available() const { return std::max<int64_t>(tokens, 0); }
 };

@@ -10,7 +10,7 @@ namespace {
 class PartitionLimitsTest : public CapacityTest {};
 
 TEST_F(PartitionLimitsTest, OneHotKeySustainsOneThousandWritesPerSecondWhateverTheTable) {
-  Create(CapacityTable("Tab", 40000, 40000));  // 40 partitions' worth of throughput
+  Create(CapacityTable("Tab", 40000, 40000));                  // 40 partitions' worth of throughput
   Drive(2000, 1, [&](int64_t) { return Put("Tab", "hot"); });  // the first second fills buckets
   const int64_t served = Drive(2000, 10, [&](int64_t) { return Put("Tab", "hot"); });
   // 1,000 WCU per second (1 KB items: 1 WCU each), give or take the bucket's edge.
@@ -86,7 +86,8 @@ TEST_F(PartitionLimitsTest, HotPartitionIsServedFromBurstThenByAdaptiveCapacity)
   const auto& p0 = before.partitions[0];
   // Ten keys of partition 0, 15 writes per second each.
   std::vector<std::string> keys;
-  for (int i = 0; i < 10; ++i) keys.push_back(KeyInRange("k", p0.hash_range_start, p0.hash_range_end, i));
+  for (int i = 0; i < 10; ++i)
+    keys.push_back(KeyInRange("k", p0.hash_range_start, p0.hash_range_end, i));
   Advance(300);  // burst fills: 300 s x 100 WCU
   auto write = [&](int64_t i) { return Put("Tab", keys[static_cast<size_t>(i) % keys.size()]); };
 
@@ -111,8 +112,8 @@ TEST_F(PartitionLimitsTest, AdaptiveCapacityStopsAtTheTableThroughput) {
   DescribePartitionsResult map = Partitions("Tab");
   std::vector<std::string> hot, others;
   for (int i = 0; i < 10; ++i) {
-    hot.push_back(KeyInRange("h", map.partitions[0].hash_range_start,
-                             map.partitions[0].hash_range_end, i));
+    hot.push_back(
+        KeyInRange("h", map.partitions[0].hash_range_start, map.partitions[0].hash_range_end, i));
   }
   for (size_t p = 1; p < 4; ++p) {
     others.push_back(
@@ -149,8 +150,8 @@ TEST_F(PartitionLimitsTest, RaisingThroughputSplitsPartitionsAsInThePaper) {
     for (const auto& p : d.partitions) EXPECT_NEAR(p.allocated_write_units, each, 1e-6);
   };
   expect(4, 800);
-  for (auto [wcu, count, each] : {std::tuple{3600, 4u, 900.0}, std::tuple{6000, 8u, 750.0},
-                                  std::tuple{5000, 8u, 625.0}}) {
+  for (auto [wcu, count, each] :
+       {std::tuple{3600, 4u, 900.0}, std::tuple{6000, 8u, 750.0}, std::tuple{5000, 8u, 625.0}}) {
     UpdateTableRequest update;
     update.table_name = "Tab";
     update.provisioned_throughput = ProvisionedThroughput{1, wcu};

@@ -68,10 +68,9 @@ TEST_F(ThrottlingTest, UnderProvisionedIndexThrottlesTheBaseWrite) {
   ASSERT_TRUE(table.ok() && index.ok());
   int64_t throttled_requests = 0, index_events = 0;
   for (const auto& p : table->points) throttled_requests += p.counters.throttled_write_requests;
-  const int reason =
-      ThrottleReason{ThrottleResource::kIndex, ThrottleOperation::kWrite,
-                     ThrottleLimit::kProvisionedThroughputExceeded}
-          .index();
+  const int reason = ThrottleReason{ThrottleResource::kIndex, ThrottleOperation::kWrite,
+                                    ThrottleLimit::kProvisionedThroughputExceeded}
+                         .index();
   for (const auto& p : index->points) index_events += p.counters.throttle_events[reason];
   EXPECT_EQ(throttled_requests, 15 + (50 * 20 - sustained));
   EXPECT_EQ(index_events, throttled_requests);
@@ -86,10 +85,10 @@ TEST_F(ThrottlingTest, RaisingTheIndexThroughputReleasesTheTable) {
   update.global_secondary_index_updates = std::vector<GlobalSecondaryIndexUpdate>{raise};
   ASSERT_TRUE(db_.UpdateTable(update).ok());
   Advance(1);
-  EXPECT_EQ(Drive(500, 5, [&](int64_t i) {
-              return PutOwned("k" + std::to_string(i), "o" + std::to_string(i));
-            }),
-            2500);
+  EXPECT_EQ(
+      Drive(500, 5,
+            [&](int64_t i) { return PutOwned("k" + std::to_string(i), "o" + std::to_string(i)); }),
+      2500);
 }
 
 capacity::CapacityOptions ShortPeakDelay() {
@@ -103,6 +102,31 @@ class OnDemandTest : public CapacityTest {
  protected:
   OnDemandTest() : CapacityTest(ShortPeakDelay()) {}
 };
+
+TEST_F(ThrottlingTest, IndexQueriesSpendTheIndexReadCapacity) {
+  CreateTableRequest request = WithIndex(1000, 1000);
+  request.global_secondary_indexes[0].provisioned_throughput = ProvisionedThroughput{1, 1000};
+  Create(request);
+  ASSERT_TRUE(PutOwned("item", "alice").ok());
+  QueryRequest query;
+  query.table_name = "Tab";
+  query.index_name = "ByOwner";
+  query.key_condition_expression = "#o = :o";
+  query.expression_attribute_names = expr::NameMap{{"#o", "owner"}};
+  query.expression_attribute_values = Item{{":o", Value("alice")}};
+  // 1 RCU: two eventually consistent 0.5-unit queries, then throttled on the index.
+  EXPECT_TRUE(db_.Query(query).ok());
+  EXPECT_TRUE(db_.Query(query).ok());
+  Result<QueryResult> third = db_.Query(query);
+  ASSERT_EQ(third.status().code(), Code::kProvisionedThroughputExceeded);
+  EXPECT_EQ(ReasonNames(third.status()),
+            std::vector<std::string>{"IndexReadProvisionedThroughputExceeded"});
+  // The table's own reads are not held back by its index.
+  GetItemRequest get;
+  get.table_name = "Tab";
+  get.key = {{"PK", Value("item")}};
+  EXPECT_TRUE(db_.GetItem(get).ok());
+}
 
 TEST_F(OnDemandTest, AbsorbsTwiceThePreviousPeakAndThrottlesBeyond) {
   Create(CapacityTable("Tab"));  // on-demand: previous peak 2,000 WRU, so 4,000 at once
@@ -235,8 +259,7 @@ TEST(CapacityOffTest, TablesHaveNoSimulationAndTheExtensionsSaySo) {
 TEST_F(ThrottlingTest, ExtensionsValidateTheirInput) {
   Create(CapacityTable("Tab"));
   EXPECT_EQ(db_.AdvanceClock({-1}).status().code(), Code::kValidation);
-  EXPECT_EQ(db_.GetMetrics({.table_name = "Tab", .period = 5}).status().code(),
-            Code::kValidation);
+  EXPECT_EQ(db_.GetMetrics({.table_name = "Tab", .period = 5}).status().code(), Code::kValidation);
   EXPECT_EQ(db_.GetContributorInsights({.table_name = "Tab", .top_n = 0}).status().code(),
             Code::kValidation);
   EXPECT_EQ(db_.DescribePartitions({"Nope", std::nullopt}).status().code(),

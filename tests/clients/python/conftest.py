@@ -1,6 +1,7 @@
 # boto3 against `partstore serve`: the session starts one server on a free port and every test
 # talks to it through a boto3 client or resource configured with `endpoint_url`, dummy
-# credentials and a region.
+# credentials and a region. Tests that need a server of their own (test_capacity.py: a manual
+# clock) start it with `serve(*extra_args)` and build clients with `make_client`.
 #
 #   PARTSTORE_BIN=/path/to/partstore /usr/bin/python3 -m pytest tests/clients/python
 #
@@ -58,7 +59,8 @@ def serve(*extra_args):
                         pytrace=False)
         assert int(match.group(2)) != 0, "--port 0 must report the port it picked"
         if "manual" in extra_args:
-            assert proc.stdout.readline() == "partstore serve: capacity simulation on (manual clock)\n"
+            line = proc.stdout.readline().rstrip("\n")
+            assert line == "partstore serve: capacity simulation on (manual clock)", line
         yield match.group(1)
     finally:
         if proc.poll() is None:
@@ -79,9 +81,11 @@ def endpoint():
         yield url
 
 
-def _config():
+def _config(attempts=1):
     # One attempt: a retried request would hide what the server answered the first time.
-    return botocore.config.Config(retries={"max_attempts": 1, "mode": "standard"},
+    # (total_max_attempts counts every attempt; the older max_attempts of a Config counts retries,
+    # so "max_attempts": 1 would mean two attempts.)
+    return botocore.config.Config(retries={"total_max_attempts": attempts, "mode": "standard"},
                                   connect_timeout=5, read_timeout=30)
 
 
@@ -91,11 +95,16 @@ def _session():
                                  region_name="us-east-1")
 
 
-@pytest.fixture(scope="session")
-def client(endpoint):
-    c = _session().client("dynamodb", endpoint_url=endpoint, config=_config())
+def make_client(endpoint, attempts=1):
+    """A boto3 DynamoDB client of `endpoint` that makes at most `attempts` attempts a request."""
+    c = _session().client("dynamodb", endpoint_url=endpoint, config=_config(attempts))
     rvoccf.install(c.meta.events, c.meta.service_model)
     return c
+
+
+@pytest.fixture(scope="session")
+def client(endpoint):
+    return make_client(endpoint)
 
 
 @pytest.fixture(scope="session")
