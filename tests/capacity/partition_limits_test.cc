@@ -169,6 +169,38 @@ TEST_F(PartitionLimitsTest, RaisingThroughputSplitsPartitionsAsInThePaper) {
   }
 }
 
+TEST_F(PartitionLimitsTest, SwitchingBillingModeKeepsThePartitionsAndChangesTheLimits) {
+  Create(CapacityTable("Tab", 1, 9999));  // 10 partitions of ~1,000 WCU
+  UpdateTableRequest to_on_demand;
+  to_on_demand.table_name = "Tab";
+  to_on_demand.billing_mode = BillingMode::kPayPerRequest;
+  ASSERT_TRUE(db_.UpdateTable(to_on_demand).ok());
+  DescribePartitionsResult on_demand = Partitions("Tab");
+  EXPECT_EQ(on_demand.billing_mode, "PAY_PER_REQUEST");
+  // The previous peak starts at half the provisioned throughput (DynamoDB keeps the higher of
+  // that and a new table's 2,000 WRU): 10 partitions at their hard limit.
+  EXPECT_DOUBLE_EQ(on_demand.peak_write_units, 4999);
+  ASSERT_EQ(on_demand.partitions.size(), 10u);
+  EXPECT_DOUBLE_EQ(on_demand.partitions[0].allocated_write_units, 1000);
+  Advance(1);
+  EXPECT_NEAR(Drive(8000, 5, [&](int64_t i) { return Put("Tab", "k" + std::to_string(i)); }),
+              40000, 400);
+  // Back to provisioned at 100 WCU: 10 WCU per partition, plus burst.
+  UpdateTableRequest to_provisioned;
+  to_provisioned.table_name = "Tab";
+  to_provisioned.billing_mode = BillingMode::kProvisioned;
+  to_provisioned.provisioned_throughput = ProvisionedThroughput{1, 100};
+  ASSERT_TRUE(db_.UpdateTable(to_provisioned).ok());
+  DescribePartitionsResult provisioned = Partitions("Tab");
+  EXPECT_EQ(provisioned.partitions.size(), 10u);
+  EXPECT_DOUBLE_EQ(provisioned.partitions[0].allocated_write_units, 10);
+  Advance(1);
+  const int64_t served =
+      Drive(1000, 10, [&](int64_t i) { return Put("Tab", "p" + std::to_string(i)); });
+  EXPECT_LE(served, 100 * 10 + 100 + 100);  // 100 per second, a full second, one second's burst
+  EXPECT_GE(served, 100 * 10);
+}
+
 TEST_F(PartitionLimitsTest, InitialPartitionCountFollowsProvisionedThroughput) {
   Create(CapacityTable("Aaa", 3000, 1000));  // 1 + 1
   Create(CapacityTable("Bbb", 1, 1));

@@ -3,6 +3,7 @@
 //   PARTSTORE_BIN=/path/to/partstore node --test tests/clients/js/
 //
 // (tests/clients/run_js.sh does exactly this; the ctest clients.js runs that script.)
+// startServer(extraArgs) passes more options to `serve` (capacity.test.mjs: ['--clock', 'manual']).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { randomUUID } from 'node:crypto';
@@ -11,13 +12,17 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 const START_LINE = /^partstore serve: listening on (http:\/\/[^:/\s]+:(\d+))$/;
+const MANUAL_CLOCK_LINE = 'partstore serve: capacity simulation on (manual clock)';
 const START_TIMEOUT_MS = 20000;
 const STOP_TIMEOUT_MS = 10000;
 
-export async function startServer() {
+export async function startServer(extraArgs = []) {
   const binary = process.env.PARTSTORE_BIN;
   if (!binary) throw new Error('PARTSTORE_BIN must name the partstore executable');
-  const child = spawn(binary, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(binary, ['serve', '--port', '0', ...extraArgs],
+                      { stdio: ['ignore', 'pipe', 'inherit'] });
+  // With a manual clock the server announces the capacity simulation on a second line.
+  const manual = extraArgs.includes('manual');
   // Whatever happens to this process, the server does not outlive it.
   const killOnExit = () => child.kill('SIGKILL');
   process.on('exit', killOnExit);
@@ -31,12 +36,25 @@ export async function startServer() {
       clearTimeout(timer);
       reject(new Error(`partstore serve exited before listening (${code ?? signal})`));
     });
-    lines.once('line', (line) => {
-      clearTimeout(timer);
-      const match = START_LINE.exec(line);
-      if (!match || match[2] === '0') reject(new Error(`unexpected start-up line: ${line}`));
-      else resolve(match[1]);
+    let endpoint = null;
+    lines.on('line', (line) => {
+      if (endpoint === null) {
+        const match = START_LINE.exec(line);
+        if (!match || match[2] === '0') return finish(new Error(`unexpected start-up line: ${line}`));
+        endpoint = match[1];
+        if (!manual) finish(null, endpoint);
+      } else if (line !== MANUAL_CLOCK_LINE) {
+        finish(new Error(`unexpected second line: ${line}`));
+      } else {
+        finish(null, endpoint);
+      }
     });
+    function finish(error, value) {
+      clearTimeout(timer);
+      lines.removeAllListeners('line');
+      if (error) reject(error);
+      else resolve(value);
+    }
   });
   child.removeAllListeners('exit');
 
@@ -62,13 +80,16 @@ export async function startServer() {
 
 // (Each DocumentClient gets its own DynamoDBClient: DynamoDBDocumentClient.from(client, options)
 // stores its options in the shared client's config, so the last .from() would win for all.)
-export function makeClients(endpoint, translateConfig = { marshallOptions: { removeUndefinedValues: true } }) {
+// clientConfig overrides the DynamoDBClient's (capacity.test.mjs: { maxAttempts: 3 }).
+export function makeClients(endpoint, translateConfig = { marshallOptions: { removeUndefinedValues: true } },
+                            clientConfig = {}) {
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'AKIDPARTSTORETEST', secretAccessKey: 'partstore-test-secret' },
     // One attempt: a retried request would hide what the server answered the first time.
     maxAttempts: 1,
+    ...clientConfig,
   });
   const doc = DynamoDBDocumentClient.from(client, translateConfig);
   return { client, doc };

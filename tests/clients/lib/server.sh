@@ -2,9 +2,12 @@
 # from the start-up line, and stop it when the script exits, whatever the reason.
 #
 #   source tests/clients/lib/server.sh
-#   start_server PARTSTORE      # sets PARTSTORE_ENDPOINT (http://127.0.0.1:PORT) and SERVER_PID
+#   start_server PARTSTORE [ARGS...]  # `serve --port 0 ARGS...`; sets PARTSTORE_ENDPOINT
+#                                     # (http://127.0.0.1:PORT) and SERVER_PID
 #
-# The caller must not set its own EXIT trap after start_server (stop_server is chained into it).
+# One server at a time: stop_server before starting another. start_server sets an EXIT trap that
+# stops the server; a caller that sets its own must call stop_server in it. With `--clock manual`
+# the server's second line (capacity simulation on) is checked too.
 
 SERVER_PID=""
 SERVER_DIR=""
@@ -31,6 +34,9 @@ stop_server() {
 
 start_server() {
   local binary="$1"
+  shift
+  local manual=no
+  case " $* " in *" manual "*) manual=yes ;; esac
   if [ ! -x "$binary" ]; then
     echo "not an executable: $binary" >&2
     return 1
@@ -39,7 +45,7 @@ start_server() {
   trap 'status=$?; stop_server; exit $status' EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
-  "$binary" serve --port 0 >"$SERVER_DIR/stdout" 2>"$SERVER_DIR/stderr" &
+  "$binary" serve --port 0 "$@" >"$SERVER_DIR/stdout" 2>"$SERVER_DIR/stderr" &
   SERVER_PID=$!
   local line="" tries=0
   while [ "$tries" -lt 200 ]; do
@@ -64,4 +70,16 @@ start_server() {
     return 1
   fi
   PARTSTORE_ENDPOINT="${BASH_REMATCH[1]}"
+  if [ "$manual" = yes ]; then
+    tries=0
+    while [ "$tries" -lt 50 ] && [ "$(wc -l <"$SERVER_DIR/stdout")" -lt 2 ]; do
+      sleep 0.1
+      tries=$((tries + 1))
+    done
+    line="$(sed -n 2p "$SERVER_DIR/stdout")"
+    if [ "$line" != "partstore serve: capacity simulation on (manual clock)" ]; then
+      echo "partstore serve --clock manual: unexpected second line '$line'" >&2
+      return 1
+    fi
+  fi
 }
