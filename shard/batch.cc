@@ -105,7 +105,8 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
       if (capacity::TableCapacity* capacity = plan.table->capacity()) {
         const std::string item_key = key.partition + key.sort;
         const capacity::KeyAccess access{key.partition, item_key, &keys.keys[k]};
-        if (Status admitted = capacity->Read("", key.hash, half_units, item_read ? 1 : 0, &access);
+        if (Status admitted =
+                capacity->Read("", key.hash, half_units, item_read ? 1 : 0, &access, false);
             !admitted.ok()) {
           ++throttled;
           throttle = std::move(admitted);
@@ -131,8 +132,16 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
       result.consumed_capacity.push_back(std::move(*reported));
     }
   }
-  // DynamoDB fails the batch only when every key was throttled.
-  if (throttled > 0 && throttled == total_keys) return throttle;
+  // DynamoDB fails the batch only when every key was throttled; CloudWatch then counts one
+  // throttled request (single throttled keys count as throttle events only).
+  if (throttled > 0 && throttled == total_keys) {
+    for (const TablePlan& plan : plans) {
+      if (plan.table->capacity()) {
+        plan.table->capacity()->CountThrottledBatch(ThrottleOperation::kRead);
+      }
+    }
+    return throttle;
+  }
   return result;
 }
 
@@ -228,7 +237,8 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
         put.item = write.item;
         put.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
         put.return_item_collection_metrics = request.return_item_collection_metrics;
-        Result<PutItemResult> put_result = table.PutItem(put, PreparedCondition{});
+        Result<PutItemResult> put_result =
+            table.PutItem(put, PreparedCondition{}, TableWriteContext{.batch_item = true});
         if (!put_result.ok()) {
           if (throttled_write(put_result.error(), name, write)) continue;
           return put_result.error();
@@ -243,7 +253,8 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
         del.key = write.item;
         del.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
         del.return_item_collection_metrics = request.return_item_collection_metrics;
-        Result<DeleteItemResult> del_result = table.DeleteItem(del, PreparedCondition{});
+        Result<DeleteItemResult> del_result =
+            table.DeleteItem(del, PreparedCondition{}, TableWriteContext{.batch_item = true});
         if (!del_result.ok()) {
           if (throttled_write(del_result.error(), name, write)) continue;
           return del_result.error();
@@ -269,7 +280,14 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
       result.consumed_capacity.push_back(std::move(*reported));
     }
   }
-  if (throttled > 0 && throttled == total) return throttle;
+  if (throttled > 0 && throttled == total) {
+    for (const TablePlan& plan : plans) {
+      if (plan.table->capacity()) {
+        plan.table->capacity()->CountThrottledBatch(ThrottleOperation::kWrite);
+      }
+    }
+    return throttle;
+  }
   return result;
 }
 

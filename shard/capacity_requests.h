@@ -6,6 +6,9 @@
 //   GetMetrics                CloudWatch-style series per table or GSI (and per partition).
 //   GetContributorInsights    the top keys of the four Contributor Insights rules.
 //
+// and DynamoDB's own UpdateContributorInsights / DescribeContributorInsights, which turn those
+// rules on and off per table or GSI.
+//
 // They need capacity simulation on (DatabaseOptions::capacity.enabled); AdvanceClock needs the
 // manual clock.
 //
@@ -124,6 +127,33 @@ struct GetContributorInsightsResult {
   std::string table_name;
   std::optional<std::string> index_name;
   std::vector<InsightsRuleResult> rules;
+};
+
+enum class ContributorInsightsAction : uint8_t { kEnable, kDisable };
+
+struct UpdateContributorInsightsRequest {
+  std::string table_name;
+  std::optional<std::string> index_name;
+  std::optional<ContributorInsightsAction> action;  // required
+};
+
+struct UpdateContributorInsightsResult {
+  std::string table_name;
+  std::optional<std::string> index_name;
+  std::string status;  // ENABLING or DISABLING (the change is already complete here)
+};
+
+struct DescribeContributorInsightsRequest {
+  std::string table_name;
+  std::optional<std::string> index_name;
+};
+
+struct DescribeContributorInsightsResult {
+  std::string table_name;
+  std::optional<std::string> index_name;
+  std::vector<std::string> rule_list;  // DynamoDBContributorInsights-{PKC,PKT,SKC,SKT}-...
+  std::string status;                  // ENABLED or DISABLED
+  std::optional<double> last_update_date_time;  // seconds since the epoch
 };
 
 }  // namespace partstore

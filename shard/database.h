@@ -26,6 +26,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <string>
 
@@ -93,6 +94,12 @@ class Database {
   Result<GetMetricsResult> GetMetrics(const GetMetricsRequest& request);
   Result<GetContributorInsightsResult> GetContributorInsights(
       const GetContributorInsightsRequest& request);
+  // DynamoDB's operations for turning Contributor Insights on and off per table or GSI (they too
+  // need capacity simulation; DatabaseOptions::capacity.contributor_insights sets the default).
+  Result<UpdateContributorInsightsResult> UpdateContributorInsights(
+      const UpdateContributorInsightsRequest& request);
+  Result<DescribeContributorInsightsResult> DescribeContributorInsights(
+      const DescribeContributorInsightsRequest& request);
 
   const DatabaseOptions& options() const { return options_; }
   expr::ExpressionCache& expression_cache() { return *cache_; }
@@ -102,6 +109,10 @@ class Database {
   std::shared_ptr<expr::ExpressionCache> cache_;  // shared with the tables
   mutable std::shared_mutex mu_;                  // guards tables_
   std::map<std::string, std::shared_ptr<Table>, std::less<>> tables_;
+  // When Contributor Insights last changed per "table" or "table/index" (DescribeContributorInsights'
+  // LastUpdateDateTime, seconds since the epoch).
+  std::mutex insights_mu_;
+  std::map<std::string, double, std::less<>> insights_updated_;
 };
 
 }  // namespace partstore

@@ -2,6 +2,7 @@
 // what the simulated partitions, metrics and Contributor Insights of a table or GSI show.
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
 
 #include "shard/constraints.h"
@@ -152,6 +153,72 @@ Result<GetMetricsResult> Database::GetMetrics(const GetMetricsRequest& request) 
   return result;
 }
 
+Result<UpdateContributorInsightsResult> Database::UpdateContributorInsights(
+    const UpdateContributorInsightsRequest& request) {
+  if (!request.action) {
+    return Status::Validation(
+        "1 validation error detected: Value null at 'contributorInsightsAction' failed to satisfy "
+        "constraint: Member must not be null");
+  }
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
+                             CapacityTable(*this, request.table_name, request.index_name));
+  const bool enable = *request.action == ContributorInsightsAction::kEnable;
+  if (!table->capacity()->SetInsights(request.index_name.value_or(""), enable)) {
+    return IndexNotFound(request.table_name, *request.index_name);
+  }
+  {
+    std::lock_guard<std::mutex> lock(insights_mu_);
+    insights_updated_[request.table_name + "/" + request.index_name.value_or("")] =
+        static_cast<double>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count()) /
+        1000.0;
+  }
+  return UpdateContributorInsightsResult{request.table_name, request.index_name,
+                                         enable ? "ENABLING" : "DISABLING"};
+}
+
+Result<DescribeContributorInsightsResult> Database::DescribeContributorInsights(
+    const DescribeContributorInsightsRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
+                             CapacityTable(*this, request.table_name, request.index_name));
+  DescribeContributorInsightsResult result;
+  result.table_name = request.table_name;
+  result.index_name = request.index_name;
+  {
+    std::lock_guard<std::mutex> lock(insights_mu_);
+    auto it = insights_updated_.find(request.table_name + "/" + request.index_name.value_or(""));
+    if (it != insights_updated_.end()) result.last_update_date_time = it->second;
+  }
+  const bool found = table->capacity()->Inspect(
+      request.index_name.value_or(""), [&](const capacity::ResourceCapacity& r, int64_t) {
+        result.status = r.insights_enabled() ? "ENABLED" : "DISABLED";
+      });
+  if (!found) return IndexNotFound(request.table_name, *request.index_name);
+  if (result.status == "ENABLED") {
+    // DynamoDB's rule names: PKC / PKT (most accessed / throttled partition keys) and, with a sort
+    // key, SKC / SKT (items); then the table (and index) name and the rules' creation time.
+    const std::string resource =
+        request.table_name + (request.index_name ? "-" + *request.index_name : "");
+    const int64_t millis = static_cast<int64_t>(result.last_update_date_time.value_or(0) * 1000);
+    std::vector<std::string> kinds{"PKC", "PKT"};
+    const bool sort = request.index_name
+                          ? [&] {
+                              for (const IndexDefinition& d : table->index_definitions()) {
+                                if (d.name == *request.index_name) return d.key.sort.has_value();
+                              }
+                              return false;
+                            }()
+                          : table->key_schema().sort.has_value();
+    if (sort) kinds.insert(kinds.end(), {"SKC", "SKT"});
+    for (const std::string& kind : kinds) {
+      result.rule_list.push_back(
+          fmt::format("DynamoDBContributorInsights-{}-{}-{}", kind, resource, millis));
+    }
+  }
+  return result;
+}
+
 Result<GetContributorInsightsResult> Database::GetContributorInsights(
     const GetContributorInsightsRequest& request) {
   if (request.top_n < 1 || request.top_n > 1000) {
@@ -165,8 +232,10 @@ Result<GetContributorInsightsResult> Database::GetContributorInsights(
   GetContributorInsightsResult result;
   result.table_name = request.table_name;
   result.index_name = request.index_name;
+  bool enabled = true;
   const bool found = table->capacity()->Inspect(
       request.index_name.value_or(""), [&](const capacity::ResourceCapacity& r, int64_t now) {
+        enabled = r.insights_enabled();
         for (size_t i = 0; i < capacity::kInsightsRuleCount; ++i) {
           const auto rule = static_cast<capacity::InsightsRule>(i);
           const bool accessed = rule == capacity::InsightsRule::kAccessedPartitionKeys ||
@@ -182,6 +251,12 @@ Result<GetContributorInsightsResult> Database::GetContributorInsights(
         }
       });
   if (!found) return IndexNotFound(request.table_name, *request.index_name);
+  if (!enabled) {
+    return Status::Validation("Contributor Insights is not enabled for table " +
+                              request.table_name +
+                              (request.index_name ? " index " + *request.index_name : "") +
+                              ": turn it on with UpdateContributorInsights");
+  }
   return result;
 }
 

@@ -50,6 +50,12 @@ struct TableOptions {
   uint64_t item_collection_size_limit = kMaxItemCollectionBytes;
 };
 
+// A write of a batch (BatchWriteItem): throttled alone, it counts a throttle event but not a
+// throttled request (CloudWatch counts a batch once, when every request in it was throttled).
+struct TableWriteContext {
+  bool batch_item = false;
+};
+
 class Table {
  public:
   using IndexList = std::vector<std::shared_ptr<SecondaryIndex>>;
@@ -83,13 +89,16 @@ class Table {
   // The same with the request already prepared (the Database prepares before it looks the table
   // up, because DynamoDB reports request errors before a missing table). REQUIRES: `prepared`
   // came from the matching Prepare* for this very request.
-  Result<PutItemResult> PutItem(const PutItemRequest& request, const PreparedCondition& prepared);
+  using WriteContext = TableWriteContext;
+  Result<PutItemResult> PutItem(const PutItemRequest& request, const PreparedCondition& prepared,
+                                WriteContext context = {});
   Result<GetItemResult> GetItem(const GetItemRequest& request,
                                 const PreparedProjection& prepared) const;
   Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& request,
                                       const PreparedUpdate& prepared);
   Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& request,
-                                      const PreparedCondition& prepared);
+                                      const PreparedCondition& prepared,
+                                      WriteContext context = {});
   Result<QueryResult> Query(const QueryRequest& request, const PreparedRead& prepared) const;
   Result<ScanResult> Scan(const ScanRequest& request, const PreparedRead& prepared) const;
 
@@ -187,7 +196,7 @@ class Table {
   // base write is throttled when any part cannot pay). OK when simulation is off.
   Status ChargeWrite(const EncodedKey& key, const Item& key_source, int64_t half_units,
                      int64_t bytes, int64_t items, const IndexWritePlan& plan,
-                     const Item* old_item, const Item* new_item);
+                     const Item* old_item, const Item* new_item, bool count_request = true);
   // The table's half units of a plan (its LSIs' part).
   static int64_t LocalHalfUnits(const IndexWritePlan& plan);
   // UpdateTable's GlobalSecondaryIndexUpdates: create (with a backfill of the existing items),

@@ -52,7 +52,7 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request) {
 }
 
 Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
-                                     const PreparedCondition& prepared) {
+                                     const PreparedCondition& prepared, WriteContext context) {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKeyOfItem(request.item));
   PARTSTORE_RETURN_IF_ERROR(ValidateItem(request.item));
   const size_t new_size = ItemSize(request.item);
@@ -87,7 +87,7 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
     PARTSTORE_RETURN_IF_ERROR(ChargeWrite(
         key, request.item, charge.table_half_units,
         static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size), existing ? 0 : 1, plan,
-        existing, &request.item));
+        existing, &request.item, !context.batch_item));
   }
   if (collection == nullptr) collection = &stripe.FindOrCreate({key.hash, key.partition});
   Item old;
@@ -252,7 +252,8 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request) {
 }
 
 Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
-                                           const PreparedCondition& prepared) {
+                                           const PreparedCondition& prepared,
+                                           WriteContext context) {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKey(request.key));
 
   DeleteItemResult result;
@@ -276,7 +277,7 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
   if (capacity_) {
     PARTSTORE_RETURN_IF_ERROR(ChargeWrite(key, request.key, charge.table_half_units,
                                           -static_cast<int64_t>(old_size), existing ? -1 : 0, plan,
-                                          existing, nullptr));
+                                          existing, nullptr, !context.batch_item));
   }
   if (existing != nullptr) {
     Item old;

@@ -67,6 +67,7 @@ ResourceCapacity::ResourceCapacity(ThrottleResource kind, std::string arn, KeySc
       cells_(kCells, {0, 0}),
       metrics_(SeriesRetention{options.metric_seconds, options.metric_minutes}),
       insights_(InsightsOptions{.sketch_capacity = options.insights_sketch_capacity}),
+      insights_enabled_(options.contributor_insights),
       current_second_(now / kMicrosPerSecond),
       peak_read_units_(options.on_demand_initial_peak_read_units),
       peak_write_units_(options.on_demand_initial_peak_write_units) {
@@ -158,7 +159,7 @@ void ResourceCapacity::AdvanceTo(int64_t now) {
     CloseSecond(current_second_, second * kMicrosPerSecond);
     current_second_ = second;
   }
-  if (options_.contributor_insights) insights_.AdvanceTo(second);
+  if (insights_enabled_) insights_.AdvanceTo(second);
 }
 
 size_t ResourceCapacity::Locate(uint64_t hash, ThrottleOperation op, int64_t now) {
@@ -403,21 +404,29 @@ void ResourceCapacity::CountThrottleEvent(std::optional<size_t> index, ThrottleR
   metrics_.Add(now, delta);
 }
 
-void ResourceCapacity::CountThrottledRequest(size_t index, ThrottleOperation op, int64_t now) {
-  MetricCounters delta;
-  (op == ThrottleOperation::kRead ? delta.throttled_read_requests
-                                  : delta.throttled_write_requests) = 1;
-  partitions_[index].metrics.Add(now, delta);
-  metrics_.Add(now, delta);
+void ResourceCapacity::CountThrottledRequest(std::optional<size_t> index, ThrottleOperation op,
+                                             int64_t now) {
+  for (MetricCounters* c : {index ? &partitions_[*index].metrics.Current(now) : nullptr,
+                            &metrics_.Current(now)}) {
+    if (c == nullptr) continue;
+    (op == ThrottleOperation::kRead ? c->throttled_read_requests : c->throttled_write_requests) +=
+        1;
+  }
 }
 
 void ResourceCapacity::RecordKey(const KeyAccess& key, int64_t half_units, bool throttled,
                                  int64_t now) {
-  if (!options_.contributor_insights) return;
+  // An empty item key: a request that began while insights were off (see records_keys()).
+  if (!insights_enabled_ || key.item.empty()) return;
   insights_.Record(
       now / kMicrosPerSecond, key.partition, key.item, half_units, throttled,
       [&] { return DisplayOf(key_, key.source, false); },
       [&] { return DisplayOf(key_, key.source, true); });
+}
+
+void ResourceCapacity::set_insights_enabled(bool enabled) {
+  if (!enabled) insights_.Clear();
+  insights_enabled_ = enabled;
 }
 
 void ResourceCapacity::NoteData(uint64_t hash, int64_t bytes, int64_t items, int64_t now) {

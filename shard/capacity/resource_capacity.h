@@ -158,8 +158,8 @@ class ResourceCapacity {
   // Counts a throttle event of `reason` on partition `p` (or on the resource alone when p is
   // nullopt: the table's count of its GSIs' events).
   void CountThrottleEvent(std::optional<size_t> p, ThrottleReason reason, int64_t now);
-  // Counts one throttled request of `op` on partition `p`.
-  void CountThrottledRequest(size_t p, ThrottleOperation op, int64_t now);
+  // Counts one throttled request of `op` on partition `p` (nullopt: the resource's count alone).
+  void CountThrottledRequest(std::optional<size_t> p, ThrottleOperation op, int64_t now);
   // Contributor Insights: `half_units` consumed (3 x writes + reads) or a throttle, for `key`.
   void RecordKey(const KeyAccess& key, int64_t half_units, bool throttled, int64_t now);
   // Items stored or removed in the partition of `hash`.
@@ -174,6 +174,9 @@ class ResourceCapacity {
   const std::vector<PartitionSplit>& splits() const { return splits_; }
   const MetricSeries& metrics() const { return metrics_; }
   const ContributorInsights& insights() const { return insights_; }
+  // Contributor Insights on or off (UpdateContributorInsights); off forgets what was recorded.
+  bool insights_enabled() const { return insights_enabled_; }
+  void set_insights_enabled(bool enabled);
   // Retired partitions' metrics (split parents), by id.
   const std::vector<std::pair<int, MetricSeries>>& retired_metrics() const { return retired_; }
   // On-demand's previous peak now (units per second).
@@ -220,6 +223,7 @@ class ResourceCapacity {
   std::vector<std::array<int64_t, 2>> cells_;  // bytes, items per cell
   MetricSeries metrics_;
   ContributorInsights insights_;
+  bool insights_enabled_;
   int64_t current_second_ = 0;
   int64_t second_read_tokens_ = 0, second_write_tokens_ = 0;  // the table's, this second
   // On-demand peaks: minutes not yet old enough to count.

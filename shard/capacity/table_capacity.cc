@@ -35,8 +35,20 @@ TableCapacity::TableCapacity(const CapacityOptions& options, std::shared_ptr<Clo
     : options_(options),
       clock_(std::move(clock)),
       table_arn_(std::move(table_arn)),
+      records_keys_(options.contributor_insights),
       table_(ThrottleResource::kTable, table_arn_, std::move(key), settings, options_,
              clock_->NowMicros()) {}
+
+bool TableCapacity::SetInsights(std::string_view index, bool enabled) {
+  std::lock_guard<SpinLock> lock(mu_);
+  ResourceCapacity* resource = Find(index);
+  if (resource == nullptr) return false;
+  resource->set_insights_enabled(enabled);
+  bool any = table_.insights_enabled();
+  for (const auto& [name, gsi] : indexes_) any = any || gsi->insights_enabled();
+  records_keys_.store(any, std::memory_order_relaxed);
+  return true;
+}
 
 ResourceCapacity* TableCapacity::Find(std::string_view index) {
   if (index.empty()) return &table_;
@@ -128,7 +140,7 @@ void TableCapacity::ChargeRead(std::string_view index, uint64_t hash, int64_t ha
 }
 
 Status TableCapacity::Read(std::string_view index, uint64_t hash, int64_t half_units,
-                           int64_t returned_items, const KeyAccess* key) {
+                           int64_t returned_items, const KeyAccess* key, bool count_request) {
   std::lock_guard<SpinLock> lock(mu_);
   ResourceCapacity* resource = Find(index);
   if (resource == nullptr) return Status::Ok();
@@ -138,14 +150,21 @@ Status TableCapacity::Read(std::string_view index, uint64_t hash, int64_t half_u
   if (const std::optional<ThrottleLimit> limit = resource->Check(p, ThrottleOperation::kRead, 1)) {
     const ThrottleReason reason{resource->kind(), ThrottleOperation::kRead, *limit};
     resource->CountThrottleEvent(p, reason, now);
-    resource->CountThrottledRequest(p, ThrottleOperation::kRead, now);
+    if (count_request) resource->CountThrottledRequest(p, ThrottleOperation::kRead, now);
     if (key != nullptr) resource->RecordKey(*key, 0, true, now);
     return Throttled({{resource, reason}});
   }
   resource->Charge(p, ThrottleOperation::kRead, HalfUnitsToTokens(half_units), hash, returned_items,
-                   true, now);
+                   count_request, now);
   if (key != nullptr) resource->RecordKey(*key, half_units, false, now);
   return Status::Ok();
+}
+
+void TableCapacity::CountThrottledBatch(ThrottleOperation op) {
+  std::lock_guard<SpinLock> lock(mu_);
+  const int64_t now = clock_->NowMicros();
+  table_.AdvanceTo(now);
+  table_.CountThrottledRequest(std::nullopt, op, now);
 }
 
 std::vector<uint64_t> TableCapacity::PartitionStarts(std::string_view index) const {
@@ -197,7 +216,7 @@ Status TableCapacity::Write(const WriteCharge& write) {
     if (t.resource != &table_) table_.CountThrottleEvent(std::nullopt, reason, now);
   }
   if (!hits.empty()) {
-    table_.CountThrottledRequest(p, ThrottleOperation::kWrite, now);
+    if (write.count_request) table_.CountThrottledRequest(p, ThrottleOperation::kWrite, now);
     table_.RecordKey(write.key, 0, true, now);
     for (const IndexWriteCharge& charge : write.indexes) {
       if (ResourceCapacity* index = Find(charge.index); index != nullptr && !charge.index.empty()) {
@@ -207,7 +226,7 @@ Status TableCapacity::Write(const WriteCharge& write) {
     return Throttled(hits);
   }
   table_.Charge(p, ThrottleOperation::kWrite, HalfUnitsToTokens(write.half_units), write.hash, 0,
-                true, now);
+                write.count_request, now);
   table_.RecordKey(write.key, 3 * write.half_units, false, now);
   if (write.bytes != 0 || write.items != 0) {
     table_.NoteData(p, write.hash, write.bytes, write.items, now);

@@ -21,6 +21,7 @@
 // (taken under a stripe lock by writes, never held while taking another lock).
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -52,6 +53,8 @@ struct WriteCharge {
   int64_t items = 0;
   KeyAccess key;
   std::vector<IndexWriteCharge> indexes;
+  // False for a batch's writes: a throttle then counts events but no throttled request.
+  bool count_request = true;
 };
 
 class TableCapacity {
@@ -59,8 +62,12 @@ class TableCapacity {
   TableCapacity(const CapacityOptions& options, std::shared_ptr<Clock> clock, std::string table_arn,
                 KeySchema key, ResourceSettings settings);
 
-  // Whether Contributor Insights record keys (else a KeyAccess's item key may be left empty).
-  bool records_keys() const { return options_.contributor_insights; }
+  // Whether Contributor Insights record keys for the table or any GSI (else a KeyAccess's item key
+  // may be left empty).
+  bool records_keys() const { return records_keys_.load(std::memory_order_relaxed); }
+  // UpdateContributorInsights: on or off for the table (`index` empty) or a GSI; false when there
+  // is no such index.
+  bool SetInsights(std::string_view index, bool enabled);
 
   // The control plane.
   void AddIndex(std::string_view name, KeySchema key, ResourceSettings settings);
@@ -78,8 +85,11 @@ class TableCapacity {
                   const KeyAccess* key, bool count_request = true);
   // AdmitRead and ChargeRead in one step, for a read already done that has no effect when refused
   // (GetItem, BatchGetItem's gets): admitted when the partition had tokens left, then charged.
+  // `count_request` false for a batch's gets (see WriteCharge::count_request).
   Status Read(std::string_view index, uint64_t hash, int64_t half_units, int64_t returned_items,
-              const KeyAccess* key);
+              const KeyAccess* key, bool count_request = true);
+  // One throttled request of a batch all of whose requests were throttled (the table's count).
+  void CountThrottledBatch(ThrottleOperation op);
   // The first hash of each partition of the table or GSI (Scan charges per partition).
   std::vector<uint64_t> PartitionStarts(std::string_view index) const;
 
@@ -112,6 +122,7 @@ class TableCapacity {
   const CapacityOptions options_;
   const std::shared_ptr<Clock> clock_;
   const std::string table_arn_;
+  std::atomic<bool> records_keys_;  // written under mu_
   mutable SpinLock mu_;  // guards everything below; held for tens of nanoseconds
   ResourceCapacity table_;
   std::map<std::string, std::unique_ptr<ResourceCapacity>, std::less<>> indexes_;

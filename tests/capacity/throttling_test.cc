@@ -169,6 +169,17 @@ TEST_F(ThrottlingTest, BatchWriteReturnsThrottledWritesUnprocessed) {
   auto second = db_.BatchWriteItem(batch);
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), Code::kProvisionedThroughputExceeded);
+  // CloudWatch's counting: a batch is one throttled request only when all of it was throttled;
+  // each throttled write is a throttle event.
+  auto metrics = db_.GetMetrics({.table_name = "Tab", .period = 60});
+  ASSERT_TRUE(metrics.ok());
+  int64_t throttled_requests = 0, events = 0;
+  for (const auto& p : metrics->points) {
+    throttled_requests += p.counters.throttled_write_requests;
+    for (int64_t e : p.counters.throttle_events) events += e;
+  }
+  EXPECT_EQ(throttled_requests, 1);
+  EXPECT_EQ(events, 15 + 25);
   // A retry of the unprocessed ones after a second gets 10 more through.
   Advance(1);
   BatchWriteItemRequest retry;

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include <memory>
 #include <string>
 
@@ -351,6 +353,11 @@ constexpr std::string_view kPutA = R"({"TableName": "One", "Item": {"pk": {"S": 
 
 TEST_F(CapacityDispatchTest, ProvisionedRoundTrip) {
   CreateTable("One", kProvisionedOne);
+  // Contributor Insights are off until turned on (the library's default, as in DynamoDB).
+  EXPECT_EQ(Call("Partstore.GetContributorInsights", R"({"TableName": "One"})").http_status, 400);
+  EXPECT_EQ(Ok("UpdateContributorInsights",
+               R"({"TableName": "One", "ContributorInsightsAction": "ENABLE"})"),
+            R"({"TableName":"One","ContributorInsightsStatus":"ENABLING"})");
   // 1 WCU: the partition's first second holds one write.
   Ok("PutItem", kPutA);
   Response r = Call("PutItem", kPutA);
@@ -501,6 +508,36 @@ TEST(CapacityOffDispatchTest, ExtensionsNeedCapacity) {
     EXPECT_EQ(Dispatch(db, "PutItem", R"({"TableName": "One", "Item": {"pk": {"S": "a"}}})").body,
               "{}");
   }
+}
+
+TEST_F(CapacityDispatchTest, ContributorInsightsOnAndOff) {
+  CreateTable("One", kProvisionedOne);
+  const std::string off = Ok("DescribeContributorInsights", R"({"TableName": "One"})");
+  EXPECT_EQ(off,
+            R"({"TableName":"One","ContributorInsightsRuleList":[],)"
+            R"("ContributorInsightsStatus":"DISABLED"})");
+  Ok("UpdateContributorInsights", R"({"TableName": "One", "ContributorInsightsAction": "ENABLE"})");
+  const std::string on = Ok("DescribeContributorInsights", R"({"TableName": "One"})");
+  // A table without a sort key has the partition-key rules only; names end with a timestamp.
+  EXPECT_TRUE(std::regex_search(
+      on, std::regex(R"(^\{"TableName":"One","ContributorInsightsRuleList":\[)"
+                     R"("DynamoDBContributorInsights-PKC-One-[0-9]+",)"
+                     R"("DynamoDBContributorInsights-PKT-One-[0-9]+"\],)"
+                     R"("ContributorInsightsStatus":"ENABLED","LastUpdateDateTime":[0-9.]+\}$)")))
+      << on;
+  EXPECT_EQ(Ok("UpdateContributorInsights",
+               R"({"TableName": "One", "ContributorInsightsAction": "DISABLE"})"),
+            R"({"TableName":"One","ContributorInsightsStatus":"DISABLING"})");
+  Response bad = Call("UpdateContributorInsights",
+                      R"({"TableName": "One", "ContributorInsightsAction": "PAUSE"})");
+  EXPECT_EQ(bad.http_status, 400);
+  EXPECT_NE(bad.body.find("Member must satisfy enum value set: [ENABLE, DISABLE]"),
+            std::string::npos)
+      << bad.body;
+  EXPECT_EQ(Call("UpdateContributorInsights",
+                 R"({"TableName": "One", "IndexName": "Nope", "ContributorInsightsAction": "ENABLE"})")
+                .http_status,
+            400);
 }
 
 TEST(CapacitySystemClockDispatchTest, AdvanceClockNeedsTheManualClock) {

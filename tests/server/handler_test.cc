@@ -146,14 +146,25 @@ TEST_F(HandlerTest, KeepsTheRequestHttpVersion) {
   EXPECT_EQ(Call(Post("DynamoDB_20120810.ListTables", "{}")).version(), 11u);
 }
 
-TEST_F(HandlerTest, PartstoreTargetIsUnknownForNow) {
+TEST_F(HandlerTest, PartstoreTargetReachesOnlyTheExtensions) {
+  // DynamoDB's operations are not extensions, an unknown extension is unknown, and the extensions
+  // are not in DynamoDB's namespace.
   for (std::string_view target :
-       {"Partstore_20261120.ListTables", "Partstore_20261120.Snapshot", "Partstore_20261120."}) {
+       {"Partstore_20261120.ListTables", "Partstore_20261120.Snapshot", "Partstore_20261120.",
+        "DynamoDB_20120810.Partstore.AdvanceClock", "DynamoDB_20120810.Partstore.GetMetrics"}) {
     HttpResponse response = Call(Post(target, "{}"));
     EXPECT_EQ(response.result(), http::status::bad_request) << target;
     EXPECT_EQ(response.body(), kUnknownOperation) << target;
     ExpectWireHeaders(response);
   }
+}
+
+TEST_F(HandlerTest, PartstoreTargetReachesTheExtensions) {
+  // With capacity off, an extension answers the engine's ValidationException, not
+  // UnknownOperationException: the request reached it.
+  HttpResponse response = Call(Post("Partstore_20261120.AdvanceClock", R"({"Seconds": 1})"));
+  EXPECT_EQ(response.result(), http::status::bad_request);
+  EXPECT_NE(response.body().find("ValidationException"), std::string::npos) << response.body();
 }
 
 TEST_F(HandlerTest, MissingOrForeignTargetIsUnknownOperation) {

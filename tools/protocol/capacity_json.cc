@@ -142,6 +142,19 @@ constexpr MemberSpec kInsightsMembers[kInsightsMemberCount] = {
     {"TopN", Shape::kInteger},
 };
 
+enum UpdateInsightsMember {
+  kUpdateInsightsTableName,
+  kUpdateInsightsIndexName,
+  kUpdateInsightsAction,
+  kUpdateInsightsMemberCount,
+};
+constexpr MemberSpec kUpdateInsightsMembers[kUpdateInsightsMemberCount] = {
+    {"TableName", Shape::kString},
+    {"IndexName", Shape::kString},
+    {"ContributorInsightsAction", Shape::kString},
+};
+constexpr std::string_view kInsightsActionNames[] = {"ENABLE", "DISABLE"};
+
 std::optional<int64_t> OptionalInteger(const JsonValue* value) {
   if (value == nullptr) return std::nullopt;
   return IntegerOf(*value);
@@ -203,7 +216,74 @@ Result<GetContributorInsightsRequest> DecodeGetContributorInsightsRequest(const 
   return request;
 }
 
+Result<UpdateContributorInsightsRequest> DecodeUpdateContributorInsightsRequest(
+    const JsonValue& body) {
+  std::array<const JsonValue*, kUpdateInsightsMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(
+      ReadMembers(body, "UpdateContributorInsights", kUpdateInsightsMembers, m));
+  Constraints c;
+  c.Required(m[kUpdateInsightsTableName], "tableName");
+  c.Name(m[kUpdateInsightsTableName], "tableName");
+  c.Name(m[kUpdateInsightsIndexName], "indexName");
+  c.Required(m[kUpdateInsightsAction], "contributorInsightsAction");
+  c.Enum(m[kUpdateInsightsAction], kInsightsActionNames, "[ENABLE, DISABLE]",
+         "contributorInsightsAction");
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  UpdateContributorInsightsRequest request;
+  request.table_name = std::string(StringOf(*m[kUpdateInsightsTableName]));
+  request.index_name = OptionalString(m[kUpdateInsightsIndexName]);
+  request.action = EnumOf(m[kUpdateInsightsAction], kInsightsActionNames,
+                          ContributorInsightsAction::kEnable);
+  return request;
+}
+
+Result<DescribeContributorInsightsRequest> DecodeDescribeContributorInsightsRequest(
+    const JsonValue& body) {
+  std::array<const JsonValue*, kPartitionsMemberCount> m;  // TableName, IndexName
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeContributorInsights", kPartitionsMembers, m));
+  Constraints c;
+  c.Required(m[kPartitionsTableName], "tableName");
+  c.Name(m[kPartitionsTableName], "tableName");
+  c.Name(m[kPartitionsIndexName], "indexName");
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  return DescribeContributorInsightsRequest{
+      .table_name = std::string(StringOf(*m[kPartitionsTableName])),
+      .index_name = OptionalString(m[kPartitionsIndexName]),
+  };
+}
+
 // ---- Encoders ----
+
+std::string EncodeUpdateContributorInsightsResult(const UpdateContributorInsightsResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Names(w, result.table_name, result.index_name);
+  Key(w, "ContributorInsightsStatus");
+  String(w, result.status);
+  w.EndObject();
+  return Finish(buffer);
+}
+
+std::string EncodeDescribeContributorInsightsResult(
+    const DescribeContributorInsightsResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Names(w, result.table_name, result.index_name);
+  Key(w, "ContributorInsightsRuleList");
+  w.StartArray();
+  for (const std::string& rule : result.rule_list) String(w, rule);
+  w.EndArray();
+  Key(w, "ContributorInsightsStatus");
+  String(w, result.status);
+  if (result.last_update_date_time) {
+    Key(w, "LastUpdateDateTime");
+    Number(w, *result.last_update_date_time);
+  }
+  w.EndObject();
+  return Finish(buffer);
+}
 
 std::string EncodeAdvanceClockResult(const AdvanceClockResult& result) {
   rapidjson::StringBuffer buffer;

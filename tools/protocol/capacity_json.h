@@ -44,6 +44,18 @@ Result<GetMetricsRequest> DecodeGetMetricsRequest(const rapidjson::Value& body);
 Result<GetContributorInsightsRequest> DecodeGetContributorInsightsRequest(
     const rapidjson::Value& body);
 
+// DynamoDB's UpdateContributorInsights {"TableName", "IndexName"?, "ContributorInsightsAction":
+// "ENABLE" | "DISABLE"} -> {"TableName", "IndexName"?, "ContributorInsightsStatus"} and
+// DescribeContributorInsights {"TableName", "IndexName"?} -> {"TableName", "IndexName"?,
+// "ContributorInsightsRuleList": [...], "ContributorInsightsStatus", "LastUpdateDateTime"?}.
+Result<UpdateContributorInsightsRequest> DecodeUpdateContributorInsightsRequest(
+    const rapidjson::Value& body);
+Result<DescribeContributorInsightsRequest> DecodeDescribeContributorInsightsRequest(
+    const rapidjson::Value& body);
+std::string EncodeUpdateContributorInsightsResult(const UpdateContributorInsightsResult& result);
+std::string EncodeDescribeContributorInsightsResult(
+    const DescribeContributorInsightsResult& result);
+
 std::string EncodeAdvanceClockResult(const AdvanceClockResult& result);
 std::string EncodeDescribePartitionsResult(const DescribePartitionsResult& result);
 std::string EncodeGetMetricsResult(const GetMetricsResult& result);

@@ -56,7 +56,7 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 17> kOperations = {{
+const std::array<Operation, 19> kOperations = {{
     {"BatchGetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
@@ -80,6 +80,11 @@ const std::array<Operation, 17> kOperations = {{
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeDeleteTableRequest, &Database::DeleteTable,
                   EncodeDeleteTableResult);
+     }},
+    {"DescribeContributorInsights",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDescribeContributorInsightsRequest,
+                  &Database::DescribeContributorInsights, EncodeDescribeContributorInsightsResult);
      }},
     {"DescribeTable",
      [](Database& db, const rapidjson::Value& body) {
@@ -124,6 +129,11 @@ const std::array<Operation, 17> kOperations = {{
     {"Scan",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeScanRequest, &Database::Scan, EncodeReadPageResult);
+     }},
+    {"UpdateContributorInsights",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeUpdateContributorInsightsRequest,
+                  &Database::UpdateContributorInsights, EncodeUpdateContributorInsightsResult);
      }},
     {"UpdateItem",
      [](Database& db, const rapidjson::Value& body) {

@@ -113,6 +113,9 @@ HttpResponse HandleRequest(Database& db, const HttpRequest& request) {
   std::string operation;
   if (target.starts_with(kDynamoDbPrefix)) {
     operation = target.substr(kDynamoDbPrefix.size());
+    // DynamoDB's namespace holds DynamoDB's operations only; the extensions are reached through
+    // Partstore_20261120.<Op>.
+    if (operation.starts_with("Partstore.")) operation.clear();
   } else if (target.starts_with(kPartstorePrefix)) {
     operation = "Partstore." + std::string(target.substr(kPartstorePrefix.size()));
   } else {

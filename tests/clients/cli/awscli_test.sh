@@ -5,10 +5,11 @@
 #
 #   bash tests/clients/cli/awscli_test.sh PARTSTORE
 #
-# Starts its own server on a free port and stops it on exit (also on failure). No user AWS
-# configuration is read: config and credentials files are /dev/null, HOME is a scratch directory,
-# credentials and region are dummies. Output is checked with --query / --output text, or with
-# the system python3 when JSON has to be compared (jq is not assumed).
+# Starts its own server on a free port and stops it on exit (also on failure); the capacity checks
+# at the end (capacity.sh) restart it with a manual clock. No user AWS configuration is read:
+# config and credentials files are /dev/null, HOME is a scratch directory, credentials and region
+# are dummies. Output is checked with --query / --output text, or with the system python3 when
+# JSON has to be compared (jq is not assumed).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 [ $# -eq 1 ] || { echo "usage: $0 PARTSTORE" >&2; exit 2; }
@@ -285,6 +286,13 @@ ddb wait table-not-exists --table-name "$table"
 check "wait table-not-exists" 0 $?
 check "list-tables after delete-table" "" \
   "$(ddb list-tables --query "TableNames[?@=='$table'] | [0]" --output text | grep -v '^None$')"
+
+# --- capacity simulation: a server of its own, on a manual clock (capacity.sh) --------------------
+stop_server
+start_server "$partstore" --clock manual || exit 1
+trap 'status=$?; stop_server; rm -rf "$scratch"; exit $status' EXIT
+endpoint="$PARTSTORE_ENDPOINT"
+source "$here/capacity.sh"
 
 echo "awscli: $passed passed, $failed failed, $xfailed xfailed"
 [ "$failed" -eq 0 ]
