@@ -95,9 +95,8 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
         const Item* item = collection != nullptr ? collection->Find(key.sort) : nullptr;
         if (item != nullptr) {
           size = ItemSize(*item);
-          item_read = plan.projection.projection
-                          ? expr::Project(*plan.projection.projection, *item)
-                          : *item;
+          item_read = plan.projection.projection ? expr::Project(*plan.projection.projection, *item)
+                                                 : *item;
         }
       }
       const int64_t half_units = ReadHalfUnits(size, consistency);

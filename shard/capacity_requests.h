@@ -151,8 +151,8 @@ struct DescribeContributorInsightsRequest {
 struct DescribeContributorInsightsResult {
   std::string table_name;
   std::optional<std::string> index_name;
-  std::vector<std::string> rule_list;  // DynamoDBContributorInsights-{PKC,PKT,SKC,SKT}-...
-  std::string status;                  // ENABLED or DISABLED
+  std::vector<std::string> rule_list;           // DynamoDBContributorInsights-{PKC,PKT,SKC,SKT}-...
+  std::string status;                           // ENABLED or DISABLED
   std::optional<double> last_update_date_time;  // seconds since the epoch
 };
 

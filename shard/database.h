@@ -109,8 +109,8 @@ class Database {
   std::shared_ptr<expr::ExpressionCache> cache_;  // shared with the tables
   mutable std::shared_mutex mu_;                  // guards tables_
   std::map<std::string, std::shared_ptr<Table>, std::less<>> tables_;
-  // When Contributor Insights last changed per "table" or "table/index" (DescribeContributorInsights'
-  // LastUpdateDateTime, seconds since the epoch).
+  // When Contributor Insights last changed per "table" or "table/index"
+  // (DescribeContributorInsights' LastUpdateDateTime, seconds since the epoch).
   std::mutex insights_mu_;
   std::map<std::string, double, std::less<>> insights_updated_;
 };

@@ -97,8 +97,7 @@ class Table {
   Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& request,
                                       const PreparedUpdate& prepared);
   Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& request,
-                                      const PreparedCondition& prepared,
-                                      WriteContext context = {});
+                                      const PreparedCondition& prepared, WriteContext context = {});
   Result<QueryResult> Query(const QueryRequest& request, const PreparedRead& prepared) const;
   Result<ScanResult> Scan(const ScanRequest& request, const PreparedRead& prepared) const;
 
@@ -181,8 +180,8 @@ class Table {
     SecondaryIndex* index = nullptr;
     std::optional<SecondaryIndex::EntryKey> erase;  // the old entry, when the key changed or left
     std::optional<SecondaryIndex::EntryKey> put;    // the new entry
-    bool replaces = false;  // put replaces the entry at the same key
-    size_t old_size = 0;    // entry sizes
+    bool replaces = false;                          // put replaces the entry at the same key
+    size_t old_size = 0;                            // entry sizes
     size_t new_size = 0;
     int64_t erase_half_units = 0;
     int64_t put_half_units = 0;
@@ -195,8 +194,8 @@ class Table {
   // included) changing the stored size by `bytes` / `items`, and the GSI part of `plan` (the
   // base write is throttled when any part cannot pay). OK when simulation is off.
   Status ChargeWrite(const EncodedKey& key, const Item& key_source, int64_t half_units,
-                     int64_t bytes, int64_t items, const IndexWritePlan& plan,
-                     const Item* old_item, const Item* new_item, bool count_request = true);
+                     int64_t bytes, int64_t items, const IndexWritePlan& plan, const Item* old_item,
+                     const Item* new_item, bool count_request = true);
   // The table's half units of a plan (its LSIs' part).
   static int64_t LocalHalfUnits(const IndexWritePlan& plan);
   // UpdateTable's GlobalSecondaryIndexUpdates: create (with a backfill of the existing items),

@@ -342,8 +342,7 @@ void EraseEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key) {
   stripe.EraseIfEmpty({key.hash, key.partition});
 }
 
-void PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, Item entry,
-              size_t size) {
+void PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, Item entry, size_t size) {
   Stripe& stripe = index.stripes().ForHash(key.hash);
   std::unique_lock lock(stripe.mu);
   ItemCollection& collection = stripe.FindOrCreate({key.hash, key.partition});
@@ -360,7 +359,7 @@ void PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, Item e
 }  // namespace
 
 Table::IndexWritePlan Table::PlanIndexWrites(const IndexList& indexes, const Item* old_item,
-                                     const Item* new_item, const EncodedKey& key) const {
+                                             const Item* new_item, const EncodedKey& key) const {
   IndexWritePlan plan;
   for (const auto& index_ptr : indexes) {
     SecondaryIndex& index = *index_ptr;
@@ -400,7 +399,8 @@ void Table::ApplyIndexWrites(const IndexWritePlan& plan, const Item* new_item,
                              CapacityCharge* charge) {
   for (const IndexWrite& write : plan) {
     if (write.erase) EraseEntry(*write.index, *write.erase);
-    if (write.put) PutEntry(*write.index, *write.put, write.index->Project(*new_item), write.new_size);
+    if (write.put)
+      PutEntry(*write.index, *write.put, write.index->Project(*new_item), write.new_size);
     AddIndexCharge(*write.index, write.erase_half_units + write.put_half_units, charge);
   }
 }

@@ -67,9 +67,9 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
     // A failed condition is charged too (the new item's size, 1 unit when none existed), though
     // the error body reports no ConsumedCapacity.
     if (capacity_) {
-      PARTSTORE_RETURN_IF_ERROR(capacity_->ChargeFailedWrite(
-          key.hash, WriteHalfUnits(existing != nullptr ? new_size : 0),
-          AccessOf(key, &request.item).access()));
+      PARTSTORE_RETURN_IF_ERROR(
+          capacity_->ChargeFailedWrite(key.hash, WriteHalfUnits(existing != nullptr ? new_size : 0),
+                                       AccessOf(key, &request.item).access()));
     }
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
@@ -84,10 +84,10 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   IndexWritePlan plan;
   if (!indexes.empty()) plan = PlanIndexWrites(indexes, existing, &request.item, key);
   if (capacity_) {
-    PARTSTORE_RETURN_IF_ERROR(ChargeWrite(
-        key, request.item, charge.table_half_units,
-        static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size), existing ? 0 : 1, plan,
-        existing, &request.item, !context.batch_item));
+    PARTSTORE_RETURN_IF_ERROR(
+        ChargeWrite(key, request.item, charge.table_half_units,
+                    static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size),
+                    existing ? 0 : 1, plan, existing, &request.item, !context.batch_item));
   }
   if (collection == nullptr) collection = &stripe.FindOrCreate({key.hash, key.partition});
   Item old;
@@ -194,16 +194,17 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
     new_size = ItemSize(outcome.item);
     if (!indexes.empty()) {
       PARTSTORE_RETURN_IF_ERROR(CheckItemCollectionLimit(
-          indexes, key, collection, static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
+          indexes, key, collection,
+          static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
     }
     charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
     IndexWritePlan plan;
     if (!indexes.empty()) plan = PlanIndexWrites(indexes, existing, &outcome.item, key);
     if (capacity_) {
-      PARTSTORE_RETURN_IF_ERROR(ChargeWrite(
-          key, request.key, charge.table_half_units,
-          static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size), existing ? 0 : 1, plan,
-          existing, &outcome.item));
+      PARTSTORE_RETURN_IF_ERROR(
+          ChargeWrite(key, request.key, charge.table_half_units,
+                      static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size),
+                      existing ? 0 : 1, plan, existing, &outcome.item));
     }
     if (request.return_values == ReturnValue::kAllOld && existing != nullptr) {
       result.attributes = *existing;
@@ -264,8 +265,8 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
   const size_t old_size = existing != nullptr ? ItemSize(*existing) : 0;
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
     if (capacity_) {
-      PARTSTORE_RETURN_IF_ERROR(capacity_->ChargeFailedWrite(
-          key.hash, WriteHalfUnits(old_size), AccessOf(key, &request.key).access()));
+      PARTSTORE_RETURN_IF_ERROR(capacity_->ChargeFailedWrite(key.hash, WriteHalfUnits(old_size),
+                                                             AccessOf(key, &request.key).access()));
     }
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
@@ -273,7 +274,8 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
   charge.table_half_units = WriteHalfUnits(old_size);
   const IndexList& indexes = WriterIndexes(key.hash);
   IndexWritePlan plan;
-  if (existing != nullptr && !indexes.empty()) plan = PlanIndexWrites(indexes, existing, nullptr, key);
+  if (existing != nullptr && !indexes.empty())
+    plan = PlanIndexWrites(indexes, existing, nullptr, key);
   if (capacity_) {
     PARTSTORE_RETURN_IF_ERROR(ChargeWrite(key, request.key, charge.table_half_units,
                                           -static_cast<int64_t>(old_size), existing ? -1 : 0, plan,

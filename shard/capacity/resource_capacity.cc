@@ -406,8 +406,8 @@ void ResourceCapacity::CountThrottleEvent(std::optional<size_t> index, ThrottleR
 
 void ResourceCapacity::CountThrottledRequest(std::optional<size_t> index, ThrottleOperation op,
                                              int64_t now) {
-  for (MetricCounters* c : {index ? &partitions_[*index].metrics.Current(now) : nullptr,
-                            &metrics_.Current(now)}) {
+  for (MetricCounters* c :
+       {index ? &partitions_[*index].metrics.Current(now) : nullptr, &metrics_.Current(now)}) {
     if (c == nullptr) continue;
     (op == ThrottleOperation::kRead ? c->throttled_read_requests : c->throttled_write_requests) +=
         1;

@@ -155,7 +155,7 @@ Status TableCapacity::Read(std::string_view index, uint64_t hash, int64_t half_u
     return Throttled({{resource, reason}});
   }
   resource->Charge(p, ThrottleOperation::kRead, HalfUnitsToTokens(half_units), hash, returned_items,
-                   count_request, now);
+                   true, now);
   if (key != nullptr) resource->RecordKey(*key, half_units, false, now);
   return Status::Ok();
 }
@@ -226,7 +226,7 @@ Status TableCapacity::Write(const WriteCharge& write) {
     return Throttled(hits);
   }
   table_.Charge(p, ThrottleOperation::kWrite, HalfUnitsToTokens(write.half_units), write.hash, 0,
-                write.count_request, now);
+                true, now);
   table_.RecordKey(write.key, 3 * write.half_units, false, now);
   if (write.bytes != 0 || write.items != 0) {
     table_.NoteData(p, write.hash, write.bytes, write.items, now);

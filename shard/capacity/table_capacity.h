@@ -53,7 +53,8 @@ struct WriteCharge {
   int64_t items = 0;
   KeyAccess key;
   std::vector<IndexWriteCharge> indexes;
-  // False for a batch's writes: a throttle then counts events but no throttled request.
+  // False for a batch's writes: a throttle then counts events but no throttled request (an
+  // admitted write still counts as a write request).
   bool count_request = true;
 };
 
@@ -123,7 +124,7 @@ class TableCapacity {
   const std::shared_ptr<Clock> clock_;
   const std::string table_arn_;
   std::atomic<bool> records_keys_;  // written under mu_
-  mutable SpinLock mu_;  // guards everything below; held for tens of nanoseconds
+  mutable SpinLock mu_;             // guards everything below; held for tens of nanoseconds
   ResourceCapacity table_;
   std::map<std::string, std::unique_ptr<ResourceCapacity>, std::less<>> indexes_;
 };

@@ -183,8 +183,8 @@ TEST_F(PartitionLimitsTest, SwitchingBillingModeKeepsThePartitionsAndChangesTheL
   ASSERT_EQ(on_demand.partitions.size(), 10u);
   EXPECT_DOUBLE_EQ(on_demand.partitions[0].allocated_write_units, 1000);
   Advance(1);
-  EXPECT_NEAR(Drive(8000, 5, [&](int64_t i) { return Put("Tab", "k" + std::to_string(i)); }),
-              40000, 400);
+  EXPECT_NEAR(Drive(8000, 5, [&](int64_t i) { return Put("Tab", "k" + std::to_string(i)); }), 40000,
+              400);
   // Back to provisioned at 100 WCU: 10 WCU per partition, plus burst.
   UpdateTableRequest to_provisioned;
   to_provisioned.table_name = "Tab";

@@ -6,9 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include <regex>
-
 #include <memory>
+#include <regex>
 #include <string>
 
 #include "shard/capacity/clock.h"
@@ -513,9 +512,8 @@ TEST(CapacityOffDispatchTest, ExtensionsNeedCapacity) {
 TEST_F(CapacityDispatchTest, ContributorInsightsOnAndOff) {
   CreateTable("One", kProvisionedOne);
   const std::string off = Ok("DescribeContributorInsights", R"({"TableName": "One"})");
-  EXPECT_EQ(off,
-            R"({"TableName":"One","ContributorInsightsRuleList":[],)"
-            R"("ContributorInsightsStatus":"DISABLED"})");
+  EXPECT_EQ(off, R"({"TableName":"One","ContributorInsightsRuleList":[],)"
+                 R"("ContributorInsightsStatus":"DISABLED"})");
   Ok("UpdateContributorInsights", R"({"TableName": "One", "ContributorInsightsAction": "ENABLE"})");
   const std::string on = Ok("DescribeContributorInsights", R"({"TableName": "One"})");
   // A table without a sort key has the partition-key rules only; names end with a timestamp.
@@ -534,10 +532,11 @@ TEST_F(CapacityDispatchTest, ContributorInsightsOnAndOff) {
   EXPECT_NE(bad.body.find("Member must satisfy enum value set: [ENABLE, DISABLE]"),
             std::string::npos)
       << bad.body;
-  EXPECT_EQ(Call("UpdateContributorInsights",
-                 R"({"TableName": "One", "IndexName": "Nope", "ContributorInsightsAction": "ENABLE"})")
-                .http_status,
-            400);
+  EXPECT_EQ(
+      Call("UpdateContributorInsights",
+           R"({"TableName": "One", "IndexName": "Nope", "ContributorInsightsAction": "ENABLE"})")
+          .http_status,
+      400);
 }
 
 TEST(CapacitySystemClockDispatchTest, AdvanceClockNeedsTheManualClock) {

@@ -2,8 +2,6 @@
 // every answer carries (Content-Type, x-amzn-RequestId, x-amz-crc32 checked against a CRC-32
 // computed here independently), X-Amz-Target parsing, Content-Type checks, the GET / health check
 // and the errors DynamoDB answers for bodies that are not JSON.
-#include "tools/server/server.h"
-
 #include <gtest/gtest.h>
 
 #include <array>
@@ -14,6 +12,7 @@
 #include <string_view>
 
 #include "tools/protocol/dispatch.h"
+#include "tools/server/server.h"
 
 namespace partstore::server {
 namespace {
@@ -140,9 +139,9 @@ TEST_F(HandlerTest, RequestIdsAreFreshPerResponse) {
 }
 
 TEST_F(HandlerTest, KeepsTheRequestHttpVersion) {
-  EXPECT_EQ(Call(Post("DynamoDB_20120810.ListTables", "{}", "application/x-amz-json-1.0", 10))
-                .version(),
-            10u);
+  EXPECT_EQ(
+      Call(Post("DynamoDB_20120810.ListTables", "{}", "application/x-amz-json-1.0", 10)).version(),
+      10u);
   EXPECT_EQ(Call(Post("DynamoDB_20120810.ListTables", "{}")).version(), 11u);
 }
 
@@ -171,8 +170,7 @@ TEST_F(HandlerTest, MissingOrForeignTargetIsUnknownOperation) {
   for (std::string_view target :
        {"", "DynamoDBStreams_20120810.ListStreams", "DynamoDB_20120810", "DynamoDB_20120810.",
         "DynamoDB_20120810.NoSuchOperation", "dynamodb_20120810.ListTables",
-        "DynamoDB_20111205.ListTables",
-        "AmazonSQS.ListQueues"}) {
+        "DynamoDB_20111205.ListTables", "AmazonSQS.ListQueues"}) {
     HttpResponse response = Call(Post(target, "{}"));
     EXPECT_EQ(response.result(), http::status::bad_request) << "target '" << target << "'";
     EXPECT_EQ(response.body(), kUnknownOperation) << "target '" << target << "'";
@@ -186,8 +184,9 @@ TEST_F(HandlerTest, MissingOrForeignTargetIsUnknownOperation) {
 
 TEST_F(HandlerTest, ContentTypes) {
   for (std::string_view type :
-       {"application/x-amz-json-1.0", "application/json", "application/x-amz-json-1.0; charset=utf-8",
-        "application/json;charset=UTF-8", "application/json; charset=utf-8"}) {
+       {"application/x-amz-json-1.0", "application/json",
+        "application/x-amz-json-1.0; charset=utf-8", "application/json;charset=UTF-8",
+        "application/json; charset=utf-8"}) {
     HttpResponse response = Call(Post("DynamoDB_20120810.ListTables", "{}", type));
     EXPECT_EQ(response.result(), http::status::ok) << type << ": " << response.body();
     EXPECT_EQ(response.body(), R"({"TableNames":[]})") << type;
@@ -231,7 +230,9 @@ TEST_F(HandlerTest, OtherMethodsAndPathsAreUnknownOperations) {
 }
 
 TEST_F(HandlerTest, InvalidJsonIsSerializationException) {
-  for (std::string_view body : std::initializer_list<std::string_view>{"{", "not json", "{\"TableName\":}", "[1,2", "{}{}", "\xff\xfe", std::string_view("{}\0x", 4)}) {
+  for (std::string_view body :
+       std::initializer_list<std::string_view>{"{", "not json", "{\"TableName\":}", "[1,2", "{}{}",
+                                               "\xff\xfe", std::string_view("{}\0x", 4)}) {
     HttpResponse response = Call(Post("DynamoDB_20120810.PutItem", body));
     EXPECT_EQ(response.result(), http::status::bad_request);
     EXPECT_EQ(response.body(), kSerialization);
@@ -260,9 +261,8 @@ TEST(RejectedRequestTest, DynamoDbShapedBody) {
                       "com.amazon.coral.validate#ValidationException", "Request too large");
   EXPECT_EQ(response.result(), http::status::payload_too_large);
   EXPECT_EQ(response.version(), 11u);
-  EXPECT_EQ(response.body(),
-            R"({"__type":"com.amazon.coral.validate#ValidationException",)"
-            R"("message":"Request too large"})");
+  EXPECT_EQ(response.body(), R"({"__type":"com.amazon.coral.validate#ValidationException",)"
+                             R"("message":"Request too large"})");
   ExpectWireHeaders(response);
 
   HttpResponse bare = RejectedRequest(http::status::bad_request,

@@ -232,15 +232,16 @@ Result<UpdateContributorInsightsRequest> DecodeUpdateContributorInsightsRequest(
   UpdateContributorInsightsRequest request;
   request.table_name = std::string(StringOf(*m[kUpdateInsightsTableName]));
   request.index_name = OptionalString(m[kUpdateInsightsIndexName]);
-  request.action = EnumOf(m[kUpdateInsightsAction], kInsightsActionNames,
-                          ContributorInsightsAction::kEnable);
+  request.action =
+      EnumOf(m[kUpdateInsightsAction], kInsightsActionNames, ContributorInsightsAction::kEnable);
   return request;
 }
 
 Result<DescribeContributorInsightsRequest> DecodeDescribeContributorInsightsRequest(
     const JsonValue& body) {
   std::array<const JsonValue*, kPartitionsMemberCount> m;  // TableName, IndexName
-  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeContributorInsights", kPartitionsMembers, m));
+  PARTSTORE_RETURN_IF_ERROR(
+      ReadMembers(body, "DescribeContributorInsights", kPartitionsMembers, m));
   Constraints c;
   c.Required(m[kPartitionsTableName], "tableName");
   c.Name(m[kPartitionsTableName], "tableName");
