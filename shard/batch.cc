@@ -105,7 +105,7 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
         const std::string item_key = key.partition + key.sort;
         const capacity::KeyAccess access{key.partition, item_key, &keys.keys[k]};
         if (Status admitted =
-                capacity->Read("", key.hash, half_units, item_read ? 1 : 0, &access, false);
+                capacity->Read("", key.hash, half_units, /*returned_items=*/0, &access, false);
             !admitted.ok()) {
           ++throttled;
           throttle = std::move(admitted);

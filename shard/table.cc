@@ -215,7 +215,15 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
 
 capacity::ResourceSettings Table::SettingsOf(BillingMode mode, int64_t read_units,
                                              int64_t write_units) {
-  if (mode == BillingMode::kPayPerRequest) return capacity::ResourceSettings{};
+  // The simulation's token arithmetic holds up to capacity::kMaxUnitsPerSecond (a trillion units
+  // a second, far above DynamoDB's quotas); larger throughputs are simulated as that.
+  read_units = std::min(read_units, capacity::kMaxUnitsPerSecond);
+  write_units = std::min(write_units, capacity::kMaxUnitsPerSecond);
+  if (mode == BillingMode::kPayPerRequest) {
+    // Units still given: what the table had provisioned (on-demand's starting peak).
+    return capacity::ResourceSettings{
+        .on_demand = true, .read_units = read_units, .write_units = write_units};
+  }
   return capacity::ResourceSettings{
       .on_demand = false, .read_units = read_units, .write_units = write_units};
 }
@@ -302,6 +310,10 @@ Status Table::Update(const UpdateTableRequest& request) {
         "MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, "
         "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required");
   }
+  // Serialized with index changes (UpdateIndexes), so that a billing-mode switch and a GSI being
+  // created cannot miss each other. Lock order: update_mu_, then description_mu_, then
+  // indexes_mu_.
+  std::lock_guard<std::mutex> serialized(update_mu_);
   std::lock_guard<std::mutex> lock(description_mu_);
   TableDescription& d = description_;
   const BillingMode mode = request.billing_mode.value_or(d.billing_mode);
@@ -362,8 +374,8 @@ Status Table::Update(const UpdateTableRequest& request) {
   have.read_capacity_units = want.read_capacity_units;
   have.write_capacity_units = want.write_capacity_units;
   if (capacity_) {
-    capacity_->Update(SettingsOf(d.billing_mode, have.read_capacity_units,
-                                 have.write_capacity_units));
+    capacity_->Update(
+        SettingsOf(d.billing_mode, have.read_capacity_units, have.write_capacity_units));
     UpdateIndexCapacities(d);
   }
   return Status::Ok();
@@ -376,10 +388,10 @@ void Table::UpdateIndexCapacities(const TableDescription& d) {
     const auto& own = index->definition().provisioned_throughput;
     capacity_->UpdateIndex(
         index->name(),
-        SettingsOf(d.billing_mode,
-                   own ? own->read_capacity_units : d.provisioned_throughput.read_capacity_units,
-                   own ? own->write_capacity_units
-                       : d.provisioned_throughput.write_capacity_units));
+        SettingsOf(
+            d.billing_mode,
+            own ? own->read_capacity_units : d.provisioned_throughput.read_capacity_units,
+            own ? own->write_capacity_units : d.provisioned_throughput.write_capacity_units));
   }
 }
 
@@ -408,9 +420,13 @@ int Table::partition_count() const {
   std::lock_guard<std::mutex> lock(description_mu_);
   if (description_.billing_mode == BillingMode::kPayPerRequest) return 4;
   const auto& t = description_.provisioned_throughput;
-  // ceil(RCU / 3000 + WCU / 1000) = ceil((RCU + 3 WCU) / 3000)
-  const int64_t parts = (t.read_capacity_units + 3 * t.write_capacity_units + 2999) / 3000;
-  return static_cast<int>(std::max<int64_t>(1, parts));
+  // ceil(RCU / 3000 + WCU / 1000), at most the simulation's partition limit (huge throughputs
+  // must not make a Scan walk billions of empty partitions).
+  const int64_t parts =
+      t.read_capacity_units / 3000 + t.write_capacity_units / 1000 +
+      (t.read_capacity_units % 3000 * 1000 + t.write_capacity_units % 1000 * 3000 + 2999999) /
+          3000000;
+  return static_cast<int>(std::clamp<int64_t>(parts, 1, capacity::kCells));
 }
 
 std::vector<uint64_t> Table::PartitionStarts(std::string_view index) const {

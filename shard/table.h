@@ -165,7 +165,7 @@ class Table {
   mutable std::shared_mutex indexes_mu_;
   IndexList indexes_;
   std::vector<std::shared_ptr<const IndexList>> stripe_indexes_;
-  std::mutex update_mu_;  // serializes UpdateIndexes
+  std::mutex update_mu_;  // serializes UpdateIndexes and the billing part of Update
   // The indexes writers of `hash`'s stripe maintain. REQUIRES: that stripe's lock held.
   const IndexList& WriterIndexes(uint64_t hash) const {
     return *stripe_indexes_[stripes_.IndexOf(hash)];

@@ -141,7 +141,7 @@ Result<GetItemResult> Table::GetItem(const GetItemRequest& request,
     const KeyAccessBuffer access = AccessOf(key, &request.key);
     const capacity::KeyAccess key_access = access.access();
     PARTSTORE_RETURN_IF_ERROR(
-        capacity_->Read("", key.hash, half_units, result.item ? 1 : 0, &key_access));
+        capacity_->Read("", key.hash, half_units, /*returned_items=*/0, &key_access));
   }
   result.consumed_capacity = Report(request.return_consumed_capacity, name_, half_units);
   return result;

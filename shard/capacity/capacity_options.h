@@ -44,11 +44,12 @@ struct CapacityOptions {
   // it is enabled per table): it costs a sketch update per request.
   bool contributor_insights = false;
 
-  // Metrics retention (per table and index; partitions keep partition_metric_seconds of
-  // per-second points) and Contributor Insights' sketch size.
+  // Metrics retention: periods kept per table and index, and per partition (less: a table may
+  // have thousands), and Contributor Insights' sketch size.
   int64_t metric_seconds = 3600;
   int64_t metric_minutes = 7 * 24 * 60;
   int64_t partition_metric_seconds = 600;
+  int64_t partition_metric_minutes = 24 * 60;
   size_t insights_sketch_capacity = 256;
 };
 

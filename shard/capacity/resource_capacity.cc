@@ -78,8 +78,8 @@ ResourceCapacity::ResourceCapacity(ThrottleResource kind, std::string arn, KeySc
     p.begin = EqualBoundary(i, n);
     p.end = i + 1 < n ? EqualBoundary(i + 1, n) - 1 : UINT64_MAX;
     p.created_micros = now;
-    p.metrics =
-        MetricSeries(SeriesRetention{options_.partition_metric_seconds, options_.metric_minutes});
+    p.metrics = MetricSeries(
+        SeriesRetention{options_.partition_metric_seconds, options_.partition_metric_minutes});
     partitions_.push_back(std::move(p));
   }
   Allocate();
@@ -213,6 +213,8 @@ void ResourceCapacity::CloseSecond(int64_t second, int64_t now) {
     }
     p.hot_seconds = p.last_hot_second == second - 1 ? p.hot_seconds + 1 : 1;
     p.last_hot_second = second;
+    // A new hot streak samples afresh: the split point is where this heat is, not past traffic.
+    if (p.hot_seconds == 1) p.samples_seen = 0;
     if (p.hot_seconds >= options_.heat_split_seconds) {
       if (std::optional<uint64_t> at = HeatSplitPoint(p)) heat_splits.emplace_back(i, *at);
       p.hot_seconds = 0;  // wait another full period before trying again
@@ -282,8 +284,8 @@ void ResourceCapacity::Split(size_t index, uint64_t at, SplitReason reason, int6
   right.end = parent.end;
   for (Partition* child : {&left, &right}) {
     child->created_micros = now;
-    child->metrics =
-        MetricSeries(SeriesRetention{options_.partition_metric_seconds, options_.metric_minutes});
+    child->metrics = MetricSeries(
+        SeriesRetention{options_.partition_metric_seconds, options_.partition_metric_minutes});
     for (uint64_t c = CellOf(child->begin); c <= CellOf(child->end); ++c) {
       child->size_bytes += cells_[c][0];
       child->item_count += cells_[c][1];

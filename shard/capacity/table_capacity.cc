@@ -44,10 +44,14 @@ bool TableCapacity::SetInsights(std::string_view index, bool enabled) {
   ResourceCapacity* resource = Find(index);
   if (resource == nullptr) return false;
   resource->set_insights_enabled(enabled);
+  UpdateRecordsKeys();
+  return true;
+}
+
+void TableCapacity::UpdateRecordsKeys() {
   bool any = table_.insights_enabled();
   for (const auto& [name, gsi] : indexes_) any = any || gsi->insights_enabled();
   records_keys_.store(any, std::memory_order_relaxed);
-  return true;
 }
 
 ResourceCapacity* TableCapacity::Find(std::string_view index) {
@@ -66,11 +70,13 @@ void TableCapacity::AddIndex(std::string_view name, KeySchema key, ResourceSetti
       std::string(name), std::make_unique<ResourceCapacity>(
                              ThrottleResource::kIndex, table_arn_ + "/index/" + std::string(name),
                              std::move(key), settings, options_, clock_->NowMicros()));
+  UpdateRecordsKeys();
 }
 
 void TableCapacity::RemoveIndex(std::string_view name) {
   std::lock_guard<SpinLock> lock(mu_);
   if (auto it = indexes_.find(name); it != indexes_.end()) indexes_.erase(it);
+  UpdateRecordsKeys();
 }
 
 void TableCapacity::Update(ResourceSettings settings) {

@@ -115,6 +115,8 @@ class TableCapacity {
   }
 
  private:
+  // records_keys_ from the resources' flags. REQUIRES: mu_ held.
+  void UpdateRecordsKeys();
   ResourceCapacity* Find(std::string_view index);
   const ResourceCapacity* Find(std::string_view index) const;
   Status Throttled(

@@ -17,6 +17,10 @@ namespace partstore::capacity {
 inline constexpr int64_t kTokensPerHalfUnit = 1'000'000;
 inline constexpr int64_t kMicrosPerSecond = 1'000'000;
 
+// The largest throughput the arithmetic holds (units per second; tokens per second stay below
+// 2^63 / 4). Callers clamp to it.
+inline constexpr int64_t kMaxUnitsPerSecond = 1'000'000'000'000;
+
 // Tokens per second for `units` capacity units per second.
 constexpr int64_t UnitsPerSecondToRate(int64_t units) { return units * 2 * kTokensPerHalfUnit; }
 constexpr int64_t HalfUnitsToTokens(int64_t half_units) { return half_units * kTokensPerHalfUnit; }

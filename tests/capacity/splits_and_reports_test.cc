@@ -45,6 +45,21 @@ TEST_F(SplitsTest, HotPartitionWithTwoHotKeysSplitsBetweenThem) {
   EXPECT_DOUBLE_EQ(after.partitions[0].allocated_write_units, 499.5);
 }
 
+TEST_F(SplitsTest, HeatSplitsWhereTheHeatIsNotWherePastTrafficWas) {
+  Create(CapacityTable("Tab", 1, 999));
+  const std::string past = KeyInRange("c", 0, (uint64_t{1} << 61) - 1);
+  const std::string a =
+      KeyInRange("a", uint64_t{1} << 62, (uint64_t{1} << 62) + (uint64_t{1} << 61));
+  const std::string b = KeyInRange("b", uint64_t{1} << 63, UINT64_MAX);
+  // A long quiet history on `past` (500 WCU: not hot), then `a` and `b` run hot together.
+  Drive(500, 100, [&](int64_t) { return Put("Tab", past); });
+  Drive(1400, 12, [&](int64_t i) { return Put("Tab", i % 2 ? a : b); });
+  DescribePartitionsResult d = Partitions("Tab");
+  ASSERT_EQ(d.splits.size(), 1u);
+  EXPECT_GT(d.splits[0].split_hash, HashOfKey(a));
+  EXPECT_LE(d.splits[0].split_hash, HashOfKey(b));
+}
+
 TEST_F(SplitsTest, OneHotKeyNeverSplits) {
   Create(CapacityTable("Tab"));
   Drive(2000, 60, [&](int64_t) { return Put("Tab", "celebrity"); });

@@ -244,6 +244,7 @@ TEST_F(ThrottlingTest, QueriesAndScansAreChargedAndThrottled) {
   EXPECT_EQ(db_.Query(query).status().code(), Code::kProvisionedThroughputExceeded);
   Advance(5);
   EXPECT_TRUE(db_.Query(query).ok());
+  EXPECT_TRUE(Get("Tab", "k2").ok());  // CloudWatch's ReturnedItemCount counts Query and Scan only
   auto metrics = db_.GetMetrics({.table_name = "Tab", .period = 60});
   int64_t returned = 0;
   for (const auto& p : metrics->points) returned += p.counters.returned_item_count;
@@ -265,6 +266,30 @@ TEST(CapacityOffTest, TablesHaveNoSimulationAndTheExtensionsSaySo) {
   ASSERT_FALSE(partitions.ok());
   EXPECT_EQ(partitions.status().code(), Code::kValidation);
   EXPECT_EQ(db.AdvanceClock({1}).status().code(), Code::kValidation);
+}
+
+TEST(HugeThroughputTest, IsSimulatedAtTheCeilingAndScansStayBounded) {
+  // Capacity off: a Scan's per-partition minimum must not walk billions of partitions.
+  Database off;
+  ASSERT_TRUE(off.CreateTable(CapacityTable("Tab", 6'442'450'944'000, 1)).ok());
+  auto scan =
+      off.Scan({.table_name = "Tab", .return_consumed_capacity = ReturnConsumedCapacity::kTotal});
+  ASSERT_TRUE(scan.ok());
+  EXPECT_EQ(scan->consumed_capacity->CapacityUnits(), 4096 * 0.5);
+  // Capacity on: INT64_MAX units are simulated as the ceiling, not an overflowed negative rate.
+  auto clock = std::make_shared<capacity::ManualClock>();
+  Database on(ManualCapacity(clock));
+  ASSERT_TRUE(on.CreateTable(CapacityTable("Tab", INT64_MAX, INT64_MAX)).ok());
+  for (int i = 0; i < 100; ++i) {
+    PutItemRequest put;
+    put.table_name = "Tab";
+    put.item = {{"PK", Value("k" + std::to_string(i))}};
+    ASSERT_TRUE(on.PutItem(put).ok());
+  }
+  auto partitions = on.DescribePartitions({"Tab", std::nullopt});
+  ASSERT_TRUE(partitions.ok());
+  EXPECT_EQ(partitions->partitions.size(), capacity::kCells);
+  EXPECT_DOUBLE_EQ(partitions->partitions[0].max_write_units, 1000);
 }
 
 TEST_F(ThrottlingTest, ExtensionsValidateTheirInput) {

@@ -526,6 +526,14 @@ TEST_F(CapacityDispatchTest, ContributorInsightsOnAndOff) {
   EXPECT_EQ(Ok("UpdateContributorInsights",
                R"({"TableName": "One", "ContributorInsightsAction": "DISABLE"})"),
             R"({"TableName":"One","ContributorInsightsStatus":"DISABLING"})");
+  // Numbers beyond int are out of range, not wrapped (4294967297 is not 1).
+  for (std::string_view body : {R"({"TableName": "One", "Period": 4294967297})"}) {
+    Response r = Call("Partstore.GetMetrics", body);
+    EXPECT_EQ(r.http_status, 400) << r.body;
+  }
+  EXPECT_EQ(Call("Partstore.GetContributorInsights", R"({"TableName": "One", "TopN": 4294967306})")
+                .http_status,
+            400);
   Response bad = Call("UpdateContributorInsights",
                       R"({"TableName": "One", "ContributorInsightsAction": "PAUSE"})");
   EXPECT_EQ(bad.http_status, 400);

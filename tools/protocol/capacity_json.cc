@@ -10,6 +10,7 @@
 
 #include <rapidjson/stringbuffer.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
@@ -155,6 +156,12 @@ constexpr MemberSpec kUpdateInsightsMembers[kUpdateInsightsMemberCount] = {
 };
 constexpr std::string_view kInsightsActionNames[] = {"ENABLE", "DISABLE"};
 
+// An int member's value for the engine's range check: values beyond int stay out of range
+// (4294967297 must not become 1).
+int NarrowForValidation(int64_t value) {
+  return static_cast<int>(std::clamp<int64_t>(value, INT32_MIN, INT32_MAX));
+}
+
 std::optional<int64_t> OptionalInteger(const JsonValue* value) {
   if (value == nullptr) return std::nullopt;
   return IntegerOf(*value);
@@ -194,7 +201,7 @@ Result<GetMetricsRequest> DecodeGetMetricsRequest(const JsonValue& body) {
   GetMetricsRequest request;
   request.table_name = std::string(StringOf(*m[kMetricsTableName]));
   request.index_name = OptionalString(m[kMetricsIndexName]);
-  if (m[kMetricsPeriod]) request.period = static_cast<int>(IntegerOf(*m[kMetricsPeriod]));
+  if (m[kMetricsPeriod]) request.period = NarrowForValidation(IntegerOf(*m[kMetricsPeriod]));
   request.start_time = OptionalInteger(m[kMetricsStartTime]);
   request.end_time = OptionalInteger(m[kMetricsEndTime]);
   if (m[kMetricsIncludePartitions]) {
@@ -212,7 +219,7 @@ Result<GetContributorInsightsRequest> DecodeGetContributorInsightsRequest(const 
   GetContributorInsightsRequest request;
   request.table_name = std::string(StringOf(*m[kInsightsTableName]));
   request.index_name = OptionalString(m[kInsightsIndexName]);
-  if (m[kInsightsTopN]) request.top_n = static_cast<int>(IntegerOf(*m[kInsightsTopN]));
+  if (m[kInsightsTopN]) request.top_n = NarrowForValidation(IntegerOf(*m[kInsightsTopN]));
   return request;
 }
 
