@@ -244,8 +244,9 @@ void ResourceCapacity::SplitBusiest(size_t count, int64_t now) {
   std::sort(busiest.begin(), busiest.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });
-  for (const auto& [tokens, id] : busiest) {
+  for (const auto& entry : busiest) {
     if (partitions_.size() >= count) break;
+    const int id = entry.second;
     auto it = std::find_if(partitions_.begin(), partitions_.end(),
                            [&](const Partition& p) { return p.id == id; });
     const size_t i = static_cast<size_t>(it - partitions_.begin());
