@@ -18,6 +18,13 @@
 // atomic per item. Lock order: a thread holds at most one stripe lock of a table at a time (the
 // index issue adds index stripes after the base stripe, in ascending order). The definition
 // (name, key schema) is immutable; throughput settings are behind their own mutex.
+//
+// Capacity simulation (shard/capacity/table_capacity.h; null when off): reads are admitted and
+// charged outside the stripe locks (GetItem: after its read), writes under their stripe's
+// exclusive lock, before anything changes (a throttled write changes nothing). Its lock is a
+// leaf: taken last, never held while taking another. Table-level lock order: update_mu_, then
+// description_mu_, then indexes_mu_; stripe locks are never taken while holding
+// description_mu_ or indexes_mu_ exclusively.
 #pragma once
 
 #include <memory>
