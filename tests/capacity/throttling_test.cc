@@ -76,6 +76,20 @@ TEST_F(ThrottlingTest, UnderProvisionedIndexThrottlesTheBaseWrite) {
   EXPECT_EQ(index_events, throttled_requests);
 }
 
+TEST_F(ThrottlingTest, IndexGoingOnDemandKeepsItsProvisionedPeak) {
+  Create(WithIndex(1000, 9999));
+  UpdateTableRequest to_on_demand;
+  to_on_demand.table_name = "Tab";
+  to_on_demand.billing_mode = BillingMode::kPayPerRequest;
+  ASSERT_TRUE(db_.UpdateTable(to_on_demand).ok());
+  // The GSI's previous peak starts at half its own provisioned writes, as the table's does.
+  DescribePartitionsResult index = Partitions("Tab", "ByOwner");
+  EXPECT_EQ(index.billing_mode, "PAY_PER_REQUEST");
+  EXPECT_DOUBLE_EQ(index.peak_write_units, 4999);
+  // Its partitions (ceil(100 / 3000 + 9999 / 1000) = 11) stay: partitions never merge.
+  EXPECT_EQ(index.partitions.size(), 11u);
+}
+
 TEST_F(ThrottlingTest, RaisingTheIndexThroughputReleasesTheTable) {
   Create(WithIndex(1000, 1));
   UpdateTableRequest update;
