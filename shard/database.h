@@ -37,6 +37,7 @@
 #include "shard/capacity_requests.h"
 #include "shard/item_requests.h"
 #include "shard/read_requests.h"
+#include "shard/sharding/sharding_requests.h"
 #include "shard/table.h"
 #include "shard/table_requests.h"
 
@@ -101,6 +102,25 @@ class Database {
   Result<DescribeContributorInsightsResult> DescribeContributorInsights(
       const DescribeContributorInsightsRequest& request);
 
+  // ---- Write sharding (partstore's extensions, Partstore.<Op> on the wire; shard/sharding/) ----
+  // Policies per table and GSI: set (replacing one with the same IndexName, Key and KeyMatch),
+  // remove, list.
+  Result<PutShardingPolicyResult> PutShardingPolicy(const PutShardingPolicyRequest& request);
+  Result<DeleteShardingPolicyResult> DeleteShardingPolicy(
+      const DeleteShardingPolicyRequest& request);
+  Result<DescribeShardingPoliciesResult> DescribeShardingPolicies(
+      const DescribeShardingPoliciesRequest& request);
+  // The data plane through the policies (sharding_requests.h): requests carry logical keys.
+  Result<ShardedPutItemResult> ShardedPutItem(const PutItemRequest& request);
+  Result<ShardedGetItemResult> ShardedGetItem(const GetItemRequest& request);
+  Result<ShardedUpdateItemResult> ShardedUpdateItem(const UpdateItemRequest& request);
+  Result<ShardedDeleteItemResult> ShardedDeleteItem(const DeleteItemRequest& request);
+  Result<ShardedBatchWriteItemResult> ShardedBatchWriteItem(const BatchWriteItemRequest& request);
+  // Scatter-gather: the Query on every shard, merged by sort key (shard/sharding/scatter_gather.h).
+  Result<ShardedQueryResult> ShardedQuery(const QueryRequest& request,
+                                          ShardedQueryOptions options = {});
+  Result<ShardedAggregateResult> ShardedAggregate(const ShardedAggregateRequest& request);
+
   const DatabaseOptions& options() const { return options_; }
   expr::ExpressionCache& expression_cache() { return *cache_; }
 
@@ -113,6 +133,8 @@ class Database {
   // (DescribeContributorInsights' LastUpdateDateTime, seconds since the epoch).
   std::mutex insights_mu_;
   std::map<std::string, double, std::less<>> insights_updated_;
+  // Serializes changes of tables' sharding policies (read-modify-write of a table's PolicySet).
+  std::mutex sharding_mu_;
 };
 
 }  // namespace partstore

@@ -11,6 +11,7 @@
 #include "core/key_encoding.h"
 #include "shard/constraints.h"
 #include "shard/index_definitions.h"
+#include "shard/sharding/sharding_policy.h"
 
 namespace partstore {
 
@@ -513,6 +514,18 @@ Result<Table::EncodedKey> Table::EncodeItemKeyOfItem(const Item& item) const {
   }
   out.hash = HashPartitionKey(out.partition);
   return out;
+}
+
+std::shared_ptr<const sharding::PolicySet> Table::sharding_policies() const {
+  static const auto* const kNone = new std::shared_ptr<const sharding::PolicySet>(
+      std::make_shared<const sharding::PolicySet>());
+  std::lock_guard lock(sharding_mu_);
+  return sharding_ ? sharding_ : *kNone;
+}
+
+void Table::set_sharding_policies(std::shared_ptr<const sharding::PolicySet> policies) {
+  std::lock_guard lock(sharding_mu_);
+  sharding_ = std::move(policies);
 }
 
 }  // namespace partstore

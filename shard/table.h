@@ -61,7 +61,29 @@ struct TableOptions {
 // throttled request (CloudWatch counts a batch once, when every request in it was throttled).
 struct TableWriteContext {
   bool batch_item = false;
+  // Write sharding (shard/sharding/): what UpdateItem does to the item it is about to store.
+  const class ItemRewriter* rewrite = nullptr;
 };
+
+// A change UpdateItem makes to the item an update produced, before the item is validated and
+// stored (write sharding keeps the logical key attribute and sharded GSI keys in step). Runs
+// under the base stripe's exclusive lock: it must not take locks. An error fails the update with
+// nothing changed.
+class ItemRewriter {
+ public:
+  virtual ~ItemRewriter() = default;
+  virtual Status Rewrite(Item* item) const = 0;
+};
+
+// How a Query starts: after ExclusiveStartKey (DynamoDB's), or at it (write sharding's
+// scatter-gather resumes some shards at the key where the merge stopped).
+struct TableQueryOptions {
+  bool start_inclusive = false;
+};
+
+namespace sharding {
+class PolicySet;
+}
 
 class Table {
  public:
@@ -102,11 +124,29 @@ class Table {
   Result<GetItemResult> GetItem(const GetItemRequest& request,
                                 const PreparedProjection& prepared) const;
   Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& request,
-                                      const PreparedUpdate& prepared);
+                                      const PreparedUpdate& prepared, WriteContext context = {});
   Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& request,
                                       const PreparedCondition& prepared, WriteContext context = {});
-  Result<QueryResult> Query(const QueryRequest& request, const PreparedRead& prepared) const;
+  Result<QueryResult> Query(const QueryRequest& request, const PreparedRead& prepared,
+                            TableQueryOptions options = {}) const;
   Result<ScanResult> Scan(const ScanRequest& request, const PreparedRead& prepared) const;
+
+  // Where an item a Query of the table (`index` empty) or of an index returned stands: the key
+  // the Query orders a partition by (the encoded sort key, or the index entry key) and the
+  // LastEvaluatedKey a page ending at it carries. ValidationException for an unknown index or an
+  // item without the key attributes.
+  struct QueryPosition {
+    std::string order;
+    Item last_evaluated_key;
+  };
+  Result<QueryPosition> QueryPositionOf(std::string_view index, const Item& item) const;
+  // Query's rule that a FilterExpression names no key attribute (of `schema`, the table's or the
+  // index's, nor of the table).
+  Status CheckFilterNamesNoKey(const PreparedRead& prepared, const KeySchema& schema) const;
+
+  // Write-sharding policies (shard/sharding/), replaced as a whole; never null.
+  std::shared_ptr<const sharding::PolicySet> sharding_policies() const;
+  void set_sharding_policies(std::shared_ptr<const sharding::PolicySet> policies);
 
   // The indexes' definitions, in the table's order (LSIs first, then GSIs as created).
   std::vector<IndexDefinition> index_definitions() const;
@@ -260,6 +300,8 @@ class Table {
   // After a billing-mode change: every GSI's capacity to the new mode. REQUIRES: description_mu_.
   void UpdateIndexCapacities(const TableDescription& d);
 
+  mutable std::mutex sharding_mu_;  // guards sharding_ (a leaf)
+  std::shared_ptr<const sharding::PolicySet> sharding_;
   mutable std::mutex description_mu_;  // guards description_
   TableDescription description_;       // without item_count / table_size_bytes
 };

@@ -153,7 +153,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request) {
 }
 
 Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
-                                           const PreparedUpdate& prepared) {
+                                           const PreparedUpdate& prepared, WriteContext context) {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKey(request.key));
   expr::UpdatedAttributes wanted = expr::UpdatedAttributes::kNone;
   if (request.return_values == ReturnValue::kUpdatedOld)
@@ -184,6 +184,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
     if (existing == nullptr) {
       for (const auto& [name, value] : request.key) outcome.item.insert_or_assign(name, value);
     }
+    if (context.rewrite != nullptr) PARTSTORE_RETURN_IF_ERROR(context.rewrite->Rewrite(&outcome.item));
     if (Status valid = ValidateItem(outcome.item); !valid.ok()) {
       if (valid.message() == messages::kItemTooLarge) {
         return Status::Validation("Item size to update has exceeded the maximum allowed size");

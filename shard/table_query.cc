@@ -140,7 +140,43 @@ SortRange IndexRangeOf(const expr::KeyCondition& condition) {
 
 }  // namespace
 
-Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead& prepared) const {
+Status Table::CheckFilterNamesNoKey(const PreparedRead& prepared, const KeySchema& schema) const {
+  if (!prepared.key_condition || !prepared.filter) return Status::Ok();
+  std::vector<std::string> names;
+  CollectTopLevelNames(*prepared.filter, &names);
+  for (const KeySchema* keys_of : {&schema, &key_schema_}) {
+    for (const KeyAttribute* attribute :
+         {&keys_of->partition, keys_of->sort ? &*keys_of->sort : nullptr}) {
+      if (attribute == nullptr) continue;
+      for (const std::string& name : names) {
+        if (name == attribute->name) {
+          return Status::Validation(
+              "Filter Expression can only contain non-primary key attributes: Primary key "
+              "attribute: " +
+              name);
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Result<Table::QueryPosition> Table::QueryPositionOf(std::string_view index_name,
+                                                    const Item& item) const {
+  PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKeyOfItem(item));
+  if (index_name.empty()) return QueryPosition{std::move(key.sort), KeyOf(item)};
+  std::shared_ptr<SecondaryIndex> index = FindIndex(index_name);
+  if (index == nullptr) {
+    return Status::Validation("The table does not have the specified index: " +
+                              std::string(index_name));
+  }
+  std::optional<SecondaryIndex::EntryKey> entry = index->KeyOf(item, key.partition, key.sort);
+  if (!entry) return Status::Validation("The item has no key in index " + std::string(index_name));
+  return QueryPosition{std::move(entry->entry), IndexKeyOf(*index, item)};
+}
+
+Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead& prepared,
+                                 TableQueryOptions options) const {
   // What is read: the table, or an index (its key schema, its stripes).
   std::shared_ptr<SecondaryIndex> index;
   if (request.index_name) {
@@ -169,24 +205,7 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
   }
   PARTSTORE_ASSIGN_OR_RETURN(expr::KeyCondition keys,
                              expr::AnalyzeKeyCondition(*key_condition, schema));
-  if (prepared.key_condition && prepared.filter) {
-    std::vector<std::string> names;
-    CollectTopLevelNames(*prepared.filter, &names);
-    for (const KeySchema* keys_of : {&schema, &key_schema_}) {
-      for (const KeyAttribute* attribute :
-           {&keys_of->partition, keys_of->sort ? &*keys_of->sort : nullptr}) {
-        if (attribute == nullptr) continue;
-        for (const std::string& name : names) {
-          if (name == attribute->name) {
-            return Status::Validation(
-                "Filter Expression can only contain non-primary key attributes: Primary key "
-                "attribute: " +
-                name);
-          }
-        }
-      }
-    }
-  }
+  PARTSTORE_RETURN_IF_ERROR(CheckFilterNamesNoKey(prepared, schema));
 
   std::string partition;
   AppendKeyEncoding(*keys.partition, &partition);
@@ -258,7 +277,7 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
       ItemCollection::ConstCursor cursor = collection->NewCursor();
       if (forward) {
         if (start) {
-          cursor.SeekAfter(*start);
+          options.start_inclusive ? cursor.Seek(*start) : cursor.SeekAfter(*start);
           if (range.lower && cursor.valid() && !range.AboveLower(cursor.key())) {
             range.lower_inclusive ? cursor.Seek(*range.lower) : cursor.SeekAfter(*range.lower);
           }
@@ -287,7 +306,10 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
         } else {
           cursor.SeekToLast();
         }
-        if (start && cursor.valid() && cursor.key() >= *start) cursor.SeekBefore(*start);
+        if (start && cursor.valid() &&
+            (options.start_inclusive ? cursor.key() > *start : cursor.key() >= *start)) {
+          options.start_inclusive ? cursor.SeekForPrev(*start) : cursor.SeekBefore(*start);
+        }
         for (; cursor.valid() && !full() && range.AboveLower(cursor.key()); cursor.Prev()) {
           read(cursor.item());
         }
