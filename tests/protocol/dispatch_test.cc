@@ -96,6 +96,13 @@ TEST(EncodeTest, BatchShapes) {
                {WriteRequest::Kind::kDelete, Item{{"pk", Value(std::string("b"))}}}});
   EXPECT_EQ(EncodeBatchWriteItemResult(write),
             R"({"UnprocessedItems":{"T":[{"DeleteRequest":{"Key":{"pk":{"S":"b"}}}}]}})");
+  // ItemCollectionMetrics once (it was written twice, a duplicate JSON member).
+  BatchWriteItemResult metrics;
+  metrics.item_collection_metrics.emplace_back(
+      "T", std::vector<ItemCollectionMetrics>{{Item{{"pk", Value(std::string("a"))}}, {0, 1}}});
+  EXPECT_EQ(EncodeBatchWriteItemResult(metrics),
+            R"({"UnprocessedItems":{},"ItemCollectionMetrics":{"T":[{"ItemCollectionKey":)"
+            R"({"pk":{"S":"a"}},"SizeEstimateRangeGB":[0.0,1.0]}]}})");
 }
 
 TEST(EncodeTest, TableDescription) {

@@ -298,10 +298,7 @@ std::string EncodeBatchGetItemResult(const BatchGetItemResult& result) {
   return {buffer.GetString(), buffer.GetSize()};
 }
 
-std::string EncodeBatchWriteItemResult(const BatchWriteItemResult& result) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
+void WriteBatchWriteItemResultMembers(const BatchWriteItemResult& result, JsonWriter& w) {
   Key(w, "UnprocessedItems");
   w.StartObject();
   for (const auto& [table, writes] : result.unprocessed_items) {
@@ -332,17 +329,13 @@ std::string EncodeBatchWriteItemResult(const BatchWriteItemResult& result) {
     }
     w.EndObject();
   }
-  if (!result.item_collection_metrics.empty()) {
-    Key(w, "ItemCollectionMetrics");
-    w.StartObject();
-    for (const auto& [table, metrics] : result.item_collection_metrics) {
-      Key(w, table);
-      w.StartArray();
-      for (const ItemCollectionMetrics& m : metrics) WriteItemCollectionMetrics(m, w);
-      w.EndArray();
-    }
-    w.EndObject();
-  }
+}
+
+std::string EncodeBatchWriteItemResult(const BatchWriteItemResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteBatchWriteItemResultMembers(result, w);
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }

@@ -16,8 +16,8 @@
 // SDK for JavaScript v3's schema), "throttlingReasons" in ThrottlingException (the JS v3 schema's
 // spelling for that shape).
 //
-// Partstore.<Op> are partstore's capacity extensions (capacity_json.h); the server maps the
-// X-Amz-Target Partstore_20261120.<Op> to them.
+// Partstore.<Op> are partstore's extensions: capacity (capacity_json.h) and write sharding
+// (sharding_json.h); the server maps the X-Amz-Target Partstore_20261120.<Op> to them.
 #include "tools/protocol/dispatch.h"
 
 #include <rapidjson/document.h>
@@ -31,6 +31,7 @@
 #include "tools/protocol/capacity_json.h"
 #include "tools/protocol/errors.h"
 #include "tools/protocol/operations_json.h"
+#include "tools/protocol/sharding_json.h"
 
 namespace partstore::protocol {
 namespace {
@@ -48,6 +49,18 @@ Response Run(Database& db, const rapidjson::Value& body,
   return Response{200, encode(*result)};
 }
 
+// Decode -> call -> encode, for calls that are not a plain member function of one request (a
+// defaulted second parameter) and encoders that echo the request.
+template <typename Request, typename Call, typename Encode>
+Response RunWith(Database& db, const rapidjson::Value& body,
+                 Result<Request> (*decode)(const rapidjson::Value&), Call call, Encode encode) {
+  Result<Request> request = decode(body);
+  if (!request.ok()) return ErrorResponse(request.error());
+  auto result = call(db, *request);
+  if (!result.ok()) return ErrorResponse(result.error());
+  return Response{200, encode(*request, *result)};
+}
+
 using Handler = Response (*)(Database&, const rapidjson::Value&);
 
 struct Operation {
@@ -56,7 +69,7 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 19> kOperations = {{
+const std::array<Operation, 29> kOperations = {{
     {"BatchGetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
@@ -104,10 +117,26 @@ const std::array<Operation, 19> kOperations = {{
        return Run(db, body, DecodeAdvanceClockRequest, &Database::AdvanceClock,
                   EncodeAdvanceClockResult);
      }},
+    {"Partstore.DeleteShardingPolicy",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDeleteShardingPolicyRequest, &Database::DeleteShardingPolicy,
+                  EncodeDeleteShardingPolicyResult);
+     }},
     {"Partstore.DescribePartitions",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeDescribePartitionsRequest, &Database::DescribePartitions,
                   EncodeDescribePartitionsResult);
+     }},
+    {"Partstore.DescribeShardingPolicies",
+     [](Database& db, const rapidjson::Value& body) {
+       return RunWith(
+           db, body, DecodeDescribeShardingPoliciesRequest,
+           [](Database& d, const DescribeShardingPoliciesRequest& r) {
+             return d.DescribeShardingPolicies(r);
+           },
+           [](const DescribeShardingPoliciesRequest& r, const DescribeShardingPoliciesResult& res) {
+             return EncodeDescribeShardingPoliciesResult(r.table_name, res);
+           });
      }},
     {"Partstore.GetContributorInsights",
      [](Database& db, const rapidjson::Value& body) {
@@ -117,6 +146,50 @@ const std::array<Operation, 19> kOperations = {{
     {"Partstore.GetMetrics",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeGetMetricsRequest, &Database::GetMetrics, EncodeGetMetricsResult);
+     }},
+    {"Partstore.PutShardingPolicy",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodePutShardingPolicyRequest, &Database::PutShardingPolicy,
+                  EncodePutShardingPolicyResult);
+     }},
+    {"Partstore.ShardedAggregate",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeShardedAggregateRequest, &Database::ShardedAggregate,
+                  EncodeShardedAggregateResult);
+     }},
+    {"Partstore.ShardedBatchWriteItem",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeBatchWriteItemRequest, &Database::ShardedBatchWriteItem,
+                  EncodeShardedBatchWriteItemResult);
+     }},
+    {"Partstore.ShardedDeleteItem",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDeleteItemRequest, &Database::ShardedDeleteItem,
+                  EncodeShardedDeleteItemResult);
+     }},
+    {"Partstore.ShardedGetItem",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeGetItemRequest, &Database::ShardedGetItem,
+                  EncodeShardedGetItemResult);
+     }},
+    {"Partstore.ShardedPutItem",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodePutItemRequest, &Database::ShardedPutItem,
+                  EncodeShardedPutItemResult);
+     }},
+    {"Partstore.ShardedQuery",
+     [](Database& db, const rapidjson::Value& body) {
+       return RunWith(
+           db, body, DecodeQueryRequest,
+           [](Database& d, const QueryRequest& r) { return d.ShardedQuery(r); },
+           [](const QueryRequest&, const ShardedQueryResult& res) {
+             return EncodeShardedQueryResult(res);
+           });
+     }},
+    {"Partstore.ShardedUpdateItem",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeUpdateItemRequest, &Database::ShardedUpdateItem,
+                  EncodeShardedUpdateItemResult);
      }},
     {"PutItem",
      [](Database& db, const rapidjson::Value& body) {

@@ -30,7 +30,11 @@ struct Response {
 };
 
 // `operation` is the part of X-Amz-Target after "DynamoDB_20120810.", e.g. "GetItem", or
-// "Partstore.<Op>" for partstore's capacity extensions (capacity_json.h).
+// "Partstore.<Op>" for partstore's extensions: capacity (AdvanceClock, DescribePartitions,
+// GetMetrics, GetContributorInsights; capacity_json.h) and write sharding (PutShardingPolicy,
+// DeleteShardingPolicy, DescribeShardingPolicies, ShardedPutItem, ShardedGetItem,
+// ShardedUpdateItem, ShardedDeleteItem, ShardedBatchWriteItem, ShardedQuery, ShardedAggregate;
+// sharding_json.h).
 Response Dispatch(Database& db, std::string_view operation, std::string_view body);
 
 // The error body DynamoDB sends for `status` (REQUIRES: !status.ok()), with its HTTP status.

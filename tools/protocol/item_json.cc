@@ -22,12 +22,10 @@ ReturnConsumedCapacity CapacityOf(const JsonValue* value) {
   return EnumOf(value, kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
 }
 
-std::string EncodeWrite(const std::optional<Item>& attributes,
+// The members of a single-item response, into the object the caller has started.
+void WriteResultMembers(const std::optional<Item>& attributes,
                         const std::optional<ConsumedCapacity>& capacity, std::string_view item_key,
-                        const std::optional<ItemCollectionMetrics>& metrics = std::nullopt) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter writer(buffer);
-  writer.StartObject();
+                        const std::optional<ItemCollectionMetrics>& metrics, JsonWriter& writer) {
   if (attributes) {
     writer.Key(item_key.data(), static_cast<rapidjson::SizeType>(item_key.size()));
     WriteItem(*attributes, writer);
@@ -40,6 +38,16 @@ std::string EncodeWrite(const std::optional<Item>& attributes,
     writer.Key("ItemCollectionMetrics");
     WriteItemCollectionMetrics(*metrics, writer);
   }
+}
+
+// One whole response object from a member writer.
+template <typename Result_>
+std::string EncodeObject(const Result_& result,
+                         void (*write_members)(const Result_&, JsonWriter&)) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  writer.StartObject();
+  write_members(result, writer);
   writer.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }
@@ -361,20 +369,33 @@ Result<DeleteItemRequest> DecodeDeleteItemRequest(const JsonValue& body) {
   return request;
 }
 
+void WritePutItemResultMembers(const PutItemResult& result, JsonWriter& writer) {
+  WriteResultMembers(result.attributes, result.consumed_capacity, "Attributes",
+                     result.item_collection_metrics, writer);
+}
+void WriteGetItemResultMembers(const GetItemResult& result, JsonWriter& writer) {
+  WriteResultMembers(result.item, result.consumed_capacity, "Item", std::nullopt, writer);
+}
+void WriteUpdateItemResultMembers(const UpdateItemResult& result, JsonWriter& writer) {
+  WriteResultMembers(result.attributes, result.consumed_capacity, "Attributes",
+                     result.item_collection_metrics, writer);
+}
+void WriteDeleteItemResultMembers(const DeleteItemResult& result, JsonWriter& writer) {
+  WriteResultMembers(result.attributes, result.consumed_capacity, "Attributes",
+                     result.item_collection_metrics, writer);
+}
+
 std::string EncodePutItemResult(const PutItemResult& result) {
-  return EncodeWrite(result.attributes, result.consumed_capacity, "Attributes",
-                     result.item_collection_metrics);
+  return EncodeObject(result, WritePutItemResultMembers);
 }
 std::string EncodeGetItemResult(const GetItemResult& result) {
-  return EncodeWrite(result.item, result.consumed_capacity, "Item");
+  return EncodeObject(result, WriteGetItemResultMembers);
 }
 std::string EncodeUpdateItemResult(const UpdateItemResult& result) {
-  return EncodeWrite(result.attributes, result.consumed_capacity, "Attributes",
-                     result.item_collection_metrics);
+  return EncodeObject(result, WriteUpdateItemResultMembers);
 }
 std::string EncodeDeleteItemResult(const DeleteItemResult& result) {
-  return EncodeWrite(result.attributes, result.consumed_capacity, "Attributes",
-                     result.item_collection_metrics);
+  return EncodeObject(result, WriteDeleteItemResultMembers);
 }
 
 }  // namespace partstore::protocol

@@ -35,6 +35,11 @@
 
 namespace partstore::protocol {
 
+// Each Encode*Result below that has a Write*ResultMembers twin is StartObject + that writer +
+// EndObject: the twin writes the response's members into an object the caller has started, so
+// that partstore's extensions can answer with DynamoDB's response plus members of their own
+// (sharding_json.h).
+
 // ---- Items (item_json.cc) ----
 Result<PutItemRequest> DecodePutItemRequest(const rapidjson::Value& body);
 Result<GetItemRequest> DecodeGetItemRequest(const rapidjson::Value& body);
@@ -44,11 +49,16 @@ std::string EncodePutItemResult(const PutItemResult& result);
 std::string EncodeGetItemResult(const GetItemResult& result);
 std::string EncodeUpdateItemResult(const UpdateItemResult& result);
 std::string EncodeDeleteItemResult(const DeleteItemResult& result);
+void WritePutItemResultMembers(const PutItemResult& result, JsonWriter& writer);
+void WriteGetItemResultMembers(const GetItemResult& result, JsonWriter& writer);
+void WriteUpdateItemResultMembers(const UpdateItemResult& result, JsonWriter& writer);
+void WriteDeleteItemResultMembers(const DeleteItemResult& result, JsonWriter& writer);
 
 // ---- Query and Scan (read_json.cc) ----
 Result<QueryRequest> DecodeQueryRequest(const rapidjson::Value& body);
 Result<ScanRequest> DecodeScanRequest(const rapidjson::Value& body);
 std::string EncodeReadPageResult(const ReadPageResult& result);  // Query and Scan alike
+void WriteReadPageResultMembers(const ReadPageResult& result, JsonWriter& writer);
 
 // ---- Tables (table_json.cc) ----
 Result<CreateTableRequest> DecodeCreateTableRequest(const rapidjson::Value& body);
@@ -69,6 +79,7 @@ Result<BatchGetItemRequest> DecodeBatchGetItemRequest(const rapidjson::Value& bo
 Result<BatchWriteItemRequest> DecodeBatchWriteItemRequest(const rapidjson::Value& body);
 std::string EncodeBatchGetItemResult(const BatchGetItemResult& result);
 std::string EncodeBatchWriteItemResult(const BatchWriteItemResult& result);
+void WriteBatchWriteItemResultMembers(const BatchWriteItemResult& result, JsonWriter& writer);
 
 // ---- ConsumedCapacity (consumed_capacity_json.cc) ----
 // One ConsumedCapacity object at the writer's position: {"TableName", "CapacityUnits"} and, for

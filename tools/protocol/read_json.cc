@@ -218,10 +218,7 @@ Result<ScanRequest> DecodeScanRequest(const JsonValue& body) {
   return request;
 }
 
-std::string EncodeReadPageResult(const ReadPageResult& result) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter writer(buffer);
-  writer.StartObject();
+void WriteReadPageResultMembers(const ReadPageResult& result, JsonWriter& writer) {
   if (!result.items_omitted) {
     writer.Key("Items");
     writer.StartArray();
@@ -240,6 +237,13 @@ std::string EncodeReadPageResult(const ReadPageResult& result) {
     writer.Key("ConsumedCapacity");
     WriteConsumedCapacity(*result.consumed_capacity, writer);
   }
+}
+
+std::string EncodeReadPageResult(const ReadPageResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  writer.StartObject();
+  WriteReadPageResultMembers(result, writer);
   writer.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }

@@ -1,0 +1,315 @@
+// Sharding JSON: see sharding_json.h for the shapes.
+//
+// The extensions are partstore's own, so, as in capacity_json.cc, their texts follow DynamoDB's
+// conventions: request_json.cc's SerializationException texts for a member of the wrong JSON type,
+// "Value null at 'tableName' ... must not be null" for a missing required member and the enum
+// text "Member must satisfy enum value set: [...]" with the values in their documented order.
+// The constraint violations are listed in member order (tableName, indexName, key, keyMatch,
+// shardCount, strategy). The sharded data-plane responses are DynamoDB's response objects
+// (operations_json.h's Write*ResultMembers) with partstore's members appended.
+#include "tools/protocol/sharding_json.h"
+
+#include <rapidjson/stringbuffer.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+#include "tools/protocol/operations_json.h"
+#include "tools/protocol/request_json.h"
+
+namespace partstore::protocol {
+namespace {
+
+void Key(JsonWriter& w, std::string_view key) {
+  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+}
+void String(JsonWriter& w, std::string_view value) {
+  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+}
+
+// One response object: `write_members(writer)` between StartObject and EndObject.
+template <typename WriteMembers>
+std::string EncodeObject(WriteMembers write_members) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  write_members(w);
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+// The enum values in enum order (index = enumerator: kExact, kPrefix; kRandom, kCalculated), and
+// the sets as the messages list them.
+constexpr std::string_view kKeyMatchNames[] = {"EXACT", "PREFIX"};
+constexpr std::string_view kKeyMatchSet = "[EXACT, PREFIX]";
+constexpr std::string_view kStrategyNames[] = {"RANDOM", "CALCULATED"};
+constexpr std::string_view kStrategySet = "[RANDOM, CALCULATED]";
+
+// ---- Member tables ----
+
+enum PutPolicyMember {
+  kPutTableName,
+  kPutIndexName,
+  kPutKey,
+  kPutKeyMatch,
+  kPutShardCount,
+  kPutSuffixFormat,
+  kPutStrategy,
+  kPutCalculatedFrom,
+  kPutLogicalKeyAttribute,
+  kPutMemberCount,
+};
+constexpr MemberSpec kPutMembers[kPutMemberCount] = {
+    {"TableName", Shape::kString},
+    {"IndexName", Shape::kString},
+    {"Key", Shape::kString},
+    {"KeyMatch", Shape::kString},
+    {"ShardCount", Shape::kInteger},
+    {"SuffixFormat", Shape::kString},
+    {"Strategy", Shape::kString},
+    {"CalculatedFrom", Shape::kString},
+    {"LogicalKeyAttribute", Shape::kString},
+};
+
+enum DeletePolicyMember {
+  kDeleteTableName,
+  kDeleteIndexName,
+  kDeleteKey,
+  kDeleteKeyMatch,
+  kDeleteMemberCount,
+};
+constexpr MemberSpec kDeleteMembers[kDeleteMemberCount] = {
+    {"TableName", Shape::kString},
+    {"IndexName", Shape::kString},
+    {"Key", Shape::kString},
+    {"KeyMatch", Shape::kString},
+};
+
+constexpr MemberSpec kDescribeMembers[] = {{"TableName", Shape::kString}};
+
+// ShardedAggregate's own member; the rest of its body is a Query.
+constexpr MemberSpec kAggregateMembers[] = {{"SumAttribute", Shape::kString}};
+
+// TableName (required) and IndexName, as table and index names.
+void Names(Constraints& c, const JsonValue* table_name, const JsonValue* index_name) {
+  c.Required(table_name, "tableName");
+  c.Name(table_name, "tableName");
+  c.Name(index_name, "indexName");
+}
+
+void KeyAndMatch(Constraints& c, const JsonValue* key, const JsonValue* match) {
+  c.Required(key, "key");
+  c.Enum(match, kKeyMatchNames, kKeyMatchSet, "keyMatch");
+}
+
+sharding::KeyMatch KeyMatchOf(const JsonValue* value) {
+  return EnumOf(value, kKeyMatchNames, sharding::KeyMatch::kExact);
+}
+
+// An Integer member's value for the engine's range check: values beyond int32 stay out of range
+// (the shape check already rejects them; this keeps the narrowing well defined regardless).
+int32_t NarrowForValidation(int64_t value) {
+  return static_cast<int32_t>(std::clamp<int64_t>(value, INT32_MIN, INT32_MAX));
+}
+
+void WriteShardUse(const ShardUse& shards, JsonWriter& w) {
+  Key(w, "ShardsTouched");
+  w.Int(shards.shards_touched);
+  if (shards.shard) {
+    Key(w, "Shard");
+    w.Int(*shards.shard);
+  }
+}
+
+void WriteScatter(int32_t shards_queried, int32_t shard_reads, JsonWriter& w) {
+  Key(w, "ShardsQueried");
+  w.Int(shards_queried);
+  Key(w, "ShardReads");
+  w.Int(shard_reads);
+}
+
+std::string EncodePolicyResult(const sharding::ShardingPolicy& policy) {
+  return EncodeObject([&](JsonWriter& w) {
+    Key(w, "ShardingPolicy");
+    WriteShardingPolicy(policy, w);
+  });
+}
+
+}  // namespace
+
+// ---- Decoders ----
+
+Result<PutShardingPolicyRequest> DecodePutShardingPolicyRequest(const JsonValue& body) {
+  std::array<const JsonValue*, kPutMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "PutShardingPolicy", kPutMembers, m));
+  Constraints c;
+  Names(c, m[kPutTableName], m[kPutIndexName]);
+  KeyAndMatch(c, m[kPutKey], m[kPutKeyMatch]);
+  c.Required(m[kPutShardCount], "shardCount");
+  c.Enum(m[kPutStrategy], kStrategyNames, kStrategySet, "strategy");
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+
+  PutShardingPolicyRequest request;
+  request.table_name = std::string(StringOf(*m[kPutTableName]));
+  sharding::ShardingPolicy& policy = request.policy;
+  policy.index_name = OptionalString(m[kPutIndexName]);
+  policy.key = std::string(StringOf(*m[kPutKey]));
+  policy.match = KeyMatchOf(m[kPutKeyMatch]);
+  policy.shard_count = NarrowForValidation(IntegerOf(*m[kPutShardCount]));
+  if (m[kPutSuffixFormat]) policy.suffix_format = std::string(StringOf(*m[kPutSuffixFormat]));
+  policy.strategy = EnumOf(m[kPutStrategy], kStrategyNames, sharding::ShardStrategy::kRandom);
+  policy.calculated_from = OptionalString(m[kPutCalculatedFrom]);
+  if (m[kPutLogicalKeyAttribute]) {
+    policy.logical_key_attribute = std::string(StringOf(*m[kPutLogicalKeyAttribute]));
+  }
+  return request;
+}
+
+Result<DeleteShardingPolicyRequest> DecodeDeleteShardingPolicyRequest(const JsonValue& body) {
+  std::array<const JsonValue*, kDeleteMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DeleteShardingPolicy", kDeleteMembers, m));
+  Constraints c;
+  Names(c, m[kDeleteTableName], m[kDeleteIndexName]);
+  KeyAndMatch(c, m[kDeleteKey], m[kDeleteKeyMatch]);
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  return DeleteShardingPolicyRequest{
+      .table_name = std::string(StringOf(*m[kDeleteTableName])),
+      .index_name = OptionalString(m[kDeleteIndexName]),
+      .key = std::string(StringOf(*m[kDeleteKey])),
+      .match = KeyMatchOf(m[kDeleteKeyMatch]),
+  };
+}
+
+Result<DescribeShardingPoliciesRequest> DecodeDescribeShardingPoliciesRequest(
+    const JsonValue& body) {
+  std::array<const JsonValue*, 1> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeShardingPolicies", kDescribeMembers, m));
+  Constraints c;
+  Names(c, m[0], nullptr);
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  return DescribeShardingPoliciesRequest{.table_name = std::string(StringOf(*m[0]))};
+}
+
+Result<ShardedAggregateRequest> DecodeShardedAggregateRequest(const JsonValue& body) {
+  std::array<const JsonValue*, 1> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "ShardedAggregate", kAggregateMembers, m));
+  ShardedAggregateRequest request;
+  PARTSTORE_ASSIGN_OR_RETURN(request.query, DecodeQueryRequest(body));
+  request.sum_attribute = OptionalString(m[0]);
+  return request;
+}
+
+// ---- Encoders ----
+
+void WriteShardingPolicy(const sharding::ShardingPolicy& policy, JsonWriter& w) {
+  w.StartObject();
+  if (policy.index_name) {
+    Key(w, "IndexName");
+    String(w, *policy.index_name);
+  }
+  Key(w, "Key");
+  String(w, policy.key);
+  Key(w, "KeyMatch");
+  String(w, sharding::KeyMatchName(policy.match));
+  Key(w, "ShardCount");
+  w.Int(policy.shard_count);
+  Key(w, "SuffixFormat");
+  String(w, policy.suffix_format);
+  Key(w, "Strategy");
+  String(w, sharding::ShardStrategyName(policy.strategy));
+  if (policy.calculated_from) {
+    Key(w, "CalculatedFrom");
+    String(w, *policy.calculated_from);
+  }
+  Key(w, "LogicalKeyAttribute");
+  String(w, policy.logical_key_attribute);
+  w.EndObject();
+}
+
+std::string EncodePutShardingPolicyResult(const PutShardingPolicyResult& result) {
+  return EncodePolicyResult(result.policy);
+}
+
+std::string EncodeDeleteShardingPolicyResult(const DeleteShardingPolicyResult& result) {
+  return EncodePolicyResult(result.policy);
+}
+
+std::string EncodeDescribeShardingPoliciesResult(std::string_view table_name,
+                                                 const DescribeShardingPoliciesResult& result) {
+  return EncodeObject([&](JsonWriter& w) {
+    Key(w, "TableName");
+    String(w, table_name);
+    Key(w, "ShardingPolicies");
+    w.StartArray();
+    for (const sharding::ShardingPolicy& policy : result.policies) WriteShardingPolicy(policy, w);
+    w.EndArray();
+  });
+}
+
+std::string EncodeShardedPutItemResult(const ShardedPutItemResult& result) {
+  return EncodeObject([&](JsonWriter& w) {
+    WritePutItemResultMembers(result.result, w);
+    WriteShardUse(result.shards, w);
+  });
+}
+
+std::string EncodeShardedGetItemResult(const ShardedGetItemResult& result) {
+  return EncodeObject([&](JsonWriter& w) {
+    WriteGetItemResultMembers(result.result, w);
+    WriteShardUse(result.shards, w);
+  });
+}
+
+std::string EncodeShardedUpdateItemResult(const ShardedUpdateItemResult& result) {
+  return EncodeObject([&](JsonWriter& w) {
+    WriteUpdateItemResultMembers(result.result, w);
+    WriteShardUse(result.shards, w);
+  });
+}
+
+std::string EncodeShardedDeleteItemResult(const ShardedDeleteItemResult& result) {
+  return EncodeObject([&](JsonWriter& w) {
+    WriteDeleteItemResultMembers(result.result, w);
+    WriteShardUse(result.shards, w);
+  });
+}
+
+std::string EncodeShardedBatchWriteItemResult(const ShardedBatchWriteItemResult& result) {
+  return EncodeObject([&](JsonWriter& w) {
+    WriteBatchWriteItemResultMembers(result.result, w);
+    Key(w, "PhysicalWrites");
+    w.Int(result.physical_writes);
+  });
+}
+
+std::string EncodeShardedQueryResult(const ShardedQueryResult& result) {
+  return EncodeObject([&](JsonWriter& w) {
+    WriteReadPageResultMembers(result.result, w);
+    WriteScatter(result.shards_queried, result.shard_reads, w);
+  });
+}
+
+std::string EncodeShardedAggregateResult(const ShardedAggregateResult& result) {
+  return EncodeObject([&](JsonWriter& w) {
+    Key(w, "Count");
+    w.Int64(result.count);
+    Key(w, "ScannedCount");
+    w.Int64(result.scanned_count);
+    if (result.sum) {
+      Key(w, "Sum");
+      WriteAttributeValue(Value(*result.sum), w);
+      Key(w, "SummedItems");
+      w.Int64(result.summed_items);
+    }
+    WriteScatter(result.shards_queried, result.shard_reads, w);
+    if (result.consumed_capacity) {
+      Key(w, "ConsumedCapacity");
+      WriteConsumedCapacity(*result.consumed_capacity, w);
+    }
+  });
+}
+
+}  // namespace partstore::protocol
