@@ -21,7 +21,9 @@
 // Thread safety: safe for concurrent use from any number of threads. The table catalogue is
 // behind a reader/writer lock held only to find, add or remove a table (never during an item
 // operation); item operations synchronize on the table's lock stripes (shard/table.h).
-// Lock order: catalogue lock, then (never while holding it) a table's stripe locks.
+// Lock order: catalogue lock, then (never while holding it) a table's stripe locks. Sharding
+// policy changes hold sharding_mu_ while they read and replace a table's PolicySet (the table's
+// own policy lock is a leaf under it); the sharded operations take no lock of their own.
 #pragma once
 
 #include <map>

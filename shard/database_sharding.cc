@@ -109,8 +109,8 @@ Result<ShardedPutItemResult> Database::ShardedPutItem(const PutItemRequest& requ
   }
   PutItemRequest physical = request;
   std::optional<int32_t> shard;
-  PARTSTORE_ASSIGN_OR_RETURN(
-      physical.item, sharding::ShardItem(*policies, table->key_schema(), request.item, &shard));
+  PARTSTORE_ASSIGN_OR_RETURN(physical.item, sharding::ShardItem(*policies, table->key_schema(),
+                                                                std::move(physical.item), &shard));
   PARTSTORE_ASSIGN_OR_RETURN(out.result, table->PutItem(physical, prepared));
   PresentOptional(*policies, &out.result.attributes);
   out.shards = {.sharded = shard.has_value(), .shards_touched = 1, .shard = shard};
