@@ -146,6 +146,7 @@ Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& reques
     const bool kept = std::any_of(gsis.begin(), gsis.end(),
                                   [&](const auto& gsi) { return gsi.index_name == old.index_name; });
     if (!kept) {
+      DropShardingPolicies(**table, old.index_name);
       gsis.push_back(old);
       gsis.back().index_status = IndexStatus::kDeleting;
     }

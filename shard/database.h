@@ -127,6 +127,9 @@ class Database {
   expr::ExpressionCache& expression_cache() { return *cache_; }
 
  private:
+  // Removes the sharding policies of a deleted GSI.
+  void DropShardingPolicies(Table& table, std::string_view index);
+
   DatabaseOptions options_;
   std::shared_ptr<expr::ExpressionCache> cache_;  // shared with the tables
   mutable std::shared_mutex mu_;                  // guards tables_

@@ -87,6 +87,18 @@ Result<DeleteShardingPolicyResult> Database::DeleteShardingPolicy(
   return result;
 }
 
+void Database::DropShardingPolicies(Table& table, std::string_view index) {
+  std::lock_guard lock(sharding_mu_);
+  std::shared_ptr<const PolicySet> policies = table.sharding_policies();
+  PolicySet::PolicyList kept;
+  for (const auto& policy : policies->policies()) {
+    if (policy->index() != index) kept.push_back(policy);
+  }
+  if (kept.size() != policies->policies().size()) {
+    table.set_sharding_policies(std::make_shared<const PolicySet>(std::move(kept)));
+  }
+}
+
 Result<DescribeShardingPoliciesResult> Database::DescribeShardingPolicies(
     const DescribeShardingPoliciesRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));

@@ -448,6 +448,20 @@ TEST_F(ShardedOpsTest, GsiPoliciesShardTheIndexKeyOnPutsAndUpdates) {
   EXPECT_EQ(db_.ShardedQuery(q)->result.count, 11);
 }
 
+TEST_F(ShardedOpsTest, DeletingAGsiRemovesItsPolicies) {
+  MustSetPolicy(db_, "Social", Policy("PRODUCT#", 4, ShardStrategy::kRandom, KeyMatch::kPrefix,
+                                      std::string("GSI1")));
+  MustSetPolicy(db_, "Social", Policy("USER#", 4, ShardStrategy::kRandom, KeyMatch::kPrefix));
+  UpdateTableRequest update{.table_name = "Social"};
+  GlobalSecondaryIndexUpdate remove;
+  remove.remove = GlobalSecondaryIndexUpdate::Delete{"GSI1"};
+  update.global_secondary_index_updates = std::vector<GlobalSecondaryIndexUpdate>{remove};
+  ASSERT_TRUE(db_.UpdateTable(update).ok());
+  auto described = db_.DescribeShardingPolicies({"Social"});
+  ASSERT_EQ(described->policies.size(), 1u);
+  EXPECT_EQ(described->policies[0].key, "USER#");
+}
+
 TEST_F(ShardedOpsTest, WithoutPoliciesTheShardedOperationsAreThePlainOnes) {
   auto put = db_.ShardedPutItem({.table_name = "Social", .item = {{"PK", "A"}, {"SK", "1"}}});
   ASSERT_TRUE(put.ok());
