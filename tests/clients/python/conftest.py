@@ -9,11 +9,13 @@
 # No user configuration leaks in: the AWS_* variables a developer may have set are replaced below,
 # before boto3 reads them.
 import contextlib
+import json
 import os
 import re
 import select
 import signal
 import subprocess
+import urllib.request
 import uuid
 
 import pytest
@@ -147,3 +149,11 @@ def table_name(client):
 def table(dynamodb, table_name):
     return dynamodb.Table(table_name)
 
+
+def partstore(endpoint, operation, body):
+    """One Partstore_20261120.<Op> extension call: a plain JSON POST (no signature needed)."""
+    request = urllib.request.Request(endpoint, data=json.dumps(body).encode(), headers={
+        "X-Amz-Target": f"Partstore_20261120.{operation}",
+        "Content-Type": "application/x-amz-json-1.0"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)

@@ -6,12 +6,11 @@ moves it, so every count below is exact. The Partstore_20261120.<Op> extensions 
 POSTs (README.md, "Capacity simulation"); they need no signature.
 """
 import json
-import urllib.request
 
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import make_client, serve
+from conftest import make_client, partstore, serve
 
 PROVISIONED_MESSAGE = ("The level of configured provisioned throughput for the table was exceeded."
                        " Consider increasing your provisioning level with the UpdateTable API.")
@@ -24,12 +23,6 @@ def endpoint_manual():
         yield url
 
 
-def partstore(endpoint, operation, body):
-    request = urllib.request.Request(endpoint, data=json.dumps(body).encode(), headers={
-        "X-Amz-Target": f"Partstore_20261120.{operation}",
-        "Content-Type": "application/x-amz-json-1.0"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
 
 
 def metric(endpoint, table, name):

@@ -7,17 +7,10 @@ all shards with one LastEvaluatedKey.
 """
 import json
 import urllib.error
-import urllib.request
 
 import pytest
 
-
-def partstore(endpoint, operation, body):
-    request = urllib.request.Request(endpoint, data=json.dumps(body).encode(), headers={
-        "X-Amz-Target": f"Partstore_20261120.{operation}",
-        "Content-Type": "application/x-amz-json-1.0"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
+from conftest import partstore
 
 
 def test_sharded_writes_are_plain_items_and_sharded_query_pages_through_every_shard(
