@@ -294,6 +294,7 @@ void BM_Sharding_HotKey(benchmark::State& state) {
     label = "keys/WCU/throttled per partition:";
     for (size_t p = 0; p < keys_in.size(); ++p) {
       partitions_hit += keys_in[p] > 0;
+      if (keys_in[p] == 0 && after->partitions[p].consumed_write_units == 0) continue;
       char part[48];
       std::snprintf(part, sizeof part, " %d/%.0f/%lld", keys_in[p],
                     after->partitions[p].consumed_write_units,
@@ -328,6 +329,8 @@ BENCHMARK(BM_Sharding_HotKey)
     ->Args({10, 5000})
     ->Args({0, 4999})
     ->Args({10, 4999})
+    ->Args({0, 40000})
+    ->Args({10, 40000})
     ->UseRealTime();
 
 }  // namespace

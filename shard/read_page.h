@@ -47,6 +47,21 @@ class ReadPage {
     return size;
   }
 
+  // The same, taking the item (moved into the page when it is returned whole).
+  size_t Add(Item&& item) {
+    const size_t size = ItemSize(item);
+    ++scanned_;
+    bytes_ += size;
+    if (filter_ == nullptr || expr::Evaluate(*filter_, &item)) {
+      ++count_;
+      if (!count_only_) {
+        result_.items.push_back(projection_ != nullptr ? expr::Project(*projection_, item)
+                                                       : std::move(item));
+      }
+    }
+    return size;
+  }
+
   bool full() const { return scanned_ >= limit_ || bytes_ >= kMaxPageBytes; }
   uint64_t bytes() const { return bytes_; }
   // Items that passed the filter so far.

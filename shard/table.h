@@ -30,6 +30,7 @@
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -131,15 +132,14 @@ class Table {
                             TableQueryOptions options = {}) const;
   Result<ScanResult> Scan(const ScanRequest& request, const PreparedRead& prepared) const;
 
-  // Where an item a Query of the table (`index` empty) or of an index returned stands: the key
-  // the Query orders a partition by (the encoded sort key, or the index entry key) and the
-  // LastEvaluatedKey a page ending at it carries. ValidationException for an unknown index or an
-  // item without the key attributes.
-  struct QueryPosition {
-    std::string order;
-    Item last_evaluated_key;
-  };
-  Result<QueryPosition> QueryPositionOf(std::string_view index, const Item& item) const;
+  // How a Query of the table (`index` empty) or of an index orders and resumes, for write
+  // sharding's merge: the key it orders a partition's items by (the encoded sort key, or the
+  // index entry key) for each of `items`, and the LastEvaluatedKey of a page ending at `item`
+  // (which needs only the table's and the index's key attributes). ValidationException for an
+  // unknown index or an item without the key attributes.
+  Result<std::vector<std::string>> QueryOrderKeys(std::string_view index,
+                                                  std::span<const Item> items) const;
+  Result<Item> QueryLastEvaluatedKey(std::string_view index, const Item& item) const;
   // Query's rule that a FilterExpression names no key attribute (of `schema`, the table's or the
   // index's, nor of the table).
   Status CheckFilterNamesNoKey(const PreparedRead& prepared, const KeySchema& schema) const;

@@ -161,18 +161,44 @@ Status Table::CheckFilterNamesNoKey(const PreparedRead& prepared, const KeySchem
   return Status::Ok();
 }
 
-Result<Table::QueryPosition> Table::QueryPositionOf(std::string_view index_name,
-                                                    const Item& item) const {
-  PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKeyOfItem(item));
-  if (index_name.empty()) return QueryPosition{std::move(key.sort), KeyOf(item)};
+Result<std::vector<std::string>> Table::QueryOrderKeys(std::string_view index_name,
+                                                       std::span<const Item> items) const {
+  std::vector<std::string> out;
+  out.reserve(items.size());
+  if (index_name.empty()) {
+    for (const Item& item : items) {
+      if (!key_schema_.sort) {
+        out.emplace_back();
+        continue;
+      }
+      auto sort = item.find(key_schema_.sort->name);
+      if (sort == item.end()) return Status::Validation("The item has no sort key");
+      out.push_back(EncodeKey(sort->second));
+    }
+    return out;
+  }
   std::shared_ptr<SecondaryIndex> index = FindIndex(index_name);
   if (index == nullptr) {
     return Status::Validation("The table does not have the specified index: " +
                               std::string(index_name));
   }
-  std::optional<SecondaryIndex::EntryKey> entry = index->KeyOf(item, key.partition, key.sort);
-  if (!entry) return Status::Validation("The item has no key in index " + std::string(index_name));
-  return QueryPosition{std::move(entry->entry), IndexKeyOf(*index, item)};
+  for (const Item& item : items) {
+    PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKeyOfItem(item));
+    std::optional<SecondaryIndex::EntryKey> entry = index->KeyOf(item, key.partition, key.sort);
+    if (!entry) return Status::Validation("The item has no key in index " + std::string(index_name));
+    out.push_back(std::move(entry->entry));
+  }
+  return out;
+}
+
+Result<Item> Table::QueryLastEvaluatedKey(std::string_view index_name, const Item& item) const {
+  if (index_name.empty()) return KeyOf(item);
+  std::shared_ptr<SecondaryIndex> index = FindIndex(index_name);
+  if (index == nullptr) {
+    return Status::Validation("The table does not have the specified index: " +
+                              std::string(index_name));
+  }
+  return IndexKeyOf(*index, item);
 }
 
 Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead& prepared,

@@ -43,6 +43,7 @@ struct ShardReader {
   const Policy* policy = nullptr;  // null: the key is not sharded (read as it is)
   std::string index;               // the index queried, or empty
   std::string key_attribute;       // the partition key attribute queried
+  std::vector<std::string> key_attributes;  // the table's and the index's key attributes
   std::string logical;
   QueryRequest request;
   PreparedRead prepared;
@@ -123,6 +124,14 @@ Result<std::unique_ptr<ShardReader>> MakeReader(const Table& table, const Policy
                                 : Select::kAllAttributes;
 
   reader->key_attribute = schema.partition.name;
+  for (const KeySchema* keys_of : {&table.key_schema(), static_cast<const KeySchema*>(&schema)}) {
+    for (const KeyAttribute* a : {&keys_of->partition, keys_of->sort ? &*keys_of->sort : nullptr}) {
+      if (a != nullptr && std::find(reader->key_attributes.begin(), reader->key_attributes.end(),
+                                    a->name) == reader->key_attributes.end()) {
+        reader->key_attributes.push_back(a->name);
+      }
+    }
+  }
   if (!keys.partition->is(Type::kS)) return reader;
   reader->logical = keys.partition->as_string();
   reader->policy = policies.Find(global ? reader->index : "", reader->logical);
@@ -157,10 +166,10 @@ struct Cursor {
 Status Refill(ShardReader& reader, Cursor& cursor, int32_t shard, int32_t limit, int32_t cap) {
   PARTSTORE_ASSIGN_OR_RETURN(QueryResult page,
                              reader.Read(shard, cursor.start, cursor.inclusive, limit));
-  for (Item& item : page.items) {
-    PARTSTORE_ASSIGN_OR_RETURN(Table::QueryPosition position,
-                               reader.table->QueryPositionOf(reader.index, item));
-    cursor.buffer.push_back({std::move(position.order), std::move(item)});
+  PARTSTORE_ASSIGN_OR_RETURN(std::vector<std::string> orders,
+                             reader.table->QueryOrderKeys(reader.index, page.items));
+  for (size_t i = 0; i < page.items.size(); ++i) {
+    cursor.buffer.push_back({std::move(orders[i]), std::move(page.items[i])});
   }
   cursor.start = std::move(page.last_evaluated_key);
   cursor.inclusive = false;
@@ -275,18 +284,20 @@ Result<ShardedQueryResult> ScatterGatherQuery(const Table& table, const PolicySe
 
   ReadPage page(prepared.filter, prepared.projection, prepared.select, request.limit);
   int64_t merged = 0;
-  std::optional<Item> last;  // physical item
+  Item last;  // the key attributes of the last item merged, physical
   while (!page.full() && !heap.empty()) {
     const int32_t shard = heap.top();
     heap.pop();
     Cursor& cursor = cursors[static_cast<size_t>(shard)];
     Item item = std::move(cursor.buffer.front().item);
     cursor.buffer.pop_front();
-    Item presented = item;
-    reader->Present(policies, &presented);
-    page.Add(presented);
+    last.clear();
+    for (const std::string& name : reader->key_attributes) {
+      if (auto it = item.find(name); it != item.end()) last.emplace(name, it->second);
+    }
+    reader->Present(policies, &item);
+    page.Add(std::move(item));
     ++merged;
-    last = std::move(item);
     if (cursor.buffer.empty() && !cursor.done && !page.full()) {
       const int64_t room = limit - merged;
       PARTSTORE_RETURN_IF_ERROR(Fill(
@@ -299,9 +310,8 @@ Result<ShardedQueryResult> ScatterGatherQuery(const Table& table, const PolicySe
   const bool full = page.full();
   out.result = std::move(page).Finish();
   if (full) {
-    PARTSTORE_ASSIGN_OR_RETURN(Table::QueryPosition position,
-                               table.QueryPositionOf(reader->index, *last));
-    out.result.last_evaluated_key = std::move(position.last_evaluated_key);
+    PARTSTORE_ASSIGN_OR_RETURN(out.result.last_evaluated_key,
+                               table.QueryLastEvaluatedKey(reader->index, last));
   }
   out.result.consumed_capacity = std::move(reader->consumed);
   out.shards_queried = n;
