@@ -206,11 +206,13 @@ Result<ShardedQueryResult> ScatterGatherQuery(const Table& table, const PolicySe
   const bool forward = request.scan_index_forward.value_or(true);
   const int64_t limit = request.limit ? *request.limit : INT64_MAX;
   // First reads: a share of the Limit with room for skew; 64 items without a Limit.
-  const int32_t cap = request.limit ? *request.limit : 1024;
+  // Reads double up to `cap` items (a page stops at 1 MB anyway).
+  const int32_t cap = request.limit ? std::min<int32_t>(*request.limit, 4096) : 1024;
   const int32_t first_read =
-      request.limit ? std::min<int32_t>(*request.limit,
-                                        std::max<int32_t>(2, (3 * *request.limit) / (2 * n) + 1))
-                    : 64;
+      request.limit
+          ? static_cast<int32_t>(std::min<int64_t>(
+                cap, std::max<int64_t>(2, (3 * int64_t{*request.limit}) / (2 * n) + 1)))
+          : 64;
 
   std::vector<Cursor> cursors(static_cast<size_t>(n));
   for (Cursor& cursor : cursors) cursor.next_read = first_read;

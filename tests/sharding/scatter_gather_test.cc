@@ -275,6 +275,25 @@ TEST(ScatterGather, ReadsAboutLimitPlusTwoPerShardNotLimitTimesShards) {
   EXPECT_GE(page->result.consumed_capacity->CapacityUnits(), 8.0);
 }
 
+TEST(ScatterGather, TheLargestLimitReadsEverythingInOnePage) {
+  Database db;
+  ASSERT_TRUE(db.CreateTable(ShardedTestTable("Tbl")).ok());
+  MustSetPolicy(db, "Tbl", Policy("K", 3, ShardStrategy::kRandom));
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_TRUE(
+        db.ShardedPutItem({.table_name = "Tbl", .item = {{"PK", "K"}, {"SK", std::to_string(i)}}})
+            .ok());
+  }
+  QueryRequest q{.table_name = "Tbl",
+                 .key_condition_expression = "PK = :pk",
+                 .expression_attribute_values = AttributeMap{{":pk", "K"}},
+                 .limit = INT32_MAX};
+  auto page = db.ShardedQuery(q);
+  ASSERT_TRUE(page.ok());
+  EXPECT_EQ(page->result.count, 50);
+  EXPECT_FALSE(page->result.last_evaluated_key);
+}
+
 TEST(ScatterGather, UnshardedKeysRunThePlainQuery) {
   Database db;
   ASSERT_TRUE(db.CreateTable(ShardedTestTable("Tbl")).ok());
