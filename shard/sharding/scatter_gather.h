@@ -8,9 +8,9 @@
 // to the merged stream exactly as Query applies them to a partition (reference §4.3: Limit counts
 // items evaluated, a page stops at 1 MB evaluated), on the items as presented unsharded.
 //
-// Each shard is read in growing pages (a few items first, doubling on every refill, never more
-// than the merged page could still take), so a Limit of L over N shards reads about L + 2N items
-// rather than N x L. Every shard read is a real Query on the table: it pays its own 4 KB rounding
+// Each shard is read in growing pages (first 1.5 L / N + 1 items, at least 2; doubling on every
+// refill up to 4,096; never more than the merged page could still take), so a Limit of L over N
+// evenly filled shards reads about 1.5 L + N items rather than N x L. Every shard read is a real Query on the table: it pays its own 4 KB rounding
 // and is throttled like any other read (the capacity ShardedQuery reports is the sum).
 //
 // Continuation: the merged page's LastEvaluatedKey is the physical key of the last item merged,
