@@ -251,7 +251,7 @@ TEST(ScatterGatherResume, TokenIsAPhysicalKeyOfTheShardTheMergeStoppedIn) {
             "The provided starting key is outside query boundaries based on provided conditions");
 }
 
-TEST(ScatterGather, ReadsAboutLimitPlusTwoPerShardNotLimitTimesShards) {
+TEST(ScatterGather, ReadsAFewItemsPerShardNotLimitTimesShards) {
   Database db;
   ASSERT_TRUE(db.CreateTable(ShardedTestTable("Tbl")).ok());
   MustSetPolicy(db, "Tbl", Policy("K", 16, ShardStrategy::kCalculated));
@@ -268,7 +268,7 @@ TEST(ScatterGather, ReadsAboutLimitPlusTwoPerShardNotLimitTimesShards) {
   auto page = db.ShardedQuery(q);
   ASSERT_TRUE(page.ok());
   EXPECT_EQ(page->result.count, 100);
-  // 16 first reads of 10 items each (2 x 100 / 16 + 1), plus a few refills.
+  // 16 first reads of 10 items each (1.5 x 100 / 16 + 1), plus a few refills.
   EXPECT_GE(page->shard_reads, 16);
   EXPECT_LE(page->shard_reads, 32);
   // Each shard read is charged on its own (at least 0.5 RCU each, eventually consistent).
