@@ -35,9 +35,8 @@ Status CheckName(std::string_view name) {
 Database::Database(DatabaseOptions options)
     : options_(std::move(options)),
       cache_(std::make_shared<expr::ExpressionCache>(options_.expression_cache_capacity)) {
-  if (options_.capacity.enabled && !options_.capacity.clock) {
-    options_.capacity.clock = std::make_shared<capacity::SystemClock>();
-  }
+  // The capacity simulation's clock, and the one ClientRequestTokens expire on.
+  if (!options_.capacity.clock) options_.capacity.clock = std::make_shared<capacity::SystemClock>();
 }
 
 Database::~Database() = default;

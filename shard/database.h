@@ -42,6 +42,7 @@
 #include "shard/sharding/sharding_requests.h"
 #include "shard/table.h"
 #include "shard/table_requests.h"
+#include "shard/transaction_requests.h"
 
 namespace partstore {
 
@@ -88,6 +89,13 @@ class Database {
   Result<ScanResult> Scan(const ScanRequest& request);
   Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& request);
   Result<BatchWriteItemResult> BatchWriteItem(const BatchWriteItemRequest& request);
+
+  // ---- Transactions (shard/transaction.cc) ----
+  // All or nothing over up to 100 distinct items in any tables, serializable against every
+  // single-item operation and every other transaction: the stripes of every item (and of the
+  // index entries the writes change) are held together while the transaction decides and applies.
+  Result<TransactWriteItemsResult> TransactWriteItems(const TransactWriteItemsRequest& request);
+  Result<TransactGetItemsResult> TransactGetItems(const TransactGetItemsRequest& request);
 
   // ---- Capacity simulation (partstore's extensions, Partstore.<Op> on the wire) ----
   // Each needs capacity simulation on, else ValidationException; AdvanceClock needs the manual
@@ -140,6 +148,16 @@ class Database {
   std::map<std::string, double, std::less<>> insights_updated_;
   // Serializes changes of tables' sharding policies (read-modify-write of a table's PolicySet).
   std::mutex sharding_mu_;
+  // ClientRequestTokens of TransactWriteItems seen in the last 10 minutes (a leaf lock, never
+  // held while a transaction runs).
+  struct TokenRecord {
+    uint64_t fingerprint = 0;        // of the request's parameters
+    bool in_flight = true;
+    int64_t finished_micros = 0;     // on the database clock
+    TransactWriteItemsResult result;
+  };
+  std::mutex tokens_mu_;
+  std::map<std::string, TokenRecord, std::less<>> tokens_;
 };
 
 }  // namespace partstore

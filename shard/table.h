@@ -236,7 +236,9 @@ class Table {
   using IndexWritePlan = std::vector<IndexWrite>;
   IndexWritePlan PlanIndexWrites(const IndexList& indexes, const Item* old_item,
                                  const Item* new_item, const EncodedKey& key) const;
-  void ApplyIndexWrites(const IndexWritePlan& plan, const Item* new_item, CapacityCharge* charge);
+  // `stripes_held`: the caller holds every index stripe the plan touches (a transaction).
+  void ApplyIndexWrites(const IndexWritePlan& plan, const Item* new_item, CapacityCharge* charge,
+                        bool stripes_held = false);
   // With capacity simulation on: admits and charges a write of `half_units` to the table (LSIs
   // included) changing the stored size by `bytes` / `items`, and the GSI part of `plan` (the
   // base write is throttled when any part cannot pay). OK when simulation is off.
@@ -304,6 +306,50 @@ class Table {
   std::shared_ptr<const sharding::PolicySet> sharding_;
   mutable std::mutex description_mu_;  // guards description_
   TableDescription description_;       // without item_count / table_size_bytes
+
+ public:
+  // ---- Transactions (shard/transaction.cc drives them; shard/table_transaction.cc) ----
+  // A transaction holds the base stripes of all its items exclusively (in the global order:
+  // table, then stripe number), stages every action (the condition checked, the new item and the
+  // index plan computed; nothing changed), charges capacity, then takes the index stripes its
+  // writes touch (in the same global order, after every base stripe) and commits.
+  struct StagedWrite {
+    enum class Kind : uint8_t { kConditionCheck, kPut, kUpdate, kDelete };
+    Kind kind = Kind::kConditionCheck;
+    EncodedKey key;
+    Item key_item;                  // the key attributes (capacity, insights, metrics)
+    std::optional<Item> new_item;   // the item a put or update stores
+    bool erase = false;             // a delete of an existing item
+    bool existed = false;           // an item was there before
+    size_t old_size = 0;
+    size_t new_size = 0;
+    int64_t half_units = 0;         // the base table's transactional units (2 per KB)
+    IndexWritePlan plan;
+  };
+  // Stages one action. `condition` / `update` may be null; `put` is the item of a put.
+  // REQUIRES: the stripe of `write->key` held exclusively by the caller. Errors:
+  // ConditionalCheckFailed (with the existing item for ALL_OLD), ValidationException (the item),
+  // ItemCollectionSizeLimitExceeded.
+  Status StageWrite(StagedWrite* write, const PreparedCondition* condition,
+                    const PreparedUpdate* update, const Item* put,
+                    ReturnValuesOnConditionCheckFailure on_failure) const;
+  // Capacity for a staged write (transactional units); OK when simulation is off.
+  // REQUIRES: its base stripe held.
+  Status ChargeStaged(const StagedWrite& write);
+  // The index stripes a staged write's commit touches, for the caller to lock.
+  void IndexStripesOf(const StagedWrite& write, std::vector<const Stripe*>* out) const;
+  // Applies a staged write; its base stripe and every index stripe it touches held exclusively
+  // by the caller. Adds what it consumed to `charge` and returns the item collection metrics
+  // asked for (tables with LSIs).
+  std::optional<ItemCollectionMetrics> CommitStaged(const StagedWrite& write,
+                                                    ReturnItemCollectionMetrics metrics,
+                                                    CapacityCharge* charge);
+  // TransactGetItems' read of one item, its stripe held (shared or exclusive) by the caller.
+  std::optional<Item> ReadLocked(const EncodedKey& key) const;
+  // Capacity for TransactGetItems' read of `half_units` (transactional) of the item at `key`;
+  // OK when simulation is off.
+  Status ChargeTransactionalRead(const EncodedKey& key, const Item& key_item,
+                                 int64_t half_units) const;
 };
 
 }  // namespace partstore

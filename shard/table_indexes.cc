@@ -328,9 +328,10 @@ void AddIndexCharge(const SecondaryIndex& index, int64_t half_units, CapacityCha
   map[index.name()] += half_units;
 }
 
-void EraseEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key) {
+void EraseEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, bool held) {
   Stripe& stripe = index.stripes().ForHash(key.hash);
-  std::unique_lock lock(stripe.mu);
+  std::unique_lock lock(stripe.mu, std::defer_lock);
+  if (!held) lock.lock();
   ItemCollection* collection = stripe.Find({key.hash, key.partition});
   if (collection == nullptr) return;
   const Item* entry = collection->Find(key.entry);
@@ -342,9 +343,11 @@ void EraseEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key) {
   stripe.EraseIfEmpty({key.hash, key.partition});
 }
 
-void PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, Item entry, size_t size) {
+void PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, Item entry, size_t size,
+              bool held) {
   Stripe& stripe = index.stripes().ForHash(key.hash);
-  std::unique_lock lock(stripe.mu);
+  std::unique_lock lock(stripe.mu, std::defer_lock);
+  if (!held) lock.lock();
   ItemCollection& collection = stripe.FindOrCreate({key.hash, key.partition});
   const Item* existing = collection.Find(key.entry);
   const size_t old_size = existing != nullptr ? ItemSize(*existing) : 0;
@@ -396,11 +399,13 @@ Table::IndexWritePlan Table::PlanIndexWrites(const IndexList& indexes, const Ite
 }
 
 void Table::ApplyIndexWrites(const IndexWritePlan& plan, const Item* new_item,
-                             CapacityCharge* charge) {
+                             CapacityCharge* charge, bool stripes_held) {
   for (const IndexWrite& write : plan) {
-    if (write.erase) EraseEntry(*write.index, *write.erase);
-    if (write.put)
-      PutEntry(*write.index, *write.put, write.index->Project(*new_item), write.new_size);
+    if (write.erase) EraseEntry(*write.index, *write.erase, stripes_held);
+    if (write.put) {
+      PutEntry(*write.index, *write.put, write.index->Project(*new_item), write.new_size,
+               stripes_held);
+    }
     AddIndexCharge(*write.index, write.erase_half_units + write.put_half_units, charge);
   }
 }

@@ -1,0 +1,169 @@
+// Table: a transaction's part of the work on one table (the locking and the all-or-nothing
+// decision are shard/transaction.cc's). Staging mirrors PutItem / UpdateItem / DeleteItem
+// (shard/table_items.cc) up to the point where they change anything; committing does what they
+// do after it, with the stripes already held.
+//
+// Capacity (reference §2.3): 2 write units per KB of max(old, new) for a put or an update, of the
+// deleted item for a delete (2 when there is none); a ConditionCheck is charged as a delete of
+// the item it checks would be (its size, 2 units when missing). Index writes cost what a
+// standard write to the index costs.
+#include "core/error_detail.h"
+#include "core/expr/evaluate.h"
+#include "core/expr/update.h"
+#include "shard/table.h"
+
+namespace partstore {
+
+namespace {
+
+int64_t TransactionalHalfUnits(size_t bytes) {
+  return 2 * WriteUnits(bytes, WriteKind::kTransactional);
+}
+
+}  // namespace
+
+Status Table::StageWrite(StagedWrite* write, const PreparedCondition* condition,
+                         const PreparedUpdate* update, const Item* put,
+                         ReturnValuesOnConditionCheckFailure on_failure) const {
+  const Stripe& stripe = stripes_.ForHash(write->key.hash);
+  const ItemCollection* collection = stripe.Find({write->key.hash, write->key.partition});
+  const Item* existing = collection != nullptr ? collection->Find(write->key.sort) : nullptr;
+  write->existed = existing != nullptr;
+  write->old_size = existing != nullptr ? ItemSize(*existing) : 0;
+  const std::optional<expr::Condition>* check =
+      condition != nullptr ? &condition->condition
+                           : (update != nullptr ? &update->condition : nullptr);
+  if (check != nullptr && *check && !expr::Evaluate(**check, existing)) {
+    Status failed(Code::kConditionalCheckFailed, "The conditional request failed");
+    if (on_failure == ReturnValuesOnConditionCheckFailure::kAllOld && existing != nullptr) {
+      auto detail = std::make_shared<ErrorDetail>();
+      detail->item = *existing;
+      return std::move(failed).WithDetail(std::move(detail));
+    }
+    return failed;
+  }
+
+  switch (write->kind) {
+    case StagedWrite::Kind::kConditionCheck:
+      break;
+    case StagedWrite::Kind::kDelete:
+      write->erase = existing != nullptr;
+      break;
+    case StagedWrite::Kind::kPut:
+      PARTSTORE_RETURN_IF_ERROR(ValidateItem(*put));
+      write->new_item = *put;
+      break;
+    case StagedWrite::Kind::kUpdate: {
+      PARTSTORE_ASSIGN_OR_RETURN(
+          expr::UpdateOutcome outcome,
+          expr::ApplyUpdate(update->update, existing, key_schema_, expr::UpdatedAttributes::kNone));
+      if (!outcome.exists) break;  // REMOVE on a missing item: nothing to store
+      if (existing == nullptr) {
+        for (const auto& [name, value] : write->key_item) outcome.item.insert_or_assign(name, value);
+      }
+      if (Status valid = ValidateItem(outcome.item); !valid.ok()) {
+        if (valid.message() == messages::kItemTooLarge) {
+          return Status::Validation("Item size to update has exceeded the maximum allowed size");
+        }
+        return valid;
+      }
+      write->new_item = std::move(outcome.item);
+      break;
+    }
+  }
+
+  const IndexList& indexes = WriterIndexes(write->key.hash);
+  if (write->new_item) {
+    PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, *write->new_item));
+    write->new_size = ItemSize(*write->new_item);
+    if (!indexes.empty()) {
+      PARTSTORE_RETURN_IF_ERROR(CheckItemCollectionLimit(
+          indexes, write->key, collection,
+          static_cast<int64_t>(write->new_size) - static_cast<int64_t>(write->old_size)));
+      write->plan = PlanIndexWrites(indexes, existing, &*write->new_item, write->key);
+    }
+  } else if (write->erase && !indexes.empty()) {
+    write->plan = PlanIndexWrites(indexes, existing, nullptr, write->key);
+  }
+  write->half_units = TransactionalHalfUnits(
+      write->new_item ? std::max(write->old_size, write->new_size) : write->old_size);
+  return Status::Ok();
+}
+
+Status Table::ChargeStaged(const StagedWrite& write) {
+  if (!capacity_) return Status::Ok();
+  const Stripe& stripe = stripes_.ForHash(write.key.hash);
+  const ItemCollection* collection = stripe.Find({write.key.hash, write.key.partition});
+  const Item* existing = collection != nullptr ? collection->Find(write.key.sort) : nullptr;
+  int64_t bytes = 0;
+  int64_t items = 0;
+  if (write.new_item) {
+    bytes = static_cast<int64_t>(write.new_size) - static_cast<int64_t>(write.old_size);
+    items = write.existed ? 0 : 1;
+  } else if (write.erase) {
+    bytes = -static_cast<int64_t>(write.old_size);
+    items = -1;
+  }
+  return ChargeWrite(write.key, write.key_item, write.half_units, bytes, items, write.plan,
+                     existing, write.new_item ? &*write.new_item : nullptr);
+}
+
+void Table::IndexStripesOf(const StagedWrite& write, std::vector<const Stripe*>* out) const {
+  for (const IndexWrite& w : write.plan) {
+    if (w.erase) out->push_back(&w.index->stripes().ForHash(w.erase->hash));
+    if (w.put) out->push_back(&w.index->stripes().ForHash(w.put->hash));
+  }
+}
+
+std::optional<ItemCollectionMetrics> Table::CommitStaged(const StagedWrite& write,
+                                                         ReturnItemCollectionMetrics metrics,
+                                                         CapacityCharge* charge) {
+  charge->table_half_units += write.half_units;
+  const EncodedKey& key = write.key;
+  Stripe& stripe = stripes_.ForHash(key.hash);
+  const IndexList& indexes = WriterIndexes(key.hash);
+  std::optional<ItemCollectionMetrics> out;
+  if (write.new_item) {
+    ItemCollection& collection = stripe.FindOrCreate({key.hash, key.partition});
+    auto [stored, inserted] = collection.InsertOrAssign(
+        key.sort, *write.new_item, nullptr,
+        KnownItemSizes{.item = write.new_size,
+                       .old = write.existed ? write.old_size : kUnknownItemSize});
+    if (inserted) ++stripe.item_count;
+    stripe.size_bytes += static_cast<int64_t>(write.new_size) - static_cast<int64_t>(write.old_size);
+    if (!indexes.empty()) {
+      ApplyIndexWrites(write.plan, stored, charge, /*stripes_held=*/true);
+      out = CollectionMetrics(metrics, indexes, key, &collection, *stored);
+    }
+  } else if (write.erase) {
+    ItemCollection* collection = stripe.Find({key.hash, key.partition});
+    Item old;
+    collection->Erase(key.sort, &old, write.old_size);
+    --stripe.item_count;
+    stripe.size_bytes -= static_cast<int64_t>(write.old_size);
+    stripe.EraseIfEmpty({key.hash, key.partition});
+    if (!indexes.empty()) {
+      ApplyIndexWrites(write.plan, nullptr, charge, /*stripes_held=*/true);
+      out = CollectionMetrics(metrics, indexes, key, stripe.Find({key.hash, key.partition}), old);
+    }
+  }
+  return out;
+}
+
+std::optional<Item> Table::ReadLocked(const EncodedKey& key) const {
+  const Stripe& stripe = stripes_.ForHash(key.hash);
+  const ItemCollection* collection = stripe.Find({key.hash, key.partition});
+  const Item* item = collection != nullptr ? collection->Find(key.sort) : nullptr;
+  if (item == nullptr) return std::nullopt;
+  return *item;
+}
+
+Status Table::ChargeTransactionalRead(const EncodedKey& key, const Item& key_item,
+                                      int64_t half_units) const {
+  if (!capacity_) return Status::Ok();
+  const KeyAccessBuffer access = AccessOf(key, &key_item);
+  const capacity::KeyAccess key_access = access.access();
+  return capacity_->Read("", key.hash, half_units, /*returned_items=*/0, &key_access);
+}
+
+}  // namespace partstore
