@@ -5,6 +5,7 @@
 #include "core/error_detail.h"
 #include "shard/capacity/clock.h"
 #include "tests/shard/database_testutil.h"
+#include "tests/sharding/sharding_testutil.h"
 
 namespace partstore::testing {
 namespace {
@@ -230,6 +231,31 @@ TEST_F(TransactionTest, TransactGetItemsProjectsAndValidates) {
   get.get.key = {{"PK", "USER#a"}};  // no sort key
   EXPECT_EQ(Codes(db_.TransactGetItems({.transact_items = {get}}).status()),
             (std::vector<std::string>{"ValidationError"}));
+}
+
+TEST_F(TransactionTest, IndexesChangeWithTheTransaction) {
+  ASSERT_TRUE(db_.CreateTable(ShardedTestTable("Orders")).ok());  // GSI1 on GSI1PK / GSI1SK
+  MustPut(db_, "Orders", {{"PK", "ORDER#1"}, {"SK", "A"}, {"GSI1PK", "open"}, {"GSI1SK", "1"}});
+  auto done = Write(
+      {Update("Orders", {{"PK", "ORDER#1"}, {"SK", "A"}}, "SET GSI1PK = :s", std::nullopt,
+              {{":s", "shipped"}}),
+       Put("Orders", {{"PK", "ORDER#2"}, {"SK", "A"}, {"GSI1PK", "shipped"}, {"GSI1SK", "2"}}),
+       Put("Orders", {{"PK", "ORDER#3"}, {"SK", "A"}, {"GSI1PK", "open"}, {"GSI1SK", "3"}})});
+  ASSERT_TRUE(done.ok()) << done.status().ToString();
+  auto count = [&](const std::string& status) {
+    auto page = db_.Query({.table_name = "Orders",
+                           .index_name = "GSI1",
+                           .key_condition_expression = "GSI1PK = :s",
+                           .expression_attribute_values = AttributeMap{{":s", status}},
+                           .select = Select::kCount});
+    EXPECT_TRUE(page.ok());
+    return page.ok() ? page->count : -1;
+  };
+  EXPECT_EQ(count("shipped"), 2);
+  EXPECT_EQ(count("open"), 1);
+  auto del = Write({Delete("Orders", {{"PK", "ORDER#2"}, {"SK", "A"}})});
+  ASSERT_TRUE(del.ok());
+  EXPECT_EQ(count("shipped"), 1);
 }
 
 // The seeds' adjacency list: following is two edges (USER#a FOLLOWS#b and USER#b FOLLOWER#a),
