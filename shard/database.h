@@ -96,6 +96,12 @@ class Database {
   // index entries the writes change) are held together while the transaction decides and applies.
   Result<TransactWriteItemsResult> TransactWriteItems(const TransactWriteItemsRequest& request);
   Result<TransactGetItemsResult> TransactGetItems(const TransactGetItemsRequest& request);
+  // TransactWriteItems through the write-sharding policies (logical keys, as the Sharded*
+  // operations): a random-suffix Delete becomes one delete per shard (the 100-action limit
+  // counts them); a random-suffix ConditionCheck, or a condition on a random-suffix Delete, is
+  // refused. CancellationReasons are reported per logical action.
+  Result<TransactWriteItemsResult> ShardedTransactWriteItems(
+      const TransactWriteItemsRequest& request);
 
   // ---- Capacity simulation (partstore's extensions, Partstore.<Op> on the wire) ----
   // Each needs capacity simulation on, else ValidationException; AdvanceClock needs the manual
@@ -135,6 +141,12 @@ class Database {
   expr::ExpressionCache& expression_cache() { return *cache_; }
 
  private:
+  // TransactWriteItems with an ItemRewriter per action (null, or write sharding's for an Update);
+  // the ClientRequestToken compares `logical` (the request as the client sent it; null: the same
+  // as `request`).
+  Result<TransactWriteItemsResult> RunTransaction(const TransactWriteItemsRequest& request,
+                                                  const std::vector<const ItemRewriter*>& rewriters,
+                                                  const TransactWriteItemsRequest* logical);
   // Removes the sharding policies of a deleted GSI.
   void DropShardingPolicies(Table& table, std::string_view index);
 

@@ -317,6 +317,94 @@ Result<ShardedBatchWriteItemResult> Database::ShardedBatchWriteItem(
   return out;
 }
 
+Result<TransactWriteItemsResult> Database::ShardedTransactWriteItems(
+    const TransactWriteItemsRequest& request) {
+  TransactWriteItemsRequest physical;
+  physical.client_request_token = request.client_request_token;
+  physical.return_consumed_capacity = request.return_consumed_capacity;
+  physical.return_item_collection_metrics = request.return_item_collection_metrics;
+  std::vector<size_t> logical_of;  // physical action -> logical action
+  std::vector<std::shared_ptr<const PolicySet>> policies_of;  // per physical action
+  std::vector<std::unique_ptr<KeyRoute>> routes;
+  std::vector<std::unique_ptr<sharding::UpdateRewriter>> rewriter_store;
+  std::vector<const ItemRewriter*> rewriters;
+  auto add = [&](size_t logical, TransactWriteItem action,
+                 std::shared_ptr<const PolicySet> policies, const ItemRewriter* rewriter) {
+    physical.transact_items.push_back(std::move(action));
+    logical_of.push_back(logical);
+    policies_of.push_back(std::move(policies));
+    rewriters.push_back(rewriter);
+  };
+  for (size_t i = 0; i < request.transact_items.size(); ++i) {
+    const TransactWriteItem& action = request.transact_items[i];
+    const std::string* table_name = action.put      ? &action.put->table_name
+                                    : action.update ? &action.update->table_name
+                                    : action.del    ? &action.del->table_name
+                                    : action.condition_check
+                                        ? &action.condition_check->table_name
+                                        : nullptr;
+    const int set = action.condition_check.has_value() + action.put.has_value() +
+                    action.del.has_value() + action.update.has_value();
+    if (table_name == nullptr || set != 1) {
+      add(i, action, nullptr, nullptr);  // the transaction reports the malformed action
+      continue;
+    }
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(*table_name));
+    std::shared_ptr<const PolicySet> policies = table->sharding_policies();
+    const KeySchema& schema = table->key_schema();
+    if (action.put) {
+      TransactWriteItem put = action;
+      std::optional<int32_t> shard;
+      PARTSTORE_ASSIGN_OR_RETURN(put.put->item,
+                                 sharding::ShardItem(*policies, schema, std::move(put.put->item),
+                                                     &shard));
+      add(i, std::move(put), policies, nullptr);
+    } else if (action.update) {
+      auto route = std::make_unique<KeyRoute>();
+      PARTSTORE_ASSIGN_OR_RETURN(*route, sharding::RouteKey(*policies, schema, action.update->key,
+                                                            KeyUse::kUpdate));
+      TransactWriteItem update = action;
+      update.update->key = route->PhysicalKey(route->shards.front());
+      rewriter_store.push_back(std::make_unique<sharding::UpdateRewriter>(*policies, *route));
+      routes.push_back(std::move(route));
+      add(i, std::move(update), policies, rewriter_store.back().get());
+    } else {
+      const Item& key = action.del ? action.del->key : action.condition_check->key;
+      PARTSTORE_ASSIGN_OR_RETURN(
+          KeyRoute route, sharding::RouteKey(*policies, schema, key,
+                                             action.del ? KeyUse::kDelete : KeyUse::kRead));
+      const bool conditioned =
+          action.condition_check ||
+          (action.del->condition_expression.has_value() || action.del->expected.has_value());
+      if (route.shards.size() > 1 && conditioned) {
+        return Status::Validation(
+            "A condition cannot be checked on a random-suffix key: the item may be in any of " +
+            std::to_string(route.shards.size()) + " shards");
+      }
+      for (int32_t shard : route.shards) {
+        TransactWriteItem one = action;
+        (one.del ? one.del->key : one.condition_check->key) = route.PhysicalKey(shard);
+        add(i, std::move(one), policies, nullptr);
+      }
+    }
+  }
+  Result<TransactWriteItemsResult> result = RunTransaction(physical, rewriters, &request);
+  if (result.ok() || result.status().code() != Code::kTransactionCanceled ||
+      result.status().detail() == nullptr) {
+    return result;
+  }
+  // The reasons per logical action: the first that is not None among its physical actions.
+  const auto& physical_reasons = result.status().detail()->cancellation_reasons;
+  std::vector<CancellationReason> reasons(request.transact_items.size());
+  for (size_t j = 0; j < physical_reasons.size() && j < logical_of.size(); ++j) {
+    CancellationReason& reason = reasons[logical_of[j]];
+    if (reason.code != "None" || physical_reasons[j].code == "None") continue;
+    reason = physical_reasons[j];
+    if (reason.item && policies_of[j]) sharding::Present(*policies_of[j], &*reason.item);
+  }
+  return TransactionCanceledError(std::move(reasons));
+}
+
 Result<ShardedQueryResult> Database::ShardedQuery(const QueryRequest& request,
                                                   ShardedQueryOptions options) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,

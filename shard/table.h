@@ -330,9 +330,11 @@ class Table {
   // REQUIRES: the stripe of `write->key` held exclusively by the caller. Errors:
   // ConditionalCheckFailed (with the existing item for ALL_OLD), ValidationException (the item),
   // ItemCollectionSizeLimitExceeded.
+  // `rewrite` (may be null) changes the item an update produces (write sharding).
   Status StageWrite(StagedWrite* write, const PreparedCondition* condition,
                     const PreparedUpdate* update, const Item* put,
-                    ReturnValuesOnConditionCheckFailure on_failure) const;
+                    ReturnValuesOnConditionCheckFailure on_failure,
+                    const ItemRewriter* rewrite = nullptr) const;
   // Capacity for a staged write (transactional units); OK when simulation is off.
   // REQUIRES: its base stripe held.
   Status ChargeStaged(const StagedWrite& write);

@@ -24,7 +24,8 @@ int64_t TransactionalHalfUnits(size_t bytes) {
 
 Status Table::StageWrite(StagedWrite* write, const PreparedCondition* condition,
                          const PreparedUpdate* update, const Item* put,
-                         ReturnValuesOnConditionCheckFailure on_failure) const {
+                         ReturnValuesOnConditionCheckFailure on_failure,
+                         const ItemRewriter* rewrite) const {
   const Stripe& stripe = stripes_.ForHash(write->key.hash);
   const ItemCollection* collection = stripe.Find({write->key.hash, write->key.partition});
   const Item* existing = collection != nullptr ? collection->Find(write->key.sort) : nullptr;
@@ -61,6 +62,7 @@ Status Table::StageWrite(StagedWrite* write, const PreparedCondition* condition,
       if (existing == nullptr) {
         for (const auto& [name, value] : write->key_item) outcome.item.insert_or_assign(name, value);
       }
+      if (rewrite != nullptr) PARTSTORE_RETURN_IF_ERROR(rewrite->Rewrite(&outcome.item));
       if (Status valid = ValidateItem(outcome.item); !valid.ok()) {
         if (valid.message() == messages::kItemTooLarge) {
           return Status::Validation("Item size to update has exceeded the maximum allowed size");

@@ -40,7 +40,9 @@ namespace {
 
 using Kind = Table::StagedWrite::Kind;
 
-Status Canceled(std::vector<CancellationReason> reasons) {
+}  // namespace
+
+Status TransactionCanceledError(std::vector<CancellationReason> reasons) {
   std::string message =
       "Transaction cancelled, please refer cancellation reasons for specific reasons [";
   for (size_t i = 0; i < reasons.size(); ++i) {
@@ -51,6 +53,12 @@ Status Canceled(std::vector<CancellationReason> reasons) {
   auto detail = std::make_shared<ErrorDetail>();
   detail->cancellation_reasons = std::move(reasons);
   return Status(Code::kTransactionCanceled, std::move(message)).WithDetail(std::move(detail));
+}
+
+namespace {
+
+Status Canceled(std::vector<CancellationReason> reasons) {
+  return TransactionCanceledError(std::move(reasons));
 }
 
 // The reason an action failed with `status`.
@@ -137,6 +145,8 @@ struct Action {
   PreparedCondition condition;
   PreparedUpdate update;
   const Item* put = nullptr;
+  // A ConditionCheck as the delete it is prepared like (`condition` points into its values).
+  DeleteItemRequest check_request;
   ReturnValuesOnConditionCheckFailure on_failure = ReturnValuesOnConditionCheckFailure::kNone;
   Table::StagedWrite staged;
 };
@@ -239,6 +249,12 @@ Status NoLegacy(bool legacy) {
 
 Result<TransactWriteItemsResult> Database::TransactWriteItems(
     const TransactWriteItemsRequest& request) {
+  return RunTransaction(request, {}, nullptr);
+}
+
+Result<TransactWriteItemsResult> Database::RunTransaction(
+    const TransactWriteItemsRequest& request, const std::vector<const ItemRewriter*>& rewriters,
+    const TransactWriteItemsRequest* logical) {
   // 1. The request.
   const size_t count = request.transact_items.size();
   if (count == 0) return LengthViolation("transactItems", "[]", false, 1);
@@ -269,14 +285,14 @@ Result<TransactWriteItemsResult> Database::TransactWriteItems(
         return Status::Validation(
             "The ConditionExpression parameter is required for a ConditionCheck action");
       }
-      DeleteItemRequest as_delete{.table_name = check.table_name,
-                                  .key = check.key,
-                                  .condition_expression = check.condition_expression,
-                                  .expression_attribute_names = check.expression_attribute_names,
-                                  .expression_attribute_values =
-                                      check.expression_attribute_values};
-      PARTSTORE_ASSIGN_OR_RETURN(action.condition,
-                                 PrepareDelete(as_delete, check.table_name, cache_.get()));
+      action.check_request = DeleteItemRequest{
+          .table_name = check.table_name,
+          .key = check.key,
+          .condition_expression = check.condition_expression,
+          .expression_attribute_names = check.expression_attribute_names,
+          .expression_attribute_values = check.expression_attribute_values};
+      PARTSTORE_ASSIGN_OR_RETURN(
+          action.condition, PrepareDelete(action.check_request, check.table_name, cache_.get()));
       action.kind = Kind::kConditionCheck;
       action.table_name = &check.table_name;
       action.staged.key_item = check.key;
@@ -340,7 +356,8 @@ Result<TransactWriteItemsResult> Database::TransactWriteItems(
   }
 
   // 2. The token.
-  const uint64_t fingerprint = request.client_request_token ? Fingerprint(request) : 0;
+  const uint64_t fingerprint =
+      request.client_request_token ? Fingerprint(logical != nullptr ? *logical : request) : 0;
   if (request.client_request_token) {
     const int64_t now = options_.capacity.clock->NowMicros();
     std::lock_guard lock(tokens_mu_);
@@ -382,7 +399,8 @@ Result<TransactWriteItemsResult> Database::TransactWriteItems(
     Action& action = actions[i];
     Status staged = action.table->StageWrite(
         &action.staged, action.kind == Kind::kUpdate ? nullptr : &action.condition,
-        action.kind == Kind::kUpdate ? &action.update : nullptr, action.put, action.on_failure);
+        action.kind == Kind::kUpdate ? &action.update : nullptr, action.put, action.on_failure,
+        i < rewriters.size() ? rewriters[i] : nullptr);
     if (!staged.ok()) {
       reasons[i] = ReasonOf(staged);
       failed = true;

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/error_detail.h"
+#include "core/status.h"
 #include "shard/consumed_capacity.h"
 #include "shard/item_requests.h"
 
@@ -70,5 +72,9 @@ struct TransactGetItemsResult {
   std::vector<std::optional<Item>> responses;
   std::vector<ConsumedCapacity> consumed_capacity;  // one per table, when asked for
 };
+
+// TransactionCanceledException with its reasons (one per action, in order) and DynamoDB's message
+// listing their codes.
+Status TransactionCanceledError(std::vector<CancellationReason> reasons);
 
 }  // namespace partstore

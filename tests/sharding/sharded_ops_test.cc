@@ -477,3 +477,99 @@ TEST_F(ShardedOpsTest, WithoutPoliciesTheShardedOperationsAreThePlainOnes) {
 
 }  // namespace
 }  // namespace partstore::testing
+
+namespace partstore::testing {
+namespace {
+
+// Transactions through the policies: the seeds' follow edges on a celebrity sharded by a random
+// suffix, a counter update on a random shard, a calculated-suffix condition check.
+TEST(ShardedTransactions, FollowEdgesAndCountersGoThroughThePolicies) {
+  Database db;
+  ASSERT_TRUE(db.CreateTable(ShardedTestTable("Social")).ok());
+  MustSetPolicy(db, "Social", Policy("USER#celebrity", 4, sharding::ShardStrategy::kRandom));
+  MustSetPolicy(db, "Social", Policy("ORDERS#", 3, sharding::ShardStrategy::kCalculated,
+                                     sharding::KeyMatch::kPrefix));
+  auto follow = [&](const std::string& who, std::optional<std::string> token = std::nullopt) {
+    TransactWriteItem edge, back, counter;
+    edge.put = PutItemRequest{.table_name = "Social",
+                              .item = {{"PK", "USER#celebrity"}, {"SK", "FOLLOWER#" + who}}};
+    back.put = PutItemRequest{.table_name = "Social",
+                              .item = {{"PK", "USER#" + who}, {"SK", "FOLLOWS#celebrity"}},
+                              .condition_expression = "attribute_not_exists(PK)"};
+    counter.update = UpdateItemRequest{.table_name = "Social",
+                                       .key = {{"PK", "USER#celebrity"}, {"SK", "COUNT"}},
+                                       .update_expression = "ADD n :one",
+                                       .expression_attribute_values = AttributeMap{{":one", 1}}};
+    return db.ShardedTransactWriteItems(
+        {.transact_items = {edge, back, counter}, .client_request_token = std::move(token)});
+  };
+  for (const char* who : {"ann", "bob", "cat", "dan", "eve"}) {
+    auto done = follow(who);
+    ASSERT_TRUE(done.ok()) << done.status().ToString();
+  }
+  // A second follow: cancelled on the back edge, reported per logical action.
+  auto again = follow("ann");
+  ASSERT_EQ(again.status().code(), Code::kTransactionCanceled);
+  std::vector<std::string> codes;
+  for (const auto& r : again.status().detail()->cancellation_reasons) codes.push_back(r.code);
+  EXPECT_EQ(codes, (std::vector<std::string>{"None", "ConditionalCheckFailed", "None"}));
+  // A replayed token is the same logical request although the random shards drawn differ.
+  ASSERT_TRUE(follow("fay", "tok").ok());
+  ASSERT_TRUE(follow("fay", "tok").ok());
+
+  ShardedAggregateRequest count{
+      .query = {.table_name = "Social",
+                .key_condition_expression = "PK = :pk AND begins_with(SK, :f)",
+                .expression_attribute_values =
+                    AttributeMap{{":pk", "USER#celebrity"}, {":f", "FOLLOWER#"}}}};
+  EXPECT_EQ(db.ShardedAggregate(count)->count, 6);
+  count.query.key_condition_expression = "PK = :pk AND SK = :c";
+  count.query.expression_attribute_values = AttributeMap{{":pk", "USER#celebrity"}, {":c", "COUNT"}};
+  count.sum_attribute = "n";
+  EXPECT_EQ(*db.ShardedAggregate(count)->sum, *Number::Parse("6"));
+  // The counter items carry the logical key.
+  auto raw = db.Scan({.table_name = "Social"});
+  int counters = 0;
+  for (const Item& item : raw->items) {
+    if (item.at("SK") == Value("COUNT")) {
+      ++counters;
+      EXPECT_EQ(item.at("LogicalPK"), Value("USER#celebrity"));
+    }
+  }
+  EXPECT_GE(counters, 2);
+
+  // Unfollow: a random-suffix delete becomes one delete per shard.
+  TransactWriteItem unfollow;
+  unfollow.del = DeleteItemRequest{.table_name = "Social",
+                                   .key = {{"PK", "USER#celebrity"}, {"SK", "FOLLOWER#ann"}}};
+  ASSERT_TRUE(db.ShardedTransactWriteItems({.transact_items = {unfollow}}).ok());
+  count.query.key_condition_expression = "PK = :pk AND begins_with(SK, :f)";
+  count.query.expression_attribute_values =
+      AttributeMap{{":pk", "USER#celebrity"}, {":f", "FOLLOWER#"}};
+  count.sum_attribute.reset();
+  EXPECT_EQ(db.ShardedAggregate(count)->count, 5);
+  unfollow.del->condition_expression = "attribute_exists(PK)";
+  EXPECT_TRUE(ErrorText(db.ShardedTransactWriteItems({.transact_items = {unfollow}}))
+                  .starts_with("A condition cannot be checked on a random-suffix key"));
+
+  // A calculated suffix: a condition check goes to its one shard.
+  ASSERT_TRUE(db.ShardedPutItem({.table_name = "Social",
+                                 .item = {{"PK", "ORDERS#day"}, {"SK", "ORDER#1"}, {"paid", true}}})
+                  .ok());
+  TransactWriteItem check, ship;
+  check.condition_check = ConditionCheckRequest{.table_name = "Social",
+                                                .key = {{"PK", "ORDERS#day"}, {"SK", "ORDER#1"}},
+                                                .condition_expression = "paid = :t",
+                                                .expression_attribute_values =
+                                                    AttributeMap{{":t", true}}};
+  ship.put = PutItemRequest{.table_name = "Social",
+                            .item = {{"PK", "ORDERS#day"}, {"SK", "SHIPMENT#1"}}};
+  auto checked = db.ShardedTransactWriteItems({.transact_items = {check, ship}});
+  ASSERT_TRUE(checked.ok()) << checked.status().ToString();
+  EXPECT_TRUE(db.ShardedGetItem({.table_name = "Social",
+                                 .key = {{"PK", "ORDERS#day"}, {"SK", "SHIPMENT#1"}}})
+                  ->result.item);
+}
+
+}  // namespace
+}  // namespace partstore::testing
