@@ -252,8 +252,9 @@ class Table {
   Status UpdateIndexes(const UpdateTableRequest& request);
   // Tables with LSIs: the bytes of `partition`'s item collection (base items + LSI entries).
   // REQUIRES: the base stripe of `partition` held.
+  // `stripes_held`: the caller holds the LSI stripes of `key` (a transaction's commit).
   static uint64_t ItemCollectionBytes(const IndexList& indexes, const EncodedKey& key,
-                                      const ItemCollection* base);
+                                      const ItemCollection* base, bool stripes_held = false);
   static bool HasLocalIndexes(const IndexList& indexes);
   // ItemCollectionSizeLimitExceededException when a write that grows the collection by
   // `growth` bytes would pass the limit. REQUIRES: the base stripe held.
@@ -264,7 +265,8 @@ class Table {
                                                          const IndexList& indexes,
                                                          const EncodedKey& key,
                                                          const ItemCollection* base,
-                                                         const Item& item) const;
+                                                         const Item& item,
+                                                         bool stripes_held = false) const;
   // Every index's CheckItem for an item about to be written.
   static Status CheckIndexKeys(const IndexList& indexes, const Item& item);
   // Reads of an index: no strongly consistent GSI reads, ALL_ATTRIBUTES only from a GSI that
@@ -338,7 +340,8 @@ class Table {
   // Capacity for a staged write (transactional units); OK when simulation is off.
   // REQUIRES: its base stripe held.
   Status ChargeStaged(const StagedWrite& write);
-  // The index stripes a staged write's commit touches, for the caller to lock.
+  // The index stripes a staged write's commit touches, for the caller to lock: those its index
+  // writes change, and every LSI stripe of its partition (the item collection's size).
   void IndexStripesOf(const StagedWrite& write, std::vector<const Stripe*>* out) const;
   // Applies a staged write; its base stripe and every index stripe it touches held exclusively
   // by the caller. Adds what it consumed to `charge` and returns the item collection metrics

@@ -171,12 +171,13 @@ bool Table::HasLocalIndexes(const IndexList& indexes) {
 }
 
 uint64_t Table::ItemCollectionBytes(const IndexList& indexes, const EncodedKey& key,
-                                    const ItemCollection* base) {
+                                    const ItemCollection* base, bool stripes_held) {
   uint64_t bytes = base != nullptr ? base->total_size() : 0;
   for (const auto& index : indexes) {
     if (index->global()) continue;
     const Stripe& stripe = index->stripes().ForHash(key.hash);
-    std::shared_lock lock(stripe.mu);
+    std::shared_lock lock(stripe.mu, std::defer_lock);
+    if (!stripes_held) lock.lock();
     if (const ItemCollection* entries = stripe.Find({key.hash, key.partition})) {
       bytes += entries->total_size();
     }
@@ -198,14 +199,16 @@ std::optional<ItemCollectionMetrics> Table::CollectionMetrics(ReturnItemCollecti
                                                               const IndexList& indexes,
                                                               const EncodedKey& key,
                                                               const ItemCollection* base,
-                                                              const Item& item) const {
+                                                              const Item& item,
+                                                              bool stripes_held) const {
   if (mode != ReturnItemCollectionMetrics::kSize || !HasLocalIndexes(indexes)) return std::nullopt;
   ItemCollectionMetrics out;
   if (auto it = item.find(key_schema_.partition.name); it != item.end()) {
     out.item_collection_key.emplace(it->first, it->second);
   }
   const double gb =
-      static_cast<double>(ItemCollectionBytes(indexes, key, base)) / (1024.0 * 1024 * 1024);
+      static_cast<double>(ItemCollectionBytes(indexes, key, base, stripes_held)) /
+      (1024.0 * 1024 * 1024);
   const double lower = static_cast<double>(static_cast<int64_t>(gb));
   out.size_estimate_range_gb[0] = lower;
   out.size_estimate_range_gb[1] = lower + 1;

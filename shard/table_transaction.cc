@@ -115,6 +115,11 @@ void Table::IndexStripesOf(const StagedWrite& write, std::vector<const Stripe*>*
     if (w.erase) out->push_back(&w.index->stripes().ForHash(w.erase->hash));
     if (w.put) out->push_back(&w.index->stripes().ForHash(w.put->hash));
   }
+  if (write.new_item || write.erase) {
+    for (const auto& index : WriterIndexes(write.key.hash)) {
+      if (!index->global()) out->push_back(&index->stripes().ForHash(write.key.hash));
+    }
+  }
 }
 
 std::optional<ItemCollectionMetrics> Table::CommitStaged(const StagedWrite& write,
@@ -135,7 +140,7 @@ std::optional<ItemCollectionMetrics> Table::CommitStaged(const StagedWrite& writ
     stripe.size_bytes += static_cast<int64_t>(write.new_size) - static_cast<int64_t>(write.old_size);
     if (!indexes.empty()) {
       ApplyIndexWrites(write.plan, stored, charge, /*stripes_held=*/true);
-      out = CollectionMetrics(metrics, indexes, key, &collection, *stored);
+      out = CollectionMetrics(metrics, indexes, key, &collection, *stored, /*stripes_held=*/true);
     }
   } else if (write.erase) {
     ItemCollection* collection = stripe.Find({key.hash, key.partition});
@@ -146,7 +151,8 @@ std::optional<ItemCollectionMetrics> Table::CommitStaged(const StagedWrite& writ
     stripe.EraseIfEmpty({key.hash, key.partition});
     if (!indexes.empty()) {
       ApplyIndexWrites(write.plan, nullptr, charge, /*stripes_held=*/true);
-      out = CollectionMetrics(metrics, indexes, key, stripe.Find({key.hash, key.partition}), old);
+      out = CollectionMetrics(metrics, indexes, key, stripe.Find({key.hash, key.partition}), old,
+                              /*stripes_held=*/true);
     }
   }
   return out;

@@ -3,13 +3,14 @@
 // ('P' PutItem, 'G' GetItem, 'U' UpdateItem, 'D' DeleteItem, 'Q' Query, 'S' Scan,
 // 'B' BatchGetItem, 'W' BatchWriteItem, 'T' DescribeTable, 'L' ListTables, 'C' CreateTable,
 // 'A' Partstore.AdvanceClock, 'R' Partstore.DescribePartitions, 'M' Partstore.GetMetrics,
-// 'I' Partstore.GetContributorInsights; any other byte picks by its value modulo the count), the
-// rest is the body. An upper-case letter runs on a database without capacity simulation; the
-// lower-case letter, and every Partstore.<Op>, runs on one with capacity simulation on a manual
-// clock (same tables and items), so throttling, splits and metrics are fuzzed too. Every answer
-// must be an HTTP status DynamoDB uses and a JSON object; an error answer must carry a `__type`.
-// Never a crash, hang or exception. The databases are rebuilt every kResetEvery inputs, so that
-// writes do not pile up.
+// 'I' Partstore.GetContributorInsights, 'F' TransactWriteItems, '@' TransactGetItems, and the
+// sharding extensions listed below; any other byte picks by its value modulo the count), the
+// rest is the body. An upper-case letter (or '@') runs on a database without capacity
+// simulation; the lower-case letter (or '`', the byte 0x20 above '@' as 'a' is above 'A'), and
+// every Partstore.<Op>, runs on one with capacity simulation on a manual clock (same tables and
+// items), so throttling, splits and metrics are fuzzed too. Every answer must be an HTTP status
+// DynamoDB uses and a JSON object; an error answer must carry a `__type`. Never a crash, hang or
+// exception. The databases are rebuilt every kResetEvery inputs, so that writes do not pile up.
 #include <rapidjson/document.h>
 
 #include <cstddef>
@@ -60,6 +61,8 @@ constexpr Operation kOperations[] = {
     {'J', "Partstore.ShardedBatchWriteItem"},
     {'Y', "Partstore.ShardedQuery"},
     {'Z', "Partstore.ShardedAggregate"},
+    {'F', "TransactWriteItems"},  // (the only letter left)
+    {'@', "TransactGetItems"},
 };
 constexpr size_t kOperationCount = sizeof(kOperations) / sizeof(kOperations[0]);
 
@@ -116,7 +119,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
 
   const char first = static_cast<char>(data[0]);
-  const bool lower = first >= 'a' && first <= 'z';
+  const bool lower = first >= '`' && first <= 'z';
   const char letter = lower ? static_cast<char>(first - 'a' + 'A') : first;
   std::string_view operation = kOperations[data[0] % kOperationCount].name;
   for (const Operation& op : kOperations) {

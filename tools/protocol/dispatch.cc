@@ -14,7 +14,11 @@
 // carries its reasons (capacity_json.h): "ThrottlingReasons" in
 // ProvisionedThroughputExceededException and RequestLimitExceeded (botocore's model and the AWS
 // SDK for JavaScript v3's schema), "throttlingReasons" in ThrottlingException (the JS v3 schema's
-// spelling for that shape).
+// spelling for that shape). TransactionCanceledException carries "CancellationReasons", one per
+// action in action order (transaction_json.h), and names its text "Message" too, as its model
+// does (botocore's TransactionCanceledException: Message, CancellationReasons) and as live
+// DynamoDB bodies show it (captures in aws/aws-sdk-net#1292, pynamodb/PynamoDB#1144,
+// erlcloud/erlcloud#607). (The SDKs read either spelling as the error's message.)
 //
 // Partstore.<Op> are partstore's extensions: capacity (capacity_json.h) and write sharding
 // (sharding_json.h); the server maps the X-Amz-Target Partstore_20261120.<Op> to them.
@@ -32,6 +36,7 @@
 #include "tools/protocol/errors.h"
 #include "tools/protocol/operations_json.h"
 #include "tools/protocol/sharding_json.h"
+#include "tools/protocol/transaction_json.h"
 
 namespace partstore::protocol {
 namespace {
@@ -69,7 +74,7 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 29> kOperations = {{
+const std::array<Operation, 31> kOperations = {{
     {"BatchGetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
@@ -203,6 +208,16 @@ const std::array<Operation, 29> kOperations = {{
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeScanRequest, &Database::Scan, EncodeReadPageResult);
      }},
+    {"TransactGetItems",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeTransactGetItemsRequest, &Database::TransactGetItems,
+                  EncodeTransactGetItemsResult);
+     }},
+    {"TransactWriteItems",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeTransactWriteItemsRequest, &Database::TransactWriteItems,
+                  EncodeTransactWriteItemsResult);
+     }},
     {"UpdateContributorInsights",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeUpdateContributorInsightsRequest,
@@ -237,7 +252,9 @@ Response ErrorResponse(const Status& status) {
   writer.String(wire.type.data(), static_cast<rapidjson::SizeType>(wire.type.size()));
   const std::string_view message = status.message();
   if (!message.empty()) {
-    writer.Key(status.code() == Code::kSerialization ? "Message" : "message");
+    const bool capitalized =
+        status.code() == Code::kSerialization || status.code() == Code::kTransactionCanceled;
+    writer.Key(capitalized ? "Message" : "message");
     writer.String(message.data(), static_cast<rapidjson::SizeType>(message.size()));
   }
   if (const ErrorDetail* detail = status.detail(); detail != nullptr) {
@@ -249,6 +266,9 @@ Response ErrorResponse(const Status& status) {
       WriteThrottlingReasons(
           status.code() == Code::kThrottling ? "throttlingReasons" : "ThrottlingReasons",
           detail->throttling_reasons, writer);
+    }
+    if (!detail->cancellation_reasons.empty()) {
+      WriteCancellationReasons(detail->cancellation_reasons, writer);
     }
   }
   writer.EndObject();

@@ -6,7 +6,8 @@
 //   r.http_status  200, or the error's status (errors.h)
 //   r.body         the response body, or the error body {"__type": ..., "message": ...} plus the
 //                  error's extra members (e.g. "Item" for ConditionalCheckFailedException,
-//                  "ThrottlingReasons" for ProvisionedThroughputExceededException)
+//                  "ThrottlingReasons" for ProvisionedThroughputExceededException,
+//                  "CancellationReasons" for TransactionCanceledException)
 //
 // Order of checks, as DynamoDB (architect/dynalite index.js): a non-empty body that is not JSON
 // (SerializationException, no message); unknown operation (UnknownOperationException, no
@@ -29,7 +30,10 @@ struct Response {
   std::string body;
 };
 
-// `operation` is the part of X-Amz-Target after "DynamoDB_20120810.", e.g. "GetItem", or
+// `operation` is the part of X-Amz-Target after "DynamoDB_20120810.", e.g. "GetItem" (DynamoDB's
+// operations: BatchGetItem, BatchWriteItem, CreateTable, DeleteItem, DeleteTable,
+// DescribeContributorInsights, DescribeTable, GetItem, ListTables, PutItem, Query, Scan,
+// TransactGetItems, TransactWriteItems, UpdateContributorInsights, UpdateItem, UpdateTable), or
 // "Partstore.<Op>" for partstore's extensions: capacity (AdvanceClock, DescribePartitions,
 // GetMetrics, GetContributorInsights; capacity_json.h) and write sharding (PutShardingPolicy,
 // DeleteShardingPolicy, DescribeShardingPolicies, ShardedPutItem, ShardedGetItem,

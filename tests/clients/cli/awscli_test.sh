@@ -253,6 +253,15 @@ check_error "put-item: create-only on an existing object" 254 ConditionalCheckFa
   ddb put-item --table-name "$table" \
     --item '{"objectId": {"S": "BOX_A03828"}, "relatedObjectId": {"S": "BOX_A03828"}}' \
     --condition-expression "attribute_not_exists(objectId)"
+check_error "transact-write-items: create-only on an existing object" 254 \
+  TransactionCanceledException \
+  "Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]" -- \
+  ddb transact-write-items --transact-items '[
+    {"Put": {"TableName": "my-table-name", "Item": {"objectId": {"S": "BOX_A09999"}, "relatedObjectId": {"S": "BOX_A09999"}}}},
+    {"Put": {"TableName": "my-table-name", "Item": {"objectId": {"S": "BOX_A03828"}, "relatedObjectId": {"S": "BOX_A03828"}}, "ConditionExpression": "attribute_not_exists(objectId)"}}]'
+check "transact-write-items: nothing of a cancelled transaction is written" "" \
+  "$(ddb get-item --table-name "$table" \
+       --key '{"objectId":{"S":"BOX_A09999"}, "relatedObjectId":{"S":"BOX_A09999"}}')"
 check "update-item: UPDATED_NEW" "20.06" \
   "$(ddb update-item --table-name "$table" \
        --key '{"objectId":{"S":"BOX_A03828"}, "relatedObjectId":{"S":"BOX_A03828"}}' \

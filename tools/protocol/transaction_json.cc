@@ -1,0 +1,503 @@
+// TransactWriteItems and TransactGetItems JSON (see transaction_json.h).
+//
+// Step 1, shapes. The transaction structures are read with request_json.h's rules for a list of
+// structures and for structure members (the texts below are the ones request_json.cc gives for
+// BatchWriteItem's WriteRequest / PutRequest, its evidence applying alike): TransactItems is a
+// List (a scalar: "Unexpected field type", an object: "Start of structure or map found where not
+// expected"), each element a ValueStruct<TransactWriteItem> / ValueStruct<TransactGetItem>, each
+// action a FieldStruct<Put> (ConditionCheck, Delete, Update, Get); an action's own members are
+// checked by ReadMembers with the single-item operations' shapes.
+//
+// Step 2, model constraints, in this order (partstore's choice: no live listing of several
+// transaction violations is known): returnConsumedCapacity, returnItemCollectionMetrics,
+// transactItems not null; then action by action, within an action its members in the order
+// ConditionCheck, Put, Delete, Update (Get): tableName (not null, name), the enum
+// returnValuesOnConditionCheckFailure, key / item, then updateExpression (Update) and
+// conditionExpression (ConditionCheck) not null. The member paths are DynamoDB's:
+// 'transactItems.<n>.member.<action>.<member>' with n counting from 1, as in
+// "Value null at 'transactItems.1.member.update.key' failed to satisfy constraint: Member must
+// not be null".
+//
+// Step 3, values: action by action, Key / Item, then ExpressionAttributeNames, then
+// ExpressionAttributeValues.
+#include "tools/protocol/transaction_json.h"
+
+#include <rapidjson/stringbuffer.h>
+
+#include <array>
+#include <span>
+#include <string_view>
+
+#include "tools/protocol/operations_json.h"
+#include "tools/protocol/request_json.h"
+
+namespace partstore::protocol {
+namespace {
+
+constexpr std::string_view kModelPackage = "com.amazonaws.dynamodb.v20120810.";
+constexpr std::string_view kStructureNotExpected =
+    "Start of structure or map found where not expected";
+constexpr std::string_view kUnexpectedFieldType = "Unexpected field type";
+constexpr std::string_view kUnexpectedValueType = "Unexpected value type in payload";
+
+// ---- Shapes ----
+
+// A List member (TransactItems).
+Status CheckListOuter(const JsonValue& v) {
+  if (v.IsArray() || v.IsNull()) return Status::Ok();
+  if (v.IsObject()) return Status::Serialization(std::string(kStructureNotExpected));
+  return Status::Serialization(std::string(kUnexpectedFieldType));
+}
+
+// A structure named `name`; `in_collection` when it is a list element.
+Status CheckStructOuter(const JsonValue& v, std::string_view name, bool in_collection) {
+  if (v.IsObject() || v.IsNull()) return Status::Ok();
+  if (v.IsArray()) {
+    return Status::Serialization("Unrecognized collection type class " +
+                                 std::string(kModelPackage) + std::string(name));
+  }
+  return Status::Serialization(
+      std::string(in_collection ? kUnexpectedValueType : kUnexpectedFieldType));
+}
+
+// The last occurrence of member `name` of `object`, or null (absent, null, or not an object).
+const JsonValue* Field(const JsonValue* object, std::string_view name) {
+  if (object == nullptr || !object->IsObject()) return nullptr;
+  const JsonValue* found = nullptr;
+  for (const auto& member : object->GetObject()) {
+    if (StringOf(member.name) == name) found = member.value.IsNull() ? nullptr : &member.value;
+  }
+  return found;
+}
+
+// ---- The actions ----
+
+// The members of a write action, in one layout for all four (a spec with an empty name is a
+// member that action does not have; ReadMembers skips it).
+enum ActionMember {
+  kTableName,
+  kKeyOrItem,
+  kUpdateExpression,
+  kConditionExpression,
+  kNames,
+  kValues,
+  kOnFailure,
+  kActionMemberCount,
+};
+using ActionMembers = std::array<const JsonValue*, kActionMemberCount>;
+
+constexpr MemberSpec kConditionCheckMembers[kActionMemberCount] = {
+    {"TableName", Shape::kString},
+    {"Key", Shape::kItem},
+    {"", Shape::kString},
+    {"ConditionExpression", Shape::kString},
+    {"ExpressionAttributeNames", Shape::kNameMap},
+    {"ExpressionAttributeValues", Shape::kItem},
+    {"ReturnValuesOnConditionCheckFailure", Shape::kString},
+};
+constexpr MemberSpec kPutMembers[kActionMemberCount] = {
+    {"TableName", Shape::kString},
+    {"Item", Shape::kItem},
+    {"", Shape::kString},
+    {"ConditionExpression", Shape::kString},
+    {"ExpressionAttributeNames", Shape::kNameMap},
+    {"ExpressionAttributeValues", Shape::kItem},
+    {"ReturnValuesOnConditionCheckFailure", Shape::kString},
+};
+constexpr MemberSpec kDeleteMembers[kActionMemberCount] = {
+    {"TableName", Shape::kString},
+    {"Key", Shape::kItem},
+    {"", Shape::kString},
+    {"ConditionExpression", Shape::kString},
+    {"ExpressionAttributeNames", Shape::kNameMap},
+    {"ExpressionAttributeValues", Shape::kItem},
+    {"ReturnValuesOnConditionCheckFailure", Shape::kString},
+};
+constexpr MemberSpec kUpdateMembers[kActionMemberCount] = {
+    {"TableName", Shape::kString},
+    {"Key", Shape::kItem},
+    {"UpdateExpression", Shape::kString},
+    {"ConditionExpression", Shape::kString},
+    {"ExpressionAttributeNames", Shape::kNameMap},
+    {"ExpressionAttributeValues", Shape::kItem},
+    {"ReturnValuesOnConditionCheckFailure", Shape::kString},
+};
+
+enum class ActionKind : uint8_t { kConditionCheck, kPut, kDelete, kUpdate };
+
+struct ActionSpec {
+  ActionKind kind;
+  std::string_view name;  // the wire member and the model structure, e.g. "Put"
+  std::string_view path;  // its name in constraint paths, e.g. "put"
+  std::span<const MemberSpec> members;
+};
+constexpr ActionSpec kActions[] = {
+    {ActionKind::kConditionCheck, "ConditionCheck", "conditionCheck", kConditionCheckMembers},
+    {ActionKind::kPut, "Put", "put", kPutMembers},
+    {ActionKind::kDelete, "Delete", "delete", kDeleteMembers},
+    {ActionKind::kUpdate, "Update", "update", kUpdateMembers},
+};
+
+// TransactGetItem's one action, Get.
+enum GetMember { kGetTableName, kGetKey, kGetProjectionExpression, kGetNames, kGetMemberCount };
+using GetMembers = std::array<const JsonValue*, kGetMemberCount>;
+constexpr MemberSpec kGetMembers[kGetMemberCount] = {
+    {"TableName", Shape::kString},
+    {"Key", Shape::kItem},
+    {"ProjectionExpression", Shape::kString},
+    {"ExpressionAttributeNames", Shape::kNameMap},
+};
+
+// An action structure (Put, ..., Get) standing as a member of a list element: its outer shape,
+// then its members.
+Status CheckAction(const JsonValue& action, std::string_view name,
+                   std::span<const MemberSpec> members) {
+  PARTSTORE_RETURN_IF_ERROR(CheckStructOuter(action, name, false));
+  if (action.IsNull()) return Status::Ok();
+  std::array<const JsonValue*, kActionMemberCount> scratch;
+  return ReadMembers(action, name, members, std::span(scratch.data(), members.size()));
+}
+
+Status CheckWriteItem(const JsonValue& element) {
+  PARTSTORE_RETURN_IF_ERROR(CheckStructOuter(element, "TransactWriteItem", true));
+  if (element.IsNull()) return Status::Ok();
+  for (const auto& member : element.GetObject()) {
+    const std::string_view name = StringOf(member.name);
+    for (const ActionSpec& spec : kActions) {
+      if (spec.name == name) {
+        PARTSTORE_RETURN_IF_ERROR(CheckAction(member.value, spec.name, spec.members));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckGetItem(const JsonValue& element) {
+  PARTSTORE_RETURN_IF_ERROR(CheckStructOuter(element, "TransactGetItem", true));
+  if (element.IsNull()) return Status::Ok();
+  for (const auto& member : element.GetObject()) {
+    if (StringOf(member.name) == "Get") {
+      PARTSTORE_RETURN_IF_ERROR(CheckAction(member.value, "Get", kGetMembers));
+    }
+  }
+  return Status::Ok();
+}
+
+// Step 1 for a whole transaction body: as ReadMembers, with specs[0] the TransactItems list
+// (its spec's shape unused), each element checked by `check_element`.
+Status ReadTransactMembers(const JsonValue& body, std::string_view operation,
+                           std::span<const MemberSpec> specs, std::span<const JsonValue*> out,
+                           Status (*check_element)(const JsonValue&)) {
+  if (!body.IsObject()) return ReadMembers(body, operation, {}, {});  // its texts for the body
+  for (const JsonValue*& slot : out) slot = nullptr;
+  for (const auto& member : body.GetObject()) {
+    const std::string_view name = StringOf(member.name);
+    for (size_t i = 0; i < specs.size(); ++i) {
+      if (specs[i].name != name) continue;
+      if (i == 0) {
+        PARTSTORE_RETURN_IF_ERROR(CheckListOuter(member.value));
+        if (member.value.IsArray()) {
+          for (const JsonValue& element : member.value.GetArray()) {
+            PARTSTORE_RETURN_IF_ERROR(check_element(element));
+          }
+        }
+      } else {
+        PARTSTORE_RETURN_IF_ERROR(CheckShape(member.value, specs[i].shape));
+      }
+      out[i] = member.value.IsNull() ? nullptr : &member.value;
+      break;
+    }
+  }
+  return Status::Ok();
+}
+
+// The members of an action whose shape passed (null `action`: all absent).
+template <size_t N>
+std::array<const JsonValue*, N> MembersOf(const JsonValue* action, std::string_view name,
+                                          std::span<const MemberSpec> specs) {
+  std::array<const JsonValue*, N> m{};
+  if (action != nullptr) (void)ReadMembers(*action, name, specs, m);
+  return m;
+}
+
+std::string ElementPath(size_t index) {
+  return "transactItems." + std::to_string(index + 1) + ".member.";
+}
+
+void TableName(Constraints& c, const JsonValue* name, const std::string& path) {
+  c.Required(name, path);
+  c.Name(name, path);
+}
+
+void WriteActionConstraints(Constraints& c, const ActionSpec& spec, const ActionMembers& m,
+                            const std::string& prefix) {
+  TableName(c, m[kTableName], prefix + "tableName");
+  c.Enum(m[kOnFailure], kReturnValuesOnConditionCheckFailureNames,
+         kReturnValuesOnConditionCheckFailureSet, prefix + "returnValuesOnConditionCheckFailure");
+  c.Required(m[kKeyOrItem], prefix + (spec.kind == ActionKind::kPut ? "item" : "key"));
+  if (spec.kind == ActionKind::kUpdate) {
+    c.Required(m[kUpdateExpression], prefix + "updateExpression");
+  }
+  if (spec.kind == ActionKind::kConditionCheck) {
+    c.Required(m[kConditionExpression], prefix + "conditionExpression");
+  }
+}
+
+// The values every write action has, decoded.
+struct ActionValues {
+  std::string table_name;
+  Item key_or_item;
+  std::optional<std::string> update_expression;
+  std::optional<std::string> condition_expression;
+  std::optional<expr::NameMap> names;
+  std::optional<AttributeMap> values;
+  ReturnValuesOnConditionCheckFailure on_failure = ReturnValuesOnConditionCheckFailure::kNone;
+};
+
+Result<ActionValues> DecodeAction(const ActionMembers& m) {
+  ActionValues out;
+  out.table_name = std::string(StringOf(*m[kTableName]));
+  PARTSTORE_ASSIGN_OR_RETURN(out.key_or_item, DecodeItem(*m[kKeyOrItem]));
+  out.update_expression = OptionalString(m[kUpdateExpression]);
+  out.condition_expression = OptionalString(m[kConditionExpression]);
+  PARTSTORE_ASSIGN_OR_RETURN(out.names, DecodeNameMap(m[kNames]));
+  PARTSTORE_ASSIGN_OR_RETURN(out.values, DecodeValueMap(m[kValues]));
+  out.on_failure = EnumOf(m[kOnFailure], kReturnValuesOnConditionCheckFailureNames,
+                          ReturnValuesOnConditionCheckFailure::kNone);
+  return out;
+}
+
+void SetAction(ActionKind kind, ActionValues v, TransactWriteItem& item) {
+  switch (kind) {
+    case ActionKind::kConditionCheck:
+      item.condition_check =
+          ConditionCheckRequest{.table_name = std::move(v.table_name),
+                                .key = std::move(v.key_or_item),
+                                .condition_expression = std::move(v.condition_expression),
+                                .expression_attribute_names = std::move(v.names),
+                                .expression_attribute_values = std::move(v.values),
+                                .return_values_on_condition_check_failure = v.on_failure};
+      return;
+    case ActionKind::kPut: {
+      PutItemRequest put;
+      put.table_name = std::move(v.table_name);
+      put.item = std::move(v.key_or_item);
+      put.condition_expression = std::move(v.condition_expression);
+      put.expression_attribute_names = std::move(v.names);
+      put.expression_attribute_values = std::move(v.values);
+      put.return_values_on_condition_check_failure = v.on_failure;
+      item.put = std::move(put);
+      return;
+    }
+    case ActionKind::kDelete: {
+      DeleteItemRequest del;
+      del.table_name = std::move(v.table_name);
+      del.key = std::move(v.key_or_item);
+      del.condition_expression = std::move(v.condition_expression);
+      del.expression_attribute_names = std::move(v.names);
+      del.expression_attribute_values = std::move(v.values);
+      del.return_values_on_condition_check_failure = v.on_failure;
+      item.del = std::move(del);
+      return;
+    }
+    case ActionKind::kUpdate: {
+      UpdateItemRequest update;
+      update.table_name = std::move(v.table_name);
+      update.key = std::move(v.key_or_item);
+      update.update_expression = std::move(v.update_expression);
+      update.condition_expression = std::move(v.condition_expression);
+      update.expression_attribute_names = std::move(v.names);
+      update.expression_attribute_values = std::move(v.values);
+      update.return_values_on_condition_check_failure = v.on_failure;
+      item.update = std::move(update);
+      return;
+    }
+  }
+}
+
+// ---- The requests ----
+
+enum WriteMember {
+  kWriteTransactItems,
+  kWriteClientRequestToken,
+  kWriteReturnConsumedCapacity,
+  kWriteReturnItemCollectionMetrics,
+  kWriteMemberCount,
+};
+constexpr MemberSpec kWriteMembers[kWriteMemberCount] = {
+    {"TransactItems", Shape::kStringList},  // checked by CheckWriteItem
+    {"ClientRequestToken", Shape::kString},
+    {"ReturnConsumedCapacity", Shape::kString},
+    {"ReturnItemCollectionMetrics", Shape::kString},
+};
+
+enum GetRequestMember { kGetTransactItems, kGetReturnConsumedCapacity, kGetRequestMemberCount };
+constexpr MemberSpec kGetRequestMembers[kGetRequestMemberCount] = {
+    {"TransactItems", Shape::kStringList},  // checked by CheckGetItem
+    {"ReturnConsumedCapacity", Shape::kString},
+};
+
+// ---- Encoding ----
+
+void Key(JsonWriter& w, std::string_view key) {
+  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+}
+
+void WriteCapacities(const std::vector<ConsumedCapacity>& capacities, JsonWriter& w) {
+  if (capacities.empty()) return;
+  Key(w, "ConsumedCapacity");
+  w.StartArray();
+  for (const ConsumedCapacity& capacity : capacities) WriteConsumedCapacity(capacity, w);
+  w.EndArray();
+}
+
+}  // namespace
+
+Result<TransactWriteItemsRequest> DecodeTransactWriteItemsRequest(const JsonValue& body) {
+  std::array<const JsonValue*, kWriteMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(
+      ReadTransactMembers(body, "TransactWriteItems", kWriteMembers, m, CheckWriteItem));
+  const JsonValue* items = m[kWriteTransactItems];
+
+  Constraints c;
+  c.Enum(m[kWriteReturnConsumedCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
+         "returnConsumedCapacity");
+  c.Enum(m[kWriteReturnItemCollectionMetrics], kReturnItemCollectionMetricsNames,
+         kReturnItemCollectionMetricsSet, "returnItemCollectionMetrics");
+  c.Required(items, "transactItems");
+  if (items != nullptr) {
+    for (size_t i = 0; i < items->Size(); ++i) {
+      const JsonValue& element = (*items)[static_cast<rapidjson::SizeType>(i)];
+      for (const ActionSpec& spec : kActions) {
+        const JsonValue* action = Field(&element, spec.name);
+        if (action == nullptr) continue;
+        WriteActionConstraints(c, spec,
+                               MembersOf<kActionMemberCount>(action, spec.name, spec.members),
+                               ElementPath(i) + std::string(spec.path) + ".");
+      }
+    }
+  }
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+
+  TransactWriteItemsRequest request;
+  request.transact_items.reserve(items->Size());
+  for (const JsonValue& element : items->GetArray()) {
+    TransactWriteItem item;
+    for (const ActionSpec& spec : kActions) {
+      const JsonValue* action = Field(&element, spec.name);
+      if (action == nullptr) continue;
+      const ActionMembers members = MembersOf<kActionMemberCount>(action, spec.name, spec.members);
+      PARTSTORE_ASSIGN_OR_RETURN(ActionValues values, DecodeAction(members));
+      SetAction(spec.kind, std::move(values), item);
+    }
+    request.transact_items.push_back(std::move(item));
+  }
+  request.client_request_token = OptionalString(m[kWriteClientRequestToken]);
+  request.return_consumed_capacity = EnumOf(
+      m[kWriteReturnConsumedCapacity], kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  request.return_item_collection_metrics =
+      EnumOf(m[kWriteReturnItemCollectionMetrics], kReturnItemCollectionMetricsNames,
+             ReturnItemCollectionMetrics::kNone);
+  return request;
+}
+
+Result<TransactGetItemsRequest> DecodeTransactGetItemsRequest(const JsonValue& body) {
+  std::array<const JsonValue*, kGetRequestMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(
+      ReadTransactMembers(body, "TransactGetItems", kGetRequestMembers, m, CheckGetItem));
+  const JsonValue* items = m[kGetTransactItems];
+
+  Constraints c;
+  c.Enum(m[kGetReturnConsumedCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
+         "returnConsumedCapacity");
+  c.Required(items, "transactItems");
+  if (items != nullptr) {
+    for (size_t i = 0; i < items->Size(); ++i) {
+      const JsonValue* get = Field(&(*items)[static_cast<rapidjson::SizeType>(i)], "Get");
+      const std::string prefix = ElementPath(i) + "get";
+      c.Required(get, prefix);
+      if (get == nullptr) continue;
+      const GetMembers g = MembersOf<kGetMemberCount>(get, "Get", kGetMembers);
+      TableName(c, g[kGetTableName], prefix + ".tableName");
+      c.Required(g[kGetKey], prefix + ".key");
+    }
+  }
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+
+  TransactGetItemsRequest request;
+  request.transact_items.reserve(items->Size());
+  for (const JsonValue& element : items->GetArray()) {
+    const GetMembers g = MembersOf<kGetMemberCount>(Field(&element, "Get"), "Get", kGetMembers);
+    TransactGetItem item;
+    item.get.table_name = std::string(StringOf(*g[kGetTableName]));
+    PARTSTORE_ASSIGN_OR_RETURN(item.get.key, DecodeItem(*g[kGetKey]));
+    item.get.projection_expression = OptionalString(g[kGetProjectionExpression]);
+    PARTSTORE_ASSIGN_OR_RETURN(item.get.expression_attribute_names, DecodeNameMap(g[kGetNames]));
+    request.transact_items.push_back(std::move(item));
+  }
+  request.return_consumed_capacity = EnumOf(
+      m[kGetReturnConsumedCapacity], kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  return request;
+}
+
+std::string EncodeTransactWriteItemsResult(const TransactWriteItemsResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteCapacities(result.consumed_capacity, w);
+  if (!result.item_collection_metrics.empty()) {
+    Key(w, "ItemCollectionMetrics");
+    w.StartObject();
+    for (const auto& [table, metrics] : result.item_collection_metrics) {
+      Key(w, table);
+      w.StartArray();
+      for (const ItemCollectionMetrics& entry : metrics) WriteItemCollectionMetrics(entry, w);
+      w.EndArray();
+    }
+    w.EndObject();
+  }
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+std::string EncodeTransactGetItemsResult(const TransactGetItemsResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Key(w, "Responses");
+  w.StartArray();
+  for (const std::optional<Item>& item : result.responses) {
+    w.StartObject();
+    if (item) {
+      Key(w, "Item");
+      WriteItem(*item, w);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  WriteCapacities(result.consumed_capacity, w);
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+void WriteCancellationReasons(const std::vector<CancellationReason>& reasons, JsonWriter& w) {
+  Key(w, "CancellationReasons");
+  w.StartArray();
+  for (const CancellationReason& reason : reasons) {
+    w.StartObject();
+    Key(w, "Code");
+    w.String(reason.code.data(), static_cast<rapidjson::SizeType>(reason.code.size()));
+    if (reason.message && reason.code != "None") {
+      Key(w, "Message");
+      w.String(reason.message->data(), static_cast<rapidjson::SizeType>(reason.message->size()));
+    }
+    if (reason.item) {
+      Key(w, "Item");
+      WriteItem(*reason.item, w);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+}  // namespace partstore::protocol
