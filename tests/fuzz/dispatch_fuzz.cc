@@ -61,6 +61,7 @@ constexpr Operation kOperations[] = {
     {'J', "Partstore.ShardedBatchWriteItem"},
     {'Y', "Partstore.ShardedQuery"},
     {'Z', "Partstore.ShardedAggregate"},
+    {'#', "Partstore.ShardedTransactWriteItems"},  // reached by the modulo
     {'F', "TransactWriteItems"},  // (the only letter left)
     {'@', "TransactGetItems"},
 };

@@ -74,7 +74,7 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 31> kOperations = {{
+const std::array<Operation, 32> kOperations = {{
     {"BatchGetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
@@ -190,6 +190,11 @@ const std::array<Operation, 31> kOperations = {{
            [](const QueryRequest&, const ShardedQueryResult& res) {
              return EncodeShardedQueryResult(res);
            });
+     }},
+    {"Partstore.ShardedTransactWriteItems",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeTransactWriteItemsRequest, &Database::ShardedTransactWriteItems,
+                  EncodeTransactWriteItemsResult);
      }},
     {"Partstore.ShardedUpdateItem",
      [](Database& db, const rapidjson::Value& body) {

@@ -38,7 +38,7 @@ struct Response {
 // GetMetrics, GetContributorInsights; capacity_json.h) and write sharding (PutShardingPolicy,
 // DeleteShardingPolicy, DescribeShardingPolicies, ShardedPutItem, ShardedGetItem,
 // ShardedUpdateItem, ShardedDeleteItem, ShardedBatchWriteItem, ShardedQuery, ShardedAggregate;
-// sharding_json.h).
+// sharding_json.h; ShardedTransactWriteItems, TransactWriteItems' shapes: transaction_json.h).
 Response Dispatch(Database& db, std::string_view operation, std::string_view body);
 
 // The error body DynamoDB sends for `status` (REQUIRES: !status.ok()), with its HTTP status.
