@@ -343,10 +343,10 @@ class Table {
   // The index stripes a staged write's commit touches, for the caller to lock: those its index
   // writes change, and every LSI stripe of its partition (the item collection's size).
   void IndexStripesOf(const StagedWrite& write, std::vector<const Stripe*>* out) const;
-  // Applies a staged write; its base stripe and every index stripe it touches held exclusively
-  // by the caller. Adds what it consumed to `charge` and returns the item collection metrics
-  // asked for (tables with LSIs).
-  std::optional<ItemCollectionMetrics> CommitStaged(const StagedWrite& write,
+  // Applies a staged write (its new item is moved into the table); its base stripe and every
+  // index stripe it touches held exclusively by the caller. Adds what it consumed to `charge` and
+  // returns the item collection metrics asked for (tables with LSIs).
+  std::optional<ItemCollectionMetrics> CommitStaged(StagedWrite& write,
                                                     ReturnItemCollectionMetrics metrics,
                                                     CapacityCharge* charge);
   // TransactGetItems' read of one item, its stripe held (shared or exclusive) by the caller.

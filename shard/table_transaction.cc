@@ -122,7 +122,7 @@ void Table::IndexStripesOf(const StagedWrite& write, std::vector<const Stripe*>*
   }
 }
 
-std::optional<ItemCollectionMetrics> Table::CommitStaged(const StagedWrite& write,
+std::optional<ItemCollectionMetrics> Table::CommitStaged(StagedWrite& write,
                                                          ReturnItemCollectionMetrics metrics,
                                                          CapacityCharge* charge) {
   charge->table_half_units += write.half_units;
@@ -133,7 +133,7 @@ std::optional<ItemCollectionMetrics> Table::CommitStaged(const StagedWrite& writ
   if (write.new_item) {
     ItemCollection& collection = stripe.FindOrCreate({key.hash, key.partition});
     auto [stored, inserted] = collection.InsertOrAssign(
-        key.sort, *write.new_item, nullptr,
+        key.sort, std::move(*write.new_item), nullptr,
         KnownItemSizes{.item = write.new_size,
                        .old = write.existed ? write.old_size : kUnknownItemSize});
     if (inserted) ++stripe.item_count;
