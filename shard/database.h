@@ -26,6 +26,7 @@
 // own policy lock is a leaf under it); the sharded operations take no lock of their own.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -170,6 +171,7 @@ class Database {
   };
   std::mutex tokens_mu_;
   std::map<std::string, TokenRecord, std::less<>> tokens_;
+  std::deque<std::pair<int64_t, std::string>> token_expiry_;  // (finished, token), in order
 };
 
 }  // namespace partstore

@@ -361,11 +361,15 @@ Result<TransactWriteItemsResult> Database::RunTransaction(
   if (request.client_request_token) {
     const int64_t now = options_.capacity.clock->NowMicros();
     std::lock_guard lock(tokens_mu_);
-    std::erase_if(tokens_, [&](const auto& entry) {
-      return !entry.second.in_flight &&
-             now - entry.second.finished_micros >
-                 static_cast<int64_t>(kClientRequestTokenSeconds * 1e6);
-    });
+    const auto window = static_cast<int64_t>(kClientRequestTokenSeconds * 1e6);
+    while (!token_expiry_.empty() && now - token_expiry_.front().first > window) {
+      auto expired = tokens_.find(token_expiry_.front().second);
+      if (expired != tokens_.end() && !expired->second.in_flight &&
+          expired->second.finished_micros == token_expiry_.front().first) {
+        tokens_.erase(expired);
+      }
+      token_expiry_.pop_front();
+    }
     auto it = tokens_.find(*request.client_request_token);
     if (it != tokens_.end()) {
       if (it->second.fingerprint != fingerprint) {
@@ -462,6 +466,7 @@ Result<TransactWriteItemsResult> Database::RunTransaction(
     record.in_flight = false;
     record.finished_micros = options_.capacity.clock->NowMicros();
     record.result = result;
+    token_expiry_.emplace_back(record.finished_micros, *request.client_request_token);
   }
   return result;
 }

@@ -100,13 +100,6 @@ constexpr MemberSpec kWriteMembers[kWriteMemberCount] = {
     {"ReturnItemCollectionMetrics", Shape::kString},
 };
 
-void WriteCapacities(const std::vector<ConsumedCapacity>& capacities, JsonWriter& w) {
-  if (capacities.empty()) return;
-  Key(w, "ConsumedCapacity");
-  w.StartArray();
-  for (const ConsumedCapacity& capacity : capacities) WriteConsumedCapacity(capacity, w);
-  w.EndArray();
-}
 
 }  // namespace
 
@@ -293,7 +286,7 @@ std::string EncodeBatchGetItemResult(const BatchGetItemResult& result) {
     w.EndObject();
   }
   w.EndObject();
-  WriteCapacities(result.consumed_capacity, w);
+  WriteConsumedCapacityList(result.consumed_capacity, w);
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }
@@ -317,18 +310,8 @@ void WriteBatchWriteItemResultMembers(const BatchWriteItemResult& result, JsonWr
     w.EndArray();
   }
   w.EndObject();
-  WriteCapacities(result.consumed_capacity, w);
-  if (!result.item_collection_metrics.empty()) {
-    Key(w, "ItemCollectionMetrics");
-    w.StartObject();
-    for (const auto& [table, metrics] : result.item_collection_metrics) {
-      Key(w, table);
-      w.StartArray();
-      for (const ItemCollectionMetrics& m : metrics) WriteItemCollectionMetrics(m, w);
-      w.EndArray();
-    }
-    w.EndObject();
-  }
+  WriteConsumedCapacityList(result.consumed_capacity, w);
+  WriteItemCollectionMetricsByTable(result.item_collection_metrics, w);
 }
 
 std::string EncodeBatchWriteItemResult(const BatchWriteItemResult& result) {

@@ -46,6 +46,15 @@ void WriteConsumedCapacity(const ConsumedCapacity& capacity, JsonWriter& writer)
   writer.EndObject();
 }
 
+void WriteConsumedCapacityList(const std::vector<ConsumedCapacity>& capacities,
+                               JsonWriter& writer) {
+  if (capacities.empty()) return;
+  writer.Key("ConsumedCapacity");
+  writer.StartArray();
+  for (const ConsumedCapacity& capacity : capacities) WriteConsumedCapacity(capacity, writer);
+  writer.EndArray();
+}
+
 void WriteItemCollectionMetrics(const ItemCollectionMetrics& metrics, JsonWriter& writer) {
   writer.StartObject();
   writer.Key("ItemCollectionKey");
@@ -55,6 +64,21 @@ void WriteItemCollectionMetrics(const ItemCollectionMetrics& metrics, JsonWriter
   writer.Double(metrics.size_estimate_range_gb[0]);
   writer.Double(metrics.size_estimate_range_gb[1]);
   writer.EndArray();
+  writer.EndObject();
+}
+
+void WriteItemCollectionMetricsByTable(
+    const std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>>& tables,
+    JsonWriter& writer) {
+  if (tables.empty()) return;
+  writer.Key("ItemCollectionMetrics");
+  writer.StartObject();
+  for (const auto& [table, metrics] : tables) {
+    writer.Key(table.data(), static_cast<rapidjson::SizeType>(table.size()));
+    writer.StartArray();
+    for (const ItemCollectionMetrics& entry : metrics) WriteItemCollectionMetrics(entry, writer);
+    writer.EndArray();
+  }
   writer.EndObject();
 }
 

@@ -85,7 +85,16 @@ void WriteBatchWriteItemResultMembers(const BatchWriteItemResult& result, JsonWr
 // One ConsumedCapacity object at the writer's position: {"TableName", "CapacityUnits"} and, for
 // INDEXES, "Table", "GlobalSecondaryIndexes", "LocalSecondaryIndexes" ({"CapacityUnits": x}).
 void WriteConsumedCapacity(const ConsumedCapacity& capacity, JsonWriter& writer);
+// The multi-table form: "ConsumedCapacity": [ {...}, ... ], nothing when the list is empty
+// (BatchGetItem, BatchWriteItem, TransactWriteItems, TransactGetItems).
+void WriteConsumedCapacityList(const std::vector<ConsumedCapacity>& capacities,
+                               JsonWriter& writer);
 // {"ItemCollectionKey": {...}, "SizeEstimateRangeGB": [lo, hi]}.
 void WriteItemCollectionMetrics(const ItemCollectionMetrics& metrics, JsonWriter& writer);
+// The multi-table form: "ItemCollectionMetrics": {table: [{...}, ...]}, nothing when empty
+// (BatchWriteItem, TransactWriteItems).
+void WriteItemCollectionMetricsByTable(
+    const std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>>& tables,
+    JsonWriter& writer);
 
 }  // namespace partstore::protocol

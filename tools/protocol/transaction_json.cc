@@ -343,13 +343,6 @@ void Key(JsonWriter& w, std::string_view key) {
   w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
 }
 
-void WriteCapacities(const std::vector<ConsumedCapacity>& capacities, JsonWriter& w) {
-  if (capacities.empty()) return;
-  Key(w, "ConsumedCapacity");
-  w.StartArray();
-  for (const ConsumedCapacity& capacity : capacities) WriteConsumedCapacity(capacity, w);
-  w.EndArray();
-}
 
 }  // namespace
 
@@ -444,18 +437,8 @@ std::string EncodeTransactWriteItemsResult(const TransactWriteItemsResult& resul
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  WriteCapacities(result.consumed_capacity, w);
-  if (!result.item_collection_metrics.empty()) {
-    Key(w, "ItemCollectionMetrics");
-    w.StartObject();
-    for (const auto& [table, metrics] : result.item_collection_metrics) {
-      Key(w, table);
-      w.StartArray();
-      for (const ItemCollectionMetrics& entry : metrics) WriteItemCollectionMetrics(entry, w);
-      w.EndArray();
-    }
-    w.EndObject();
-  }
+  WriteConsumedCapacityList(result.consumed_capacity, w);
+  WriteItemCollectionMetricsByTable(result.item_collection_metrics, w);
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }
@@ -475,7 +458,7 @@ std::string EncodeTransactGetItemsResult(const TransactGetItemsResult& result) {
     w.EndObject();
   }
   w.EndArray();
-  WriteCapacities(result.consumed_capacity, w);
+  WriteConsumedCapacityList(result.consumed_capacity, w);
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }
