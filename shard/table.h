@@ -15,9 +15,13 @@
 // their stripe's lock). A Query runs under one stripe's shared lock, so it sees one consistent
 // state of its item collection. A Scan page takes one stripe's shared lock at a time: it sees
 // each stripe consistently but not the table as a whole (DynamoDB gives no more). Batches are
-// atomic per item. Lock order: a thread holds at most one stripe lock of a table at a time (the
-// index issue adds index stripes after the base stripe, in ascending order). The definition
-// (name, key schema) is immutable; throughput settings are behind their own mutex.
+// atomic per item. Lock order: a single-item operation, batch item, Query or Scan page holds at
+// most one base stripe at a time, and takes index stripes only after it, one at a time. A
+// transaction (shard/transaction.cc) is the one holder of several: all its base stripes (any
+// tables) in ascending address order, then all the index stripes its writes touch, also in
+// ascending address order; since nobody else holds two stripes at once, no cycle can form. The
+// definition (name, key schema) is immutable; throughput settings are behind their own mutex;
+// sharding_mu_ (the PolicySet pointer) is a leaf.
 //
 // Capacity simulation (shard/capacity/table_capacity.h; null when off): reads are admitted and
 // charged outside the stripe locks (GetItem: after its read), writes under their stripe's

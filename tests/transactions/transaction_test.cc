@@ -166,6 +166,18 @@ TEST_F(TransactionTest, RequestErrorsAreValidationExceptionsKeyErrorsCancel) {
   EXPECT_EQ(Codes(bad_key.status()), (std::vector<std::string>{"None", "ValidationError", "None"}));
   EXPECT_FALSE(MustGet(db_, "Accounts", {{"PK", "ok"}}));
 
+  // The 4 MB payload: 11 items of 390 KB are refused whole (10 pass), nothing written.
+  std::vector<TransactWriteItem> big;
+  for (int i = 0; i < 11; ++i) {
+    big.push_back(Put("Accounts", {{"PK", "big" + std::to_string(i)},
+                                   {"blob", std::string(390 * 1024, 'x')}}));
+  }
+  EXPECT_EQ(ErrorText(Write(big)),
+            "Transaction request size exceeded the maximum allowed size of 4 MB");
+  EXPECT_FALSE(MustGet(db_, "Accounts", {{"PK", "big0"}}));
+  big.pop_back();
+  EXPECT_TRUE(Write(big).ok());
+
   EXPECT_TRUE(ErrorText(Write({Put("Accounts", {{"PK", "t"}})}, std::string(37, 't')))
                   .ends_with("Member must have length less than or equal to 36"));
   EXPECT_TRUE(Write({Put("Accounts", {{"PK", "t"}})}, std::string(36, 't')).ok());
