@@ -90,6 +90,10 @@ class Database {
   Result<ScanResult> Scan(const ScanRequest& request);
   Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& request);
   Result<BatchWriteItemResult> BatchWriteItem(const BatchWriteItemRequest& request);
+  // Loads `item` into the table as DynamoDB's ImportTable loads data: stored and indexed (through
+  // the table's write-sharding policies, as ShardedPutItem), counted in its partitions' sizes,
+  // but consuming no capacity and never throttled. The simulator's preload uses it.
+  Status ImportItem(std::string_view table_name, Item item);
 
   // ---- Transactions (shard/transaction.cc) ----
   // All or nothing over up to 100 distinct items in any tables, serializable against every

@@ -68,6 +68,9 @@ struct TableWriteContext {
   bool batch_item = false;
   // Write sharding (shard/sharding/): what UpdateItem does to the item it is about to store.
   const class ItemRewriter* rewrite = nullptr;
+  // An import (PutItem only; Database::ImportItem): stored, indexed and sized like any write, but
+  // no capacity is consumed and nothing is throttled, as with DynamoDB's ImportTable.
+  bool unmetered = false;
 };
 
 // A change UpdateItem makes to the item an update produced, before the item is validated and
@@ -248,7 +251,7 @@ class Table {
   // base write is throttled when any part cannot pay). OK when simulation is off.
   Status ChargeWrite(const EncodedKey& key, const Item& key_source, int64_t half_units,
                      int64_t bytes, int64_t items, const IndexWritePlan& plan, const Item* old_item,
-                     const Item* new_item, bool count_request = true);
+                     const Item* new_item, bool count_request = true, bool metered = true);
   // The table's half units of a plan (its LSIs' part).
   static int64_t LocalHalfUnits(const IndexWritePlan& plan);
   // UpdateTable's GlobalSecondaryIndexUpdates: create (with a backfill of the existing items),

@@ -87,7 +87,8 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
     PARTSTORE_RETURN_IF_ERROR(
         ChargeWrite(key, request.item, charge.table_half_units,
                     static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size),
-                    existing ? 0 : 1, plan, existing, &request.item, !context.batch_item));
+                    existing ? 0 : 1, plan, existing, &request.item, !context.batch_item,
+                    !context.unmetered));
   }
   if (collection == nullptr) collection = &stripe.FindOrCreate({key.hash, key.partition});
   Item old;

@@ -187,6 +187,16 @@ Status TableCapacity::Write(const WriteCharge& write) {
   std::lock_guard<SpinLock> lock(mu_);
   const int64_t now = clock_->NowMicros();
   table_.AdvanceTo(now);
+  if (!write.metered) {
+    table_.NoteData(write.hash, write.bytes, write.items, now);
+    for (const IndexWriteCharge& charge : write.indexes) {
+      ResourceCapacity* index = charge.index.empty() ? nullptr : Find(charge.index);
+      if (index == nullptr) continue;
+      index->AdvanceTo(now);
+      index->NoteData(charge.hash, charge.bytes, charge.items, now);
+    }
+    return Status::Ok();
+  }
   // What must pay: the table's partition, and each GSI partition the write touches (a key change
   // touches two partitions of one GSI, or one partition twice: then their parts add up).
   struct Target {

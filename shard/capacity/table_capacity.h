@@ -56,6 +56,9 @@ struct WriteCharge {
   // False for a batch's writes: a throttle then counts events but no throttled request (an
   // admitted write still counts as a write request).
   bool count_request = true;
+  // False for an import (Database::ImportItem): the data is counted in its partitions (sizes,
+  // item counts, size splits) but nothing is consumed, recorded or throttled.
+  bool metered = true;
 };
 
 class TableCapacity {
