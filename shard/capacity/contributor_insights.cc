@@ -65,15 +65,18 @@ std::vector<ContributorInsights::Contributor> ContributorInsights::Top(InsightsR
   const size_t r = static_cast<size_t>(rule);
   // Per key: the entry of its best minute. Closed minutes are visited oldest first and a later
   // minute replaces only a strictly larger value, so ties keep the earliest minute.
+  // Values are the sketch's guaranteed counts (count - error; see the header).
   struct Best {
     const HeavyHitters::Entry* entry;
     int64_t minute;
+    int64_t value() const { return entry->count - entry->error; }
   };
   std::unordered_map<std::string_view, Best> best;
   auto merge = [&best](const std::vector<HeavyHitters::Entry>& entries, int64_t minute) {
     for (const HeavyHitters::Entry& entry : entries) {
-      auto [it, inserted] = best.try_emplace(entry.key, Best{&entry, minute});
-      if (!inserted && entry.count > it->second.entry->count) it->second = Best{&entry, minute};
+      const Best candidate{&entry, minute};
+      auto [it, inserted] = best.try_emplace(entry.key, candidate);
+      if (!inserted && candidate.value() > it->second.value()) it->second = candidate;
     }
   };
   for (const MinuteSnapshot& snapshot : closed_) merge(snapshot.top[r], snapshot.minute);
@@ -87,14 +90,14 @@ std::vector<ContributorInsights::Contributor> ContributorInsights::Top(InsightsR
   // Keys are unique, so the order is total and independent of the hash map's iteration order.
   std::partial_sort(order.begin(), order.begin() + static_cast<ptrdiff_t>(n), order.end(),
                     [](const Best& a, const Best& b) {
-                      if (a.entry->count != b.entry->count) return a.entry->count > b.entry->count;
+                      if (a.value() != b.value()) return a.value() > b.value();
                       return a.entry->key < b.entry->key;
                     });
   std::vector<Contributor> top;
   top.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     const HeavyHitters::Entry& e = *order[i].entry;
-    top.push_back(Contributor{e.display, e.count, e.error, order[i].minute});
+    top.push_back(Contributor{e.display, order[i].value(), e.error, order[i].minute});
   }
   return top;
 }

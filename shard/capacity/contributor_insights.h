@@ -17,7 +17,10 @@
 // of the minutes that have left the window (kept_minutes, counting the current one) are dropped.
 // So at most 4 x sketch_capacity live counters and (kept_minutes - 1) x 4 x kept_per_minute
 // snapshot entries exist. Values come from the sketch: exact for a minute in which the rule saw at
-// most sketch_capacity distinct keys, otherwise possibly overestimated by Contributor::error.
+// most sketch_capacity distinct keys. Beyond that a sketch counter may overestimate its key by
+// the count it inherited on eviction (its error), so keys are ranked and reported by what the
+// sketch guarantees, count - error: a key seen once among many others does not outrank the keys
+// that were really busy (the true value is at most Contributor::error above the reported one).
 //
 // Thread safety: not thread-safe. The owner (a table's or index's capacity state) serializes every
 // call under its own mutex; const methods are thread-safe only when nothing modifies the object.
@@ -63,8 +66,9 @@ class ContributorInsights {
   // One key of a report.
   struct Contributor {
     Item key;        // the key attributes, as made by the display callable
-    int64_t value;   // the key's largest per-minute value: half units (accessed) or requests
-    int64_t error;   // value is at most this much above the true value (0: exact)
+    int64_t value;   // the key's largest per-minute value (guaranteed part): half units
+                     // (accessed) or requests
+    int64_t error;   // the true value is at most this much above `value` (0: exact)
     int64_t minute;  // start (seconds) of the minute of `value`; the earliest one if tied
     friend bool operator==(const Contributor&, const Contributor&) = default;
   };
