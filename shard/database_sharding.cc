@@ -76,7 +76,9 @@ Result<PutShardingPolicyResult> Database::PutShardingPolicy(
 Result<DeleteShardingPolicyResult> Database::DeleteShardingPolicy(
     const DeleteShardingPolicyRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
-  const std::string_view index = request.index_name ? *request.index_name : "";
+  // (Both arms string_view: "cond ? std::string : \"\"" would make a temporary std::string.)
+  const std::string_view index =
+      request.index_name ? std::string_view(*request.index_name) : std::string_view();
   std::lock_guard lock(sharding_mu_);
   std::shared_ptr<const PolicySet> policies = table->sharding_policies();
   const sharding::Policy* policy = policies->FindDefinition(index, request.key, request.match);
@@ -129,13 +131,27 @@ Result<ShardedPutItemResult> Database::ShardedPutItem(const PutItemRequest& requ
   return out;
 }
 
+Status Database::ImportItem(std::string_view table_name, Item item) {
+  PutItemRequest request{.table_name = std::string(table_name), .item = std::move(item)};
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
+                             PreparePut(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+  std::shared_ptr<const PolicySet> policies = table->sharding_policies();
+  if (!policies->empty()) {
+    std::optional<int32_t> shard;
+    PARTSTORE_ASSIGN_OR_RETURN(request.item, sharding::ShardItem(*policies, table->key_schema(),
+                                                                 std::move(request.item), &shard));
+  }
+  return table->PutItem(request, prepared, {.unmetered = true}).status();
+}
+
 Result<ShardedGetItemResult> Database::ShardedGetItem(const GetItemRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
                              PrepareGet(request, request.table_name, cache_.get()));
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
   std::shared_ptr<const PolicySet> policies = table->sharding_policies();
-  PARTSTORE_ASSIGN_OR_RETURN(
-      KeyRoute route, sharding::RouteKey(*policies, table->key_schema(), request.key, KeyUse::kRead));
+  PARTSTORE_ASSIGN_OR_RETURN(KeyRoute route, sharding::RouteKey(*policies, table->key_schema(),
+                                                                request.key, KeyUse::kRead));
   ShardedGetItemResult out;
   if (route.policy == nullptr && policies->empty()) {
     PARTSTORE_ASSIGN_OR_RETURN(out.result, table->GetItem(request, prepared));
@@ -234,8 +250,8 @@ Result<ShardedBatchWriteItemResult> Database::ShardedBatchWriteItem(
   // sent in BatchWriteItem calls of at most 25; unprocessed physical requests are reported as
   // their logical ones.
   struct Physical {
-    size_t table = 0;     // index into request.request_items
-    size_t logical = 0;   // index into that table's writes
+    size_t table = 0;    // index into request.request_items
+    size_t logical = 0;  // index into that table's writes
     WriteRequest write;
   };
   std::vector<Physical> physical;
@@ -252,8 +268,8 @@ Result<ShardedBatchWriteItemResult> Database::ShardedBatchWriteItem(
       const WriteRequest& write = writes[w];
       if (write.kind == WriteRequest::Kind::kPut) {
         std::optional<int32_t> shard;
-        PARTSTORE_ASSIGN_OR_RETURN(Item item, sharding::ShardItem(*policies, table->key_schema(),
-                                                                  write.item, &shard));
+        PARTSTORE_ASSIGN_OR_RETURN(
+            Item item, sharding::ShardItem(*policies, table->key_schema(), write.item, &shard));
         physical.push_back({t, w, {WriteRequest::Kind::kPut, std::move(item)}});
         continue;
       }
@@ -323,7 +339,7 @@ Result<TransactWriteItemsResult> Database::ShardedTransactWriteItems(
   physical.client_request_token = request.client_request_token;
   physical.return_consumed_capacity = request.return_consumed_capacity;
   physical.return_item_collection_metrics = request.return_item_collection_metrics;
-  std::vector<size_t> logical_of;  // physical action -> logical action
+  std::vector<size_t> logical_of;                             // physical action -> logical action
   std::vector<std::shared_ptr<const PolicySet>> policies_of;  // per physical action
   std::vector<std::unique_ptr<KeyRoute>> routes;
   std::vector<std::unique_ptr<sharding::UpdateRewriter>> rewriter_store;
@@ -337,12 +353,11 @@ Result<TransactWriteItemsResult> Database::ShardedTransactWriteItems(
   };
   for (size_t i = 0; i < request.transact_items.size(); ++i) {
     const TransactWriteItem& action = request.transact_items[i];
-    const std::string* table_name = action.put      ? &action.put->table_name
-                                    : action.update ? &action.update->table_name
-                                    : action.del    ? &action.del->table_name
-                                    : action.condition_check
-                                        ? &action.condition_check->table_name
-                                        : nullptr;
+    const std::string* table_name = action.put               ? &action.put->table_name
+                                    : action.update          ? &action.update->table_name
+                                    : action.del             ? &action.del->table_name
+                                    : action.condition_check ? &action.condition_check->table_name
+                                                             : nullptr;
     const int set = action.condition_check.has_value() + action.put.has_value() +
                     action.del.has_value() + action.update.has_value();
     if (table_name == nullptr || set != 1) {
@@ -355,14 +370,13 @@ Result<TransactWriteItemsResult> Database::ShardedTransactWriteItems(
     if (action.put) {
       TransactWriteItem put = action;
       std::optional<int32_t> shard;
-      PARTSTORE_ASSIGN_OR_RETURN(put.put->item,
-                                 sharding::ShardItem(*policies, schema, std::move(put.put->item),
-                                                     &shard));
+      PARTSTORE_ASSIGN_OR_RETURN(
+          put.put->item, sharding::ShardItem(*policies, schema, std::move(put.put->item), &shard));
       add(i, std::move(put), policies, nullptr);
     } else if (action.update) {
       auto route = std::make_unique<KeyRoute>();
-      PARTSTORE_ASSIGN_OR_RETURN(*route, sharding::RouteKey(*policies, schema, action.update->key,
-                                                            KeyUse::kUpdate));
+      PARTSTORE_ASSIGN_OR_RETURN(
+          *route, sharding::RouteKey(*policies, schema, action.update->key, KeyUse::kUpdate));
       TransactWriteItem update = action;
       update.update->key = route->PhysicalKey(route->shards.front());
       rewriter_store.push_back(std::make_unique<sharding::UpdateRewriter>(*policies, *route));
@@ -371,8 +385,8 @@ Result<TransactWriteItemsResult> Database::ShardedTransactWriteItems(
     } else {
       const Item& key = action.del ? action.del->key : action.condition_check->key;
       PARTSTORE_ASSIGN_OR_RETURN(
-          KeyRoute route, sharding::RouteKey(*policies, schema, key,
-                                             action.del ? KeyUse::kDelete : KeyUse::kRead));
+          KeyRoute route,
+          sharding::RouteKey(*policies, schema, key, action.del ? KeyUse::kDelete : KeyUse::kRead));
       const bool conditioned =
           action.condition_check ||
           (action.del->condition_expression.has_value() || action.del->expected.has_value());

@@ -62,6 +62,13 @@ TEST_F(ShardedOpsTest, PolicyDefaultsAreFilledInAndDescribed) {
                 .code(),
             Code::kResourceNotFound);
   EXPECT_EQ(db_.DescribeShardingPolicies({"Missing"}).status().code(), Code::kResourceNotFound);
+  // A GSI's policy is removed by its IndexName (the name once dangled: ASan would see it).
+  const std::string gsi_key = described->policies[1].key;
+  auto gsi_removed = db_.DeleteShardingPolicy(
+      {"Social", std::string("GSI1"), gsi_key, described->policies[1].match});
+  ASSERT_TRUE(gsi_removed.ok()) << gsi_removed.status().ToString();
+  EXPECT_EQ(gsi_removed->policy.index_name, "GSI1");
+  EXPECT_TRUE(db_.DescribeShardingPolicies({"Social"})->policies.empty());
 }
 
 TEST_F(ShardedOpsTest, BadPoliciesAreRefusedWithAReason) {
