@@ -155,6 +155,7 @@ class Value {
 
   // Null-returning accessors, for code that branches on type.
   const std::string* if_string() const { return std::get_if<std::string>(&v_); }
+  std::string* if_string() { return std::get_if<std::string>(&v_); }
   const Number* if_number() const { return std::get_if<Number>(&v_); }
   const AttributeMap* if_map() const { return std::get_if<AttributeMap>(&v_); }
   AttributeMap* if_map() { return std::get_if<AttributeMap>(&v_); }

@@ -6,6 +6,7 @@
 #include <istream>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "shard/database.h"
 
@@ -28,9 +29,19 @@ struct CapacityFlags {
 };
 DatabaseOptions DatabaseOptionsFor(const CapacityFlags& flags);
 
-// `partstore demo`: the main job. Until the simulator lands it demonstrates the data model on the
-// seed articles' single-table e-commerce design.
-int RunDemo(std::ostream& out);
+// `partstore simulate WORKLOAD [--compare WORKLOAD]` (simulate.cc): runs workload files or
+// built-in scenarios on the simulated clock and prints the text report; --json / --html write
+// the other reports. `partstore demo`: the viral-product scenario unsharded vs sharded, with the
+// HTML report written to partstore-demo.html unless --html says elsewhere.
+struct SimulateCommand {
+  std::vector<std::string> workloads;  // one, or two with --compare
+  std::string json;                    // paths; empty: not written
+  std::string html;
+  bool quiet = false;  // no progress bar, no wall-clock line
+  bool list = false;   // list the built-in scenarios
+};
+int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream& err);
+int RunDemo(const SimulateCommand& command, std::ostream& out, std::ostream& err);
 
 // `partstore run [FILE]`: one DynamoDB JSON request per line in, one response per line out
 // (run.cc has the format), on a Database made with `options`. `path` empty or "-" reads standard

@@ -30,8 +30,31 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("partstore ") + PARTSTORE_VERSION);
   app.require_subcommand(1);
 
+  partstore::cli::SimulateCommand demo_command;
   CLI::App* demo = app.add_subcommand(
-      "demo", "Demonstrate partstore on the seed articles' single-table e-commerce model");
+      "demo",
+      "The main job: a product goes viral on the seed e-commerce table, simulated unsharded and "
+      "with write sharding, compared, with an HTML report");
+  demo->add_option("--html", demo_command.html, "Where to write the HTML report")
+      ->default_str("partstore-demo.html");
+  demo->add_option("--json", demo_command.json, "Also write the JSON report here");
+  demo->add_flag("--quiet", demo_command.quiet, "No progress bar or timing line");
+
+  partstore::cli::SimulateCommand simulate_command;
+  std::string workload;
+  std::string compare;
+  CLI::App* simulate = app.add_subcommand(
+      "simulate",
+      "Run a workload (a TOML file, or a built-in scenario's name) on a simulated clock: what "
+      "DynamoDB would serve, throttle and split");
+  simulate->add_option("WORKLOAD", workload,
+                       "A workload file, or a built-in scenario (see --list)");
+  simulate->add_option("--compare", compare, "A second workload, run and reported side by side");
+  simulate->add_option("--json", simulate_command.json, "Write the JSON report here");
+  simulate->add_option("--html", simulate_command.html,
+                       "Write the self-contained HTML report here");
+  simulate->add_flag("--quiet", simulate_command.quiet, "No progress bar or timing line");
+  simulate->add_flag("--list", simulate_command.list, "List the built-in scenarios");
 
   std::string run_file;
   CLI::App* run = app.add_subcommand(
@@ -60,7 +83,12 @@ int main(int argc, char** argv) {
       return app.exit(CLI::ValidationError("--clock", conflict));
     }
   }
-  if (*demo) return partstore::cli::RunDemo(std::cout);
+  if (*demo) return partstore::cli::RunDemo(demo_command, std::cout, std::cerr);
+  if (*simulate) {
+    if (!workload.empty()) simulate_command.workloads.push_back(workload);
+    if (!compare.empty()) simulate_command.workloads.push_back(compare);
+    return partstore::cli::RunSimulate(simulate_command, std::cout, std::cerr);
+  }
   if (*run) {
     return partstore::cli::RunFile(run_file, std::cout, std::cerr,
                                    partstore::cli::DatabaseOptionsFor(run_capacity));

@@ -1,0 +1,188 @@
+// `partstore simulate` and `partstore demo`: run workloads (tools/simulator/) and report.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tools/cli/commands.h"
+#include "tools/simulator/report_html.h"
+#include "tools/simulator/report_json.h"
+#include "tools/simulator/report_text.h"
+#include "tools/simulator/scenarios.h"
+#include "tools/simulator/simulation.h"
+#include "tools/simulator/workload_toml.h"
+
+namespace partstore::cli {
+namespace {
+
+// The workload named `spec`: a file, else a built-in scenario of that name.
+Result<sim::Workload> LoadWorkload(const std::string& spec) {
+  std::error_code ec;
+  std::ifstream in;
+  if (std::filesystem::is_regular_file(spec, ec)) in.open(spec, std::ios::binary);
+  if (in) {
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return sim::ParseWorkload(text, spec);
+  }
+  if (const sim::Scenario* s = sim::FindScenario(spec)) return sim::ParseWorkload(s->toml, s->file);
+  std::string names;
+  for (const sim::Scenario& s : sim::BuiltinScenarios())
+    names += (names.empty() ? "" : ", ") + std::string(s.name);
+  return Status::Validation(
+      fmt::format("{}: no such file, and no built-in scenario of that name ({})", spec, names));
+}
+
+// A progress bar on standard error, only when it is a terminal.
+class Progress {
+ public:
+  Progress(std::string label, double seconds, bool enabled)
+      : label_(std::move(label)), seconds_(seconds), enabled_(enabled && isatty(STDERR_FILENO)) {}
+  ~Progress() {
+    if (enabled_ && shown_) std::fputs("\r\033[K", stderr);
+  }
+  void operator()(double fraction) {
+    if (!enabled_) return;
+    const int percent = static_cast<int>(fraction * 100);
+    if (shown_ && percent == last_) return;
+    shown_ = true;
+    last_ = percent;
+    constexpr int kWidth = 30;
+    const int filled = percent * kWidth / 100;
+    std::fprintf(stderr, "\r%s [%s%s] %3d%% of %.0f simulated s", label_.c_str(),
+                 std::string(static_cast<size_t>(filled), '#').c_str(),
+                 std::string(static_cast<size_t>(kWidth - filled), '.').c_str(), percent, seconds_);
+    std::fflush(stderr);
+  }
+
+ private:
+  std::string label_;
+  double seconds_;
+  bool enabled_;
+  bool shown_ = false;
+  int last_ = -1;
+};
+
+Result<sim::Report> RunOne(const sim::Workload& workload, bool quiet, std::ostream& err) {
+  Progress progress(workload.name, static_cast<double>(sim::TotalMicros(workload)) / 1e6, !quiet);
+  sim::SimulationCost cost;
+  auto report = sim::Simulate(workload, {.progress = [&](double f) { progress(f); }}, &cost);
+  if (report.ok() && !quiet) {
+    fmt::print(
+        err,
+        "{}: {} requests in {:.2f} s wall-clock ({} simulated requests/s); preload {} items in "
+        "{:.2f} s\n",
+        workload.name, sim::Grouped(cost.requests), cost.wall_seconds,
+        sim::Grouped(
+            cost.wall_seconds > 0 ? static_cast<double>(cost.requests) / cost.wall_seconds : 0.0,
+            0),
+        sim::Grouped(cost.preload_items), cost.preload_wall_seconds);
+  }
+  return report;
+}
+
+Status WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return Status::Validation(fmt::format("cannot write {}", path));
+  return Status::Ok();
+}
+
+// Writes the reports asked for; prints where.
+int Emit(const std::vector<sim::Report>& runs, const SimulateCommand& command, std::ostream& out,
+         std::ostream& err) {
+  out << (runs.size() == 1 ? sim::ReportText(runs[0]) : sim::ComparisonText(runs));
+  if (!command.json.empty()) {
+    const std::string json =
+        runs.size() == 1 ? sim::ReportJson(runs[0]) : sim::ComparisonJson(runs);
+    if (Status s = WriteFile(command.json, json); !s.ok()) {
+      fmt::print(err, "partstore simulate: {}\n", s.message());
+      return 1;
+    }
+    fmt::print(out, "JSON report: {}\n", std::filesystem::absolute(command.json).string());
+  }
+  if (!command.html.empty()) {
+    if (Status s = WriteFile(command.html, sim::HtmlReport(runs)); !s.ok()) {
+      fmt::print(err, "partstore simulate: {}\n", s.message());
+      return 1;
+    }
+    fmt::print(out, "HTML report: {}\n", std::filesystem::absolute(command.html).string());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream& err) {
+  if (command.list) {
+    for (const sim::Scenario& s : sim::BuiltinScenarios()) {
+      auto workload = sim::ParseWorkload(s.toml, s.file);
+      fmt::print(out, "{:<24} {}\n", s.name, workload.ok() ? workload->description : "(invalid)");
+    }
+    return 0;
+  }
+  if (command.workloads.empty()) {
+    fmt::print(err,
+               "partstore simulate: a workload file or built-in scenario is required "
+               "(--list shows the built-in ones)\n");
+    return 2;
+  }
+  std::vector<sim::Report> runs;
+  for (const std::string& spec : command.workloads) {
+    auto workload = LoadWorkload(spec);
+    if (!workload.ok()) {
+      fmt::print(err, "partstore simulate: {}\n", workload.status().message());
+      return 2;
+    }
+    auto report = RunOne(*workload, command.quiet, err);
+    if (!report.ok()) {
+      fmt::print(err, "partstore simulate: {}: {}\n", spec, report.status().message());
+      return 1;
+    }
+    runs.push_back(std::move(*report));
+  }
+  return Emit(runs, command, out, err);
+}
+
+int RunDemo(const SimulateCommand& command, std::ostream& out, std::ostream& err) {
+  fmt::print(
+      out,
+      "partstore demo: a product goes viral on the seed article's e-commerce table.\n"
+      "Two runs of the same traffic on a simulated clock: unsharded, then with write sharding\n"
+      "(tools/scenarios/viral_product.toml and viral_product_sharded.toml).\n\n");
+  SimulateCommand demo = command;
+  demo.workloads = {"viral-product", "viral-product-sharded"};
+  if (demo.html.empty()) demo.html = "partstore-demo.html";
+  std::vector<sim::Report> runs;
+  for (const std::string& name : demo.workloads) {
+    const sim::Scenario* s = sim::FindScenario(name);
+    auto workload = sim::ParseWorkload(s->toml, s->file);
+    if (!workload.ok()) {
+      fmt::print(err, "partstore demo: {}\n", workload.status().message());
+      return 1;
+    }
+    auto report = RunOne(*workload, command.quiet, err);
+    if (!report.ok()) {
+      fmt::print(err, "partstore demo: {}: {}\n", name, report.status().message());
+      return 1;
+    }
+    runs.push_back(std::move(*report));
+  }
+  const int code = Emit(runs, demo, out, err);
+  if (code == 0) {
+    fmt::print(out,
+               "\nOpen the HTML report in a browser for the partition heat maps; run one scenario "
+               "with `partstore simulate viral-product`.\n");
+  }
+  return code;
+}
+
+}  // namespace partstore::cli

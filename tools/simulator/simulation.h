@@ -1,0 +1,45 @@
+// Simulate: runs a Workload (workload.h) against an in-process Database with capacity simulation
+// on a manual clock, and reports what DynamoDB would have done (report.h).
+//
+// The run: tables are created, sharding policies set, the preload imported (Database::ImportItem:
+// no capacity consumed), then each phase offers its requests at their arrival times (evenly
+// spaced at the phase's rate, or along its ramp) on the manual clock, interleaved in time order
+// with the client's retries of throttled requests (RetryPolicy: exponential backoff with jitter).
+// Nothing waits: the clock jumps from one request to the next, so a run takes as long as the
+// engine needs to serve its requests. One thread, one Random seeded by the workload: the same
+// workload gives the same Report, bit for bit.
+//
+// Thread safety: Simulate is reentrant (each call owns its Database); `progress` is called on
+// the calling thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "core/status.h"
+#include "tools/simulator/report.h"
+#include "tools/simulator/workload.h"
+
+namespace partstore::sim {
+
+struct SimulateOptions {
+  // Called with the fraction of the simulated time done (0..1), every 1% or so and once at 1.
+  std::function<void(double fraction)> progress;
+};
+
+// What the run cost on this machine (not part of the Report, which holds simulated figures only).
+struct SimulationCost {
+  int64_t requests = 0;  // attempts sent to the engine (preload not included)
+  int64_t preload_items = 0;
+  double wall_seconds = 0;  // the phases (preload and report not included)
+  double preload_wall_seconds = 0;
+  double report_wall_seconds = 0;
+};
+
+// Errors: a workload the engine refuses (a table definition, a sharding policy: the engine's
+// ValidationException, prefixed with where it came from). Errors of individual requests are not
+// failures of the run: they are counted in the Report.
+Result<Report> Simulate(const Workload& workload, const SimulateOptions& options = {},
+                        SimulationCost* cost = nullptr);
+
+}  // namespace partstore::sim
