@@ -10,11 +10,13 @@ HeavyHitters::HeavyHitters(size_t capacity) : capacity_(std::max<size_t>(capacit
 size_t HeavyHitters::AddWeight(std::string_view key, int64_t weight) {
   assert(weight >= 0);
   total_weight_ += weight;
+  ++stamp_;
 
   if (auto it = index_.find(key); it != index_.end()) {
     const size_t slot = it->second;
     counters_[slot].count += weight;
-    SiftDown(counters_[slot].heap_pos);  // a larger count only moves away from the root
+    counters_[slot].stamp = stamp_;
+    SiftDown(counters_[slot].heap_pos);  // a larger (count, stamp) only moves away from the root
     return kNotAssigned;
   }
 
@@ -25,6 +27,7 @@ size_t HeavyHitters::AddWeight(std::string_view key, int64_t weight) {
     Counter& counter = counters_.emplace_back();
     counter.key = &it->first;
     counter.count = weight;
+    counter.stamp = stamp_;
     heap_.push_back(slot);
     counter.heap_pos = heap_.size() - 1;
     SiftUp(counter.heap_pos);
@@ -44,6 +47,7 @@ size_t HeavyHitters::AddWeight(std::string_view key, int64_t weight) {
   counter.display.clear();
   counter.error = counter.count;
   counter.count += weight;
+  counter.stamp = stamp_;
   // The new (count, key) may be larger than the children's, never smaller than the root's parent
   // (it has none): sifting down restores the heap.
   SiftDown(0);
@@ -54,7 +58,7 @@ bool HeavyHitters::Less(size_t a, size_t b) const {
   const Counter& x = counters_[a];
   const Counter& y = counters_[b];
   if (x.count != y.count) return x.count < y.count;
-  return *x.key < *y.key;
+  return x.stamp < y.stamp;
 }
 
 void HeavyHitters::Place(size_t pos, size_t counter) {

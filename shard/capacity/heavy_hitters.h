@@ -4,8 +4,8 @@
 //
 // The sketch holds at most capacity() counters {key, display, count, error}. Adding weight w to a
 // key that has a counter adds w to its count; an untracked key takes a free counter with count w,
-// or, when all are taken, the counter with the smallest count m (ties: the smallest key, by
-// bytes), which becomes {key, count m + w, error m}. Guarantees, with N = total_weight():
+// or, when all are taken, the counter with the smallest count m (ties: the one added to least
+// recently), which becomes {key, count m + w, error m}. Guarantees, with N = total_weight():
 //   - for every tracked key: true weight <= count <= true weight + error, and error <= N /
 //   capacity;
 //   - every key whose true weight exceeds N / capacity is tracked;
@@ -15,7 +15,9 @@
 // Each counter also holds a `display` Item (the key attributes to show a user), built by the
 // caller's make_display callable only when a counter is (re)assigned to a key, so that adding to a
 // tracked key, the hot path, builds nothing. Add costs O(log capacity) and allocates only when a
-// counter is assigned.
+// counter is assigned. The eviction tie rule compares integers (an add stamp), not keys: in a
+// stream of many distinct keys most counters share the minimum count, and comparing their keys
+// on every sift was the sketch's main cost.
 //
 // Results are deterministic: the same sequence of Add calls gives the same counters and the same
 // Top(), independent of addresses and hash order.
@@ -93,6 +95,7 @@ class HeavyHitters {
     Item display;
     int64_t count = 0;
     int64_t error = 0;
+    uint64_t stamp = 0;   // when it was last added to (the eviction tie rule: oldest first)
     size_t heap_pos = 0;  // position of this counter in heap_
   };
 
@@ -102,7 +105,7 @@ class HeavyHitters {
   // display cleared) or kNotAssigned when `key` was already tracked.
   size_t AddWeight(std::string_view key, int64_t weight);
 
-  // Heap order: count ascending, ties by key ascending, so heap_[0] is the counter to evict.
+  // Heap order: count ascending, ties by stamp ascending, so heap_[0] is the counter to evict.
   bool Less(size_t a, size_t b) const;
   void SiftUp(size_t pos);
   void SiftDown(size_t pos);
@@ -110,6 +113,7 @@ class HeavyHitters {
 
   size_t capacity_;
   int64_t total_weight_ = 0;
+  uint64_t stamp_ = 0;             // Add calls so far (Counter::stamp)
   std::vector<Counter> counters_;  // at most capacity_, indexed by slot
   std::vector<size_t> heap_;       // binary min-heap of slots, ordered by Less
   Index index_;                    // key -> slot

@@ -39,32 +39,37 @@ class ZipfKeys {
   std::vector<double> cdf_;
 };
 
-// A trivially correct Space-Saving: linear scans, the same tie rule (smallest count, then
-// smallest key). Counters are kept in a map by key.
+// A trivially correct Space-Saving: linear scans, the same tie rule (smallest count, then the
+// counter added to least recently). Counters are kept in a map by key.
 class ModelSpaceSaving {
  public:
   explicit ModelSpaceSaving(size_t capacity) : capacity_(capacity) {}
   void Add(const std::string& key, int64_t weight) {
+    ++now_;
     if (auto it = counters_.find(key); it != counters_.end()) {
-      it->second.first += weight;
+      it->second.count += weight;
+      it->second.last = now_;
       return;
     }
     if (counters_.size() < capacity_) {
-      counters_[key] = {weight, 0};
+      counters_[key] = {weight, 0, now_};
       return;
     }
-    auto min = counters_.begin();  // map order: the first minimum is the smallest key
+    auto min = counters_.begin();
     for (auto it = counters_.begin(); it != counters_.end(); ++it) {
-      if (it->second.first < min->second.first) min = it;
+      if (it->second.count < min->second.count ||
+          (it->second.count == min->second.count && it->second.last < min->second.last)) {
+        min = it;
+      }
     }
-    const int64_t m = min->second.first;
+    const int64_t m = min->second.count;
     counters_.erase(min);
-    counters_[key] = {m + weight, m};
+    counters_[key] = {m + weight, m, now_};
   }
   // (key, count, error) by count descending, key ascending.
   std::vector<std::tuple<std::string, int64_t, int64_t>> Top() const {
     std::vector<std::tuple<std::string, int64_t, int64_t>> top;
-    for (const auto& [key, ce] : counters_) top.emplace_back(key, ce.first, ce.second);
+    for (const auto& [key, c] : counters_) top.emplace_back(key, c.count, c.error);
     std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) {
       if (std::get<1>(a) != std::get<1>(b)) return std::get<1>(a) > std::get<1>(b);
       return std::get<0>(a) < std::get<0>(b);
@@ -73,8 +78,14 @@ class ModelSpaceSaving {
   }
 
  private:
+  struct Counter {
+    int64_t count;
+    int64_t error;
+    int64_t last;  // the Add that last touched it
+  };
   size_t capacity_;
-  std::map<std::string, std::pair<int64_t, int64_t>> counters_;
+  int64_t now_ = 0;
+  std::map<std::string, Counter> counters_;
 };
 
 std::vector<std::tuple<std::string, int64_t, int64_t>> Flatten(
@@ -116,14 +127,17 @@ TEST(HeavyHittersTest, EvictsTheMinimum) {
   EXPECT_EQ(sketch.total_weight(), 21);
 }
 
-TEST(HeavyHittersTest, EvictionTiesTakeTheSmallestKey) {
+TEST(HeavyHittersTest, EvictionTiesTakeTheLeastRecentlyAddedTo) {
   HeavyHitters sketch(3);
   Add(sketch, "m", 2);
   Add(sketch, "z", 2);
   Add(sketch, "b", 2);
-  Add(sketch, "x", 1);  // all at 2: evicts "b"
+  Add(sketch, "x", 1);  // all at 2: evicts "m", the oldest
   using T = std::tuple<std::string, int64_t, int64_t>;
-  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"x", 3, 2}, {"m", 2, 0}, {"z", 2, 0}}));
+  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"x", 3, 2}, {"b", 2, 0}, {"z", 2, 0}}));
+  Add(sketch, "b", 0);  // touched: now the newest of the two at 2
+  Add(sketch, "y", 1);  // evicts "z"
+  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"x", 3, 2}, {"y", 3, 2}, {"b", 2, 0}}));
 }
 
 TEST(HeavyHittersTest, TopOrdersByCountThenKeyAndStopsAtN) {
