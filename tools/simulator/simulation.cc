@@ -401,7 +401,12 @@ Attempt Driver::Put(Entry& entry, const RequestSpec& spec) {
     pad = item.insert_or_assign(std::string(kPadAttribute), Value(std::string())).first;
   std::string* data = pad->second.if_string();
   data->clear();
-  const int64_t rest = static_cast<int64_t>(ItemSize(item));
+  // ItemSize of an item of string attributes, without its generic walk.
+  int64_t rest = 0;
+  for (const auto& [name, value] : item) {
+    const std::string* text = value.if_string();
+    rest += static_cast<int64_t>(name.size() + (text != nullptr ? text->size() : ValueSize(value)));
+  }
   const int64_t bytes = DrawSize(op.size.value_or(SizeDistribution{}), random_);
   if (bytes > rest) data->assign(static_cast<size_t>(bytes - rest), 'x');
   if (data->empty()) item.erase(pad);
