@@ -28,7 +28,7 @@ Result<sim::Workload> LoadWorkload(const std::string& spec) {
   std::error_code ec;
   std::ifstream in;
   if (std::filesystem::is_regular_file(spec, ec)) in.open(spec, std::ios::binary);
-  if (in) {
+  if (in.is_open()) {
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     return sim::ParseWorkload(text, spec);
   }
