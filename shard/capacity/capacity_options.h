@@ -51,6 +51,9 @@ struct CapacityOptions {
   int64_t partition_metric_seconds = 600;
   int64_t partition_metric_minutes = 24 * 60;
   size_t insights_sketch_capacity = 256;
+  // Minutes Contributor Insights reports cover, the current one included (CloudWatch's rules
+  // report the last hour; a simulation widens it to the whole run).
+  size_t insights_minutes = 60;
 };
 
 }  // namespace partstore::capacity

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -156,9 +157,9 @@ void ExpectConsistent(const Report& r) {
     for (size_t row = 0; row < h.write_units.size(); ++row) {
       ASSERT_EQ(h.write_units[row].size(), static_cast<size_t>(h.columns));
       for (int64_t c = 0; c < h.columns; ++c) {
-        const double span = std::min<double>(
-            static_cast<double>(h.bucket_seconds),
-            std::ceil(r.simulated_seconds) - static_cast<double>(c * h.bucket_seconds));
+        const double span =
+            std::min<double>(static_cast<double>(h.bucket_seconds),
+                             r.simulated_seconds - static_cast<double>(c * h.bucket_seconds));
         cells += h.write_units[row][c] * span;
       }
     }
@@ -204,6 +205,195 @@ TEST(SimulationTest, AnEngineRefusalOfTheWorkloadIsAnError) {
   EXPECT_EQ(report.status().code(), Code::kValidation);
   EXPECT_NE(report.status().message().find("sharding policy on Events (DEVICE#7): "),
             std::string::npos)
+      << report.status().message();
+}
+
+// A minimal one-table workload around `mix` (TOML of [[phases.mix]] entries) and `phase` keys.
+std::string OneTable(const std::string& table_extra, const std::string& phase_extra,
+                     const std::string& mix) {
+  return R"(
+name = "t"
+seed = 9
+[retries]
+mode = "none"
+[[tables]]
+name = "Tab"
+partition_key = "PK"
+sort_key = "SK"
+read_capacity = 40000
+write_capacity = 40000
+)" + table_extra +
+         R"(
+[[phases]]
+name = "p"
+)" + phase_extra +
+         "\n" + mix;
+}
+
+TEST(SimulationTest, BatchesDrawDistinctKeys) {
+  // {seq} in the key: every draw is distinct, so each batch_write carries all 25 items.
+  const Report seq = RunWorkload(Parse(OneTable("", "duration = \"1s\"\nrate = 40", R"(
+  [[phases.mix]]
+  op = "batch_write"
+  table = "Tab"
+  key = "EVENT#{seq:08}"
+  sort = "A"
+  batch = 25
+)")));
+  EXPECT_EQ(seq.totals.errors, 0);
+  EXPECT_EQ(seq.resources[0].write_requests, 40 * 25);
+  // Duplicates drawn from a small space are drawn again, never sent: no errors, fewer items.
+  const Report small = RunWorkload(Parse(OneTable("", "duration = \"1s\"\nrate = 40", R"(
+  [[phases.mix]]
+  op = "batch_write"
+  table = "Tab"
+  key = "HOT"
+  sort = "REVIEW#{item}"
+  items = 30
+  batch = 25
+)")));
+  EXPECT_EQ(small.totals.errors, 0) << (small.errors.empty() ? "" : small.errors[0].message);
+  EXPECT_EQ(small.totals.served, 40);
+}
+
+TEST(SimulationTest, GsiReadThrottlesCountInTheTotals) {
+  const Report r = RunWorkload(Parse(
+      OneTable(R"(
+  [[tables.indexes]]
+  name = "ByG"
+  partition_key = "GPK"
+  read_capacity = 5
+  write_capacity = 1000
+[[preload]]
+table = "Tab"
+key = "K#{key}"
+sort = "S"
+keys = 100
+attributes = { GPK = "G#{key}" }
+)",
+               "duration = \"5s\"\nrate = 200\nkeys = { distribution = \"uniform\", count = 100 }",
+               R"(
+  [[phases.mix]]
+  op = "query"
+  table = "Tab"
+  index = "ByG"
+  key = "G#{key}"
+)")));
+  ASSERT_FALSE(r.throttle_events.empty());
+  EXPECT_EQ(r.throttle_events[0].reason, "IndexReadProvisionedThroughputExceeded");
+  EXPECT_GT(r.throttle_events[0].events, 0);
+  int64_t timeline = 0;
+  for (const TimelinePoint& p : r.timeline) {
+    for (const ReasonCount& c : p.throttle_events) timeline += c.events;
+  }
+  EXPECT_EQ(timeline, r.throttle_events[0].events);
+}
+
+TEST(SimulationTest, HeatMapOfAQuarterSecondRunIsPerSecond) {
+  const Report r = RunWorkload(Parse(OneTable("", "duration = \"250ms\"\nrate = 800", R"(
+  [[phases.mix]]
+  op = "put"
+  table = "Tab"
+  key = "K#{seq}"
+  sort = "S"
+  size = 200
+)")));
+  EXPECT_DOUBLE_EQ(r.simulated_seconds, 0.25);
+  const ResourceReport& t = r.resources[0];
+  EXPECT_EQ(t.consumed_write_units, 200);  // 800/s for a quarter second, 1 WCU each
+  double per_second = 0;
+  for (const auto& row : t.heat_map.write_units) per_second += row.at(0);
+  EXPECT_DOUBLE_EQ(per_second, 800);
+}
+
+TEST(SimulationTest, SplitChildrenAreBornAtTheSplit) {
+  const Report r = RunWorkload(Parse(R"(
+name = "heat"
+[retries]
+mode = "none"
+[capacity]
+heat_split_seconds = 3
+[[tables]]
+name = "Tab"
+partition_key = "PK"
+read_capacity = 100
+write_capacity = 900
+[[phases]]
+name = "hot"
+duration = "12s"
+rate = 950
+keys = { distribution = "uniform", count = 100000 }
+  [[phases.mix]]
+  op = "put"
+  table = "Tab"
+  key = "K#{key}"
+  size = 100
+)"));
+  const ResourceReport& t = r.resources[0];
+  ASSERT_FALSE(t.splits.empty());
+  for (const SplitReport& split : t.splits) {
+    for (int child : {split.left_id, split.right_id}) {
+      const auto it = std::find_if(t.partitions.begin(), t.partitions.end(),
+                                   [&](const PartitionReport& p) { return p.id == child; });
+      ASSERT_NE(it, t.partitions.end());
+      EXPECT_EQ(it->created_seconds, split.time_seconds) << "partition " << child;
+    }
+  }
+  // A child's heat-map row is blank (-1) before it was born.
+  const HeatMap& h = t.heat_map;
+  for (size_t row = 0; row < h.partition_ids.size(); ++row) {
+    if (h.partition_ids[row] == t.splits[0].right_id) {
+      EXPECT_EQ(h.utilization[row][0], -1.0);
+    }
+  }
+}
+
+TEST(SimulationTest, TopKeysCoverTheWholeRun) {
+  // A hot key for 2 minutes, then 70 quiet minutes: CloudWatch's hour would have forgotten it.
+  const Report r = RunWorkload(Parse(OneTable("", R"(duration = "2m"
+rate = 50
+keys = { distribution = "hot-key", key = 7 }
+  [[phases.mix]]
+  op = "put"
+  table = "Tab"
+  key = "K#{key}"
+  sort = "S#{seq}"
+[[phases]]
+name = "quiet"
+duration = "70m"
+rate = 0
+)",
+                                              R"(
+  [[phases.mix]]
+  op = "get"
+  table = "Tab"
+  key = "K#0"
+  sort = "S#0"
+)")));
+  const TopKeyRule& accessed = r.resources[0].top_keys.at(0);
+  ASSERT_FALSE(accessed.keys.empty());
+  EXPECT_EQ(accessed.keys[0].key, "PK=K#7");
+  EXPECT_EQ(accessed.keys[0].minute, 0);
+}
+
+TEST(SimulationTest, ShardedTablesRefuseReadsWithoutASharedForm) {
+  auto report = Simulate(Parse(OneTable(R"(
+[[sharding]]
+table = "Tab"
+key = "HOT"
+shards = 4
+)",
+                                        "duration = \"1s\"\nrate = 10", R"(
+  [[phases.mix]]
+  op = "batch_get"
+  table = "Tab"
+  key = "HOT"
+  sort = "S#{item}"
+  items = 10
+  batch = 5
+)")));
+  ASSERT_FALSE(report.ok());
+  EXPECT_NE(report.status().message().find("no sharded form"), std::string::npos)
       << report.status().message();
 }
 

@@ -1257,6 +1257,25 @@ TEST(WorkloadTomlTest, OperationRules) {
       "attributes = { status = \"x\" }\nsize = 300\n");
   EXPECT_EQ(update.counter, "n");
   EXPECT_EQ(update.attributes.size(), 1u);
+  // A counter that is a GSI key (its keys are strings), given or by default, is refused.
+  EXPECT_TRUE(FailsWith(WithOp("op = \"update\"\ntable = \"Flat\"\nkey = \"K\"\n"
+                               "counter = \"owner\"\n"),
+                        "\"owner\" is a key attribute of table \"Flat\" or one of its GSIs"));
+}
+
+TEST(WorkloadTomlTest, ThePaddingAttributeIsReserved) {
+  // "data" pads generated items to their size: it may not be a key, an attribute or a counter.
+  EXPECT_TRUE(FailsWith(WithOp("op = \"put\"\ntable = \"Flat\"\nkey = \"K\"\n"
+                               "attributes = { data = \"x\" }\n"),
+                        "phases[0].mix[0].attributes.data: \"data\" is reserved"));
+  EXPECT_TRUE(FailsWith(WithOp("op = \"update\"\ntable = \"Flat\"\nkey = \"K\"\n"
+                               "counter = \"data\"\n"),
+                        "counter: \"data\" is reserved"));
+  EXPECT_TRUE(
+      FailsWith("name = \"t\"\n[[tables]]\nname = \"Tab\"\npartition_key = \"data\"\n"
+                "billing = \"on-demand\"\n" +
+                    std::string(kPhase),
+                "tables[0].partition_key: \"data\" is reserved"));
 }
 
 // --- Preload and sharding ------------------------------------------------------------------------

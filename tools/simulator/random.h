@@ -1,6 +1,8 @@
 // Random: the simulator's deterministic random numbers (xoshiro256**, seeded by splitmix64).
-// Every draw is defined here bit for bit, not by the standard library's distributions (which
-// differ between implementations), so a seed gives the same run on any build.
+// Integer and uniform draws are defined here bit for bit, not by the standard library's
+// distributions (which differ between implementations). Normal draws (and zipfian set-up) use the
+// C math library's log, cos and pow: the same build gives the same run; another libm may round a
+// last bit differently.
 //
 // Thread safety: not thread-safe; one per simulation.
 #pragma once

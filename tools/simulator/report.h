@@ -105,9 +105,9 @@ struct HeatMap {
 };
 
 struct TopKey {
-  std::string key;   // "PK=PRODUCT#viral" or "PK=USER#1, SK=ORDER#7"
-  double value = 0;  // per-minute maximum (see Contributor Insights in the README)
-  int64_t minute = 0;
+  std::string key;     // "PK=PRODUCT#viral" or "PK=USER#1, SK=ORDER#7"
+  double value = 0;    // per-minute maximum (see Contributor Insights in the README)
+  int64_t minute = 0;  // which minute of the run (0: its first) holds that maximum
 };
 
 struct TopKeyRule {

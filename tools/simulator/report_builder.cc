@@ -73,6 +73,7 @@ class Builder {
   Builder(Database& db, const Workload& w, const ClientTally& tally)
       : db_(db), w_(w), tally_(tally) {
     total_micros_ = TotalMicros(w);
+    run_seconds_ = static_cast<double>(total_micros_) / kMicros;
     seconds_ = std::max<int64_t>((total_micros_ + kMicros - 1) / kMicros, 1);
     bucket_ = std::max<int64_t>((seconds_ + kMaxColumns - 1) / kMaxColumns, 1);
     columns_ = (seconds_ + bucket_ - 1) / bucket_;
@@ -89,7 +90,8 @@ class Builder {
   const Workload& w_;
   const ClientTally& tally_;
   int64_t total_micros_ = 0;
-  int64_t seconds_ = 1;
+  double run_seconds_ = 0;  // total_micros_ in seconds
+  int64_t seconds_ = 1;     // seconds the run touches (the last one possibly in part)
   int64_t bucket_ = 1;
   int64_t columns_ = 1;
   // Throttle events per second, summed over the tables (which count their GSIs' too).
@@ -130,6 +132,7 @@ void Builder::Partitions(const DescribePartitionsResult& described, const GetMet
       ranges[it->parent_id] = {left->second.start, right->second.end};
     }
     all[it->left_id].created_seconds = it->time_seconds;
+    all[it->right_id].created_seconds = it->time_seconds;
   }
   for (const PartitionSplitDescription& s : splits) {
     out.splits.push_back({s.time_seconds, s.parent_id, s.left_id, s.right_id, s.reason});
@@ -178,12 +181,12 @@ void Builder::Partitions(const DescribePartitionsResult& described, const GetMet
     std::vector<double> utilization(static_cast<size_t>(columns_), 0.0);
     for (int64_t c = 0; c < columns_; ++c) {
       const size_t i = static_cast<size_t>(c);
-      // Average units per second over the part of the bucket inside the run.
-      const int64_t span = std::min(bucket_, seconds_ - c * bucket_);
-      reads[i] /= static_cast<double>(span);
-      writes[i] /= static_cast<double>(span);
+      // Average units per second over the part of the bucket inside the run (a run of 2.5 s has
+      // a last bucket of half a second).
       const double begin = static_cast<double>(c * bucket_);
-      const double end = static_cast<double>(c * bucket_ + span);
+      const double end = std::min(static_cast<double>((c + 1) * bucket_), run_seconds_);
+      reads[i] /= end - begin;
+      writes[i] /= end - begin;
       const bool existed =
           r.created_seconds < end && (!r.retired_seconds || *r.retired_seconds > begin);
       utilization[i] = existed
@@ -235,7 +238,11 @@ Result<ResourceReport> Builder::Resource(const ResourceRef& ref) {
     out.throttled_write_requests += c.throttled_write_requests;
     for (int i = 0; i < kThrottleReasonCount; ++i) {
       events[i] += c.throttle_events[i];
-      if (ref.index == nullptr && point.timestamp >= 0) {
+      // The table's series counts its GSIs' write throttles too, but not their read throttles:
+      // those come from the GSI's own series.
+      const bool counted = ref.index == nullptr ||
+                           ThrottleReason::FromIndex(i).operation == ThrottleOperation::kRead;
+      if (counted && point.timestamp >= 0) {
         const size_t s = static_cast<size_t>(point.timestamp);
         if (s >= second_events_.size()) second_events_.resize(s + 1);
         second_events_[s][i] += c.throttle_events[i];
@@ -251,7 +258,7 @@ Result<ResourceReport> Builder::Resource(const ResourceRef& ref) {
   for (const InsightsRuleResult& rule : insights.rules) {
     TopKeyRule r{rule.rule_name, {}};
     for (const Contributor& c : rule.contributors) {
-      r.keys.push_back({KeyText(c.key, partition), c.value, c.minute});
+      r.keys.push_back({KeyText(c.key, partition), c.value, c.minute / 60});
     }
     out.top_keys.push_back(std::move(r));
   }

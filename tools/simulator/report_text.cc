@@ -31,6 +31,14 @@ void CountsRow(std::string& out, const std::string& label, const RequestCounts& 
                   Grouped(c.gave_up), Grouped(c.condition_failed), Grouped(c.errors));
 }
 
+// "90", "0.25", "1.5": seconds as a workload would write them.
+std::string Seconds(double s) {
+  if (s == std::floor(s)) return Grouped(static_cast<int64_t>(s));
+  std::string text = fmt::format("{:.3f}", s);
+  while (text.back() == '0') text.pop_back();
+  return text;
+}
+
 std::string DelayText(const RetryDelay& d) {
   if (d.delayed_requests == 0) return "no request needed a retry to be served";
   return fmt::format("{} served after retries: mean {} ms, p50 {} ms, p99 {} ms, max {} ms",
@@ -60,6 +68,9 @@ void Resource(std::string& out, const ResourceReport& r, double seconds) {
     return a->consumed_read_units + 3 * a->consumed_write_units >
            b->consumed_read_units + 3 * b->consumed_write_units;
   });
+  if (r.index == std::nullopt && !r.throttle_events.empty()) {
+    out += "    (a table partition's throttled requests include the writes its GSIs throttled)\n";
+  }
   out += fmt::format("    {:<10} {:<35} {:>14} {:>14} {:>10}\n", "partition", "hash range",
                      "consumed RCU", "consumed WCU", "throttled");
   for (size_t i = 0; i < busiest.size() && i < kPartitionsShown; ++i) {
@@ -83,8 +94,7 @@ void Resource(std::string& out, const ResourceReport& r, double seconds) {
     out += fmt::format("    top keys, {}:\n", rule.rule);
     for (size_t i = 0; i < rule.keys.size() && i < kKeysShown; ++i) {
       const TopKey& k = rule.keys[i];
-      out += fmt::format("      {:<50} {:>12} (minute {})\n", k.key, Grouped(k.value, 1),
-                         k.minute / 60);
+      out += fmt::format("      {:<50} {:>12} (minute {})\n", k.key, Grouped(k.value, 1), k.minute);
     }
   }
 }
@@ -113,7 +123,7 @@ std::string Grouped(double value, int decimals) {
 
 std::string ReportText(const Report& r) {
   std::string out = fmt::format("{} (seed {}): {} s simulated\n", r.workload, r.seed,
-                                Grouped(r.simulated_seconds, 1));
+                                Seconds(r.simulated_seconds));
   if (!r.description.empty()) out += "  " + r.description + "\n";
   out +=
       fmt::format("\nRequests: offered {}/s, served {}/s; {} of attempts throttled\n",
@@ -123,13 +133,13 @@ std::string ReportText(const Report& r) {
   CountsRow(out, "all phases", r.totals);
   for (const PhaseReport& p : r.phases) {
     CountsRow(out,
-              fmt::format("{} ({}-{} s)", p.name, Grouped(p.start_seconds, 0),
-                          Grouped(p.start_seconds + p.duration_seconds, 0)),
+              fmt::format("{} ({}-{} s)", p.name, Seconds(p.start_seconds),
+                          Seconds(p.start_seconds + p.duration_seconds)),
               p.counts);
     if (p.operations.size() > 1) {
       for (const OperationReport& o : p.operations) {
         CountsRow(out, "  " + o.name + " " + o.table + (o.index ? "/" + *o.index : ""), o.counts);
-        out += "      " + o.key + "\n";
+        if (!o.key.empty()) out += "      " + o.key + "\n";
       }
     }
   }
@@ -138,6 +148,10 @@ std::string ReportText(const Report& r) {
                        Grouped(p.served_rate, 1));
   }
   out += "\nRetries: " + DelayText(r.retry_delay) + "\n";
+  if (r.retry_delay.delayed_requests == 0 && r.totals.retries > 0) {
+    out += fmt::format("  ({} retries were sent; none got its request served)\n",
+                       Grouped(r.totals.retries));
+  }
   if (!r.throttle_events.empty()) {
     out += "\nThrottle events by reason (all tables and indexes):\n";
     for (const ReasonCount& reason : r.throttle_events) {

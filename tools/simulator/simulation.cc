@@ -28,8 +28,7 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// The attribute the generator pads to reach an item's drawn size.
-constexpr std::string_view kPadAttribute = "data";
+constexpr std::string_view kPadAttribute = kPaddingAttribute;
 
 int64_t DrawSize(const SizeDistribution& size, Random& random) {
   switch (size.kind) {
@@ -70,6 +69,7 @@ struct RequestSpec {
   int64_t item = 0;
   int64_t seq = 0;
   int64_t time_millis = 0;
+  int64_t size = 0;  // drawn once, so that a retry sends the same item (0: draw when needed)
 };
 
 enum class Outcome : uint8_t { kServed, kThrottled, kThrottledFinal, kConditionFailed, kError };
@@ -137,6 +137,8 @@ class Driver {
  private:
   KeyNames NamesOf(const std::string& table, const std::optional<std::string>& index) const;
   Status SetPolicies(const std::vector<ShardingSpec>& specs);
+  // What the sharded operations cannot do with a workload's policies, refused up front.
+  Status CheckShardedOperations() const;
   void AdvanceTo(int64_t micros) {
     const int64_t now = clock_->NowMicros();
     if (micros > now) clock_->Advance(micros - now);
@@ -207,6 +209,49 @@ Status Driver::SetPolicies(const std::vector<ShardingSpec>& specs) {
   return Status::Ok();
 }
 
+Status Driver::CheckShardedOperations() const {
+  std::vector<const ShardingSpec*> specs;
+  for (const ShardingSpec& s : w_.sharding) specs.push_back(&s);
+  for (const Phase& phase : w_.phases) {
+    for (const ShardingSpec& s : phase.sharding) specs.push_back(&s);
+  }
+  for (const Phase& phase : w_.phases) {
+    for (size_t e = 0; e < phase.mix.size(); ++e) {
+      const Operation& op = phase.mix[e];
+      const std::string where = "phase " + phase.name + ", " + std::string(OpKindName(op.kind)) +
+                                " on " + op.table + " (mix entry " + std::to_string(e + 1) + ")";
+      for (const ShardingSpec* s : specs) {
+        if (s->table != op.table) continue;
+        if (op.kind == OpKind::kBatchGet || op.kind == OpKind::kTransactGet) {
+          return Status::Validation(where +
+                                    ": the table has write sharding, and BatchGetItem and "
+                                    "TransactGetItems have no sharded form (they would read the "
+                                    "logical keys, where no item is)");
+        }
+        // A suffix calculated from a non-key attribute needs that attribute in every request.
+        const KeyNames keys = NamesOf(op.table, s->policy.index_name);
+        const std::optional<std::string>& from = s->policy.calculated_from;
+        if (s->policy.strategy != sharding::ShardStrategy::kCalculated || !from ||
+            *from == keys.partition || (keys.sort && *from == *keys.sort)) {
+          continue;
+        }
+        const bool has = std::any_of(op.attributes.begin(), op.attributes.end(),
+                                     [&](const auto& a) { return a.first == *from; });
+        const bool point =
+            op.kind == OpKind::kGet || op.kind == OpKind::kUpdate || op.kind == OpKind::kDelete;
+        if (point || (!has && (op.kind == OpKind::kPut || op.kind == OpKind::kBatchWrite ||
+                               op.kind == OpKind::kTransactWrite))) {
+          return Status::Validation(where + ": the sharding policy on " + s->policy.key +
+                                    " is calculated from \"" + *from + "\", which " +
+                                    (point ? "the simulator does not send with a key"
+                                           : "the operation's attributes lack"));
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Status Driver::SetUp(SimulationCost* cost) {
   for (const TableSpec& t : w_.tables) {
     CreateTableRequest create;
@@ -247,6 +292,7 @@ Status Driver::SetUp(SimulationCost* cost) {
                     "table " + t.name + ": " + std::string(created.status().message()));
     }
   }
+  PARTSTORE_RETURN_IF_ERROR(CheckShardedOperations());
   PARTSTORE_RETURN_IF_ERROR(SetPolicies(w_.sharding));
 
   // The preload, imported before time starts.
@@ -325,7 +371,7 @@ Item Driver::ItemOf(const Entry& entry, const RequestSpec& spec) {
     item.insert_or_assign(name, Value(scratch_));
   }
   const SizeDistribution size = entry.op->size.value_or(SizeDistribution{});
-  PadTo(item, DrawSize(size, random_));
+  PadTo(item, spec.size > 0 ? spec.size : DrawSize(size, random_));
   return item;
 }
 
@@ -407,7 +453,7 @@ Attempt Driver::Put(Entry& entry, const RequestSpec& spec) {
     const std::string* text = value.if_string();
     rest += static_cast<int64_t>(name.size() + (text != nullptr ? text->size() : ValueSize(value)));
   }
-  const int64_t bytes = DrawSize(op.size.value_or(SizeDistribution{}), random_);
+  const int64_t bytes = spec.size;
   if (bytes > rest) data->assign(static_cast<size_t>(bytes - rest), 'x');
   if (data->empty()) item.erase(pad);
   if (sharded_) return Classify(db_.ShardedPutItem(request).status());
@@ -429,7 +475,7 @@ Attempt Driver::Update(Entry& entry, const RequestSpec& spec) {
   if (op.size) {
     names.emplace("#d", std::string(kPadAttribute));
     // The item's size is not known before the update: the drawn size is the data attribute's.
-    const int64_t bytes = DrawSize(*op.size, random_);
+    const int64_t bytes = spec.size;
     values.insert_or_assign(
         ":d", Value(std::string(static_cast<size_t>(std::max<int64_t>(bytes, 1)), 'x')));
   }
@@ -610,22 +656,36 @@ void Driver::Offer(int32_t phase, int32_t index, int64_t now) {
                      op.kind == OpKind::kTransactWrite || op.kind == OpKind::kTransactGet)
                         ? op.batch
                         : 1;
+  const bool writes = op.kind == OpKind::kPut || op.kind == OpKind::kUpdate ||
+                      op.kind == OpKind::kBatchWrite || op.kind == OpKind::kTransactWrite;
   pending.specs.reserve(static_cast<size_t>(n));
-  for (int32_t i = 0; i < n; ++i) {
+  // Batches and transactions need distinct primary keys (DynamoDB refuses duplicates): a draw
+  // whose expanded key is already in the request is drawn again, at most kRedraws times in all;
+  // a key space too small to give `batch` distinct keys makes a smaller request.
+  constexpr int kRedraws = 8;
+  std::vector<std::string> seen;
+  for (int32_t misses = 0; static_cast<int32_t>(pending.specs.size()) < n && misses <= kRedraws;) {
     RequestSpec spec;
     spec.key = entry.keys.Next(random_, now);
     spec.item =
         op.items > 1 ? static_cast<int64_t>(random_.Below(static_cast<uint64_t>(op.items))) : 0;
     spec.seq = entry.seq++;
     spec.time_millis = now / 1000;
-    // Batches and transactions take distinct keys: a duplicate draw is dropped (DynamoDB refuses
-    // duplicates), so a batch from a narrow key space may be smaller than `batch`.
-    const bool duplicate =
-        n > 1 && std::any_of(pending.specs.begin(), pending.specs.end(), [&](const RequestSpec& s) {
-          return s.key == spec.key && s.item == spec.item &&
-                 (!op.sort || !op.sort->uses(Template::Field::kSeq));
-        });
-    if (!duplicate) pending.specs.push_back(spec);
+    if (writes) spec.size = DrawSize(op.size.value_or(SizeDistribution{}), random_);
+    if (n > 1) {
+      std::string key;
+      Expand(op.key, spec, key);
+      if (op.sort) {
+        key += '\0';
+        op.sort->Expand({spec.key, spec.item, spec.seq, spec.time_millis}, key);
+      }
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+        ++misses;
+        continue;
+      }
+      seen.push_back(std::move(key));
+    }
+    pending.specs.push_back(spec);
   }
   ++tally_.operations[phase][index].offered;
   ++tally_.Second(now).offered;
@@ -772,6 +832,9 @@ Result<Report> Simulate(const Workload& workload, const SimulateOptions& options
       std::max<int64_t>(db_options.capacity.metric_seconds, seconds);
   db_options.capacity.partition_metric_seconds = seconds;
   db_options.capacity.partition_metric_minutes = seconds / 60 + 2;
+  // Top keys over the whole run (at most a day: each minute keeps 4 rules x 100 keys).
+  db_options.capacity.insights_minutes =
+      static_cast<size_t>(std::clamp<int64_t>(seconds / 60 + 1, 60, 24 * 60));
   if (workload.heat_split_seconds) {
     db_options.capacity.heat_split_seconds = *workload.heat_split_seconds;
   }

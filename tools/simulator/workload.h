@@ -23,6 +23,10 @@
 
 namespace partstore::sim {
 
+// The attribute the simulator pads generated items with to reach their drawn size. Reserved: a
+// workload may not use it as a key, an attribute or a counter.
+inline constexpr std::string_view kPaddingAttribute = "data";
+
 // How large generated items are, in bytes (ItemSize: names + values). The generator pads a
 // "data" attribute to reach the drawn size; an item never gets smaller than its keys and
 // attributes.

@@ -19,6 +19,9 @@
 namespace partstore::sim {
 namespace {
 
+constexpr std::string_view kPaddingReserved =
+    "\"data\" is reserved: the simulator pads generated items to their size with it";
+
 using sharding::KeyMatch;
 using sharding::ShardingPolicy;
 using sharding::ShardStrategy;
@@ -220,6 +223,7 @@ class Parser {
     if (name.size() > kMaxAttributeNameBytes) {
       return Error(node, path, "an attribute name must be at most 255 bytes long");
     }
+    if (name == kPaddingAttribute) return Error(node, path, std::string(kPaddingReserved));
     return name;
   }
 
@@ -947,6 +951,9 @@ Result<std::vector<std::pair<std::string, Template>>> Parser::ParseAttributes(
       return Error(it->first.source(), attribute_path,
                    "an attribute name must be 1 to 255 bytes long");
     }
+    if (name == kPaddingAttribute) {
+      return Error(it->first.source(), attribute_path, std::string(kPaddingReserved));
+    }
     if (name == table.partition_key || (table.sort_key && name == *table.sort_key)) {
       return Error(it->first.source(), attribute_path,
                    fmt::format("\"{}\" is a key attribute of table \"{}\" (spell it with key or "
@@ -1125,12 +1132,20 @@ Result<Operation> Parser::ParseOperation(const Obj& obj,
   PARTSTORE_ASSIGN_OR_RETURN(auto counter, OptAttributeName(obj, "counter"));
   if (counter) {
     if (op.kind != OpKind::kUpdate) return not_for("counter", "update");
-    if (*counter == table->partition_key || (table->sort_key && *counter == *table->sort_key)) {
-      return ErrorAt(
-          obj, "counter",
-          fmt::format("\"{}\" is a key attribute of table \"{}\"", *counter, table->name));
-    }
     op.counter = *counter;
+  }
+  if (op.kind == OpKind::kUpdate) {
+    const std::string& c = op.counter;  // given, or the default
+    bool key = c == table->partition_key || (table->sort_key && c == *table->sort_key);
+    for (const IndexSpec& index : table->indexes) {
+      key = key || c == index.partition_key || (index.sort_key && c == *index.sort_key);
+    }
+    if (key) {
+      return ErrorAt(obj, "counter",
+                     fmt::format("\"{}\" is a key attribute of table \"{}\" or one of its GSIs "
+                                 "(key attributes are strings; the counter is a number)",
+                                 c, table->name));
+    }
   }
   if (op.kind == OpKind::kUpdate) {
     for (const auto& attribute : op.attributes) {
