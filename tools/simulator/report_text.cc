@@ -189,6 +189,18 @@ std::string ComparisonText(const std::vector<Report>& runs) {
                                         : 0.0);
   });
   row("attempts throttled", [](const Report& r) { return Percent(r.throttle_rate); });
+  // Phases every run has (by name): their served rates side by side.
+  for (const PhaseReport& phase : runs.front().phases) {
+    auto find = [&](const Report& r) -> const PhaseReport* {
+      for (const PhaseReport& p : r.phases) {
+        if (p.name == phase.name) return &p;
+      }
+      return nullptr;
+    };
+    if (!std::all_of(runs.begin(), runs.end(), [&](const Report& r) { return find(r); })) continue;
+    row(phase.name + ": served / s",
+        [&](const Report& r) { return Grouped(find(r)->served_rate, 1); });
+  }
   row("retries", [](const Report& r) { return Grouped(r.totals.retries); });
   row("gave up", [](const Report& r) { return Grouped(r.totals.gave_up); });
   row("retry delay p99 (ms)", [](const Report& r) { return Grouped(r.retry_delay.p99_ms, 1); });
