@@ -62,6 +62,10 @@ void ContributorInsights::AdvanceTo(int64_t now_seconds) {
 
 std::vector<ContributorInsights::Contributor> ContributorInsights::Top(InsightsRule rule,
                                                                        size_t n) const {
+  if (options_.items_are_partition_keys) {
+    if (rule == InsightsRule::kAccessedItems) rule = InsightsRule::kAccessedPartitionKeys;
+    if (rule == InsightsRule::kThrottledItems) rule = InsightsRule::kThrottledPartitionKeys;
+  }
   const size_t r = static_cast<size_t>(rule);
   // Per key: the entry of its best minute. Closed minutes are visited oldest first and a later
   // minute replaces only a strictly larger value, so ties keep the earliest minute.

@@ -57,6 +57,10 @@ struct InsightsOptions {
   size_t kept_minutes = 60;
   // Entries per rule kept from each closed minute, and taken from the current one for a report.
   size_t kept_per_minute = 100;
+  // The resource has no sort key: an item key is its partition key, so the item rules are the
+  // partition-key rules. Record then feeds only the partition-key sketches (half the work) and
+  // Top() answers the item rules from them.
+  bool items_are_partition_keys = false;
 };
 
 class ContributorInsights {
@@ -97,14 +101,15 @@ class ContributorInsights {
               int64_t half_units, bool throttled, P&& make_partition_display,
               I&& make_item_display) {
     AdvanceTo(now_seconds);
+    const bool items = !options_.items_are_partition_keys;
     if (half_units > 0) {
       Live(InsightsRule::kAccessedPartitionKeys)
           .Add(partition_key, half_units, make_partition_display);
-      Live(InsightsRule::kAccessedItems).Add(item_key, half_units, make_item_display);
+      if (items) Live(InsightsRule::kAccessedItems).Add(item_key, half_units, make_item_display);
     }
     if (throttled) {
       Live(InsightsRule::kThrottledPartitionKeys).Add(partition_key, 1, make_partition_display);
-      Live(InsightsRule::kThrottledItems).Add(item_key, 1, make_item_display);
+      if (items) Live(InsightsRule::kThrottledItems).Add(item_key, 1, make_item_display);
     }
   }
 

@@ -35,6 +35,24 @@ std::vector<Row> Rows(const ContributorInsights& insights, InsightsRule rule, si
 constexpr int64_t kWrite = 6;  // 1 WCU: 3 x 1 x 2 half units
 constexpr int64_t kRead = 2;   // 1 strongly consistent RCU: 2 half units
 
+TEST(ContributorInsightsTest, WithoutASortKeyTheItemRulesAreThePartitionKeyRules) {
+  // The same stream (item key = partition key, as for a table without a sort key) into a sketch
+  // that records all four rules and one that records only the partition-key rules.
+  ContributorInsights four;
+  ContributorInsights two(InsightsOptions{.items_are_partition_keys = true});
+  for (int i = 0; i < 600; ++i) {
+    const std::string pk = "k" + std::to_string(i % 7);
+    Record(four, i / 5, pk, "", i % 3 == 0 ? kWrite : kRead, i % 11 == 0);
+    Record(two, i / 5, pk, "", i % 3 == 0 ? kWrite : kRead, i % 11 == 0);
+  }
+  for (size_t r = 0; r < kInsightsRuleCount; ++r) {
+    const auto rule = static_cast<InsightsRule>(r);
+    EXPECT_EQ(Rows(two, rule), Rows(four, rule)) << InsightsRuleName(rule);
+    EXPECT_FALSE(Rows(two, rule).empty());
+  }
+  EXPECT_EQ(2 * two.retained_entries(), four.retained_entries());  // half the sketches' work
+}
+
 TEST(ContributorInsightsTest, RuleNames) {
   EXPECT_EQ(InsightsRuleName(InsightsRule::kAccessedPartitionKeys), "MostAccessedPartitionKeys");
   EXPECT_EQ(InsightsRuleName(InsightsRule::kAccessedItems), "MostAccessedItems");
