@@ -397,5 +397,37 @@ shards = 4
       << report.status().message();
 }
 
+TEST(SimulationTest, EveryOperationKindIsServed) {
+  // Each of the ten operation kinds, on ample capacity: each is sent, served, and errs never.
+  std::string mix;
+  for (const char* op : {"get", "put", "update", "delete", "batch_get", "batch_write",
+                         "transact_write", "transact_get"}) {
+    const std::string name = op;
+    mix += "  [[phases.mix]]\n  op = \"" + name + "\"\n  table = \"Tab\"\n  key = \"K#{key}\"\n" +
+           "  sort = \"S#{item}\"\n  items = 5\n";
+    if (name.starts_with("batch") || name.starts_with("transact")) mix += "  batch = 3\n";
+  }
+  mix +=
+      "  [[phases.mix]]\n  op = \"query\"\n  table = \"Tab\"\n  key = \"K#{key}\"\n  limit = 3\n";
+  mix += "  [[phases.mix]]\n  op = \"scan\"\n  table = \"Tab\"\n  limit = 7\n";
+  const Report r = RunWorkload(Parse(OneTable(
+      R"(
+[[preload]]
+table = "Tab"
+key = "K#{key}"
+sort = "S#{item}"
+keys = 50
+items_per_key = 5
+)",
+      "duration = \"2s\"\nrate = 500\nkeys = { distribution = \"uniform\", count = 50 }", mix)));
+  ASSERT_EQ(r.phases.size(), 1u);
+  EXPECT_EQ(r.totals.errors, 0) << (r.errors.empty() ? "" : r.errors[0].message);
+  EXPECT_EQ(r.totals.throttled, 0);
+  for (const OperationReport& op : r.phases[0].operations) {
+    EXPECT_GT(op.counts.offered, 0) << op.name;
+    EXPECT_EQ(op.counts.served + op.counts.condition_failed, op.counts.offered) << op.name;
+  }
+}
+
 }  // namespace
 }  // namespace partstore::sim
