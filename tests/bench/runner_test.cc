@@ -1,0 +1,230 @@
+// partstore bench: the in-process targets keep the Target contract; the workloads are YCSB's; the
+// histogram's percentiles; the runner's mixes, inserts, misses and errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "tests/bench/target_testutil.h"
+#include "tools/bench/bare_map_target.h"
+#include "tools/bench/engine_target.h"
+#include "tools/bench/histogram.h"
+#include "tools/bench/runner.h"
+#include "tools/bench/workloads.h"
+
+namespace partstore::bench {
+namespace {
+
+TEST(BenchTargets, EngineKeepsTheContract) {
+  auto engine = MakeEngineTarget("engine");
+  testing::CheckTargetContract(*engine);
+  testing::CheckTargetContract(*engine);  // Prepare starts over
+}
+
+TEST(BenchTargets, BareMapKeepsTheContract) {
+  auto bare = MakeBareMapTarget("bare-map");
+  testing::CheckTargetContract(*bare);
+  testing::CheckTargetContract(*bare);
+}
+
+TEST(BenchTargets, BareMapMovesGsiEntriesWhenAnItemIsReplaced) {
+  auto bare = MakeBareMapTarget("bare-map");
+  const TableSpec t = testing::ContractPairTable();
+  ASSERT_TRUE(bare->Prepare(std::vector<TableSpec>{t}).ok());
+  auto s = bare->NewSession();
+  ASSERT_TRUE(s.ok());
+  ASSERT_TRUE((*s)->Put(t, {{{"PK", "A"}, {"SK", "1"}, {"GSI1PK", "G1"}, {"GSI1SK", "x"}}}).ok());
+  ASSERT_TRUE((*s)->Put(t, {{{"PK", "A"}, {"SK", "1"}, {"GSI1PK", "G2"}, {"GSI1SK", "x"}}}).ok());
+  ReadOutcome old_key, new_key;
+  ASSERT_TRUE((*s)->Query(t, true, "G1", "", 10, &old_key).ok());
+  ASSERT_TRUE((*s)->Query(t, true, "G2", "", 10, &new_key).ok());
+  EXPECT_EQ(old_key.items, 0);
+  EXPECT_EQ(new_key.items, 1);
+}
+
+TEST(BenchWorkloads, YcsbKeysAreFnvHashedRecordNumbers) {
+  // YCSB's Utils.fnvhash64(0..2) made non-negative (computed with the Java algorithm).
+  EXPECT_EQ(Dataset::YcsbKey(0), "user6284781860667377211");
+  EXPECT_EQ(Dataset::YcsbKey(1), "user8517097267634966620");
+  EXPECT_EQ(Dataset::YcsbKey(2), "user1820151046732198393");
+}
+
+TEST(BenchWorkloads, YcsbProportionsAndRecords) {
+  const std::vector<Workload> w = YcsbWorkloads();
+  ASSERT_EQ(w.size(), 6u);
+  for (const Workload& x : w) {
+    EXPECT_NEAR(x.read + x.update + x.insert + x.scan + x.read_modify_write, 1.0, 1e-12) << x.name;
+  }
+  EXPECT_EQ(w[0].update, 0.5);
+  EXPECT_EQ(w[1].update, 0.05);
+  EXPECT_TRUE(w[2].point_reads_only());
+  EXPECT_TRUE(w[3].latest);
+  EXPECT_EQ(w[4].scan, 0.95);
+  EXPECT_EQ(w[5].read_modify_write, 0.5);
+  EXPECT_EQ(FindWorkload("ycsb-c")->name, "ycsb-c");
+  EXPECT_EQ(FindWorkload("seed-followers-page")->seed_op, OpType::kFollowersPage);
+  EXPECT_EQ(FindWorkload("nope"), nullptr);
+
+  Dataset data({.records = 10});
+  sim::Random random(1);
+  BenchItem r = data.YcsbRecord(3, random);
+  ASSERT_EQ(r.attributes.size(), 11u);  // key + field0..field9
+  EXPECT_EQ(r.Get("YCSB_KEY"), Dataset::YcsbKey(3));
+  EXPECT_EQ(r.Get("field9").size(), 100u);
+  for (char c : r.Get("field0")) EXPECT_TRUE(c > ' ' && c <= '~');
+}
+
+TEST(BenchWorkloads, SeedModelHasTheDocumentedShape) {
+  DatasetOptions o;
+  o.records = 1;
+  o.users = 40;
+  Dataset data(o);
+  std::map<std::string, int> by_type;
+  std::set<std::pair<std::string, std::string>> keys;
+  for (const BenchItem& item : data.SeedItems()) {
+    ++by_type[std::string(item.Get("type"))];
+    EXPECT_TRUE(keys.emplace(item.Get("PK"), item.Get("SK")).second) << "duplicate key";
+  }
+  EXPECT_EQ(by_type["user"], 40);
+  EXPECT_EQ(by_type["follower"], 40 * 30);
+  EXPECT_EQ(by_type["order"], 40 * 5);
+  EXPECT_EQ(by_type["order_item"], 40 * 5 * 3);
+  EXPECT_EQ(by_type["product"], 10);
+  EXPECT_EQ(by_type["review"], 10 * 10);
+}
+
+TEST(BenchHistogram, PercentilesWithinThreePercent) {
+  Histogram h;
+  EXPECT_EQ(h.Percentile(0.5), 0u);
+  for (uint64_t v = 1; v <= 100'000; ++v) h.Record(v * 10);  // 10 ns .. 1 ms uniformly
+  EXPECT_EQ(h.count(), 100'000u);
+  EXPECT_EQ(h.max(), 1'000'000u);
+  EXPECT_NEAR(h.mean(), 500'005.0, 1.0);
+  for (double q : {0.5, 0.9, 0.99, 0.999}) {
+    const double expected = q * 1'000'000;
+    EXPECT_NEAR(static_cast<double>(h.Percentile(q)), expected, expected * 0.035) << q;
+  }
+  EXPECT_EQ(h.Percentile(1.0), 1'000'000u);
+  Histogram small;
+  small.Record(7);
+  small.Record(7);
+  EXPECT_EQ(small.Percentile(0.5), 7u);  // below 32: exact
+  Histogram huge;
+  huge.Record(uint64_t{1} << 60);  // beyond the last bucket: clamped, not out of bounds
+  EXPECT_EQ(huge.Percentile(0.5), uint64_t{1} << 60);
+  h.Merge(small);
+  EXPECT_EQ(h.count(), 100'002u);
+}
+
+class BenchRunner : public ::testing::Test {
+ protected:
+  static DatasetOptions Small() {
+    DatasetOptions o;
+    o.records = 2'000;
+    o.users = 40;
+    return o;
+  }
+  static CellOptions Quick(Distribution d, int threads) {
+    CellOptions c;
+    c.distribution = d;
+    c.threads = threads;
+    c.seconds = 0.15;
+    c.warmup_seconds = 0.02;
+    return c;
+  }
+};
+
+TEST_F(BenchRunner, EveryWorkloadRunsOnTheEngineWithoutErrorsOrMisses) {
+  Dataset data(Small());
+  auto engine = MakeEngineTarget("engine");
+  TargetState state(*engine, data);
+  ASSERT_TRUE(state.Load(2).ok());
+  EXPECT_EQ(state.loaded_items(), 2'000 + static_cast<int64_t>(data.SeedItems().size()));
+  std::vector<Workload> all = YcsbWorkloads();
+  for (Workload& s : SeedWorkloads()) all.push_back(s);
+  for (const Workload& w : all) {
+    for (Distribution d : {Distribution::kZipfian, Distribution::kUniform}) {
+      auto cell = RunCell(state, w, Quick(d, 2));
+      ASSERT_TRUE(cell.ok()) << cell.status().ToString();
+      EXPECT_GT(cell->operations, 50u) << w.name;
+      EXPECT_EQ(cell->errors, 0u) << w.name << ": " << cell->first_error;
+      EXPECT_EQ(cell->misses, 0u) << w.name;
+      EXPECT_EQ(cell->latency.count(), cell->operations) << w.name;
+      EXPECT_GT(cell->ops_per_second, 0) << w.name;
+      EXPECT_EQ(cell->threads, 2);
+    }
+  }
+}
+
+TEST_F(BenchRunner, MixesFollowTheWorkloadAndInsertsGrowTheTable) {
+  Dataset data(Small());
+  auto bare = MakeBareMapTarget("bare-map");
+  TargetState state(*bare, data);
+  ASSERT_TRUE(state.Load(1).ok());
+  auto a = RunCell(state, *FindWorkload("ycsb-a"), Quick(Distribution::kZipfian, 1));
+  ASSERT_TRUE(a.ok());
+  ASSERT_EQ(a->ops.size(), 2u);
+  EXPECT_EQ(a->ops[0].op, OpType::kRead);
+  EXPECT_EQ(a->ops[1].op, OpType::kUpdate);
+  const double share = static_cast<double>(a->ops[1].count) / a->operations;
+  EXPECT_NEAR(share, 0.5, 0.05);
+
+  auto d = RunCell(state, *FindWorkload("ycsb-d"), Quick(Distribution::kZipfian, 2));
+  ASSERT_TRUE(d.ok());
+  uint64_t inserts = 0;
+  for (const OpResult& r : d->ops) {
+    if (r.op == OpType::kInsert) inserts = r.count;
+  }
+  EXPECT_GT(inserts, 0u);
+  EXPECT_EQ(d->misses, 0u);  // "latest" reads find the newest records
+  // Inserts during warm-up are not counted but did happen: at least the measured ones.
+  EXPECT_GE(state.next_record().load(), 2'000 + static_cast<int64_t>(inserts));
+}
+
+// A target whose every operation fails: the runner counts errors, keeps the first message and
+// reports no throughput.
+class FailingSession final : public Session {
+ public:
+  Status Get(const TableSpec&, ItemKey, ReadOutcome*) override { return Fail(); }
+  Status Put(const TableSpec&, const BenchItem&) override { return Fail(); }
+  Status Update(const TableSpec&, ItemKey, std::string_view, std::string_view) override {
+    return Fail();
+  }
+  Status Query(const TableSpec&, bool, std::string_view, std::string_view, int,
+               ReadOutcome*) override {
+    return Fail();
+  }
+  Status Scan(const TableSpec&, std::string_view, int, ReadOutcome*) override { return Fail(); }
+
+ private:
+  static Status Fail() { return Status::Internal("connection refused"); }
+};
+class FailingTarget final : public Target {
+ public:
+  const std::string& name() const override { return name_; }
+  Status Prepare(std::span<const TableSpec>) override { return Status::Ok(); }
+  Result<std::unique_ptr<Session>> NewSession() override {
+    return std::unique_ptr<Session>(std::make_unique<FailingSession>());
+  }
+
+ private:
+  std::string name_ = "failing";
+};
+
+TEST_F(BenchRunner, ErrorsAreCountedNotTimed) {
+  Dataset data(Small());
+  FailingTarget target;
+  TargetState state(target, data);
+  EXPECT_FALSE(state.Load(1).ok());  // the load reports the failure
+  auto cell = RunCell(state, *FindWorkload("ycsb-c"), Quick(Distribution::kUniform, 1));
+  ASSERT_TRUE(cell.ok());
+  EXPECT_GT(cell->errors, 0u);
+  EXPECT_EQ(cell->errors, cell->operations);
+  EXPECT_EQ(cell->ops_per_second, 0);
+  EXPECT_EQ(cell->latency.count(), 0u);
+  EXPECT_NE(cell->first_error.find("connection refused"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace partstore::bench

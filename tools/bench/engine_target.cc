@@ -1,0 +1,158 @@
+#include "tools/bench/engine_target.h"
+
+#include <utility>
+
+namespace partstore::bench {
+namespace {
+
+Item ToItem(const BenchItem& item) {
+  Item out;
+  out.reserve(item.attributes.size());
+  for (const Attribute& a : item.attributes) out.emplace(a.name, Value::String(a.value));
+  return out;
+}
+
+Item KeyOf(const TableSpec& table, ItemKey key) {
+  Item out;
+  out.emplace(table.partition_key, Value::String(std::string(key.partition)));
+  if (!table.sort_key.empty()) out.emplace(table.sort_key, Value::String(std::string(key.sort)));
+  return out;
+}
+
+void Count(const Item& item, ReadOutcome* outcome) {
+  ++outcome->items;
+  for (const auto& [name, value] : item) {
+    const std::string* s = value.if_string();
+    outcome->Add(name, s != nullptr ? std::string_view(*s) : std::string_view());
+  }
+}
+
+class EngineSession final : public Session {
+ public:
+  explicit EngineSession(Database& db) : db_(db) {}
+
+  Status Get(const TableSpec& table, ItemKey key, ReadOutcome* outcome) override {
+    GetItemRequest request;
+    request.table_name = table.name;
+    request.key = KeyOf(table, key);
+    auto r = db_.GetItem(request);
+    if (!r.ok()) return r.status();
+    if (r->item) Count(*r->item, outcome);
+    return Status::Ok();
+  }
+
+  Status Put(const TableSpec& table, const BenchItem& item) override {
+    PutItemRequest request;
+    request.table_name = table.name;
+    request.item = ToItem(item);
+    return db_.PutItem(request).status();
+  }
+
+  Status Update(const TableSpec& table, ItemKey key, std::string_view attribute,
+                std::string_view value) override {
+    UpdateItemRequest request;
+    request.table_name = table.name;
+    request.key = KeyOf(table, key);
+    request.update_expression = "SET #a = :v";
+    request.expression_attribute_names = expr::NameMap{{"#a", std::string(attribute)}};
+    request.expression_attribute_values =
+        AttributeMap{{":v", Value::String(std::string(value))}};
+    return db_.UpdateItem(request).status();
+  }
+
+  Status Query(const TableSpec& table, bool on_gsi, std::string_view partition,
+               std::string_view sort_prefix, int limit, ReadOutcome* outcome) override {
+    QueryRequest request;
+    request.table_name = table.name;
+    if (on_gsi) request.index_name = table.gsi_name;
+    expr::NameMap names{{"#pk", on_gsi ? table.gsi_partition_key : table.partition_key}};
+    AttributeMap values{{":pk", Value::String(std::string(partition))}};
+    if (sort_prefix.empty()) {
+      request.key_condition_expression = "#pk = :pk";
+    } else {
+      request.key_condition_expression = "#pk = :pk AND begins_with(#sk, :p)";
+      names.emplace("#sk", on_gsi ? table.gsi_sort_key : table.sort_key);
+      values.emplace(":p", Value::String(std::string(sort_prefix)));
+    }
+    request.expression_attribute_names = std::move(names);
+    request.expression_attribute_values = std::move(values);
+    request.limit = limit;
+    // Limit <= 100 small items: one page (1 MB) always holds them, but follow LastEvaluatedKey
+    // as a client must.
+    for (;;) {
+      auto r = db_.Query(request);
+      if (!r.ok()) return r.status();
+      for (const Item& item : r->items) Count(item, outcome);
+      if (!r->last_evaluated_key || outcome->items >= limit) return Status::Ok();
+      request.exclusive_start_key = std::move(r->last_evaluated_key);
+      request.limit = limit - outcome->items;
+    }
+  }
+
+  Status Scan(const TableSpec& table, std::string_view start, int limit,
+              ReadOutcome* outcome) override {
+    ScanRequest request;
+    request.table_name = table.name;
+    request.limit = limit;
+    if (!start.empty()) request.exclusive_start_key = KeyOf(table, {start, {}});
+    auto r = db_.Scan(request);
+    if (!r.ok()) return r.status();
+    for (const Item& item : r->items) Count(item, outcome);
+    return Status::Ok();
+  }
+
+ private:
+  Database& db_;
+};
+
+class EngineTarget final : public Target {
+ public:
+  EngineTarget(std::string name, DatabaseOptions options)
+      : name_(std::move(name)), db_(std::make_unique<Database>(std::move(options))) {}
+
+  const std::string& name() const override { return name_; }
+
+  Status Prepare(std::span<const TableSpec> tables) override {
+    for (const TableSpec& t : tables) {
+      DeleteTableRequest drop;
+      drop.table_name = t.name;
+      auto deleted = db_->DeleteTable(drop);
+      if (!deleted.ok() && deleted.status().code() != Code::kResourceNotFound) {
+        return deleted.status();
+      }
+      KeySchema key;
+      key.partition = {t.partition_key, KeyType::kString};
+      if (!t.sort_key.empty()) key.sort = KeyAttribute{t.sort_key, KeyType::kString};
+      CreateTableRequest create = SimpleTable(t.name, key);
+      if (!t.gsi_name.empty()) {
+        for (const std::string* a : {&t.gsi_partition_key, &t.gsi_sort_key}) {
+          create.attribute_definitions.push_back({*a, KeyType::kString});
+        }
+        GlobalSecondaryIndex gsi;
+        gsi.index_name = t.gsi_name;
+        gsi.key_schema = {{t.gsi_partition_key, KeyRoleName::kHash},
+                          {t.gsi_sort_key, KeyRoleName::kRange}};
+        gsi.projection.projection_type = ProjectionType::kAll;
+        create.global_secondary_indexes.push_back(std::move(gsi));
+      }
+      if (auto created = db_->CreateTable(create); !created.ok()) return created.status();
+    }
+    return Status::Ok();
+  }
+
+  Result<std::unique_ptr<Session>> NewSession() override {
+    return std::unique_ptr<Session>(std::make_unique<EngineSession>(*db_));
+  }
+
+ private:
+  std::string name_;
+  std::unique_ptr<Database> db_;
+};
+
+}  // namespace
+
+std::unique_ptr<Target> MakeEngineTarget(std::string name, DatabaseOptions options) {
+  return std::make_unique<EngineTarget>(std::move(name), std::move(options));
+}
+
+}  // namespace partstore::bench
