@@ -45,116 +45,17 @@ log() { echo "[wire] $*" >&2; }
 has() { [[ " $SERVERS " == *" $1 "* ]]; }
 
 # --- What is missing ---------------------------------------------------------------------------
-need=()
-command -v wrk >/dev/null || need+=(wrk)
-has nginx && ! [ -x /usr/sbin/nginx ] && need+=(nginx-light)
-command -v curl >/dev/null || need+=(curl)
-if has dynalite && ! command -v node >/dev/null; then need+=(nodejs npm); fi
-if [ ${#need[@]} -gt 0 ]; then
-  log "apt-get install ${need[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -q "${need[@]}" >/dev/null 2>&1 ||
-    { apt-get update -q >/dev/null && apt-get install -y -q "${need[@]}" >/dev/null; }
-fi
-DYNALITE=$SCRATCH/node_modules/dynalite/cli.js
-if has dynalite && ! [ -f "$DYNALITE" ]; then
-  log "npm install dynalite@3 into $SCRATCH"
-  npm install --no-audit --no-fund --prefix "$SCRATCH" dynalite@3 >"$LOGS/npm.log" 2>&1
-fi
+# shellcheck source=../peers.sh
+. "$ROOT/bench/peers.sh"  # install_peers, start_partstore / dynalite / nginx, cleanup on exit
+command -v wrk >/dev/null || { log "apt-get install wrk"; apt-get install -y -q wrk >/dev/null; }
+# shellcheck disable=SC2086
+install_peers $SERVERS
 if has partstore && [ -z "${PARTSTORE:-}" ]; then
   PARTSTORE=$SCRATCH/release/partstore
   log "building partstore_cli (Release) in $SCRATCH/release"
   cmake -S "$ROOT" -B "$SCRATCH/release" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$LOGS/cmake.log"
   ninja -C "$SCRATCH/release" -j2 partstore_cli >"$LOGS/ninja.log"
 fi
-
-# --- Processes: every server started here is stopped on exit -----------------------------------
-declare -A PID URL
-cleanup() {
-  local s
-  for s in "${!PID[@]}"; do
-    kill -TERM "${PID[$s]}" 2>/dev/null || true
-  done
-  for s in "${!PID[@]}"; do
-    for _ in $(seq 50); do kill -0 "${PID[$s]}" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "${PID[$s]}" 2>/dev/null || true
-  done
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-free_port() {
-  "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-wait_http() {  # until something answers HTTP on $1
-  for _ in $(seq 100); do
-    curl -s -o /dev/null -X POST "$1" && return 0
-    sleep 0.1
-  done
-  log "nothing answers on $1"; return 1
-}
-# The CPU ticks used so far by a server: the process, and for nginx its worker too.
-server_pids() {
-  echo "${PID[$1]}"
-  [ "$1" = nginx ] && pgrep -P "${PID[$1]}" || true
-}
-proc_ticks() {
-  local t=0 p f
-  for p in "$@"; do
-    f=$(cut -d' ' -f14,15 "/proc/$p/stat" 2>/dev/null) || continue
-    t=$((t + ${f% *} + ${f#* }))
-  done
-  echo $t
-}
-busy_ticks() {  # all CPUs: everything but idle and iowait; and softirq alone (loopback TCP)
-  awk '/^cpu /{print $2+$3+$4+$7+$8+$9, $8}' /proc/stat
-}
-HZ=$(getconf CLK_TCK)
-
-start_partstore() {
-  local args=(serve --host 127.0.0.1 --port 0)
-  [ -n "${PARTSTORE_THREADS:-}" ] && args+=(--threads "$PARTSTORE_THREADS")
-  "$PARTSTORE" "${args[@]}" >"$LOGS/partstore.out" 2>"$LOGS/partstore.err" &
-  PID[partstore]=$!
-  for _ in $(seq 100); do
-    local line
-    line=$(grep -m1 '^partstore serve: listening on ' "$LOGS/partstore.out" || true)
-    if [ -n "$line" ]; then URL[partstore]=${line#partstore serve: listening on }/; return 0; fi
-    kill -0 "${PID[partstore]}" 2>/dev/null || break
-    sleep 0.1
-  done
-  log "partstore serve did not start:"; cat "$LOGS/partstore.err" >&2; return 1
-}
-start_dynalite() {
-  local port; port=$(free_port)
-  node "$DYNALITE" --port "$port" --createTableMs 0 >"$LOGS/dynalite.out" 2>&1 &
-  PID[dynalite]=$!
-  URL[dynalite]=http://127.0.0.1:$port/
-  wait_http "${URL[dynalite]}"
-}
-start_nginx() {  # $1: the body to return
-  local port prefix=$SCRATCH/nginx body crc
-  port=$(free_port)
-  mkdir -p "$prefix"
-  crc=$("$PY" -c 'import sys,zlib; print(zlib.crc32(open(sys.argv[1],"rb").read()))' "$1")
-  "$PY" - "$WIRE/nginx.conf.template" "$prefix/nginx.conf" "$prefix" "$port" "$1" "$crc" <<'EOF'
-import sys
-tpl, out, prefix, port, body_file, crc = sys.argv[1:]
-body = open(body_file).read()
-if "$" in body:
-    sys.exit("the body contains '$', which nginx's return would expand")
-body = body.replace("\\", "\\\\").replace("'", "\\'")
-text = open(tpl).read()
-for k, v in (("@PREFIX@", prefix), ("@PORT@", port), ("@CRC32@", crc), ("@BODY@", body)):
-    text = text.replace(k, v)
-open(out, "w").write(text)
-EOF
-  /usr/sbin/nginx -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" \
-    >"$LOGS/nginx.out" 2>&1 &
-  PID[nginx]=$!
-  URL[nginx]=http://127.0.0.1:$port/
-  wait_http "${URL[nginx]}"
-}
 
 dynamo() {  # dynamo URL OP BODY: one request through curl, the response body on stdout
   curl -sS -X POST "$1" -H "X-Amz-Target: DynamoDB_20120810.$2" \

@@ -198,7 +198,7 @@ void PrintReport(const BenchReport& report, std::ostream& out) {
                      m.cores, m.memory_gib, m.kernel);
   out << fmt::format(
       "Data: {} YCSB records ({} fields x {} B) and the seed model ({} users, {} products); "
-      "{:.1f} s per cell after {:.1f} s of warm-up",
+      "{:g} s per cell after {:g} s of warm-up",
       d.records, d.fields, d.field_length, d.users, std::max<int64_t>(1, d.users / 4),
       report.seconds, report.warmup_seconds);
   if (report.connections > 0) out << fmt::format("; {} connections over the wire", report.connections);

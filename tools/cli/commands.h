@@ -59,4 +59,26 @@ struct ServeOptions {
 };
 int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err);
 
+// `partstore bench` (bench.cc; tools/bench/): YCSB A-F and the seeds' access patterns on the
+// engine in-process, a bare concurrent hash map, Redis and DynamoDB endpoints over HTTP.
+struct BenchCommand {
+  std::vector<std::string> workloads = {"all"};  // names, or ycsb, seed, all
+  std::vector<std::string> distributions = {"zipfian", "uniform"};
+  std::vector<int> threads = {1, 2};  // in-process and Redis client threads
+  double seconds = 2.0;
+  double warmup = 0.5;
+  int64_t records = 100'000;
+  int64_t users = 2'000;
+  uint64_t seed = 42;
+  bool engine = true;
+  bool bare_map = true;
+  std::string redis;                          // HOST:PORT, or empty
+  std::vector<std::string> endpoints;         // NAME=URL; the first is the subject (partstore)
+  std::vector<std::string> static_endpoints;  // NAME=URL of static-response servers
+  int connections = 16;                       // client threads per endpoint
+  std::string json;
+  std::string static_body;  // write the static server's body here and exit
+};
+int RunBench(const BenchCommand& command, std::ostream& out, std::ostream& err);
+
 }  // namespace partstore::cli

@@ -76,6 +76,56 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   AddCapacityFlags(serve, serve_options.capacity);
 
+  partstore::cli::BenchCommand bench_command;
+  CLI::App* bench = app.add_subcommand(
+      "bench",
+      "YCSB A-F and the seed access patterns on the engine in-process, a bare hash map, Redis "
+      "and DynamoDB endpoints over HTTP (partstore serve, dynalite, DynamoDB, Alternator)");
+  bench->add_option("--workloads", bench_command.workloads,
+                    "ycsb-a .. ycsb-f, seed-get-user, seed-user-orders, seed-product-reviews, "
+                    "seed-order-items, seed-followers-page; or ycsb, seed, all")
+      ->delimiter(',')
+      ->capture_default_str();
+  bench->add_option("--keys", bench_command.distributions, "Key distributions")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"zipfian", "uniform"}))
+      ->capture_default_str();
+  bench->add_option("--threads", bench_command.threads,
+                    "Client threads in-process and for Redis (one cell per count)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  bench->add_option("--seconds", bench_command.seconds, "Measured seconds per cell")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  bench->add_option("--warmup", bench_command.warmup, "Warm-up seconds per cell, not measured")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  bench->add_option("--records", bench_command.records, "YCSB records loaded")
+      ->check(CLI::Range(int64_t{1}, int64_t{100'000'000}))
+      ->capture_default_str();
+  bench->add_option("--users", bench_command.users,
+                    "Seed model users (30 followers and 5 orders each; products: a quarter)")
+      ->check(CLI::Range(int64_t{4}, int64_t{10'000'000}))
+      ->capture_default_str();
+  bench->add_option("--seed", bench_command.seed, "Random seed")->capture_default_str();
+  bench->add_flag("!--no-engine", bench_command.engine, "Leave the in-process engine out");
+  bench->add_flag("!--no-bare-map", bench_command.bare_map, "Leave the bare hash map out");
+  bench->add_option("--redis", bench_command.redis, "A Redis server, HOST:PORT");
+  bench->add_option("--endpoint", bench_command.endpoints,
+                    "NAME=URL of a DynamoDB endpoint (repeatable); the first is the subject "
+                    "(partstore serve), the others its peers. Signs with SigV4 when "
+                    "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are set");
+  bench->add_option("--static-endpoint", bench_command.static_endpoints,
+                    "NAME=URL of a static-response HTTP server (the ceiling; point reads only)");
+  bench->add_option("--connections", bench_command.connections,
+                    "Connections (client threads) per endpoint")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  bench->add_option("--json", bench_command.json, "Write the JSON report here");
+  bench->add_option("--static-body", bench_command.static_body,
+                    "Write the GetItem response body a static server should return, and exit");
+
   CLI11_PARSE(app, argc, argv);
 
   for (const partstore::cli::CapacityFlags* flags : {&run_capacity, &serve_options.capacity}) {
@@ -94,5 +144,6 @@ int main(int argc, char** argv) {
                                    partstore::cli::DatabaseOptionsFor(run_capacity));
   }
   if (*serve) return partstore::cli::RunServe(serve_options, std::cout, std::cerr);
+  if (*bench) return partstore::cli::RunBench(bench_command, std::cout, std::cerr);
   return 0;
 }

@@ -1,0 +1,88 @@
+// HttpClient: one synchronous, kept-alive HTTP/1.1 connection to one endpoint, http:// or
+// https://, for the wire client of `partstore bench` (dynamodb_target.h). Small on purpose: the
+// client shares the machine with the server it measures, so each request costs one write() of a
+// buffer assembled in place (no header map, no serializer), one poll() and the reads of the
+// response (Boost.Beast's parser).
+//
+//   Result<Url> url = ParseUrl("https://dynamodb.eu-west-3.amazonaws.com");
+//   HttpClient client(*url);
+//   Result<HttpReply> reply = client.Post("X-Amz-Target: DynamoDB_20120810.ListTables\r\n", "{}");
+//
+// Connections: opened on the first request (or by Connect()); kept alive across requests; closed
+// when the server says "Connection: close" or an error occurs. When a reused connection turns out
+// to be closed by the server (it timed out an idle keep-alive connection: end of stream, reset,
+// broken pipe), the request is sent again once on a new connection. Every connect, write and
+// response read has a deadline (options.timeout): the socket is non-blocking and the waits are
+// poll()s, since Asio's synchronous calls have no timeout.
+//
+// HTTPS: Beast's ssl_stream over OpenSSL, with SNI, peer verification against the system's trust
+// store (set_default_verify_paths) plus options.ca_file, and the host name (or IP address) checked
+// against the certificate.
+//
+// Errors are values: a failed connect, a timeout or a malformed response is a non-OK Status
+// (Code::kInternal) saying what happened and to which URL; nothing throws out of this class.
+//
+// Thread safety: an HttpClient is used by one thread at a time; distinct clients are independent.
+// ParseUrl is a pure function.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace partstore::bench {
+
+struct Url {
+  bool tls = false;         // https
+  std::string host;         // a name or an address (IPv6 without brackets)
+  uint16_t port = 0;        // 80 / 443 unless given
+  std::string host_header;  // the Host header: host ([v6] bracketed), ":port" when not default
+  // "http://host:port" as parsed (for messages).
+  std::string ToString() const;
+};
+
+// scheme://host[:port][/]: scheme http or https (any case); no user info, no path but "/", no
+// query, no fragment. A bad URL is a Validation Status saying what is wrong.
+Result<Url> ParseUrl(std::string_view text);
+
+struct HttpClientOptions {
+  // Deadline for connecting (resolution excluded), and for each request's write + response.
+  std::chrono::milliseconds timeout{std::chrono::seconds(30)};
+  // https: a PEM file of certificates trusted besides the system's (AWS_CA_BUNDLE); empty: none.
+  std::string ca_file;
+};
+
+struct HttpReply {
+  int status = 0;
+  std::string_view body;  // valid until the client's next request
+};
+
+class HttpClient {
+ public:
+  explicit HttpClient(Url url, HttpClientOptions options = {});
+  ~HttpClient();
+  HttpClient(const HttpClient&) = delete;
+  HttpClient& operator=(const HttpClient&) = delete;
+
+  const Url& url() const;
+  // Opens the connection now (Post opens it on demand). OK when already open.
+  Status Connect();
+  // Sends "POST / HTTP/1.1", Host, `header_lines` (each "Name: value\r\n"), Content-Length and
+  // `body`; returns the response's status and body, whatever the status.
+  Result<HttpReply> Post(std::string_view header_lines, std::string_view body);
+  // Closes the connection (the next request opens a new one).
+  void Close();
+  // Connections opened so far (the reconnect tests count them).
+  uint64_t connections_opened() const;
+
+  struct Impl;  // http_client.cc
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace partstore::bench
