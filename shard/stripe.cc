@@ -26,15 +26,35 @@ ItemCollection& Stripe::FindOrCreate(PartitionKeyRef key) {
   if (it != map_.end()) return it->second;
   auto [inserted, unused] =
       map_.try_emplace(StoredKey{key.hash, std::string(key.key)}, ItemCollection{});
-  order_valid_.store(false, std::memory_order_relaxed);
+  if (order_valid_.load(std::memory_order_relaxed) && order_.size() < kOrderMaintainedBelow) {
+    // Kept in place (a memmove of at most 32 KB of pointers): a scan after a few inserts does
+    // not re-sort the stripe (YCSB E: 5% inserts among scans).
+    order_.insert(OrderPosition(key), &*inserted);
+  } else {
+    order_valid_.store(false, std::memory_order_relaxed);
+  }
   return inserted->second;
 }
 
 void Stripe::EraseIfEmpty(PartitionKeyRef key) {
   auto it = map_.find(key);
   if (it == map_.end() || !it->second.empty()) return;
+  if (order_valid_.load(std::memory_order_relaxed) && order_.size() <= kOrderMaintainedBelow) {
+    auto position = OrderPosition(key);
+    if (position != order_.end() && *position == &*it) {
+      order_.erase(position);
+    } else {
+      order_valid_.store(false, std::memory_order_relaxed);  // not expected: rebuild to be safe
+    }
+  } else {
+    order_valid_.store(false, std::memory_order_relaxed);
+  }
   map_.erase(it);
-  order_valid_.store(false, std::memory_order_relaxed);
+}
+
+std::vector<const Stripe::Entry*>::iterator Stripe::OrderPosition(PartitionKeyRef key) const {
+  return std::lower_bound(order_.begin(), order_.end(), key,
+                          [](const Entry* e, const PartitionKeyRef& k) { return e->first.ref() < k; });
 }
 
 const std::vector<const Stripe::Entry*>& Stripe::Ordered() const {

@@ -86,8 +86,12 @@ class Stripe {
   void EraseIfEmpty(PartitionKeyRef key);
 
   // Partition keys in scan order. REQUIRES: mu held (shared or exclusive); the vector stays valid
-  // while it is held and no partition key is added or removed.
+  // while it is held and no partition key is added or removed. Built on first use after it was
+  // invalidated; while valid, adding or removing a partition key keeps it in order in place when
+  // the stripe has fewer than kOrderMaintainedBelow partition keys, and invalidates it otherwise
+  // (so writes to a table nobody scans never pay for the order).
   const std::vector<const Entry*>& Ordered() const;
+  static constexpr size_t kOrderMaintainedBelow = 4096;
 
   // Item count and ItemSize total. REQUIRES: mu held (exclusive to change).
   int64_t item_count = 0;
@@ -96,10 +100,13 @@ class Stripe {
   size_t partition_count() const { return map_.size(); }
 
  private:
+  // Where `key` is or would be in order_. REQUIRES: mu held exclusively.
+  std::vector<const Entry*>::iterator OrderPosition(PartitionKeyRef key) const;
+
   Map map_;
   mutable std::mutex order_mu_;
   mutable std::vector<const Entry*> order_;
-  mutable std::atomic<bool> order_valid_{true};
+  mutable std::atomic<bool> order_valid_{false};  // built by the first scan
 };
 
 class StripeSet {
