@@ -1,5 +1,7 @@
 // partstore bench: the in-process targets keep the Target contract; the workloads are YCSB's; the
 // histogram's percentiles; the runner's mixes, inserts, misses and errors.
+#include "tools/bench/runner.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,7 +12,6 @@
 #include "tools/bench/bare_map_target.h"
 #include "tools/bench/engine_target.h"
 #include "tools/bench/histogram.h"
-#include "tools/bench/runner.h"
 #include "tools/bench/workloads.h"
 
 namespace partstore::bench {

@@ -52,7 +52,8 @@ TEST(StripeOrder, MaintainedInPlaceAndRebuiltAcrossTheLimit) {
     ExpectOrder(stripe, model);
   }
   // Past the limit: invalidated and rebuilt; then back below it by removals.
-  while (model.size() < Stripe::kOrderMaintainedBelow + 100) add(random(), std::to_string(random()));
+  while (model.size() < Stripe::kOrderMaintainedBelow + 100)
+    add(random(), std::to_string(random()));
   ExpectOrder(stripe, model);
   add(random(), "one more");
   ExpectOrder(stripe, model);

@@ -55,8 +55,7 @@ class EngineSession final : public Session {
     request.key = KeyOf(table, key);
     request.update_expression = "SET #a = :v";
     request.expression_attribute_names = expr::NameMap{{"#a", std::string(attribute)}};
-    request.expression_attribute_values =
-        AttributeMap{{":v", Value::String(std::string(value))}};
+    request.expression_attribute_values = AttributeMap{{":v", Value::String(std::string(value))}};
     return db_.UpdateItem(request).status();
   }
 

@@ -151,8 +151,8 @@ std::string Url::ToString() const {
 
 Result<Url> ParseUrl(std::string_view text) {
   auto bad = [&](std::string_view why) {
-    return Status::Validation("bad endpoint URL \"" + std::string(text) + "\": " +
-                              std::string(why));
+    return Status::Validation("bad endpoint URL \"" + std::string(text) +
+                              "\": " + std::string(why));
   };
   const size_t sep = text.find("://");
   if (sep == std::string_view::npos) return bad("expected http://host[:port] or https://...");

@@ -29,14 +29,20 @@ std::string Micros(uint64_t nanos) {
   return fmt::format("{:.2f}", us);
 }
 
-std::string Ratio(double r) { return r >= 10 ? fmt::format("{:.0f}x", r) : fmt::format("{:.2f}x", r); }
+std::string Ratio(double r) {
+  return r >= 10 ? fmt::format("{:.0f}x", r) : fmt::format("{:.2f}x", r);
+}
 
 std::string RoleName(Role r) {
   switch (r) {
-    case Role::kEngine: return "engine";
-    case Role::kCeiling: return "ceiling";
-    case Role::kPeer: return "peer";
-    case Role::kWireSubject: return "wire-subject";
+    case Role::kEngine:
+      return "engine";
+    case Role::kCeiling:
+      return "ceiling";
+    case Role::kPeer:
+      return "peer";
+    case Role::kWireSubject:
+      return "wire-subject";
   }
   return "?";
 }
@@ -46,9 +52,7 @@ struct Column {
   std::string target;
   int threads;
   bool wire;
-  std::string Label() const {
-    return fmt::format("{} {}{}", target, threads, wire ? "c" : "T");
-  }
+  std::string Label() const { return fmt::format("{} {}{}", target, threads, wire ? "c" : "T"); }
   bool operator==(const Column&) const = default;
 };
 // A row: one workload under one distribution.
@@ -194,14 +198,16 @@ std::vector<RatioResult> ComputeRatios(const BenchReport& report) {
 void PrintReport(const BenchReport& report, std::ostream& out) {
   const MachineInfo& m = report.machine;
   const DatasetOptions& d = report.dataset;
-  out << fmt::format("partstore bench, {}: {} x {} cores, {:.0f} GiB, {}\n", m.date, m.cpu,
-                     m.cores, m.memory_gib, m.kernel);
+  out << fmt::format("partstore bench, {}: {} x {} cores, {:.0f} GiB, {}\n", m.date, m.cpu, m.cores,
+                     m.memory_gib, m.kernel);
   out << fmt::format(
       "Data: {} YCSB records ({} fields x {} B) and the seed model ({} users, {} products); "
       "{:g} s per cell after {:g} s of warm-up",
       d.records, d.fields, d.field_length, d.users, std::max<int64_t>(1, d.users / 4),
       report.seconds, report.warmup_seconds);
-  if (report.connections > 0) out << fmt::format("; {} connections over the wire", report.connections);
+  if (report.rounds > 1) out << fmt::format("; each cell the median of {} rounds", report.rounds);
+  if (report.connections > 0)
+    out << fmt::format("; {} connections over the wire", report.connections);
   out << ".\n";
   for (const TargetInfo& t : report.targets) {
     if (!t.error.empty()) {
@@ -227,13 +233,13 @@ void PrintReport(const BenchReport& report, std::ostream& out) {
   for (const RatioResult& r : ratios) any = any || !r.pairs.empty();
   if (any) {
     out << "\n## Ratios (same workload, keys and threads, measured in this run)\n\n"
-        << "| ratio | over | min | median | max | goal | verdict |\n|---|---|---|---|---|---|---|\n";
+        << "| ratio | over | min | median | max | goal | verdict "
+           "|\n|---|---|---|---|---|---|---|\n";
     for (const RatioResult& r : ratios) {
       if (r.pairs.empty()) continue;
       out << fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", r.spec->label,
-                         r.spec->point_reads_only ? "point reads" : "every workload",
-                         Ratio(r.min), Ratio(r.median), Ratio(r.max),
-                         r.spec->goal > 0 ? r.spec->target : "-",
+                         r.spec->point_reads_only ? "point reads" : "every workload", Ratio(r.min),
+                         Ratio(r.median), Ratio(r.max), r.spec->goal > 0 ? r.spec->target : "-",
                          r.spec->goal > 0 ? (r.met ? "met" : "missed") : "-");
     }
   }
@@ -243,8 +249,8 @@ void PrintReport(const BenchReport& report, std::ostream& out) {
     if (!errors) out << "\n## Errors (cells marked !)\n\n";
     errors = true;
     out << fmt::format("- {} {} {} {}: {} errors, {} reads found nothing{}{}\n", c.target,
-                       c.workload, DistributionName(c.distribution), c.threads, c.errors,
-                       c.misses, c.first_error.empty() ? "" : "; first: ", c.first_error);
+                       c.workload, DistributionName(c.distribution), c.threads, c.errors, c.misses,
+                       c.first_error.empty() ? "" : "; first: ", c.first_error);
   }
 }
 
@@ -284,6 +290,8 @@ std::string ReportJson(const BenchReport& report) {
   w.Double(report.seconds);
   w.Key("warmup_seconds");
   w.Double(report.warmup_seconds);
+  w.Key("rounds");
+  w.Int(report.rounds);
   w.Key("connections");
   w.Int(report.connections);
   w.Key("targets");

@@ -56,6 +56,7 @@ struct BenchReport {
   DatasetOptions dataset;
   double seconds = 0;
   double warmup_seconds = 0;
+  int rounds = 1;  // each cell is the median of this many runs
   int connections = 0;
   std::vector<TargetInfo> targets;
   std::vector<CellResult> cells;

@@ -78,6 +78,7 @@ struct CellResult {
   Histogram latency;          // every operation
 };
 
-Result<CellResult> RunCell(TargetState& state, const Workload& workload, const CellOptions& options);
+Result<CellResult> RunCell(TargetState& state, const Workload& workload,
+                           const CellOptions& options);
 
 }  // namespace partstore::bench

@@ -90,8 +90,8 @@ SigV4Signer::Hash SigV4Signer::Sha256(std::string_view data) {
 SigV4Signer::Hash SigV4Signer::Hmac(std::span<const uint8_t> key, std::string_view data) {
   uint8_t block[64] = {};
   if (key.size() > sizeof block) {
-    const Hash hashed = Sha256(std::string_view(reinterpret_cast<const char*>(key.data()),
-                                                key.size()));
+    const Hash hashed =
+        Sha256(std::string_view(reinterpret_cast<const char*>(key.data()), key.size()));
     std::memcpy(block, hashed.data(), hashed.size());
   } else {
     std::memcpy(block, key.data(), key.size());

@@ -3,12 +3,12 @@
 // workloads (workloads.h) are written once against the five operations a Session offers, and every
 // target implements them with its own idiom:
 //
-//   operation  DynamoDB (engine, wire)                       Redis                        bare map
-//   Get        GetItem                                       HGETALL                      find + copy
-//   Put        PutItem                                       HSET (+ ZADD to the indexes) insert/assign
-//   Update     UpdateItem SET #a = :v                        HSET one field               assign one field
-//   Query      Query KeyConditionExpression pk [begins_with] ZRANGEBYLEX + HGETALL each   ordered map walk
-//   Scan       Scan Limit n, ExclusiveStartKey               ZRANGEBYLEX + HGETALL each   hash-order walk
+//   operation  DynamoDB (engine, wire)          Redis                      bare map
+//   Get        GetItem                          HGETALL                    find + copy
+//   Put        PutItem                          HSET (+ ZADD to indexes)   insert / assign
+//   Update     UpdateItem SET #a = :v           HSET one field             assign one field
+//   Query      Query pk [AND begins_with(sk)]   ZRANGEBYLEX + HGETALLs     ordered map walk
+//   Scan       Scan Limit, ExclusiveStartKey    ZRANGEBYLEX + HGETALLs     hash-order walk
 //
 // Items are flat: every attribute is a string (DynamoDB type S). A table has a partition key, an
 // optional sort key and an optional GSI (ALL projection) with its own partition and sort key.

@@ -10,23 +10,31 @@ std::string_view DistributionName(Distribution d) {
 
 std::string_view OpTypeName(OpType op) {
   switch (op) {
-    case OpType::kRead: return "read";
-    case OpType::kUpdate: return "update";
-    case OpType::kInsert: return "insert";
-    case OpType::kScan: return "scan";
-    case OpType::kReadModifyWrite: return "read-modify-write";
-    case OpType::kGetUser: return "get-user";
-    case OpType::kUserOrders: return "user-orders";
-    case OpType::kProductReviews: return "product-reviews";
-    case OpType::kOrderItems: return "order-items";
-    case OpType::kFollowersPage: return "followers-page";
+    case OpType::kRead:
+      return "read";
+    case OpType::kUpdate:
+      return "update";
+    case OpType::kInsert:
+      return "insert";
+    case OpType::kScan:
+      return "scan";
+    case OpType::kReadModifyWrite:
+      return "read-modify-write";
+    case OpType::kGetUser:
+      return "get-user";
+    case OpType::kUserOrders:
+      return "user-orders";
+    case OpType::kProductReviews:
+      return "product-reviews";
+    case OpType::kOrderItems:
+      return "order-items";
+    case OpType::kFollowersPage:
+      return "followers-page";
   }
   return "?";
 }
 
-bool Workload::point_reads_only() const {
-  return ycsb ? read == 1.0 : seed_op == OpType::kGetUser;
-}
+bool Workload::point_reads_only() const { return ycsb ? read == 1.0 : seed_op == OpType::kGetUser; }
 
 std::vector<Workload> YcsbWorkloads() {
   auto ycsb = [](std::string name, std::string description, double read, double update,
@@ -214,13 +222,13 @@ std::vector<BenchItem> Dataset::SeedItems() const {
                       {"price", "43.30"},
                       {"description", std::string(120, 'd')}}});
     for (int r = 0; r < o_.reviews_per_product; ++r) {
-      items.push_back({{{"PK", product},
-                        {"SK", Numbered("REVIEW#%08lld", p * o_.reviews_per_product + r)},
-                        {"type", "review"},
-                        {"rating", "5"},
-                        {"author", UserKey(static_cast<int64_t>(
-                                       random.Below(static_cast<uint64_t>(users))))},
-                        {"text", "Great sound, comfortable, battery lasts all week."}}});
+      items.push_back(
+          {{{"PK", product},
+            {"SK", Numbered("REVIEW#%08lld", p * o_.reviews_per_product + r)},
+            {"type", "review"},
+            {"rating", "5"},
+            {"author", UserKey(static_cast<int64_t>(random.Below(static_cast<uint64_t>(users))))},
+            {"text", "Great sound, comfortable, battery lasts all week."}}});
     }
   }
   return items;

@@ -72,7 +72,7 @@ struct Workload {
   bool ycsb = true;
   // YCSB proportions (sum 1).
   double read = 0, update = 0, insert = 0, scan = 0, read_modify_write = 0;
-  bool latest = false;  // D: zipfian reads count back from the newest record
+  bool latest = false;                // D: zipfian reads count back from the newest record
   OpType seed_op = OpType::kGetUser;  // !ycsb: the one access pattern
   // Point reads only (YCSB C, get-user): what a static-response server can be measured on.
   bool point_reads_only() const;

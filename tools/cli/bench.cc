@@ -6,6 +6,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -91,10 +92,10 @@ int WriteStaticBody(const BenchCommand& c, const bench::Dataset& data, std::ostr
                   R"("BillingMode":"PAY_PER_REQUEST"}})",
                   table.name, table.partition_key, table.partition_key));
   const protocol::Response put = protocol::Dispatch(db, "PutItem", put_body.GetString());
-  const protocol::Response got = protocol::Dispatch(
-      db, "GetItem",
-      fmt::format(R"({{"TableName":"{}","Key":{{"{}":{{"S":"{}"}}}}}})", table.name,
-                  table.partition_key, bench::Dataset::YcsbKey(0)));
+  const protocol::Response got =
+      protocol::Dispatch(db, "GetItem",
+                         fmt::format(R"({{"TableName":"{}","Key":{{"{}":{{"S":"{}"}}}}}})",
+                                     table.name, table.partition_key, bench::Dataset::YcsbKey(0)));
   if (created.http_status != 200 || put.http_status != 200 || got.http_status != 200) {
     err << "partstore bench: could not build the static body: " << created.body << put.body
         << got.body << '\n';
@@ -184,8 +185,9 @@ int RunBench(const BenchCommand& c, std::ostream& out, std::ostream& err) {
         err << "partstore bench: " << options.name << ": " << target.status().ToString() << '\n';
         return 1;
       }
-      const Role role = is_static ? Role::kCeiling : subject.empty() ? Role::kWireSubject
-                                                                     : Role::kPeer;
+      const Role role = is_static         ? Role::kCeiling
+                        : subject.empty() ? Role::kWireSubject
+                                          : Role::kPeer;
       if (role == Role::kWireSubject) subject = options.name;
       add(std::move(*target), role, true)->static_response = is_static;
     }
@@ -200,6 +202,7 @@ int RunBench(const BenchCommand& c, std::ostream& out, std::ostream& err) {
   report.dataset = dataset_options;
   report.seconds = c.seconds;
   report.warmup_seconds = c.warmup;
+  report.rounds = c.rounds;
   if (!c.endpoints.empty() || !c.static_endpoints.empty()) report.connections = c.connections;
 
   // Load everything first.
@@ -220,44 +223,56 @@ int RunBench(const BenchCommand& c, std::ostream& out, std::ostream& err) {
         << std::endl;
   }
 
-  // The cells, interleaved: for each workload, keys and thread count, every target in turn.
+  // The cells, interleaved: for each workload, keys and thread count, every target in turn; the
+  // whole matrix `rounds` times, each cell reported as its median round (by throughput).
   uint64_t seed = c.seed;
-  for (const bench::Workload* w : workloads) {
-    for (Distribution d : distributions) {
-      std::vector<int> thread_counts = c.threads;
-      for (int threads : thread_counts) {
-        for (Participant& p : participants) {
-          if (!p.info.error.empty()) continue;
-          if (p.static_response && !w->point_reads_only()) continue;
-          // Wire targets run once per (workload, keys), with `connections` threads.
-          if (p.info.wire && threads != thread_counts.front()) continue;
-          bench::CellOptions options;
-          options.distribution = d;
-          options.threads = p.info.wire ? c.connections : threads;
-          options.seconds = c.seconds;
-          options.warmup_seconds = c.warmup;
-          options.seed = ++seed;
-          options.check_reads = !p.static_response;
-          auto cell = bench::RunCell(*p.state, *w, options);
-          if (!cell.ok()) {
-            err << "[bench] " << p.info.name << " " << w->name << ": "
-                << cell.status().ToString() << std::endl;
-            continue;
+  std::vector<std::vector<bench::CellResult>> rounds;  // per cell, in first-run order
+  for (int round = 0; round < c.rounds; ++round) {
+    size_t cell_index = 0;
+    for (const bench::Workload* w : workloads) {
+      for (Distribution d : distributions) {
+        std::vector<int> thread_counts = c.threads;
+        for (int threads : thread_counts) {
+          for (Participant& p : participants) {
+            if (!p.info.error.empty()) continue;
+            if (p.static_response && !w->point_reads_only()) continue;
+            // Wire targets run once per (workload, keys), with `connections` threads.
+            if (p.info.wire && threads != thread_counts.front()) continue;
+            bench::CellOptions options;
+            options.distribution = d;
+            options.threads = p.info.wire ? c.connections : threads;
+            options.seconds = c.seconds;
+            options.warmup_seconds = c.warmup;
+            options.seed = ++seed;
+            options.check_reads = !p.static_response;
+            auto cell = bench::RunCell(*p.state, *w, options);
+            if (!cell.ok()) {
+              err << "[bench] " << p.info.name << " " << w->name << ": " << cell.status().ToString()
+                  << std::endl;
+              continue;
+            }
+            err << fmt::format(
+                       "[bench] {:<16} {:<20} {:<7} {:>3}{}  {:>10.0f} ops/s  p50 {:.1f} us  "
+                       "p99 {:.1f} us{}",
+                       p.info.name, w->name, bench::DistributionName(d), options.threads,
+                       p.info.wire ? "c" : "T", cell->ops_per_second,
+                       cell->latency.Percentile(0.5) / 1e3, cell->latency.Percentile(0.99) / 1e3,
+                       cell->errors + cell->misses > 0
+                           ? fmt::format("  errors {} misses {}", cell->errors, cell->misses)
+                           : "")
+                << std::endl;
+            if (rounds.size() <= cell_index) rounds.emplace_back();
+            rounds[cell_index++].push_back(std::move(*cell));
           }
-          err << fmt::format("[bench] {:<16} {:<20} {:<7} {:>3}{}  {:>10.0f} ops/s  p50 {:.1f} us  "
-                             "p99 {:.1f} us{}",
-                             p.info.name, w->name, bench::DistributionName(d), options.threads,
-                             p.info.wire ? "c" : "T", cell->ops_per_second,
-                             cell->latency.Percentile(0.5) / 1e3,
-                             cell->latency.Percentile(0.99) / 1e3,
-                             cell->errors + cell->misses > 0
-                                 ? fmt::format("  errors {} misses {}", cell->errors, cell->misses)
-                                 : "")
-              << std::endl;
-          report.cells.push_back(std::move(*cell));
         }
       }
     }
+  }
+  for (std::vector<bench::CellResult>& runs : rounds) {
+    std::sort(runs.begin(), runs.end(), [](const bench::CellResult& a, const bench::CellResult& b) {
+      return a.ops_per_second < b.ops_per_second;
+    });
+    report.cells.push_back(std::move(runs[(runs.size() - 1) / 2]));
   }
   for (Participant& p : participants) report.targets.push_back(p.info);
 
@@ -280,7 +295,8 @@ int RunBench(const BenchCommand& c, std::ostream& out, std::ostream& err) {
     }
   }
   for (const Participant& p : participants) {
-    if (p.info.role == Role::kPeer && !p.info.wire) ratio("engine", p.info.name, ">= 10x", false, 10);
+    if (p.info.role == Role::kPeer && !p.info.wire)
+      ratio("engine", p.info.name, ">= 10x", false, 10);
   }
   if (!subject.empty()) {
     for (const Participant& p : participants) {

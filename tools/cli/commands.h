@@ -67,6 +67,7 @@ struct BenchCommand {
   std::vector<int> threads = {1, 2};  // in-process and Redis client threads
   double seconds = 2.0;
   double warmup = 0.5;
+  int rounds = 1;  // the matrix this many times; each cell reports its median round
   int64_t records = 100'000;
   int64_t users = 2'000;
   uint64_t seed = 42;

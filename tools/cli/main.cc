@@ -101,6 +101,10 @@ int main(int argc, char** argv) {
   bench->add_option("--warmup", bench_command.warmup, "Warm-up seconds per cell, not measured")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  bench->add_option("--rounds", bench_command.rounds,
+                    "Run every cell this many times, interleaved; report each cell's median")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
   bench->add_option("--records", bench_command.records, "YCSB records loaded")
       ->check(CLI::Range(int64_t{1}, int64_t{100'000'000}))
       ->capture_default_str();
