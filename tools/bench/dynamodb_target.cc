@@ -1,11 +1,5 @@
 #include "tools/bench/dynamodb_target.h"
 
-#include <rapidjson/document.h>
-#include <rapidjson/memorystream.h>
-#include <rapidjson/reader.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -15,9 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "tools/bench/dynamodb_response.h"
 #include "tools/bench/http_client.h"
 #include "tools/bench/sigv4.h"
-#include "tools/protocol/errors.h"
 
 namespace partstore::bench {
 namespace {
@@ -25,11 +19,21 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
-enum Op { kGetItem, kPutItem, kUpdateItem, kQuery, kScan, kBatchWriteItem, kCreateTable,
-          kDeleteTable, kDescribeTable, kOpCount };
-constexpr const char* kOpNames[kOpCount] = {"GetItem", "PutItem", "UpdateItem", "Query", "Scan",
-                                            "BatchWriteItem", "CreateTable", "DeleteTable",
-                                            "DescribeTable"};
+enum Op {
+  kGetItem,
+  kPutItem,
+  kUpdateItem,
+  kQuery,
+  kScan,
+  kBatchWriteItem,
+  kCreateTable,
+  kDeleteTable,
+  kDescribeTable,
+  kOpCount
+};
+constexpr const char* kOpNames[kOpCount] = {"GetItem",     "PutItem",     "UpdateItem",
+                                            "Query",       "Scan",        "BatchWriteItem",
+                                            "CreateTable", "DeleteTable", "DescribeTable"};
 constexpr std::string_view kContentType = "application/x-amz-json-1.0";
 constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
 constexpr int kBatchSize = 25;  // BatchWriteItem's limit
@@ -42,7 +46,7 @@ struct Endpoint {
   std::string region;
   bool static_response = false;
   std::optional<SigV4Credentials> credentials;  // none: unsigned
-  std::string target_value[kOpCount];  // "DynamoDB_20120810.GetItem"
+  std::string target_value[kOpCount];           // "DynamoDB_20120810.GetItem"
   // Unsigned: the whole header block per operation. Signed: its constant part (Content-Type,
   // X-Amz-Target); the date, token and signature are added per request.
   std::string headers[kOpCount];
@@ -113,95 +117,6 @@ class Json {
 };
 constexpr std::string_view kTableName = "{\"TableName\":";
 
-// A member's string value, or "".
-std::string_view Text(const rapidjson::Value& object, const char* key) {
-  auto it = object.FindMember(key);
-  return it != object.MemberEnd() && it->value.IsString()
-             ? std::string_view(it->value.GetString(), it->value.GetStringLength())
-             : std::string_view();
-}
-
-struct KeyPart {
-  std::string name, type, value;
-};
-
-// Counts what a GetItem ("Item": {...}) or Query / Scan ("Items": [{...}]) response returned,
-// item by item, with the bytes of every attribute name and scalar value; keeps the
-// LastEvaluatedKey. Depth 1 is the response object.
-class ReadCounter : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ReadCounter> {
- public:
-  ReadCounter(ReadOutcome* outcome, std::vector<KeyPart>* last_key)
-      : outcome_(outcome), last_key_(last_key) {
-    last_key_->clear();
-  }
-  bool StartObject() {
-    ++depth_;
-    if (depth_ == item_depth_) ++outcome_->items;
-    return true;
-  }
-  bool EndObject(rapidjson::SizeType) { return End(); }
-  bool StartArray() { return ++depth_, true; }
-  bool EndArray(rapidjson::SizeType) { return End(); }
-  bool Key(const char* s, rapidjson::SizeType n, bool) {
-    const std::string_view key(s, n);
-    if (depth_ == 1) {
-      in_last_key_ = key == "LastEvaluatedKey";
-      item_depth_ = key == "Item" ? 2 : key == "Items" ? 3 : -1;
-    } else if (depth_ == item_depth_) {
-      outcome_->bytes += n;  // an attribute's name
-    } else if (depth_ == item_depth_ + 1) {
-      scalar_ = key == "S" || key == "N" || key == "B";
-    } else if (in_last_key_ && depth_ == 2) {
-      last_key_->push_back({std::string(key), "", ""});
-    } else if (in_last_key_ && depth_ == 3 && !last_key_->empty()) {
-      last_key_->back().type.assign(key);
-    }
-    return true;
-  }
-  bool String(const char* s, rapidjson::SizeType n, bool) {
-    if (depth_ == item_depth_ + 1 && scalar_) {
-      outcome_->bytes += n;
-    } else if (in_last_key_ && depth_ == 3 && !last_key_->empty()) {
-      last_key_->back().value.assign(s, n);
-    }
-    return true;
-  }
-
- private:
-  bool End() {
-    if (--depth_ == 1) item_depth_ = -1, in_last_key_ = false;
-    return true;
-  }
-  ReadOutcome* outcome_;
-  std::vector<KeyPart>* last_key_;
-  int depth_ = 0;
-  int item_depth_ = -1;  // the depth of an item's object in the current section, -1: none
-  bool scalar_ = false;
-  bool in_last_key_ = false;
-};
-
-// A non-200 response as a Status: Code from the exception name, message "<name>: <message>".
-Status ErrorStatus(int http_status, std::string_view body) {
-  rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
-  std::string name, message;
-  if (!doc.HasParseError() && doc.IsObject()) {
-    name = Text(doc, "__type");
-    name.erase(0, name.find('#') + 1);  // npos + 1 == 0: nothing
-    message = Text(doc, "message");
-    if (message.empty()) message = Text(doc, "Message");
-  }
-  if (name.empty()) {
-    name = "HTTP " + std::to_string(http_status);
-    message.assign(body.substr(0, 200));
-  }
-  Code code = http_status >= 500 ? Code::kInternal : Code::kValidation;
-  for (int c = 1; c <= static_cast<int>(Code::kInternal); ++c) {
-    if (protocol::ExceptionName(static_cast<Code>(c)) == name) code = static_cast<Code>(c);
-  }
-  return Status(code, name + ": " + message);
-}
-
 class WireSession final : public Session {
  public:
   explicit WireSession(std::shared_ptr<const Endpoint> e)
@@ -217,9 +132,11 @@ class WireSession final : public Session {
     if (signer_) {
       const std::string_view date = AmzDate();
       const std::string& token = signer_->credentials().session_token;
-      const SigV4Header signed_headers[5] = {
-          {"content-type", kContentType}, {"host", e_->url.host_header}, {"x-amz-date", date},
-          {"x-amz-target", e_->target_value[op]}, {"x-amz-security-token", token}};
+      const SigV4Header signed_headers[5] = {{"content-type", kContentType},
+                                             {"host", e_->url.host_header},
+                                             {"x-amz-date", date},
+                                             {"x-amz-target", e_->target_value[op]},
+                                             {"x-amz-security-token", token}};
       SigV4Request request;
       request.headers = std::span(signed_headers, token.empty() ? 4 : 5);
       request.body = body;
@@ -245,9 +162,15 @@ class WireSession final : public Session {
 
   Status Update(const TableSpec& t, ItemKey key, std::string_view attribute,
                 std::string_view value) override {
-    Json(&body_, kTableName).S(t.name).R(",\"Key\":").Key(t, key)
+    Json(&body_, kTableName)
+        .S(t.name)
+        .R(",\"Key\":")
+        .Key(t, key)
         .R(",\"UpdateExpression\":\"SET #a = :v\",\"ExpressionAttributeNames\":{\"#a\":")
-        .S(attribute).R("},\"ExpressionAttributeValues\":{").Attr(":v", value).R("}}");
+        .S(attribute)
+        .R("},\"ExpressionAttributeValues\":{")
+        .Attr(":v", value)
+        .R("}}");
     return Call(kUpdateItem, body_).status();
   }
 
@@ -291,7 +214,8 @@ class WireSession final : public Session {
       j.S(t.name).R(":[");
       for (size_t i = begin; i < std::min(items.size(), begin + kBatchSize); ++i) {
         j.R(i == begin ? "{\"PutRequest\":{\"Item\":" : ",{\"PutRequest\":{\"Item\":")
-            .Item(items[i]).R("}}");
+            .Item(items[i])
+            .R("}}");
       }
       j.R("]}}");
       PARTSTORE_RETURN_IF_ERROR(WriteBatch());
@@ -301,32 +225,19 @@ class WireSession final : public Session {
 
   // For Prepare. The table's status, "" when it does not exist; *gsi_active: all its GSIs are.
   Result<std::string> TableStatus(const std::string& table, bool* gsi_active) {
-    Result<std::string_view> r = Call(kDescribeTable, Json(&body_, kTableName).S(table).R("}")
-                                                          .text());
+    Result<std::string_view> r =
+        Call(kDescribeTable, Json(&body_, kTableName).S(table).R("}").text());
     if (!r.ok()) {
       if (r.status().code() == Code::kResourceNotFound) return std::string();
       return r.status();
     }
-    rapidjson::Document doc;
-    doc.Parse(r->data(), r->size());
-    const rapidjson::Value* table_json = nullptr;
-    if (!doc.HasParseError() && doc.IsObject()) {
-      auto it = doc.FindMember("Table");
-      if (it != doc.MemberEnd() && it->value.IsObject()) table_json = &it->value;
+    Result<TableState> state = ParseDescribeTable(*r);
+    if (!state.ok()) {
+      return Status::Internal("DescribeTable: unparseable response from " + e_->name + ": " +
+                              std::string(state.status().message()));
     }
-    if (table_json == nullptr) {
-      return Status::Internal("DescribeTable: unparseable response from " + e_->name);
-    }
-    const rapidjson::Value& desc = *table_json;
-    *gsi_active = true;
-    auto gsis = desc.FindMember("GlobalSecondaryIndexes");
-    if (gsis != desc.MemberEnd() && gsis->value.IsArray()) {
-      for (const auto& index : gsis->value.GetArray()) {
-        if (!index.IsObject() || Text(index, "IndexStatus") != "ACTIVE") *gsi_active = false;
-      }
-    }
-    const std::string_view status = Text(desc, "TableStatus");
-    return std::string(status.empty() ? "ACTIVE" : status);
+    *gsi_active = state->gsi_active;
+    return std::move(state->status);
   }
   // Not found is done; in use (being created) is retried by Prepare once the table is ACTIVE.
   Status DeleteTable(const std::string& table) {
@@ -338,10 +249,12 @@ class WireSession final : public Session {
     Json j(&body_, kTableName);
     j.S(t.name).R(",\"BillingMode\":\"PAY_PER_REQUEST\",\"AttributeDefinitions\":[");
     std::vector<std::string_view> defined;
-    for (std::string_view a : {t.partition_key, t.sort_key, t.gsi_name.empty() ? "" :
-                               t.gsi_partition_key, t.gsi_name.empty() ? "" : t.gsi_sort_key}) {
+    for (std::string_view a :
+         {t.partition_key, t.sort_key, t.gsi_name.empty() ? "" : t.gsi_partition_key,
+          t.gsi_name.empty() ? "" : t.gsi_sort_key}) {
       if (a.empty() || std::find(defined.begin(), defined.end(), a) != defined.end()) continue;
-      j.R(defined.empty() ? "{\"AttributeName\":" : ",{\"AttributeName\":").S(a)
+      j.R(defined.empty() ? "{\"AttributeName\":" : ",{\"AttributeName\":")
+          .S(a)
           .R(",\"AttributeType\":\"S\"}");
       defined.push_back(a);
     }
@@ -369,20 +282,13 @@ class WireSession final : public Session {
       Result<std::string_view> r = Call(kBatchWriteItem, body_);
       if (!r.ok() && (!r.status().retryable() || attempt == 50)) return r.status();
       if (r.ok()) {
-        rapidjson::Document doc;
-        doc.Parse(r->data(), r->size());
-        if (doc.HasParseError() || !doc.IsObject()) {
-          return Status::Internal("BatchWriteItem: unparseable response from " + e_->name);
+        if (Status s = ParseBatchWriteResponse(*r, &unprocessed_); !s.ok()) {
+          return Status::Internal("BatchWriteItem: unparseable response from " + e_->name + ": " +
+                                  std::string(s.message()));
         }
-        auto it = doc.FindMember("UnprocessedItems");
-        if (it == doc.MemberEnd() || !it->value.IsObject() || it->value.MemberCount() == 0) {
-          return Status::Ok();
-        }
+        if (unprocessed_.empty()) return Status::Ok();
         if (attempt == 50) return Status::Internal("BatchWriteItem: items left unprocessed");
-        rapidjson::StringBuffer out;
-        rapidjson::Writer<rapidjson::StringBuffer> writer(out);
-        it->value.Accept(writer);
-        Json(&body_, "{\"RequestItems\":").R({out.GetString(), out.GetSize()}).R("}");
+        Json(&body_, "{\"RequestItems\":").R(unprocessed_).R("}");
       }
       std::this_thread::sleep_for(backoff);
     }
@@ -391,11 +297,10 @@ class WireSession final : public Session {
   // Counts a read's response into *outcome and last_key_.
   Status Read(Op op, ReadOutcome* outcome) {
     PARTSTORE_ASSIGN_OR_RETURN(std::string_view body, Call(op, body_));
-    ReadCounter counter(outcome, &last_key_);
-    rapidjson::MemoryStream in(body.data(), body.size());
-    if (!reader_.Parse(in, counter) && !e_->static_response) {
+    Status s = CountReadResponse(body, outcome, &last_key_);
+    if (!s.ok() && !e_->static_response) {
       return Status::Internal(std::string(kOpNames[op]) + ": unparseable response from " +
-                              e_->name);
+                              e_->name + ": " + std::string(s.message()));
     }
     return Status::Ok();
   }
@@ -424,9 +329,8 @@ class WireSession final : public Session {
   std::shared_ptr<const Endpoint> e_;
   HttpClient client_;
   std::optional<SigV4Signer> signer_;
-  std::string body_, headers_, auth_;  // reused buffers
+  std::string body_, headers_, auth_, unprocessed_;  // reused buffers
   std::vector<KeyPart> last_key_;
-  rapidjson::Reader reader_;
   char date_[20] = {};
   std::time_t date_time_ = -1;
 };
@@ -498,13 +402,16 @@ Result<std::unique_ptr<Target>> MakeDynamoDbTarget(EndpointOptions options) {
   }
   for (int op = 0; op < kOpCount; ++op) {
     e->target_value[op] = std::string(kTargetPrefix) + kOpNames[op];
-    e->headers[op] = "Content-Type: " + std::string(kContentType) + "\r\nX-Amz-Target: " +
-                     e->target_value[op] + "\r\n";
+    e->headers[op] = "Content-Type: " + std::string(kContentType) +
+                     "\r\nX-Amz-Target: " + e->target_value[op] + "\r\n";
     if (!e->credentials) {  // what bench/wire/load.py sends
-      e->headers[op] += "X-Amz-Date: 20260101T000000Z\r\nAuthorization: AWS4-HMAC-SHA256 "
-                        "Credential=AKIDBENCH/20260101/" + e->region + "/dynamodb/aws4_request, "
-                        "SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=" +
-                        std::string(64, '0') + "\r\n";
+      e->headers[op] +=
+          "X-Amz-Date: 20260101T000000Z\r\nAuthorization: AWS4-HMAC-SHA256 "
+          "Credential=AKIDBENCH/20260101/" +
+          e->region +
+          "/dynamodb/aws4_request, "
+          "SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=" +
+          std::string(64, '0') + "\r\n";
     }
   }
   e->url = std::move(url);

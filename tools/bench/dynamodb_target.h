@@ -13,12 +13,12 @@
 //          projection), wait until the table and its GSI are ACTIVE (at most 10 minutes)
 //
 // Signing: with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) in the
-// environment, every request is signed with SigV4 (sigv4.h) for the region: EndpointOptions::region,
-// else the one in a *.amazonaws.com host, else $AWS_REGION, else $AWS_DEFAULT_REGION, else
-// us-east-1. Without credentials a fixed, well-formed but unsigned Authorization header and
-// X-Amz-Date are sent, as bench/wire/load.py does: dynalite requires their presence, partstore
-// and Alternator without authentication ignore them. AWS_CA_BUNDLE adds trusted certificates for
-// https.
+// environment, every request is signed with SigV4 (sigv4.h) for the region:
+// EndpointOptions::region, else the one in a *.amazonaws.com host, else $AWS_REGION, else
+// $AWS_DEFAULT_REGION, else us-east-1. Without credentials a fixed, well-formed but unsigned
+// Authorization header and X-Amz-Date are sent, as bench/wire/load.py does: dynalite requires their
+// presence, partstore and Alternator without authentication ignore them. AWS_CA_BUNDLE adds trusted
+// certificates for https.
 //
 // Cost per request: request headers are pre-built per operation (unsigned) or only the date and
 // signature are computed (signed); bodies are written into a reused buffer; read responses are

@@ -295,7 +295,11 @@ struct HttpClient::Impl {
     if (buffer.size() == 0) socket().WaitBeforeNextRead();
     parser.emplace();
     parser->body_limit(256u << 20);
-    http::read(stream, buffer, *parser, ec);
+    // The header first, on its own: Boost 1.74's parser in eager mode (http::read) goes on to
+    // reserve a response's Content-Length even after rejecting it as over the body limit, so a
+    // server announcing a huge body would throw std::length_error out of here.
+    http::read_header(stream, buffer, *parser, ec);
+    if (!ec && !parser->is_done()) http::read(stream, buffer, *parser, ec);
     return ec;
   }
 
