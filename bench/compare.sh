@@ -63,8 +63,9 @@ if has nginx; then
 fi
 
 log "before: $(uptime | sed 's/.*load/load/'); $(nproc) CPUs"
-"$PARTSTORE" bench "${args[@]}" --json "$SCRATCH/bench.json" "$@" | tee "$SCRATCH/bench.md"
-status=${PIPESTATUS[0]}
+status=0
+"$PARTSTORE" bench "${args[@]}" --json "$SCRATCH/bench.json" "$@" | tee "$SCRATCH/bench.md" ||
+  status=$?
 log "after: $(uptime | sed 's/.*load/load/')"
 for s in "${!PID[@]}"; do
   kill -0 "${PID[$s]}" 2>/dev/null || log "WARNING: $s (pid ${PID[$s]}) died during the run"

@@ -41,12 +41,13 @@ trap 'exit 130' INT TERM
 free_port() {
   "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
-wait_http() {  # until something answers HTTP on $1
+wait_http() {  # until something answers HTTP on $1, while server $2 runs
   for _ in $(seq 100); do
     curl -s -o /dev/null -X POST "$1" && return 0
+    kill -0 "${PID[$2]}" 2>/dev/null || break
     sleep 0.1
   done
-  log "nothing answers on $1"; return 1
+  log "$2: nothing answers on $1"; return 1
 }
 # The CPU ticks used so far by a server: the process, and for nginx its worker too.
 server_pids() {
@@ -85,7 +86,7 @@ start_dynalite() {
   node "$DYNALITE" --port "$port" --createTableMs 0 >"$LOGS/dynalite.out" 2>&1 &
   PID[dynalite]=$!
   URL[dynalite]=http://127.0.0.1:$port/
-  wait_http "${URL[dynalite]}"
+  wait_http "${URL[dynalite]}" dynalite
 }
 start_nginx() {  # $1: the body to return
   local port prefix=$SCRATCH/nginx
@@ -108,7 +109,7 @@ EOF
     >"$LOGS/nginx.out" 2>&1 &
   PID[nginx]=$!
   URL[nginx]=http://127.0.0.1:$port/
-  wait_http "${URL[nginx]}"
+  wait_http "${URL[nginx]}" nginx
 }
 
 start_redis() {
@@ -119,6 +120,7 @@ start_redis() {
   URL[redis]=127.0.0.1:$port
   for _ in $(seq 100); do
     [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && return 0
+    kill -0 "${PID[redis]}" 2>/dev/null || break
     sleep 0.1
   done
   log "redis-server did not start:"; cat "$LOGS/redis.out" >&2; return 1

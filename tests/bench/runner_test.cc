@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <map>
+#include <random>
 #include <set>
+#include <thread>
 
 #include "tests/bench/target_testutil.h"
 #include "tools/bench/bare_map_target.h"
@@ -42,6 +45,64 @@ TEST(BenchTargets, BareMapMovesGsiEntriesWhenAnItemIsReplaced) {
   ASSERT_TRUE((*s)->Query(t, true, "G2", "", 10, &new_key).ok());
   EXPECT_EQ(old_key.items, 0);
   EXPECT_EQ(new_key.items, 1);
+}
+
+// Sessions of one target on many threads (run under ThreadSanitizer by tools/run): puts and
+// updates moving items between GSI partitions while others query them; afterwards every item is
+// on exactly one GSI partition.
+TEST(BenchTargets, ConcurrentGsiMovesKeepEveryItemOnceOnTheGsi) {
+  const TableSpec t = testing::ContractPairTable();
+  std::vector<std::unique_ptr<Target>> targets;
+  targets.push_back(MakeEngineTarget("engine"));
+  targets.push_back(MakeBareMapTarget("bare-map"));
+  constexpr int kItems = 8, kGsiPartitions = 3, kThreads = 4, kOps = 1'500;
+  for (auto& target : targets) {
+    SCOPED_TRACE(target->name());
+    ASSERT_TRUE(target->Prepare(std::vector<TableSpec>{t}).ok());
+    std::atomic<int> failures{0};
+    std::vector<std::thread> threads;
+    for (int th = 0; th < kThreads; ++th) {
+      threads.emplace_back([&, th] {
+        auto session = target->NewSession();
+        if (!session.ok()) {
+          ++failures;
+          return;
+        }
+        std::mt19937 rng(th);
+        for (int i = 0; i < kOps; ++i) {
+          const std::string sk = std::to_string(rng() % kItems);
+          const std::string gsi = "G" + std::to_string(rng() % kGsiPartitions);
+          Status s;
+          ReadOutcome out;
+          switch (rng() % 3) {
+            case 0:
+              s = (*session)->Put(t, {{{"PK", "P"}, {"SK", sk}, {"GSI1PK", gsi}, {"GSI1SK", sk}}});
+              break;
+            case 1:
+              s = (*session)->Update(t, {"P", sk}, "GSI1PK", gsi);
+              break;
+            default:
+              s = (*session)->Query(t, true, gsi, "", kItems, &out);
+          }
+          if (!s.ok()) ++failures;
+        }
+      });
+    }
+    for (std::thread& th : threads) th.join();
+    EXPECT_EQ(failures.load(), 0);
+    auto session = target->NewSession();
+    ASSERT_TRUE(session.ok());
+    int on_gsi = 0;
+    for (int g = 0; g < kGsiPartitions; ++g) {
+      ReadOutcome out;
+      ASSERT_TRUE((*session)->Query(t, true, "G" + std::to_string(g), "", 100, &out).ok());
+      on_gsi += out.items;
+    }
+    ReadOutcome table;
+    ASSERT_TRUE((*session)->Query(t, false, "P", "", 100, &table).ok());
+    EXPECT_EQ(on_gsi, table.items);
+    EXPECT_LE(table.items, kItems);
+  }
 }
 
 TEST(BenchWorkloads, YcsbKeysAreFnvHashedRecordNumbers) {

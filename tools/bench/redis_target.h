@@ -25,8 +25,9 @@
 //   Query   ZRANGEBYLEX <set> [<prefix> (<prefix's successor> LIMIT 0 <limit> ("- +" without a
 //           prefix), then HGETALL of each member's item, pipelined: two round trips.
 //   Scan    ZRANGEBYLEX <table>:index (<start> + LIMIT 0 <limit> ("- +" from the beginning), then
-//           HGETALL each, pipelined: YCSB's own Redis binding scans the same way. The scan order is
-//           the partition keys' bytewise order.
+//           HGETALL each, pipelined. YCSB's own Redis binding also scans through one sorted-set
+//           index, but by ZRANGEBYSCORE over hashed keys; by lexical range here, the scan order is
+//           the partition keys' bytewise order (DynamoDB's follows the keys' hashes).
 //   Load    256 items per round trip, each DEL + HSET + ZADDs, without MULTI (nobody reads a table
 //           being loaded) and without the GSI read (the table is new and empty).
 //   Prepare for each table, SCAN 0 MATCH <table>:* COUNT 1000 and UNLINK each page of keys until

@@ -90,7 +90,10 @@ class Worker {
       ++r.count;
       if (!s.ok()) {
         ++r.errors;
-        if (first_error_.empty()) first_error_ = s.ToString();
+        if (first_error_.empty()) {
+          first_error_ = s.ToString();  // one line in the report's table
+          std::replace(first_error_.begin(), first_error_.end(), '\n', ' ');
+        }
         // A target that fails at once (a dead server) must not spin a core.
         if (r.errors > 1000 && r.errors == r.count) std::this_thread::yield();
         continue;

@@ -123,8 +123,12 @@ int RunBench(const BenchCommand& c, std::ostream& out, std::ostream& err) {
   // What to run.
   std::vector<const bench::Workload*> workloads;
   for (const std::string& name : c.workloads) {
+    auto push = [&](const bench::Workload* w) {  // each workload once, in first-named order
+      if (std::find(workloads.begin(), workloads.end(), w) == workloads.end())
+        workloads.push_back(w);
+    };
     auto add = [&](const std::vector<bench::Workload>& all) {
-      for (const bench::Workload& w : all) workloads.push_back(bench::FindWorkload(w.name));
+      for (const bench::Workload& w : all) push(bench::FindWorkload(w.name));
     };
     if (name == "all" || name == "ycsb") add(bench::YcsbWorkloads());
     if (name == "all" || name == "seed") add(bench::SeedWorkloads());
@@ -136,12 +140,19 @@ int RunBench(const BenchCommand& c, std::ostream& out, std::ostream& err) {
                "seed-order-items, seed-followers-page; or ycsb, seed, all)\n";
         return 2;
       }
-      workloads.push_back(w);
+      push(w);
     }
   }
   std::vector<Distribution> distributions;
   for (const std::string& d : c.distributions) {
-    distributions.push_back(d == "uniform" ? Distribution::kUniform : Distribution::kZipfian);
+    const Distribution dist = d == "uniform" ? Distribution::kUniform : Distribution::kZipfian;
+    if (std::find(distributions.begin(), distributions.end(), dist) == distributions.end())
+      distributions.push_back(dist);
+  }
+  std::vector<int> thread_counts;
+  for (int threads : c.threads) {
+    if (std::find(thread_counts.begin(), thread_counts.end(), threads) == thread_counts.end())
+      thread_counts.push_back(threads);
   }
 
   // Who runs it.
@@ -180,6 +191,15 @@ int RunBench(const BenchCommand& c, std::ostream& out, std::ostream& err) {
         return 2;
       }
       options.static_response = is_static;
+      const bool taken =
+          std::any_of(participants.begin(), participants.end(),
+                      [&](const Participant& p) { return p.info.name == options.name; });
+      if (taken || options.name == "engine" || options.name == "bare-map" ||
+          options.name == "redis") {
+        err << "partstore bench: endpoint name " << options.name
+            << " is taken (engine, bare-map, redis and each endpoint's name must differ)\n";
+        return 2;
+      }
       auto target = bench::MakeDynamoDbTarget(options);
       if (!target.ok()) {
         err << "partstore bench: " << options.name << ": " << target.status().ToString() << '\n';
@@ -224,18 +244,21 @@ int RunBench(const BenchCommand& c, std::ostream& out, std::ostream& err) {
   }
 
   // The cells, interleaved: for each workload, keys and thread count, every target in turn; the
-  // whole matrix `rounds` times, each cell reported as its median round (by throughput).
+  // whole matrix `rounds` times, each cell reported as its median round (by throughput). The
+  // matrix is the same every round, so a cell's slot is its place in it; a cell that fails in any
+  // round is reported as failed and makes the exit status 1.
   uint64_t seed = c.seed;
-  std::vector<std::vector<bench::CellResult>> rounds;  // per cell, in first-run order
+  std::vector<std::vector<bench::CellResult>> rounds;  // per cell slot, in matrix order
+  int failed_cells = 0;
   for (int round = 0; round < c.rounds; ++round) {
     size_t cell_index = 0;
     for (const bench::Workload* w : workloads) {
       for (Distribution d : distributions) {
-        std::vector<int> thread_counts = c.threads;
         for (int threads : thread_counts) {
           for (Participant& p : participants) {
             if (!p.info.error.empty()) continue;
-            if (p.static_response && !w->point_reads_only()) continue;
+            // The static body is one YCSB record's GetItem answer: YCSB C's reads only.
+            if (p.static_response && !(w->ycsb && w->point_reads_only())) continue;
             // Wire targets run once per (workload, keys), with `connections` threads.
             if (p.info.wire && threads != thread_counts.front()) continue;
             bench::CellOptions options;
@@ -245,10 +268,14 @@ int RunBench(const BenchCommand& c, std::ostream& out, std::ostream& err) {
             options.warmup_seconds = c.warmup;
             options.seed = ++seed;
             options.check_reads = !p.static_response;
+            const size_t slot = cell_index++;
+            if (rounds.size() <= slot) rounds.resize(slot + 1);
             auto cell = bench::RunCell(*p.state, *w, options);
             if (!cell.ok()) {
-              err << "[bench] " << p.info.name << " " << w->name << ": " << cell.status().ToString()
+              err << "[bench] " << p.info.name << " " << w->name << " "
+                  << bench::DistributionName(d) << ": failed: " << cell.status().ToString()
                   << std::endl;
+              ++failed_cells;
               continue;
             }
             err << fmt::format(
@@ -261,14 +288,14 @@ int RunBench(const BenchCommand& c, std::ostream& out, std::ostream& err) {
                            ? fmt::format("  errors {} misses {}", cell->errors, cell->misses)
                            : "")
                 << std::endl;
-            if (rounds.size() <= cell_index) rounds.emplace_back();
-            rounds[cell_index++].push_back(std::move(*cell));
+            rounds[slot].push_back(std::move(*cell));
           }
         }
       }
     }
   }
   for (std::vector<bench::CellResult>& runs : rounds) {
+    if (runs.empty()) continue;  // failed in every round
     std::sort(runs.begin(), runs.end(), [](const bench::CellResult& a, const bench::CellResult& b) {
       return a.ops_per_second < b.ops_per_second;
     });
@@ -318,6 +345,10 @@ int RunBench(const BenchCommand& c, std::ostream& out, std::ostream& err) {
       return 1;
     }
     err << "[bench] JSON: " << c.json << std::endl;
+  }
+  if (failed_cells > 0) {
+    err << "partstore bench: " << failed_cells << " cell run(s) failed (above)" << std::endl;
+    return 1;
   }
   for (const Participant& p : participants) {
     if (!p.info.error.empty()) return 1;
