@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <map>
@@ -110,6 +111,37 @@ TEST(BenchWorkloads, YcsbKeysAreFnvHashedRecordNumbers) {
   EXPECT_EQ(Dataset::YcsbKey(0), "user6284781860667377211");
   EXPECT_EQ(Dataset::YcsbKey(1), "user8517097267634966620");
   EXPECT_EQ(Dataset::YcsbKey(2), "user1820151046732198393");
+}
+
+// YCSB's scrambled zipfian: the hottest record is rank 0's hash, not record 0, and it gets rank
+// 0's share of 1 / zeta(10^10, 0.99) (about 3.8%) plus what the tail's ranks hash onto it; the
+// unscrambled chooser (for D's "latest") keeps rank 0 = record 0; uniform is flat.
+TEST(BenchWorkloads, ZipfianRecordsAreScrambledAsYcsbDoes) {
+  constexpr int64_t kRecords = 1'000;
+  constexpr int kDraws = 200'000;
+  auto counts = [&](RecordChooser chooser) {
+    sim::Random random(7);
+    std::vector<int> n(kRecords);
+    for (int i = 0; i < kDraws; ++i) {
+      const int64_t r = chooser.Next(random);
+      EXPECT_TRUE(r >= 0 && r < kRecords) << r;
+      if (r >= 0 && r < kRecords) ++n[static_cast<size_t>(r)];
+    }
+    return n;
+  };
+  auto hottest = [](const std::vector<int>& n) {
+    return std::max_element(n.begin(), n.end()) - n.begin();
+  };
+  const std::vector<int> scrambled = counts(RecordChooser(Distribution::kZipfian, kRecords, true));
+  EXPECT_EQ(hottest(scrambled), static_cast<int64_t>(Dataset::FnvHash64(0) % kRecords));
+  const double share = scrambled[hottest(scrambled)] / double{kDraws};
+  EXPECT_GT(share, 0.035);
+  EXPECT_LT(share, 0.05);
+  const std::vector<int> plain = counts(RecordChooser(Distribution::kZipfian, kRecords, false));
+  EXPECT_EQ(hottest(plain), 0);
+  EXPECT_GT(plain[0], scrambled[hottest(scrambled)]);  // zeta(1000) < zeta(10^10)
+  const std::vector<int> uniform = counts(RecordChooser(Distribution::kUniform, kRecords, true));
+  EXPECT_LT(*std::max_element(uniform.begin(), uniform.end()), 2 * kDraws / kRecords);
 }
 
 TEST(BenchWorkloads, YcsbProportionsAndRecords) {

@@ -9,8 +9,6 @@
 #include <optional>
 #include <thread>
 
-#include "tools/simulator/key_chooser.h"
-
 namespace partstore::bench {
 namespace {
 
@@ -59,9 +57,8 @@ Status LoadItems(Target& target, const TableSpec& table, const std::vector<Bench
 class Worker {
  public:
   Worker(TargetState& state, const Workload& workload, const CellOptions& options, int index,
-         const sim::KeyChooser& records, const sim::KeyChooser& users,
-         const sim::KeyChooser& products, const sim::KeyChooser& orders,
-         std::vector<std::atomic<int64_t>>& inserting)
+         const RecordChooser& records, const RecordChooser& users, const RecordChooser& products,
+         const RecordChooser& orders, std::vector<std::atomic<int64_t>>& inserting)
       : state_(state),
         data_(state.dataset()),
         workload_(workload),
@@ -123,7 +120,7 @@ class Worker {
   // loads are in this order, sequentially consistent: a writer publishes a lower bound of its
   // number in inserting_ before it takes the number.
   int64_t ChooseRecord() {
-    const int64_t rank = records_.Next(random_, 0);
+    const int64_t rank = records_.Next(random_);
     if (!workload_.latest) return rank;
     int64_t newest = state_.next_record().load() - 1;
     for (const std::atomic<int64_t>& n : inserting_) newest = std::min(newest, n.load() - 1);
@@ -171,24 +168,24 @@ class Worker {
         break;
       }
       case OpType::kGetUser: {
-        key_ = Dataset::UserKey(users_.Next(random_, 0));
+        key_ = Dataset::UserKey(users_.Next(random_));
         s = session.Get(seed, {key_, key_}, &out);
         break;
       }
       case OpType::kUserOrders:
-        key_ = Dataset::UserKey(users_.Next(random_, 0));
+        key_ = Dataset::UserKey(users_.Next(random_));
         s = session.Query(seed, true, key_, "ORDER#", 10, &out);
         break;
       case OpType::kProductReviews:
-        key_ = Dataset::ProductKey(products_.Next(random_, 0));
+        key_ = Dataset::ProductKey(products_.Next(random_));
         s = session.Query(seed, false, key_, "", 1 + data_.options().reviews_per_product, &out);
         break;
       case OpType::kOrderItems:
-        key_ = Dataset::OrderKey(orders_.Next(random_, 0));
+        key_ = Dataset::OrderKey(orders_.Next(random_));
         s = session.Query(seed, false, key_, "", 1 + data_.options().lines_per_order, &out);
         break;
       case OpType::kFollowersPage:
-        key_ = Dataset::UserKey(users_.Next(random_, 0));
+        key_ = Dataset::UserKey(users_.Next(random_));
         s = session.Query(seed, false, key_, "FOLLOWER#", 25, &out);
         break;
     }
@@ -201,25 +198,16 @@ class Worker {
   const Workload& workload_;
   const CellOptions& options_;
   sim::Random random_;
-  const sim::KeyChooser& records_;
-  const sim::KeyChooser& users_;
-  const sim::KeyChooser& products_;
-  const sim::KeyChooser& orders_;
+  const RecordChooser& records_;
+  const RecordChooser& users_;
+  const RecordChooser& products_;
+  const RecordChooser& orders_;
   std::vector<std::atomic<int64_t>>& inserting_;
   const int index_;
   std::string key_;
   std::array<OpResult, kOpTypes> results_;
   std::string first_error_;
 };
-
-sim::KeyChooser Chooser(Distribution d, int64_t count) {
-  sim::KeyDistribution k;
-  k.kind = d == Distribution::kZipfian ? sim::KeyDistribution::Kind::kZipfian
-                                       : sim::KeyDistribution::Kind::kUniform;
-  k.count = std::max<int64_t>(1, count);
-  k.theta = 0.99;
-  return sim::KeyChooser(k);
-}
 
 }  // namespace
 
@@ -240,10 +228,12 @@ Status TargetState::Load(int loaders) {
 Result<CellResult> RunCell(TargetState& state, const Workload& workload,
                            const CellOptions& options) {
   const Dataset& data = state.dataset();
-  const sim::KeyChooser records = Chooser(options.distribution, data.options().records);
-  const sim::KeyChooser users = Chooser(options.distribution, data.users());
-  const sim::KeyChooser products = Chooser(options.distribution, data.products());
-  const sim::KeyChooser orders = Chooser(options.distribution, data.orders());
+  // YCSB's scrambled zipfian, but for "latest", whose ranks count back from the newest record.
+  const RecordChooser records(options.distribution, data.options().records, !workload.latest);
+  // The seed model's users, products and orders: plain zipfian, user 0 the hottest.
+  const RecordChooser users(options.distribution, data.users(), false);
+  const RecordChooser products(options.distribution, data.products(), false);
+  const RecordChooser orders(options.distribution, data.orders(), false);
 
   const int threads = std::max(1, options.threads);
   std::vector<std::unique_ptr<Session>> sessions;

@@ -101,9 +101,8 @@ Dataset::Dataset(DatasetOptions options) : o_(options) {
   seed_table_.gsi_sort_key = "GSI1SK";
 }
 
-std::string Dataset::YcsbKey(int64_t n) {
-  // YCSB's Utils.fnvhash64 (FNV-1a over the 8 bytes of the number, low byte first), made
-  // non-negative as YCSB does.
+uint64_t Dataset::FnvHash64(int64_t n) {
+  // FNV-1a over the 8 bytes of the number, low byte first; YCSB returns its absolute value.
   uint64_t hash = 0xCBF29CE484222325ull;
   uint64_t value = static_cast<uint64_t>(n);
   for (int i = 0; i < 8; ++i) {
@@ -112,9 +111,33 @@ std::string Dataset::YcsbKey(int64_t n) {
     value >>= 8;
   }
   const int64_t signed_hash = static_cast<int64_t>(hash);
-  const uint64_t magnitude =
-      signed_hash < 0 ? 0 - static_cast<uint64_t>(signed_hash) : static_cast<uint64_t>(hash);
-  return "user" + std::to_string(magnitude);
+  return signed_hash < 0 ? 0 - static_cast<uint64_t>(signed_hash) : hash;
+}
+
+std::string Dataset::YcsbKey(int64_t n) { return "user" + std::to_string(FnvHash64(n)); }
+
+namespace {
+sim::KeyChooser MakeChooser(Distribution d, int64_t count) {
+  sim::KeyDistribution k;
+  k.kind = d == Distribution::kZipfian ? sim::KeyDistribution::Kind::kZipfian
+                                       : sim::KeyDistribution::Kind::kUniform;
+  k.count = std::max<int64_t>(1, count);
+  k.theta = 0.99;
+  return sim::KeyChooser(k);
+}
+}  // namespace
+
+RecordChooser::RecordChooser(Distribution d, int64_t records, bool scrambled)
+    : chooser_(
+          MakeChooser(d, d == Distribution::kZipfian && scrambled ? kScrambledItems : records)),
+      records_(std::max<int64_t>(1, records)),
+      scramble_(d == Distribution::kZipfian && scrambled) {}
+
+int64_t RecordChooser::Next(sim::Random& random) const {
+  const int64_t rank = chooser_.Next(random, 0);
+  return scramble_
+             ? static_cast<int64_t>(Dataset::FnvHash64(rank) % static_cast<uint64_t>(records_))
+             : rank;
 }
 
 std::string Dataset::RandomField(sim::Random& random) const {

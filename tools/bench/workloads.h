@@ -12,8 +12,10 @@
 //   E  short ranges   95% scan (1..100 records, uniform), 5% insert
 //   F  read-modify-write  50% read, 50% read then update of the same record
 //
-// Each runs with the request distribution zipfian (theta 0.99, YCSB's constant; for D, "latest":
-// zipfian ranks counted back from the newest record) or uniform. Reads read the whole record;
+// Each runs with the request distribution zipfian or uniform. Zipfian is YCSB's scrambled zipfian
+// (theta 0.99: a zipfian rank over 10^10 items, FNV-hashed onto the records, so the hot records are
+// spread over the key space); for D, "latest": plain zipfian ranks counted back from the newest
+// record. Reads read the whole record;
 // updates write one field (YCSB's writeallfields=false); inserts write a new record.
 //
 // The seeds' access patterns, on the single-table model of the seed articles (PK, SK, and GSI1 on
@@ -43,12 +45,29 @@
 #include <vector>
 
 #include "tools/bench/target.h"
+#include "tools/simulator/key_chooser.h"
 #include "tools/simulator/random.h"
 
 namespace partstore::bench {
 
 enum class Distribution : uint8_t { kZipfian, kUniform };
 std::string_view DistributionName(Distribution d);  // "zipfian", "uniform"
+
+// Draws YCSB record numbers in [0, records): uniform; or zipfian, scrambled as YCSB's
+// ScrambledZipfianGenerator (rank r over kScrambledItems items, weight 1 / (r + 1)^0.99, record
+// FnvHash64(r) % records) or, unscrambled, the rank itself in [0, records) (rank 0 the hottest).
+// Thread safety: const after construction; the Random passed in is the caller's.
+class RecordChooser {
+ public:
+  static constexpr int64_t kScrambledItems = 10'000'000'000;  // YCSB's ITEM_COUNT
+  RecordChooser(Distribution d, int64_t records, bool scrambled);
+  int64_t Next(sim::Random& random) const;
+
+ private:
+  sim::KeyChooser chooser_;
+  int64_t records_;
+  bool scramble_;
+};
 
 // One kind of request, each with its own latency histogram.
 enum class OpType : uint8_t {
@@ -107,6 +126,7 @@ class Dataset {
   // YCSB: the key of record `n` ("user" + FNV-1a 64 of n, in decimal), and a record with fresh
   // random field values.
   static std::string YcsbKey(int64_t n);
+  static uint64_t FnvHash64(int64_t n);  // YCSB's Utils.fnvhash64: FNV-1a, made non-negative
   BenchItem YcsbRecord(int64_t n, sim::Random& random) const;
   std::string RandomField(sim::Random& random) const;  // field_length printable bytes
   // The records to load: 0 .. records-1, values drawn from the dataset's seed.
