@@ -26,40 +26,45 @@ ItemCollection& Stripe::FindOrCreate(PartitionKeyRef key) {
   if (it != map_.end()) return it->second;
   auto [inserted, unused] =
       map_.try_emplace(StoredKey{key.hash, std::string(key.key)}, ItemCollection{});
-  if (order_valid_.load(std::memory_order_relaxed) && order_.size() < kOrderMaintainedBelow) {
-    // Kept in place (a memmove of at most 32 KB of pointers): a scan after a few inserts does
-    // not re-sort the stripe (YCSB E: 5% inserts among scans).
-    order_.insert(OrderPosition(key), &*inserted);
-  } else {
-    order_valid_.store(false, std::memory_order_relaxed);
-  }
+  if (KeepOrder()) order_.insert(OrderPosition(key), &*inserted);
   return inserted->second;
+}
+
+bool Stripe::KeepOrder() {
+  if (!order_valid_.load(std::memory_order_relaxed)) return false;
+  const uint32_t writes = writes_since_scan_.load(std::memory_order_relaxed);
+  if (writes >= kMaintainedWritesPerScan) {
+    order_valid_.store(false, std::memory_order_relaxed);
+    return false;
+  }
+  writes_since_scan_.store(writes + 1, std::memory_order_relaxed);
+  return true;
 }
 
 void Stripe::EraseIfEmpty(PartitionKeyRef key) {
   auto it = map_.find(key);
   if (it == map_.end() || !it->second.empty()) return;
-  if (order_valid_.load(std::memory_order_relaxed) && order_.size() <= kOrderMaintainedBelow) {
+  if (KeepOrder()) {
     auto position = OrderPosition(key);
     if (position != order_.end() && *position == &*it) {
       order_.erase(position);
     } else {
       order_valid_.store(false, std::memory_order_relaxed);  // not expected: rebuild to be safe
     }
-  } else {
-    order_valid_.store(false, std::memory_order_relaxed);
   }
   map_.erase(it);
 }
 
 std::vector<const Stripe::Entry*>::iterator Stripe::OrderPosition(PartitionKeyRef key) const {
-  return std::lower_bound(order_.begin(), order_.end(), key,
-                          [](const Entry* e, const PartitionKeyRef& k) { return e->first.ref() < k; });
+  return std::lower_bound(
+      order_.begin(), order_.end(), key,
+      [](const Entry* e, const PartitionKeyRef& k) { return e->first.ref() < k; });
 }
 
 const std::vector<const Stripe::Entry*>& Stripe::Ordered() const {
   // Writers change order_valid_ only under the exclusive lock, so with `mu` held (shared) it is
   // stable; order_mu_ serializes the readers that find it stale.
+  writes_since_scan_.store(0, std::memory_order_relaxed);
   if (order_valid_.load(std::memory_order_acquire)) return order_;
   std::lock_guard<std::mutex> lock(order_mu_);
   if (!order_valid_.load(std::memory_order_relaxed)) {

@@ -1,6 +1,6 @@
 // Stripe::Ordered: the partition keys in scan order, whether rebuilt after an invalidation or kept
-// in place by inserts and removals (below kOrderMaintainedBelow partition keys), across the limit
-// both ways, with hash ties ordered by key bytes.
+// in place by inserts and removals (up to kMaintainedWritesPerScan between scans), in large
+// stripes too, with hash ties ordered by key bytes.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -43,25 +43,29 @@ TEST(StripeOrder, MaintainedInPlaceAndRebuiltAcrossTheLimit) {
       model.erase(it);
     }
   };
-  // Small: built by the first scan, then kept in place; hash ties (hash % 16) order by key.
+  // Built by the first scan, then kept in place; hash ties (hash % 16) order by key.
   for (int i = 0; i < 300; ++i) add(random() % 16, "k" + std::to_string(random() % 1000));
   ExpectOrder(stripe, model);
+  constexpr int kBudget = static_cast<int>(Stripe::kMaintainedWritesPerScan);
   for (int round = 0; round < 20; ++round) {
-    for (int i = 0; i < 50; ++i) add(random() % 64, "k" + std::to_string(random() % 5000));
-    remove_some(20);
+    for (int i = 0; i < kBudget / 2; ++i) add(random() % 64, "k" + std::to_string(random() % 5000));
+    remove_some(kBudget / 2);  // exactly the budget: still kept in place
     ExpectOrder(stripe, model);
   }
-  // Past the limit: invalidated and rebuilt; then back below it by removals.
-  while (model.size() < Stripe::kOrderMaintainedBelow + 100)
-    add(random(), std::to_string(random()));
+  // Past the budget between two scans: invalidated, then rebuilt by the next scan.
+  for (int i = 0; i < 3 * kBudget; ++i) add(random(), std::to_string(random()));
   ExpectOrder(stripe, model);
-  add(random(), "one more");
+  for (int i = 0; i < kBudget + 1; ++i) add(random(), "more" + std::to_string(i));
+  remove_some(kBudget);
   ExpectOrder(stripe, model);
-  remove_some(model.size() - Stripe::kOrderMaintainedBelow + 50);
+  // A large stripe (well past the 4,096 keys the first version stopped at): kept in place too.
+  while (model.size() < 20'000) add(random(), std::to_string(random()));
   ExpectOrder(stripe, model);
-  for (int i = 0; i < 100; ++i) add(random(), "again" + std::to_string(i));
-  remove_some(30);
-  ExpectOrder(stripe, model);
+  for (int round = 0; round < 10; ++round) {
+    add(random(), "large" + std::to_string(round));
+    remove_some(1);
+    ExpectOrder(stripe, model);
+  }
   // A key that exists is not added twice.
   const Key existing = *model.begin();
   stripe.FindOrCreate({existing.first, existing.second});
