@@ -32,9 +32,19 @@ class EngineSession final : public Session {
   explicit EngineSession(Database& db) : db_(db) {}
 
   Status Get(const TableSpec& table, ItemKey key, ReadOutcome* outcome) override {
-    GetItemRequest request;
-    request.table_name = table.name;
-    request.key = KeyOf(table, key);
+    // One request per session, its strings rewritten in place, as a program reading in a loop
+    // would: only the item read is allocated per call.
+    GetItemRequest& request = get_;
+    if (request.table_name != table.name ||
+        request.key.size() != (table.sort_key.empty() ? 1 : 2)) {
+      request.table_name = table.name;
+      request.key = KeyOf(table, key);
+    }
+    for (auto& [name, value] : request.key) {
+      std::string* s = value.if_string();
+      if (s == nullptr) return Status::Internal("bench key is not a string");
+      s->assign(name == table.partition_key ? key.partition : key.sort);
+    }
     auto r = db_.GetItem(request);
     if (!r.ok()) return r.status();
     if (r->item) Count(*r->item, outcome);
@@ -102,6 +112,7 @@ class EngineSession final : public Session {
 
  private:
   Database& db_;
+  GetItemRequest get_;  // reused by Get
 };
 
 class EngineTarget final : public Target {
