@@ -221,12 +221,16 @@ void PrintReport(const BenchReport& report, std::ostream& out) {
   for (bool wire : {false, true}) {
     const Grid g = MakeGrid(report, wire);
     if (g.rows.empty()) continue;
-    out << (wire
-                ? "\n## Over the wire: operations per second (c: connections)\n\n"
-                : "\n## In-process (Redis: over loopback): operations per second (T: threads)\n\n");
+    // Redis is the one in-process-table target that is not in this process.
+    bool redis = false;
+    for (const TargetInfo& t : report.targets) redis = redis || (!t.wire && t.role == Role::kPeer);
+    const std::string title = wire    ? "Over the wire"
+                              : redis ? "In-process (Redis: over loopback)"
+                                      : "In-process";
+    out << fmt::format("\n## {}: operations per second ({})\n\n", title,
+                       wire ? "c: connections" : "T: threads");
     PrintGrid(g, out, false);
-    out << (wire ? "\n## Over the wire: latency p50 / p99, microseconds\n\n"
-                 : "\n## In-process (Redis: over loopback): latency p50 / p99, microseconds\n\n");
+    out << fmt::format("\n## {}: latency p50 / p99, microseconds\n\n", title);
     PrintGrid(g, out, true);
   }
 
