@@ -95,6 +95,9 @@ class Stripe {
   // kMaintainedWritesPerScan memmoves, well below one re-sort.
   const std::vector<const Entry*>& Ordered() const;
   static constexpr uint32_t kMaintainedWritesPerScan = 64;
+  // Whether the scan order is built and current (tests: kept in place vs. invalidated).
+  // REQUIRES: mu held.
+  bool order_cached() const { return order_valid_.load(std::memory_order_relaxed); }
 
   // Item count and ItemSize total. REQUIRES: mu held (exclusive to change).
   int64_t item_count = 0;

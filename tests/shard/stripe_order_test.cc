@@ -72,5 +72,33 @@ TEST(StripeOrder, MaintainedInPlaceAndRebuiltAcrossTheLimit) {
   ExpectOrder(stripe, model);
 }
 
+// The write budget between scans: kMaintainedWritesPerScan partition-key writes keep the order in
+// place (no re-sort at the next scan), one more invalidates it; a scan renews the budget.
+TEST(StripeOrder, KeptInPlaceForTheBudgetThenInvalidated) {
+  Stripe stripe;
+  std::unique_lock lock(stripe.mu);
+  std::set<Key> model;
+  std::mt19937_64 random(11);
+  auto add = [&](std::string key) {
+    const uint64_t hash = random();
+    stripe.FindOrCreate({hash, key});
+    model.emplace(hash, std::move(key));
+  };
+  for (int i = 0; i < 10'000; ++i) add("k" + std::to_string(i));
+  EXPECT_FALSE(stripe.order_cached());  // nobody scanned: writes never paid for the order
+  ExpectOrder(stripe, model);
+  ASSERT_TRUE(stripe.order_cached());
+  for (int round = 0; round < 3; ++round) {
+    for (uint32_t i = 0; i < Stripe::kMaintainedWritesPerScan; ++i)
+      add("r" + std::to_string(round) + "-" + std::to_string(i));
+    EXPECT_TRUE(stripe.order_cached()) << round;
+    ExpectOrder(stripe, model);  // renews the budget
+  }
+  for (uint32_t i = 0; i <= Stripe::kMaintainedWritesPerScan; ++i) add("over" + std::to_string(i));
+  EXPECT_FALSE(stripe.order_cached());
+  ExpectOrder(stripe, model);
+  EXPECT_TRUE(stripe.order_cached());
+}
+
 }  // namespace
 }  // namespace partstore
