@@ -1,0 +1,646 @@
+#include "core/stored_item.h"
+
+#include <cstring>
+#include <new>
+#include <vector>
+
+namespace partstore {
+
+// The encoder, the trusted readers the views use, and the checking decoder. One struct so that
+// the views' private constructors are reachable from one place.
+struct StoredItemCodec {
+  // ---- Writing ------------------------------------------------------------------------------
+
+  static void PutVarint(std::string* out, uint32_t v) {
+    while (v >= 0x80) {
+      out->push_back(static_cast<char>(v | 0x80));
+      v >>= 7;
+    }
+    out->push_back(static_cast<char>(v));
+  }
+
+  static uint8_t WidthFor(size_t n) { return n <= 0xFF ? 1 : n <= 0xFFFF ? 2 : 4; }
+
+  static void PutFixed(std::string* out, uint32_t v, uint8_t width) {
+    for (uint8_t i = 0; i < width; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+  }
+
+  static void PutBytes(std::string* out, std::string_view bytes) {
+    PutVarint(out, static_cast<uint32_t>(bytes.size()));
+    out->append(bytes);
+  }
+
+  // count, n, width, offsets, then `body` (n bytes).
+  static void PutIndexed(std::string* out, const std::vector<uint32_t>& offsets,
+                         const std::string& body) {
+    PutVarint(out, static_cast<uint32_t>(offsets.size()));
+    PutVarint(out, static_cast<uint32_t>(body.size()));
+    const uint8_t width = WidthFor(body.size());
+    out->push_back(static_cast<char>(width));
+    for (uint32_t offset : offsets) PutFixed(out, offset, width);
+    out->append(body);
+  }
+
+  static void PutMapBody(std::string* out, const AttributeMap& map) {
+    std::string body;
+    std::vector<uint32_t> offsets;
+    offsets.reserve(map.size());
+    for (const auto& [name, value] : map) {
+      offsets.push_back(static_cast<uint32_t>(body.size()));
+      PutBytes(&body, name);
+      PutValue(&body, value);
+    }
+    PutIndexed(out, offsets, body);
+  }
+
+  static void PutListBody(std::string* out, const ValueList& list) {
+    std::string body;
+    std::vector<uint32_t> offsets;
+    offsets.reserve(list.size());
+    for (const Value& element : list) {
+      offsets.push_back(static_cast<uint32_t>(body.size()));
+      PutValue(&body, element);
+    }
+    PutIndexed(out, offsets, body);
+  }
+
+  template <typename Set, typename ToBytes>
+  static void PutSet(std::string* out, const Set& set, ToBytes to_bytes) {
+    std::string body;
+    for (const auto& element : set) PutBytes(&body, to_bytes(element));
+    PutVarint(out, static_cast<uint32_t>(set.size()));
+    PutBytes(out, body);
+  }
+
+  static void PutValue(std::string* out, const Value& value) {
+    out->push_back(static_cast<char>(value.type()));
+    switch (value.type()) {
+      case Type::kS: PutBytes(out, value.as_string()); return;
+      case Type::kN: PutBytes(out, value.as_number().ToString()); return;
+      case Type::kB: PutBytes(out, value.as_binary()); return;
+      case Type::kBool: out->push_back(value.as_bool() ? 1 : 0); return;
+      case Type::kNull: return;
+      case Type::kM: PutMapBody(out, value.as_map()); return;
+      case Type::kL: PutListBody(out, value.as_list()); return;
+      case Type::kSS:
+        PutSet(out, value.as_string_set(), [](const std::string& s) { return std::string(s); });
+        return;
+      case Type::kNS:
+        PutSet(out, value.as_number_set(), [](const Number& n) { return n.ToString(); });
+        return;
+      case Type::kBS:
+        PutSet(out, value.as_binary_set(), [](const Bytes& b) { return b.data; });
+        return;
+    }
+  }
+
+  // ---- Trusted reading (buffers made by Encode or accepted by Decode) -----------------------
+
+  static uint32_t GetVarint(const char*& p) {
+    uint32_t v = 0;
+    for (int shift = 0;; shift += 7) {
+      const auto byte = static_cast<uint8_t>(*p++);
+      v |= static_cast<uint32_t>(byte & 0x7F) << shift;
+      if (byte < 0x80) return v;
+    }
+  }
+
+  static uint32_t GetFixed(const char* p, uint8_t width) {
+    uint32_t v = 0;
+    for (uint8_t i = 0; i < width; ++i) v |= static_cast<uint32_t>(static_cast<uint8_t>(p[i])) << (8 * i);
+    return v;
+  }
+
+  // Reads one value at p and moves p past it.
+  static ValueView ReadValue(const char*& p) {
+    const auto type = static_cast<Type>(static_cast<uint8_t>(*p++));
+    switch (type) {
+      case Type::kS:
+      case Type::kN:
+      case Type::kB: {
+        const uint32_t n = GetVarint(p);
+        ValueView view(type, {p, n});
+        p += n;
+        return view;
+      }
+      case Type::kBool: return ValueView(type, {p++, 1});
+      case Type::kNull: return ValueView(type, {});
+      case Type::kM:
+      case Type::kL: {
+        const char* start = p;
+        const uint32_t count = GetVarint(p);
+        const uint32_t n = GetVarint(p);
+        const auto width = static_cast<uint8_t>(*p++);
+        p += static_cast<size_t>(count) * width + n;
+        return ValueView(type, {start, static_cast<size_t>(p - start)});
+      }
+      case Type::kSS:
+      case Type::kNS:
+      case Type::kBS: {
+        const char* start = p;
+        GetVarint(p);
+        const uint32_t n = GetVarint(p);
+        p += n;
+        return ValueView(type, {start, static_cast<size_t>(p - start)});
+      }
+    }
+    return ValueView();
+  }
+
+  struct Indexed {
+    uint32_t count;
+    uint8_t width;
+    const char* offsets;
+    std::string_view body;
+  };
+  static Indexed ReadIndexed(const char* p) {
+    Indexed out;
+    out.count = GetVarint(p);
+    const uint32_t n = GetVarint(p);
+    out.width = static_cast<uint8_t>(*p++);
+    out.offsets = p;
+    out.body = {p + static_cast<size_t>(out.count) * out.width, n};
+    return out;
+  }
+
+  // ---- Checked reading (Decode) -------------------------------------------------------------
+
+  struct Reader {
+    const char* p;
+    const char* end;
+
+    size_t left() const { return static_cast<size_t>(end - p); }
+    Status Varint(uint32_t* v) {
+      *v = 0;
+      for (int shift = 0; shift < 35; shift += 7) {
+        if (p == end) return Status::Internal("stored item: truncated varint");
+        const auto byte = static_cast<uint8_t>(*p++);
+        if (shift == 28 && byte > 0x0F) return Status::Internal("stored item: varint overflows");
+        *v |= static_cast<uint32_t>(byte & 0x7F) << shift;
+        if (byte < 0x80) {
+          if (byte == 0 && shift > 0) return Status::Internal("stored item: overlong varint");
+          return Status::Ok();
+        }
+      }
+      return Status::Internal("stored item: varint too long");
+    }
+    Status Bytes(std::string_view* out) {
+      uint32_t n = 0;
+      if (Status s = Varint(&n); !s.ok()) return s;
+      if (n > left()) return Status::Internal("stored item: length past the end");
+      *out = {p, n};
+      p += n;
+      return Status::Ok();
+    }
+  };
+
+  // Checks one value at r.p (moving past it) standing at nesting level `depth`; adds its DynamoDB
+  // size to *size.
+  static Status CheckValue(Reader& r, int depth, size_t* size) {
+    if (r.p == r.end) return Status::Internal("stored item: truncated value");
+    const auto tag = static_cast<uint8_t>(*r.p++);
+    if (tag > static_cast<uint8_t>(Type::kBS)) return Status::Internal("stored item: bad type tag");
+    const auto type = static_cast<Type>(tag);
+    switch (type) {
+      case Type::kS:
+      case Type::kB: {
+        std::string_view bytes;
+        if (Status s = r.Bytes(&bytes); !s.ok()) return s;
+        *size += bytes.size();
+        return Status::Ok();
+      }
+      case Type::kN: {
+        std::string_view text;
+        if (Status s = r.Bytes(&text); !s.ok()) return s;
+        size_t number_size = 0;
+        if (Status s = CheckNumber(text, &number_size); !s.ok()) return s;
+        *size += number_size;
+        return Status::Ok();
+      }
+      case Type::kBool:
+        if (r.p == r.end || static_cast<uint8_t>(*r.p) > 1) {
+          return Status::Internal("stored item: bad BOOL");
+        }
+        ++r.p;
+        *size += 1;
+        return Status::Ok();
+      case Type::kNull: *size += 1; return Status::Ok();
+      case Type::kM:
+      case Type::kL:
+        if (depth > kMaxNestingDepth) return Status::Internal("stored item: nested too deep");
+        *size += 3;
+        return CheckIndexed(r, type == Type::kM, depth, size);
+      case Type::kSS:
+      case Type::kNS:
+      case Type::kBS: return CheckSet(r, type, size);
+    }
+    return Status::Internal("stored item: bad type tag");
+  }
+
+  static Status CheckNumber(std::string_view text, size_t* size) {
+    Result<Number> number = Number::Parse(text);
+    if (!number.ok() || number->ToString() != text) {
+      return Status::Internal("stored item: a number not in canonical form");
+    }
+    *size = number->StorageSize();
+    return Status::Ok();
+  }
+
+  static Status CheckSet(Reader& r, Type type, size_t* size) {
+    uint32_t count = 0;
+    std::string_view body;
+    if (Status s = r.Varint(&count); !s.ok()) return s;
+    if (Status s = r.Bytes(&body); !s.ok()) return s;
+    if (count == 0) return Status::Internal("stored item: empty set");
+    if (count > body.size()) return Status::Internal("stored item: set count past its bytes");
+    Reader elements{body.data(), body.data() + body.size()};
+    std::string_view previous;
+    std::optional<Number> previous_number;
+    for (uint32_t i = 0; i < count; ++i) {
+      std::string_view element;
+      if (Status s = elements.Bytes(&element); !s.ok()) return s;
+      if (type == Type::kNS) {
+        size_t number_size = 0;
+        if (Status s = CheckNumber(element, &number_size); !s.ok()) return s;
+        Number number = Number::Parse(element).value();
+        if (previous_number && !(*previous_number < number)) {
+          return Status::Internal("stored item: number set out of order");
+        }
+        previous_number = std::move(number);
+        *size += number_size;
+      } else {
+        if (i > 0 && !(previous < element)) return Status::Internal("stored item: set out of order");
+        previous = element;
+        *size += element.size();
+      }
+    }
+    if (elements.p != elements.end) return Status::Internal("stored item: bytes after a set");
+    return Status::Ok();
+  }
+
+  // A map-body (names and values) or list-body at r.p; `depth` is the level of the map or list
+  // itself (its elements stand at depth + 1). Adds the elements' sizes (not the 3 bytes of the
+  // container, which the caller counts for M and L but not for the item).
+  static Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size) {
+    uint32_t count = 0;
+    uint32_t n = 0;
+    if (Status s = r.Varint(&count); !s.ok()) return s;
+    if (Status s = r.Varint(&n); !s.ok()) return s;
+    if (r.p == r.end) return Status::Internal("stored item: truncated container");
+    const auto width = static_cast<uint8_t>(*r.p++);
+    if (width != WidthFor(n)) return Status::Internal("stored item: bad offset width");
+    if (count > n) return Status::Internal("stored item: container count past its bytes");
+    if (static_cast<size_t>(count) * width > r.left() ||
+        r.left() - static_cast<size_t>(count) * width < n) {
+      return Status::Internal("stored item: container past the end");
+    }
+    const char* offsets = r.p;
+    const char* body = offsets + static_cast<size_t>(count) * width;
+    Reader elements{body, body + n};
+    std::string_view previous_name;
+    for (uint32_t i = 0; i < count; ++i) {
+      if (GetFixed(offsets + static_cast<size_t>(i) * width, width) !=
+          static_cast<size_t>(elements.p - body)) {
+        return Status::Internal("stored item: offset does not match its element");
+      }
+      if (is_map) {
+        std::string_view name;
+        if (Status s = elements.Bytes(&name); !s.ok()) return s;
+        if (name.empty() || name.size() > kMaxAttributeNameSize) {
+          return Status::Internal("stored item: bad attribute name length");
+        }
+        if (i > 0 && !(previous_name < name)) {
+          return Status::Internal("stored item: names out of order or repeated");
+        }
+        previous_name = name;
+        // Entries of M count 1 + name; the item's attributes count the name (see ItemSize).
+        *size += name.size() + (depth > 1 ? 1 : 0);
+      } else {
+        *size += 1;
+      }
+      if (Status s = CheckValue(elements, depth + 1, size); !s.ok()) return s;
+    }
+    if (elements.p != elements.end) return Status::Internal("stored item: bytes after a container");
+    r.p = elements.end;
+    return Status::Ok();
+  }
+};
+
+namespace {
+using Codec = StoredItemCodec;
+}  // namespace
+
+// ---- StoredItem ---------------------------------------------------------------------------------
+
+StoredItem::Rep* StoredItem::Allocate(size_t length, size_t item_size) {
+  void* memory = ::operator new(sizeof(Rep) + length);
+  Rep* rep = new (memory) Rep;
+  rep->refs.store(1, std::memory_order_relaxed);
+  rep->item_size = static_cast<uint32_t>(item_size);
+  rep->length = static_cast<uint32_t>(length);
+  rep->reserved = 0;
+  return rep;
+}
+
+void StoredItem::Unref() {
+  if (rep_ && rep_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    rep_->~Rep();
+    ::operator delete(rep_);
+  }
+  rep_ = nullptr;
+}
+
+StoredItem StoredItem::Encode(const Item& item) {
+  std::string encoding;
+  Codec::PutMapBody(&encoding, item);
+  Rep* rep = Allocate(encoding.size(), ItemSize(item));
+  std::memcpy(rep->bytes(), encoding.data(), encoding.size());
+  return StoredItem(rep);
+}
+
+Result<StoredItem> StoredItem::Decode(std::string_view bytes) {
+  Codec::Reader reader{bytes.data(), bytes.data() + bytes.size()};
+  size_t size = 0;
+  if (Status s = Codec::CheckIndexed(reader, /*is_map=*/true, /*depth=*/1, &size); !s.ok()) {
+    return s;
+  }
+  if (reader.p != reader.end) return Status::Internal("stored item: bytes after the item");
+  if (size > kMaxItemSize) return Status::Internal("stored item: larger than 400 KB");
+  Rep* rep = Allocate(bytes.size(), size);
+  std::memcpy(rep->bytes(), bytes.data(), bytes.size());
+  return StoredItem(rep);
+}
+
+MapView StoredItem::attributes() const {
+  const Codec::Indexed m = Codec::ReadIndexed(rep_->bytes());
+  return MapView(m.count, m.width, m.offsets, m.body);
+}
+
+Item StoredItem::ToItem() const { return attributes().ToMap(); }
+
+bool operator==(const StoredItem& a, const Item& b) {
+  if (a.empty()) return false;
+  const MapView map = a.attributes();
+  if (map.size() != b.size()) return false;
+  auto it = b.begin();
+  for (const MapView::Entry& entry : map) {
+    if (entry.name != it->first || !(entry.value == it->second)) return false;
+    ++it;
+  }
+  return true;
+}
+
+// ---- Views --------------------------------------------------------------------------------------
+
+Number ValueView::as_number() const { return Number::Parse(payload_).value(); }
+
+MapView ValueView::as_map() const {
+  const Codec::Indexed m = Codec::ReadIndexed(payload_.data());
+  return MapView(m.count, m.width, m.offsets, m.body);
+}
+
+ListView ValueView::as_list() const {
+  const Codec::Indexed l = Codec::ReadIndexed(payload_.data());
+  return ListView(l.count, l.width, l.offsets, l.body);
+}
+
+SetView ValueView::as_set() const {
+  const char* p = payload_.data();
+  const uint32_t count = Codec::GetVarint(p);
+  const uint32_t n = Codec::GetVarint(p);
+  return SetView(type_, count, {p, n});
+}
+
+Value ValueView::ToValue() const {
+  switch (type_) {
+    case Type::kS: return Value(std::string(payload_));
+    case Type::kN: return Value(as_number());
+    case Type::kB: return Value::Binary(std::string(payload_));
+    case Type::kBool: return Value(as_bool());
+    case Type::kNull: return Value();
+    case Type::kM: return Value(as_map().ToMap());
+    case Type::kL: return Value(as_list().ToList());
+    case Type::kSS: {
+      std::vector<std::string> elements;
+      for (std::string_view e : as_set()) elements.emplace_back(e);
+      return Value(StringSet(std::move(elements)));
+    }
+    case Type::kNS: {
+      std::vector<Number> elements;
+      for (std::string_view e : as_set()) elements.push_back(Number::Parse(e).value());
+      return Value(NumberSet(std::move(elements)));
+    }
+    case Type::kBS: {
+      std::vector<Bytes> elements;
+      for (std::string_view e : as_set()) elements.push_back(Bytes{std::string(e)});
+      return Value(BinarySet(std::move(elements)));
+    }
+  }
+  return Value();
+}
+
+size_t ValueView::Size() const {
+  switch (type_) {
+    case Type::kS:
+    case Type::kB: return payload_.size();
+    case Type::kN: return as_number().StorageSize();
+    case Type::kBool:
+    case Type::kNull: return 1;
+    case Type::kM: {
+      size_t size = 3;
+      for (const MapView::Entry& e : as_map()) size += 1 + e.name.size() + e.value.Size();
+      return size;
+    }
+    case Type::kL: {
+      size_t size = 3;
+      for (const ValueView& e : as_list()) size += 1 + e.Size();
+      return size;
+    }
+    case Type::kSS:
+    case Type::kBS: {
+      size_t size = 0;
+      for (std::string_view e : as_set()) size += e.size();
+      return size;
+    }
+    case Type::kNS: {
+      size_t size = 0;
+      for (std::string_view e : as_set()) size += Number::Parse(e).value().StorageSize();
+      return size;
+    }
+  }
+  return 0;
+}
+
+bool operator==(const ValueView& view, const Value& value) {
+  if (view.type() != value.type()) return false;
+  switch (view.type()) {
+    case Type::kS: return view.as_string() == value.as_string();
+    case Type::kB: return view.as_binary() == value.as_binary();
+    case Type::kN: return view.as_number() == value.as_number();
+    case Type::kBool: return view.as_bool() == value.as_bool();
+    case Type::kNull: return true;
+    case Type::kM: {
+      const MapView map = view.as_map();
+      const AttributeMap& other = value.as_map();
+      if (map.size() != other.size()) return false;
+      auto it = other.begin();
+      for (const MapView::Entry& entry : map) {
+        if (entry.name != it->first || !(entry.value == it->second)) return false;
+        ++it;
+      }
+      return true;
+    }
+    case Type::kL: {
+      const ListView list = view.as_list();
+      const ValueList& other = value.as_list();
+      if (list.size() != other.size()) return false;
+      auto it = other.begin();
+      for (const ValueView& element : list) {
+        if (!(element == *it++)) return false;
+      }
+      return true;
+    }
+    case Type::kSS:
+    case Type::kBS: {
+      const SetView set = view.as_set();
+      std::vector<std::string_view> other;
+      if (view.type() == Type::kSS) {
+        for (const std::string& s : value.as_string_set()) other.push_back(s);
+      } else {
+        for (const Bytes& b : value.as_binary_set()) other.push_back(b.data);
+      }
+      if (set.size() != other.size()) return false;
+      size_t i = 0;
+      for (std::string_view element : set) {
+        if (element != other[i++]) return false;
+      }
+      return true;
+    }
+    case Type::kNS: {
+      const SetView set = view.as_set();
+      const NumberSet& other = value.as_number_set();
+      if (set.size() != other.size()) return false;
+      auto it = other.begin();
+      for (std::string_view element : set) {
+        if (!(Number::Parse(element).value() == *it++)) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+void SetView::iterator::Load() {
+  if (rest_ == end_) return;
+  const char* p = rest_;
+  const uint32_t n = Codec::GetVarint(p);
+  current_ = {p, n};
+  next_ = p + n;
+}
+
+SetView::iterator& SetView::iterator::operator++() {
+  rest_ = next_;
+  Load();
+  return *this;
+}
+
+bool SetView::contains(std::string_view element) const {
+  if (type_ == Type::kNS) {
+    Result<Number> wanted = Number::Parse(element);
+    if (!wanted.ok()) return false;
+    for (std::string_view e : *this) {
+      if (Number::Parse(e).value() == *wanted) return true;
+    }
+    return false;
+  }
+  for (std::string_view e : *this) {
+    if (e == element) return true;
+  }
+  return false;
+}
+
+void MapView::iterator::Load() {
+  if (rest_ == end_) return;
+  const char* p = rest_;
+  const uint32_t n = Codec::GetVarint(p);
+  current_.name = {p, n};
+  p += n;
+  current_.value = Codec::ReadValue(p);
+  next_ = p;
+}
+
+MapView::iterator& MapView::iterator::operator++() {
+  rest_ = next_;
+  Load();
+  return *this;
+}
+
+MapView::Entry MapView::at(size_t i) const {
+  const char* p = body_.data() + Codec::GetFixed(offsets_ + i * width_, width_);
+  Entry entry;
+  const uint32_t n = Codec::GetVarint(p);
+  entry.name = {p, n};
+  p += n;
+  entry.value = Codec::ReadValue(p);
+  return entry;
+}
+
+std::optional<ValueView> MapView::Find(std::string_view name) const {
+  size_t lo = 0;
+  size_t hi = count_;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    const char* p = body_.data() + Codec::GetFixed(offsets_ + mid * width_, width_);
+    const uint32_t n = Codec::GetVarint(p);
+    const std::string_view candidate(p, n);
+    const int c = candidate.compare(name);
+    if (c == 0) {
+      p += n;
+      return Codec::ReadValue(p);
+    }
+    if (c < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return std::nullopt;
+}
+
+AttributeMap MapView::ToMap() const {
+  AttributeMap map;
+  map.reserve(count_);
+  // Entries are sorted and unique: append at the end, no search.
+  for (const Entry& entry : *this) {
+    map.emplace_hint(map.end(), std::string(entry.name), entry.value.ToValue());
+  }
+  return map;
+}
+
+void ListView::iterator::Load() {
+  if (rest_ == end_) return;
+  const char* p = rest_;
+  current_ = Codec::ReadValue(p);
+  next_ = p;
+}
+
+ListView::iterator& ListView::iterator::operator++() {
+  rest_ = next_;
+  Load();
+  return *this;
+}
+
+std::optional<ValueView> ListView::at(size_t i) const {
+  if (i >= count_) return std::nullopt;
+  const char* p = body_.data() + Codec::GetFixed(offsets_ + i * width_, width_);
+  return Codec::ReadValue(p);
+}
+
+ValueList ListView::ToList() const {
+  ValueList list;
+  list.reserve(count_);
+  for (const ValueView& element : *this) list.push_back(element.ToValue());
+  return list;
+}
+
+}  // namespace partstore

@@ -1,0 +1,329 @@
+// StoredItem: an item as the engine keeps it — one contiguous, immutable, reference-counted
+// buffer in a compact binary encoding — and the views that read it without building a tree.
+//
+// The request type `Item` (core/item.h) is a tree of heap blocks: every attribute a map node,
+// every string over 15 bytes its own allocation. A StoredItem holds the same attributes in one
+// allocation, encoded once when the item is written; copying a StoredItem copies a pointer (one
+// atomic increment), so a reader can take the item under a stripe's lock and read it after
+// releasing the lock, and a GSI with an ALL projection can share the base item's buffer.
+//
+// Byte layout (all integers little-endian; varint = LEB128, 7 bits per byte, at most 5 bytes):
+//
+//   buffer  := header item
+//   header  := refs:u32 (atomic) | item_size:u32 (DynamoDB's ItemSize, core/item.h) |
+//              length:u32 (bytes of `item`) | reserved:u32 (0)
+//   item    := map-body            (the top-level attributes; a map without its tag)
+//   value   := tag:u8 payload      (tag = the Type enumerator, core/value.h: S=0 .. BS=9)
+//     S, B      varint(n) n bytes
+//     N         varint(n) n bytes: the canonical decimal text (Number::ToString(), exact)
+//     BOOL      u8 (0 or 1)
+//     NULL      (nothing)
+//     SS, NS, BS  varint(count) varint(n) n bytes of elements, each varint(len) bytes, in the
+//               set's order (S and B by unsigned bytes, N numerically; N as canonical text)
+//     L         list-body
+//     M         map-body
+//   list-body := varint(count) varint(n) width:u8 offsets (count x width bytes) n bytes of
+//                elements, each a value
+//   map-body  := varint(count) varint(n) width:u8 offsets (count x width bytes) n bytes of
+//                entries, each varint(len) name value, sorted by name (unsigned bytes), unique
+//   offsets:     where each element or entry starts, from the start of the n bytes; width is
+//                1, 2 or 4, the smallest that holds n. They give O(1) list indexing and binary
+//                search of names; a reader that walks in order does not need them.
+//
+// Every composite carries its byte length, so any value can be skipped without reading it. An
+// item of 6 short attributes costs 16 header bytes plus about 4 per attribute (name length, tag,
+// value length, offset) over its DynamoDB size.
+//
+// Views (ValueView, MapView, ListView, SetView) point into a buffer and are valid while a
+// StoredItem holding that buffer lives; they never allocate except to build a Value or Number.
+//
+// Thread safety: a StoredItem is immutable; copies may be made, read and destroyed from any
+// thread concurrently (the reference count is atomic).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "core/item.h"
+#include "core/number.h"
+#include "core/status.h"
+#include "core/value.h"
+
+namespace partstore {
+
+class MapView;
+class ListView;
+class SetView;
+
+// One encoded value. Default-constructed: NULL.
+class ValueView {
+ public:
+  ValueView() = default;
+
+  Type type() const { return type_; }
+  bool is(Type t) const { return type_ == t; }
+
+  // REQUIRES: the value has that type.
+  std::string_view as_string() const { return payload_; }  // S
+  std::string_view as_binary() const { return payload_; }  // B
+  std::string_view number_text() const { return payload_; }  // N: canonical decimal text
+  Number as_number() const;                                // N
+  bool as_bool() const { return !payload_.empty() && payload_[0] != 0; }  // BOOL
+  MapView as_map() const;                                   // M
+  ListView as_list() const;                                 // L
+  SetView as_set() const;                                   // SS, NS, BS
+
+  // The tree form of this value.
+  Value ToValue() const;
+  // DynamoDB's size of this value (core/item.h ValueSize), computed from the encoding.
+  size_t Size() const;
+
+ private:
+  friend class MapView;
+  friend class ListView;
+  friend class StoredItem;
+  friend struct StoredItemCodec;
+  ValueView(Type type, std::string_view payload) : type_(type), payload_(payload) {}
+
+  Type type_ = Type::kNull;
+  // S/B/N: the bytes or text. BOOL: one byte. M/L/sets: the whole body from its count varint.
+  std::string_view payload_;
+};
+
+// Deep equality with a tree value (numbers by value, as Value's ==).
+bool operator==(const ValueView& view, const Value& value);
+
+// A set's elements (SS, NS, BS): byte strings (for NS, canonical decimal text) in the set's order.
+class SetView {
+ public:
+  class iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = std::string_view;
+    using difference_type = std::ptrdiff_t;
+    using reference = std::string_view;
+    using pointer = const std::string_view*;
+    std::string_view operator*() const { return current_; }
+    iterator& operator++();
+    iterator operator++(int) {
+      iterator before = *this;
+      ++*this;
+      return before;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.rest_ == b.rest_; }
+
+   private:
+    friend class SetView;
+    iterator(const char* rest, const char* end) : rest_(rest), end_(end) { Load(); }
+    void Load();
+    const char* rest_;  // the next element's length varint, or end_
+    const char* end_;
+    const char* next_ = nullptr;
+    std::string_view current_;
+  };
+
+  Type type() const { return type_; }
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  iterator begin() const { return iterator(body_.data(), body_.data() + body_.size()); }
+  iterator end() const { return iterator(body_.data() + body_.size(), body_.data() + body_.size()); }
+  // Whether the set holds `element` (for NS, compared by numeric value; `element` is any N text).
+  bool contains(std::string_view element) const;
+
+ private:
+  friend class ValueView;
+  SetView(Type type, size_t count, std::string_view body) : type_(type), count_(count), body_(body) {}
+  Type type_;
+  size_t count_;
+  std::string_view body_;
+};
+
+// A map's entries (an M value, or a whole item), sorted by name.
+class MapView {
+ public:
+  struct Entry {
+    std::string_view name;
+    ValueView value;
+  };
+  class iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = Entry;
+    using difference_type = std::ptrdiff_t;
+    using reference = const Entry&;
+    using pointer = const Entry*;
+    const Entry& operator*() const { return current_; }
+    const Entry* operator->() const { return &current_; }
+    iterator& operator++();
+    iterator operator++(int) {
+      iterator before = *this;
+      ++*this;
+      return before;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.rest_ == b.rest_; }
+
+   private:
+    friend class MapView;
+    iterator(const char* rest, const char* end) : rest_(rest), end_(end) { Load(); }
+    void Load();
+    const char* rest_;
+    const char* end_;
+    const char* next_ = nullptr;
+    Entry current_;
+  };
+
+  MapView() = default;
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  iterator begin() const { return iterator(body_.data(), body_.data() + body_.size()); }
+  iterator end() const { return iterator(body_.data() + body_.size(), body_.data() + body_.size()); }
+  // The value of attribute `name`: a binary search over the offsets.
+  std::optional<ValueView> Find(std::string_view name) const;
+  // The i-th entry in name order. REQUIRES: i < size().
+  Entry at(size_t i) const;
+
+  // The tree form.
+  AttributeMap ToMap() const;
+
+ private:
+  friend class ValueView;
+  friend class StoredItem;
+  friend struct StoredItemCodec;
+  MapView(size_t count, uint8_t width, const char* offsets, std::string_view body)
+      : count_(count), width_(width), offsets_(offsets), body_(body) {}
+  size_t count_ = 0;
+  uint8_t width_ = 1;
+  const char* offsets_ = nullptr;
+  std::string_view body_;
+};
+
+// A list's elements, in order.
+class ListView {
+ public:
+  class iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = ValueView;
+    using difference_type = std::ptrdiff_t;
+    using reference = const ValueView&;
+    using pointer = const ValueView*;
+    const ValueView& operator*() const { return current_; }
+    const ValueView* operator->() const { return &current_; }
+    iterator& operator++();
+    iterator operator++(int) {
+      iterator before = *this;
+      ++*this;
+      return before;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.rest_ == b.rest_; }
+
+   private:
+    friend class ListView;
+    iterator(const char* rest, const char* end) : rest_(rest), end_(end) { Load(); }
+    void Load();
+    const char* rest_;
+    const char* end_;
+    const char* next_ = nullptr;
+    ValueView current_;
+  };
+
+  ListView() = default;
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  iterator begin() const { return iterator(body_.data(), body_.data() + body_.size()); }
+  iterator end() const { return iterator(body_.data() + body_.size(), body_.data() + body_.size()); }
+  // The i-th element, or nullopt past the end.
+  std::optional<ValueView> at(size_t i) const;
+
+  ValueList ToList() const;
+
+ private:
+  friend class ValueView;
+  ListView(size_t count, uint8_t width, const char* offsets, std::string_view body)
+      : count_(count), width_(width), offsets_(offsets), body_(body) {}
+  size_t count_ = 0;
+  uint8_t width_ = 1;
+  const char* offsets_ = nullptr;
+  std::string_view body_;
+};
+
+// The handle: a counted reference to one encoded item. Default-constructed: empty (no item).
+class StoredItem {
+ public:
+  StoredItem() = default;
+  StoredItem(const StoredItem& other) noexcept : rep_(other.rep_) { Ref(); }
+  StoredItem(StoredItem&& other) noexcept : rep_(std::exchange(other.rep_, nullptr)) {}
+  StoredItem& operator=(const StoredItem& other) noexcept {
+    StoredItem(other).swap(*this);
+    return *this;
+  }
+  StoredItem& operator=(StoredItem&& other) noexcept {
+    StoredItem(std::move(other)).swap(*this);
+    return *this;
+  }
+  ~StoredItem() { Unref(); }
+  void swap(StoredItem& other) noexcept { std::swap(rep_, other.rep_); }
+
+  // Encodes `item`. REQUIRES: ValidateItem(item) is OK (names 1..65535 bytes, no empty sets,
+  // nesting within DynamoDB's limit, at most 400 KB); the encoding of any such item fits.
+  static StoredItem Encode(const Item& item);
+  // Checks and adopts an encoding read from outside (a snapshot file, a fuzzer): every length,
+  // offset, tag, name (1..65535 bytes, sorted, unique), set (non-empty, sorted, unique), number
+  // (canonical text) and the nesting and 400 KB limits; the size is computed from the attributes.
+  // What it accepts is exactly what Encode produces: Encode(Decode(b)->ToItem()) has the bytes b.
+  // `bytes` is the `item` part of the layout (what encoding() returns), without the header.
+  // Errors are Code::kInternal, naming what is wrong.
+  static Result<StoredItem> Decode(std::string_view bytes);
+
+  bool empty() const { return rep_ == nullptr; }
+  explicit operator bool() const { return rep_ != nullptr; }
+
+  // REQUIRES: !empty() for all below.
+  MapView attributes() const;
+  std::optional<ValueView> Find(std::string_view name) const { return attributes().Find(name); }
+  size_t attribute_count() const { return attributes().size(); }
+  // DynamoDB's ItemSize of the item, recorded when it was encoded.
+  size_t item_size() const { return rep_->item_size; }
+  // The encoded attributes (the `item` part of the layout), e.g. to write to a file.
+  std::string_view encoding() const { return {rep_->bytes(), rep_->length}; }
+  // Bytes this item occupies: header and encoding (not the allocator's rounding).
+  size_t footprint() const { return sizeof(Rep) + rep_->length; }
+  // The tree form, for callers that want to modify it.
+  Item ToItem() const;
+
+  // Whether two handles share one buffer (a GSI ALL projection and its base item do).
+  bool SharesBufferWith(const StoredItem& other) const { return rep_ == other.rep_; }
+  // References to this buffer (tests).
+  uint32_t use_count() const { return rep_ ? rep_->refs.load(std::memory_order_relaxed) : 0; }
+
+  // Same attributes and values (numbers by value), whatever the buffers.
+  friend bool operator==(const StoredItem& a, const Item& b);
+
+ private:
+  friend struct StoredItemCodec;
+  struct Rep {
+    std::atomic<uint32_t> refs;
+    uint32_t item_size;
+    uint32_t length;
+    uint32_t reserved;
+    char* bytes() { return reinterpret_cast<char*>(this + 1); }
+    const char* bytes() const { return reinterpret_cast<const char*>(this + 1); }
+  };
+  static_assert(sizeof(Rep) == 16);
+  explicit StoredItem(Rep* rep) : rep_(rep) {}
+  static Rep* Allocate(size_t length, size_t item_size);
+  void Ref() const {
+    if (rep_) rep_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  void Unref();
+
+  Rep* rep_ = nullptr;
+};
+
+}  // namespace partstore

@@ -1,0 +1,263 @@
+// StoredItem: the encoding's round trip for every type, the views, the checking decoder, and
+// sharing a buffer across threads.
+#include "core/stored_item.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/item.h"
+#include "core/value.h"
+#include "tests/core/number_testutil.h"
+
+namespace partstore {
+namespace {
+
+using testing::N;
+
+// Encodes, checks the views against the tree, decodes the encoding back and compares bytes.
+void ExpectRoundTrip(const Item& item) {
+  ASSERT_TRUE(ValidateItem(item).ok()) << ValidateItem(item).ToString();
+  const StoredItem stored = StoredItem::Encode(item);
+  EXPECT_EQ(stored.item_size(), ItemSize(item));
+  EXPECT_EQ(stored.attribute_count(), item.size());
+  EXPECT_EQ(stored.ToItem(), item);
+  EXPECT_TRUE(stored == item);
+  for (const auto& [name, value] : item) {
+    const std::optional<ValueView> view = stored.Find(name);
+    ASSERT_TRUE(view.has_value()) << name;
+    EXPECT_EQ(view->type(), value.type()) << name;
+    EXPECT_TRUE(*view == value) << name;
+    EXPECT_EQ(view->ToValue(), value) << name;
+    EXPECT_EQ(view->Size(), ValueSize(value)) << name;
+  }
+  Result<StoredItem> decoded = StoredItem::Decode(stored.encoding());
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->encoding(), stored.encoding());
+  EXPECT_EQ(decoded->item_size(), stored.item_size());
+  EXPECT_EQ(decoded->ToItem(), item);
+}
+
+Value NumberSetOf(std::initializer_list<const char*> texts) {
+  std::vector<Number> numbers;
+  for (const char* t : texts) numbers.push_back(N(t));
+  return Value(NumberSet(std::move(numbers)));
+}
+
+TEST(StoredItemTest, EveryTypeRoundTrips) {
+  ExpectRoundTrip({
+      {"PK", "USER#alice"},
+      {"SK", "PROFILE"},
+      {"age", 42},
+      {"bin", Value::Binary(std::string("\x00\xFF\x80", 3))},
+      {"flag", true},
+      {"off", false},
+      {"nothing", Value::Nil()},
+      {"map", Value::Map({{"street", "Main"}, {"no", 7}, {"deep", Value::Map({{"x", "y"}})}})},
+      {"list", Value::List({1, "two", Value::List({true}), Value::Nil()})},
+      {"ss", Value(StringSet({"b", "a", "\xC3\xA9"}))},
+      {"ns", NumberSetOf({"3", "-1.5", "1E3", "0"})},
+      {"bs", Value(BinarySet({Bytes{"\x01"}, Bytes{"\xFF"}, Bytes{"a"}}))},
+  });
+}
+
+TEST(StoredItemTest, EmptyItemAndEmptyCollections) {
+  ExpectRoundTrip({});
+  ExpectRoundTrip({{"m", Value::Map({})}, {"l", Value::List({})}, {"s", ""},
+                   {"b", Value::Binary("")}});
+  const StoredItem empty = StoredItem::Encode({});
+  EXPECT_EQ(empty.attribute_count(), 0u);
+  EXPECT_FALSE(empty.Find("a").has_value());
+  EXPECT_EQ(empty.attributes().begin(), empty.attributes().end());
+}
+
+TEST(StoredItemTest, EveryNumberFormIsExact) {
+  for (const char* text : {"0", "-0", "1", "-1", "00042", "1.0", "1.5E2", "1E-5", "-1E-130",
+                           "9.9999999999999999999999999999999999999E+125",
+                           "12345678901234567890123456789012345678", "0.000000000000000001",
+                           "1E125", "-7.25", "100", "1e-130"}) {
+    SCOPED_TRACE(text);
+    const Number n = N(text);
+    ExpectRoundTrip({{"n", n}});
+    const StoredItem stored = StoredItem::Encode({{"n", n}});
+    EXPECT_EQ(stored.Find("n")->number_text(), n.ToString());
+    EXPECT_EQ(stored.Find("n")->as_number(), n);
+  }
+}
+
+TEST(StoredItemTest, NestingToDynamoDbsLimit) {
+  // The item is level 1; a top-level attribute stands at level 2; 31 nested maps reach level 32.
+  Value deepest = Value("leaf");
+  for (int level = 0; level < 31; ++level) {
+    deepest = level % 2 ? Value::Map({{"m", deepest}}) : Value::List({deepest});
+  }
+  Item item{{"deep", deepest}};
+  ASSERT_TRUE(ValidateItem(item).ok());
+  ExpectRoundTrip(item);
+
+  // One level more: the encoder is never given such an item, and the decoder refuses it.
+  const StoredItem stored = StoredItem::Encode({{"deep", Value::List({deepest})}});
+  Result<StoredItem> decoded = StoredItem::Decode(stored.encoding());
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_EQ(decoded.status().code(), Code::kInternal);
+  EXPECT_NE(decoded.status().message().find("nested too deep"), std::string_view::npos);
+}
+
+TEST(StoredItemTest, FourHundredKilobyteItems) {
+  // Exactly 400 KB: a name of 2 bytes and a string of the rest; offsets need 4-byte width.
+  Item item{{"PK", "k"}, {"pd", std::string(kMaxItemSize - 2 - 3, 'x')}};
+  ASSERT_EQ(ItemSize(item), kMaxItemSize);
+  ExpectRoundTrip(item);
+  // Many attributes, with 2-byte offsets in a nested map and a long list.
+  AttributeMap wide;
+  ValueList long_list;
+  for (int i = 0; i < 3000; ++i) {
+    wide.emplace("attr" + std::to_string(i), std::string(static_cast<size_t>(i % 40), 'v'));
+    long_list.push_back(Value(i));
+  }
+  Item big{{"PK", "k"}, {"wide", Value::Map(wide)}, {"list", Value::List(long_list)}};
+  ExpectRoundTrip(big);
+  const StoredItem stored = StoredItem::Encode(big);
+  EXPECT_EQ(stored.Find("list")->as_list().at(2999)->as_number(), Number::FromInt64(2999));
+  EXPECT_FALSE(stored.Find("list")->as_list().at(3000).has_value());
+  EXPECT_EQ(stored.Find("wide")->as_map().Find("attr1234")->as_string(), std::string(34, 'v'));
+}
+
+TEST(StoredItemTest, ViewsReadWithoutATree) {
+  const StoredItem stored = StoredItem::Encode({
+      {"a", 1}, {"b", "bee"}, {"c", Value::Map({{"x", 1}, {"y", 2}})},
+      {"s", Value(StringSet({"red", "blue"}))}, {"n", NumberSetOf({"10", "2"})}});
+  // Iteration is in name order; at(i) agrees with it.
+  std::vector<std::string> names;
+  for (const MapView::Entry& e : stored.attributes()) names.emplace_back(e.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "c", "n", "s"}));
+  for (size_t i = 0; i < names.size(); ++i) EXPECT_EQ(stored.attributes().at(i).name, names[i]);
+  EXPECT_FALSE(stored.Find("").has_value());
+  EXPECT_FALSE(stored.Find("bb").has_value());
+  EXPECT_FALSE(stored.Find("z").has_value());
+  EXPECT_EQ(stored.Find("b")->as_string(), "bee");
+  EXPECT_EQ(stored.Find("c")->as_map().Find("y")->as_number(), Number::FromInt64(2));
+  const SetView set = stored.Find("s")->as_set();
+  EXPECT_EQ(set.size(), 2u);
+  EXPECT_TRUE(set.contains("red"));
+  EXPECT_FALSE(set.contains("green"));
+  std::vector<std::string> elements(set.begin(), set.end());
+  EXPECT_EQ(elements, (std::vector<std::string>{"blue", "red"}));
+  // NS elements in numeric order, compared by value.
+  std::vector<std::string> numbers(stored.Find("n")->as_set().begin(),
+                                   stored.Find("n")->as_set().end());
+  EXPECT_EQ(numbers, (std::vector<std::string>{"2", "10"}));
+  EXPECT_TRUE(stored.Find("n")->as_set().contains("1E1"));
+  // A view differs from a value of another type or contents.
+  EXPECT_FALSE(*stored.Find("a") == Value("1"));
+  EXPECT_FALSE(*stored.Find("a") == Value(2));
+  EXPECT_TRUE(*stored.Find("a") == Value(N("1.0")));
+  EXPECT_FALSE((stored == Item{{"a", 1}}));
+}
+
+TEST(StoredItemTest, CopiesShareOneBuffer) {
+  StoredItem a = StoredItem::Encode({{"PK", "x"}});
+  EXPECT_EQ(a.use_count(), 1u);
+  StoredItem b = a;
+  EXPECT_TRUE(a.SharesBufferWith(b));
+  EXPECT_EQ(a.use_count(), 2u);
+  StoredItem c = std::move(b);
+  EXPECT_TRUE(b.empty());  // NOLINT(bugprone-use-after-move): moved-from is empty by contract
+  EXPECT_EQ(a.use_count(), 2u);
+  c = StoredItem();
+  EXPECT_EQ(a.use_count(), 1u);
+  EXPECT_FALSE(a.SharesBufferWith(StoredItem::Encode({{"PK", "x"}})));
+  EXPECT_GE(a.footprint(), a.encoding().size() + 16);
+}
+
+// The decoder refuses what the encoder never produces, and never reads past its input.
+TEST(StoredItemTest, DecoderRefusesMalformedBytes) {
+  const StoredItem stored = StoredItem::Encode(
+      {{"PK", "USER#1"}, {"m", Value::Map({{"a", Value::List({1, "x"})}})},
+       {"ns", NumberSetOf({"1", "2"})}});
+  const std::string good(stored.encoding());
+  // Every truncation fails.
+  for (size_t n = 0; n < good.size(); ++n) {
+    EXPECT_FALSE(StoredItem::Decode(std::string_view(good).substr(0, n)).ok()) << n;
+  }
+  // Trailing bytes fail.
+  EXPECT_FALSE(StoredItem::Decode(good + '\0').ok());
+  // Every single-byte change either fails or decodes to an item that re-encodes to those bytes.
+  for (size_t i = 0; i < good.size(); ++i) {
+    for (int delta : {1, 0x7F, 0x80}) {
+      std::string bad = good;
+      bad[i] = static_cast<char>(static_cast<uint8_t>(bad[i]) + delta);
+      Result<StoredItem> decoded = StoredItem::Decode(bad);
+      if (decoded.ok()) {
+        EXPECT_EQ(StoredItem::Encode(decoded->ToItem()).encoding(), bad) << i;
+        EXPECT_EQ(decoded->item_size(), ItemSize(decoded->ToItem())) << i;
+      }
+    }
+  }
+  auto refuses = [](std::string bytes, std::string_view why) {
+    Result<StoredItem> decoded = StoredItem::Decode(bytes);
+    ASSERT_FALSE(decoded.ok()) << why;
+    EXPECT_NE(decoded.status().message().find(why), std::string_view::npos)
+        << decoded.status().ToString();
+  };
+  // count 1, n 4, width 1, offset 0: name "a", then...
+  refuses(std::string("\x01\x04\x01\x00\x01" "a" "\x0B\x00", 8), "bad type tag");
+  refuses(std::string("\x01\x04\x01\x00\x01" "a" "\x03\x02", 8), "bad BOOL");
+  refuses(std::string("\x01\x05\x01\x00\x01" "a" "\x01\x01" "x", 9), "canonical");
+  refuses(std::string("\x01\x05\x01\x00\x01" "a" "\x01\x02" "0", 9), "past the end");
+  refuses(std::string("\x01\x04\x02\x00\x00\x01" "a" "\x04", 8), "offset width");
+  refuses(std::string("\x01\x04\x01\x01\x01" "a" "\x04\x00", 8), "offset does not match");
+  refuses(std::string("\x01\x03\x01\x00\x00\x04\x00", 7), "name length");
+  // two names out of order: "b" then "a"
+  refuses(std::string("\x02\x06\x01\x00\x03\x01" "b" "\x04\x01" "a" "\x04", 11), "out of order");
+  // an empty string set: tag 7, count 0, n 0
+  refuses(std::string("\x01\x05\x01\x00\x01" "a" "\x07\x00\x00", 9), "empty set");
+  // a string set out of order
+  refuses(std::string("\x01\x09\x01\x00\x01" "a" "\x07\x02\x04\x01" "b" "\x01" "a", 13),
+          "out of order");
+  // an overlong varint (count 0 written as 0x80 0x00)
+  refuses(std::string("\x80\x00\x00\x01", 4), "overlong");
+}
+
+TEST(StoredItemConcurrentTest, ReadersShareAndReleaseWhileWritersReplace) {
+  // A shared slot holds the current version; writers replace it, readers copy it out under a
+  // short lock and read it afterwards. A reader's copy never changes under it.
+  std::mutex mu;
+  StoredItem slot = StoredItem::Encode({{"PK", "k"}, {"v", 0}, {"pad", std::string(100, 'a')}});
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> reads{0};
+  std::vector<std::thread> threads;
+  for (int r = 0; r < 2; ++r) {
+    threads.emplace_back([&] {
+      while (!stop.load()) {
+        StoredItem mine;
+        {
+          std::lock_guard lock(mu);
+          mine = slot;
+        }
+        const Number v = mine.Find("v")->as_number();
+        const std::string pad(mine.Find("pad")->as_string());
+        // The padding letter was written with the version: they must agree.
+        EXPECT_EQ(pad, std::string(100, static_cast<char>('a' + *v.ToInt64() % 26)));
+        EXPECT_EQ(mine.Find("v")->as_number(), v);
+        reads.fetch_add(1);
+      }
+    });
+  }
+  for (int version = 1; version <= 2000; ++version) {
+    StoredItem next = StoredItem::Encode(
+        {{"PK", "k"}, {"v", version}, {"pad", std::string(100, static_cast<char>('a' + version % 26))}});
+    std::lock_guard lock(mu);
+    slot = std::move(next);
+  }
+  stop = true;
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(slot.use_count(), 1u);
+  EXPECT_GT(reads.load(), 0);
+}
+
+}  // namespace
+}  // namespace partstore
