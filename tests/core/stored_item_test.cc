@@ -247,7 +247,9 @@ TEST(StoredItemConcurrentTest, ReadersShareAndReleaseWhileWritersReplace) {
       }
     });
   }
-  for (int version = 1; version <= 2000; ++version) {
+  // At least 2,000 versions, and on until the readers have read 2,000 times (in an optimized
+  // build the writer can otherwise finish before a reader thread has started).
+  for (int version = 1; version <= 2000 || reads.load() < 2000; ++version) {
     StoredItem next = StoredItem::Encode(
         {{"PK", "k"}, {"v", version}, {"pad", std::string(100, static_cast<char>('a' + version % 26))}});
     std::lock_guard lock(mu);
