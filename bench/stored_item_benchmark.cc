@@ -8,6 +8,7 @@
 
 #include "core/item.h"
 #include "core/stored_item.h"
+#include "tools/protocol/attribute_value_json.h"
 
 namespace partstore {
 namespace {
@@ -99,6 +100,28 @@ void BM_StoredItem_Decode(benchmark::State& state) {
   SetLabels(state, Shape(state.range(0)));
 }
 BENCHMARK(BM_StoredItem_Decode)->Arg(0)->Arg(1);
+
+// A GetItem response's item today: a copy of the tree taken under the lock, then JSON. Against
+// JSON written from a handle to the encoding.
+void BM_StoredItem_JsonFromTreeCopy(benchmark::State& state) {
+  const Item item = Shape(state.range(0));
+  for (auto _ : state) {
+    Item copy = item;
+    benchmark::DoNotOptimize(protocol::ItemToJson(copy));
+  }
+  SetLabels(state, item);
+}
+BENCHMARK(BM_StoredItem_JsonFromTreeCopy)->Arg(0)->Arg(1);
+
+void BM_StoredItem_JsonFromEncoding(benchmark::State& state) {
+  const StoredItem stored = StoredItem::Encode(Shape(state.range(0)));
+  for (auto _ : state) {
+    StoredItem handle = stored;
+    benchmark::DoNotOptimize(protocol::ItemToJson(handle));
+  }
+  SetLabels(state, Shape(state.range(0)));
+}
+BENCHMARK(BM_StoredItem_JsonFromEncoding)->Arg(0)->Arg(1);
 
 }  // namespace
 }  // namespace partstore

@@ -2,7 +2,8 @@
 // files will carry. Any input must decode or fail with an Internal error, never crash, hang or
 // read past its end; what decodes must be exactly what the encoder writes for its item
 // (re-encoding gives the same bytes), have the size ItemSize computes, pass ValidateItem, and
-// read the same through the views as through the tree. Violations abort.
+// read the same through the views as through the tree, and write the same DynamoDB JSON from the
+// encoding as from the tree. Violations abort.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 
 #include "core/item.h"
 #include "core/stored_item.h"
+#include "tools/protocol/attribute_value_json.h"
 
 namespace {
 
@@ -37,6 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(*decoded == item);
   const StoredItem again = StoredItem::Encode(item);
   Check(again.encoding() == bytes);
+  Check(partstore::protocol::ItemToJson(*decoded) == partstore::protocol::ItemToJson(item));
   for (const auto& [name, value] : item) {
     auto view = decoded->Find(name);
     Check(view.has_value() && *view == value && view->Size() == partstore::ValueSize(value));

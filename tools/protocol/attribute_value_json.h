@@ -44,6 +44,7 @@
 
 #include "core/item.h"
 #include "core/status.h"
+#include "core/stored_item.h"
 #include "core/value.h"
 
 namespace partstore::protocol {
@@ -89,5 +90,10 @@ void WriteAttributeValue(const Value& value, JsonWriter& writer);
 void WriteItem(const Item& item, JsonWriter& writer);
 std::string ValueToJson(const Value& value);
 std::string ItemToJson(const Item& item);
+// The same bytes written straight from a stored item's encoding, with no tree in between.
+void WriteAttributeValue(const ValueView& value, JsonWriter& writer);
+void WriteItem(const StoredItem& item, JsonWriter& writer);
+std::string ValueToJson(const ValueView& value);
+std::string ItemToJson(const StoredItem& item);
 
 }  // namespace partstore::protocol

@@ -38,6 +38,12 @@ class RapidJsonSink {
     n.AppendTo(&scratch_);
     Raw();
   }
+  // A number already in canonical text (a stored item's N).
+  void NumberText(std::string_view text) {
+    scratch_.assign(1, '"');
+    scratch_.append(text);
+    Raw();
+  }
   void Binary(std::string_view bytes) {
     scratch_.assign(1, '"');
     base64::Encode(bytes, &scratch_);
@@ -106,11 +112,14 @@ class StringSink {
   void Number(const partstore::Number& n) {
     scratch_.clear();
     n.AppendTo(&scratch_);
-    char* d = Reserve(scratch_.size() + 3);
+    NumberText(scratch_);
+  }
+  void NumberText(std::string_view text) {
+    char* d = Reserve(text.size() + 3);
     if (need_comma_) *d++ = ',';
     *d++ = '"';
-    std::memcpy(d, scratch_.data(), scratch_.size());
-    d += scratch_.size();
+    std::memcpy(d, text.data(), text.size());
+    d += text.size();
     *d++ = '"';
     Commit(d);
     need_comma_ = true;
@@ -241,6 +250,63 @@ class Encoder {
     sink_.EndObject();
   }
 
+  // The same JSON, read straight from a stored item's encoding (core/stored_item.h): its numbers
+  // are already canonical text, its sets and maps already in the order written above.
+  void Write(const ValueView& value) {
+    sink_.StartObject();
+    sink_.Key(TypeName(value.type()));
+    switch (value.type()) {
+      case Type::kS:
+        sink_.String(value.as_string());
+        break;
+      case Type::kN:
+        sink_.NumberText(value.number_text());
+        break;
+      case Type::kB:
+        sink_.Binary(value.as_binary());
+        break;
+      case Type::kBool:
+        sink_.Bool(value.as_bool());
+        break;
+      case Type::kNull:
+        sink_.Bool(true);
+        break;
+      case Type::kM:
+        WriteMap(value.as_map());
+        break;
+      case Type::kL:
+        sink_.StartArray();
+        for (const ValueView& element : value.as_list()) Write(element);
+        sink_.EndArray();
+        break;
+      case Type::kSS:
+      case Type::kNS:
+      case Type::kBS:
+        sink_.StartArray();
+        for (std::string_view element : value.as_set()) {
+          if (value.type() == Type::kSS) {
+            sink_.String(element);
+          } else if (value.type() == Type::kNS) {
+            sink_.NumberText(element);
+          } else {
+            sink_.Binary(element);
+          }
+        }
+        sink_.EndArray();
+        break;
+    }
+    sink_.EndObject();
+  }
+
+  void WriteMap(const MapView& map) {
+    sink_.StartObject();
+    for (const MapView::Entry& entry : map) {
+      sink_.Key(entry.name);
+      Write(entry.value);
+    }
+    sink_.EndObject();
+  }
+
  private:
   Sink& sink_;
 };
@@ -261,6 +327,32 @@ std::string ValueToJson(const Value& value) {
   std::string out;
   StringSink sink(&out);
   Encoder<StringSink>(sink).Write(value);
+  sink.Finish();
+  return out;
+}
+
+void WriteAttributeValue(const ValueView& value, JsonWriter& writer) {
+  RapidJsonSink sink(writer);
+  Encoder<RapidJsonSink>(sink).Write(value);
+}
+
+void WriteItem(const StoredItem& item, JsonWriter& writer) {
+  RapidJsonSink sink(writer);
+  Encoder<RapidJsonSink>(sink).WriteMap(item.attributes());
+}
+
+std::string ValueToJson(const ValueView& value) {
+  std::string out;
+  StringSink sink(&out);
+  Encoder<StringSink>(sink).Write(value);
+  sink.Finish();
+  return out;
+}
+
+std::string ItemToJson(const StoredItem& item) {
+  std::string out;
+  StringSink sink(&out);
+  Encoder<StringSink>(sink).WriteMap(item.attributes());
   sink.Finish();
   return out;
 }
