@@ -1,5 +1,6 @@
 #include "core/stored_item.h"
 
+#include <cassert>
 #include <cstring>
 #include <new>
 #include <vector>
@@ -10,89 +11,157 @@ namespace partstore {
 // the views' private constructors are reachable from one place.
 struct StoredItemCodec {
   // ---- Writing ------------------------------------------------------------------------------
-
-  static void PutVarint(std::string* out, uint32_t v) {
-    while (v >= 0x80) {
-      out->push_back(static_cast<char>(v | 0x80));
-      v >>= 7;
-    }
-    out->push_back(static_cast<char>(v));
-  }
+  // Two passes and one allocation. The sizing pass computes every composite's body length (the
+  // n of the layout) in pre-order into `bodies`; the writing pass then writes straight into the
+  // item's buffer, taking the lengths in the same order (a composite's header, which holds n and
+  // the offset width, comes before its body).
 
   static uint8_t WidthFor(size_t n) { return n <= 0xFF ? 1 : n <= 0xFFFF ? 2 : 4; }
-
-  static void PutFixed(std::string* out, uint32_t v, uint8_t width) {
-    for (uint8_t i = 0; i < width; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-  }
-
-  static void PutBytes(std::string* out, std::string_view bytes) {
-    PutVarint(out, static_cast<uint32_t>(bytes.size()));
-    out->append(bytes);
-  }
-
-  // count, n, width, offsets, then `body` (n bytes).
-  static void PutIndexed(std::string* out, const std::vector<uint32_t>& offsets,
-                         const std::string& body) {
-    PutVarint(out, static_cast<uint32_t>(offsets.size()));
-    PutVarint(out, static_cast<uint32_t>(body.size()));
-    const uint8_t width = WidthFor(body.size());
-    out->push_back(static_cast<char>(width));
-    for (uint32_t offset : offsets) PutFixed(out, offset, width);
-    out->append(body);
-  }
-
-  static void PutMapBody(std::string* out, const AttributeMap& map) {
-    std::string body;
-    std::vector<uint32_t> offsets;
-    offsets.reserve(map.size());
-    for (const auto& [name, value] : map) {
-      offsets.push_back(static_cast<uint32_t>(body.size()));
-      PutBytes(&body, name);
-      PutValue(&body, value);
+  static size_t VarintLength(size_t v) {
+    size_t length = 1;
+    while (v >= 0x80) {
+      v >>= 7;
+      ++length;
     }
-    PutIndexed(out, offsets, body);
+    return length;
+  }
+  static size_t BytesLength(size_t n) { return VarintLength(n) + n; }
+  static size_t IndexedLength(size_t count, size_t n) {
+    return VarintLength(count) + VarintLength(n) + 1 + count * WidthFor(n) + n;
   }
 
-  static void PutListBody(std::string* out, const ValueList& list) {
-    std::string body;
-    std::vector<uint32_t> offsets;
-    offsets.reserve(list.size());
-    for (const Value& element : list) {
-      offsets.push_back(static_cast<uint32_t>(body.size()));
-      PutValue(&body, element);
+  struct Sizer {
+    std::vector<uint32_t> bodies;
+
+    size_t Map(const AttributeMap& map) {
+      const size_t slot = Open();
+      size_t n = 0;
+      for (const auto& [name, value] : map) n += BytesLength(name.size()) + Value(value);
+      return Close(slot, map.size(), n);
     }
-    PutIndexed(out, offsets, body);
-  }
-
-  template <typename Set, typename ToBytes>
-  static void PutSet(std::string* out, const Set& set, ToBytes to_bytes) {
-    std::string body;
-    for (const auto& element : set) PutBytes(&body, to_bytes(element));
-    PutVarint(out, static_cast<uint32_t>(set.size()));
-    PutBytes(out, body);
-  }
-
-  static void PutValue(std::string* out, const Value& value) {
-    out->push_back(static_cast<char>(value.type()));
-    switch (value.type()) {
-      case Type::kS: PutBytes(out, value.as_string()); return;
-      case Type::kN: PutBytes(out, value.as_number().ToString()); return;
-      case Type::kB: PutBytes(out, value.as_binary()); return;
-      case Type::kBool: out->push_back(value.as_bool() ? 1 : 0); return;
-      case Type::kNull: return;
-      case Type::kM: PutMapBody(out, value.as_map()); return;
-      case Type::kL: PutListBody(out, value.as_list()); return;
-      case Type::kSS:
-        PutSet(out, value.as_string_set(), [](const std::string& s) { return std::string(s); });
-        return;
-      case Type::kNS:
-        PutSet(out, value.as_number_set(), [](const Number& n) { return n.ToString(); });
-        return;
-      case Type::kBS:
-        PutSet(out, value.as_binary_set(), [](const Bytes& b) { return b.data; });
-        return;
+    size_t List(const ValueList& list) {
+      const size_t slot = Open();
+      size_t n = 0;
+      for (const partstore::Value& element : list) n += Value(element);
+      return Close(slot, list.size(), n);
     }
-  }
+    template <typename Set, typename Length>
+    size_t SetOf(const Set& set, Length length) {
+      size_t n = 0;
+      for (const auto& element : set) n += BytesLength(length(element));
+      bodies.push_back(static_cast<uint32_t>(n));
+      return VarintLength(set.size()) + BytesLength(n);
+    }
+    // Encoded bytes of a value, its tag included.
+    size_t Value(const partstore::Value& value) {
+      switch (value.type()) {
+        case Type::kS: return 1 + BytesLength(value.as_string().size());
+        case Type::kN: return 1 + BytesLength(value.as_number().ToString().size());
+        case Type::kB: return 1 + BytesLength(value.as_binary().size());
+        case Type::kBool: return 2;
+        case Type::kNull: return 1;
+        case Type::kM: return 1 + Map(value.as_map());
+        case Type::kL: return 1 + List(value.as_list());
+        case Type::kSS:
+          return 1 + SetOf(value.as_string_set(), [](const std::string& e) { return e.size(); });
+        case Type::kNS:
+          return 1 + SetOf(value.as_number_set(),
+                           [](const Number& e) { return e.ToString().size(); });
+        case Type::kBS:
+          return 1 + SetOf(value.as_binary_set(), [](const Bytes& e) { return e.data.size(); });
+      }
+      return 0;
+    }
+
+   private:
+    size_t Open() {
+      bodies.push_back(0);
+      return bodies.size() - 1;
+    }
+    size_t Close(size_t slot, size_t count, size_t n) {
+      bodies[slot] = static_cast<uint32_t>(n);
+      return IndexedLength(count, n);
+    }
+  };
+
+  struct Writer {
+    char* d;
+    const uint32_t* body;  // the next composite's length, in the sizing pass's order
+
+    void Varint(uint32_t v) {
+      while (v >= 0x80) {
+        *d++ = static_cast<char>(v | 0x80);
+        v >>= 7;
+      }
+      *d++ = static_cast<char>(v);
+    }
+    void Bytes(std::string_view bytes) {
+      Varint(static_cast<uint32_t>(bytes.size()));
+      std::memcpy(d, bytes.data(), bytes.size());
+      d += bytes.size();
+    }
+    // A composite's header; returns where its offsets go (and sets *body_start after them).
+    char* Indexed(size_t count, char** body_start) {
+      const uint32_t n = *body++;
+      const uint8_t width = WidthFor(n);
+      Varint(static_cast<uint32_t>(count));
+      Varint(n);
+      *d++ = static_cast<char>(width);
+      char* offsets = d;
+      d += count * width;
+      *body_start = d;
+      return offsets;
+    }
+    static void Offset(char*& at, size_t offset, uint8_t width) {
+      for (uint8_t i = 0; i < width; ++i) *at++ = static_cast<char>((offset >> (8 * i)) & 0xFF);
+    }
+    void Map(const AttributeMap& map) {
+      const uint8_t width = WidthFor(*body);
+      char* start;
+      char* offsets = Indexed(map.size(), &start);
+      for (const auto& [name, value] : map) {
+        Offset(offsets, static_cast<size_t>(d - start), width);
+        Bytes(name);
+        Value(value);
+      }
+    }
+    void List(const ValueList& list) {
+      const uint8_t width = WidthFor(*body);
+      char* start;
+      char* offsets = Indexed(list.size(), &start);
+      for (const partstore::Value& element : list) {
+        Offset(offsets, static_cast<size_t>(d - start), width);
+        Value(element);
+      }
+    }
+    template <typename Set, typename ToBytes>
+    void SetOf(const Set& set, ToBytes to_bytes) {
+      Varint(static_cast<uint32_t>(set.size()));
+      Varint(*body++);
+      for (const auto& element : set) Bytes(to_bytes(element));
+    }
+    void Value(const partstore::Value& value) {
+      *d++ = static_cast<char>(value.type());
+      switch (value.type()) {
+        case Type::kS: Bytes(value.as_string()); return;
+        case Type::kN: Bytes(value.as_number().ToString()); return;
+        case Type::kB: Bytes(value.as_binary()); return;
+        case Type::kBool: *d++ = value.as_bool() ? 1 : 0; return;
+        case Type::kNull: return;
+        case Type::kM: Map(value.as_map()); return;
+        case Type::kL: List(value.as_list()); return;
+        case Type::kSS:
+          SetOf(value.as_string_set(), [](const std::string& e) { return std::string_view(e); });
+          return;
+        case Type::kNS:
+          SetOf(value.as_number_set(), [](const Number& e) { return e.ToString(); });
+          return;
+        case Type::kBS:
+          SetOf(value.as_binary_set(), [](const partstore::Bytes& e) { return std::string_view(e.data); });
+          return;
+      }
+    }
+  };
 
   // ---- Trusted reading (buffers made by Encode or accepted by Decode) -----------------------
 
@@ -330,6 +399,24 @@ namespace {
 using Codec = StoredItemCodec;
 }  // namespace
 
+namespace stored_item_internal {
+
+ValueView ReadValue(const char*& p) { return Codec::ReadValue(p); }
+
+MapEntry ReadEntry(const char*& p) {
+  const std::string_view name = ReadBytes(p);
+  return {name, Codec::ReadValue(p)};
+}
+
+std::string_view ReadBytes(const char*& p) {
+  const uint32_t n = Codec::GetVarint(p);
+  const std::string_view bytes(p, n);
+  p += n;
+  return bytes;
+}
+
+}  // namespace stored_item_internal
+
 // ---- StoredItem ---------------------------------------------------------------------------------
 
 StoredItem::Rep* StoredItem::Allocate(size_t length, size_t item_size) {
@@ -351,10 +438,12 @@ void StoredItem::Unref() {
 }
 
 StoredItem StoredItem::Encode(const Item& item) {
-  std::string encoding;
-  Codec::PutMapBody(&encoding, item);
-  Rep* rep = Allocate(encoding.size(), ItemSize(item));
-  std::memcpy(rep->bytes(), encoding.data(), encoding.size());
+  Codec::Sizer sizer;
+  const size_t length = sizer.Map(item);
+  Rep* rep = Allocate(length, ItemSize(item));
+  Codec::Writer writer{rep->bytes(), sizer.bodies.data()};
+  writer.Map(item);
+  assert(writer.d == rep->bytes() + length);
   return StoredItem(rep);
 }
 
@@ -530,20 +619,6 @@ bool operator==(const ValueView& view, const Value& value) {
   return false;
 }
 
-void SetView::iterator::Load() {
-  if (rest_ == end_) return;
-  const char* p = rest_;
-  const uint32_t n = Codec::GetVarint(p);
-  current_ = {p, n};
-  next_ = p + n;
-}
-
-SetView::iterator& SetView::iterator::operator++() {
-  rest_ = next_;
-  Load();
-  return *this;
-}
-
 bool SetView::contains(std::string_view element) const {
   if (type_ == Type::kNS) {
     Result<Number> wanted = Number::Parse(element);
@@ -559,30 +634,9 @@ bool SetView::contains(std::string_view element) const {
   return false;
 }
 
-void MapView::iterator::Load() {
-  if (rest_ == end_) return;
-  const char* p = rest_;
-  const uint32_t n = Codec::GetVarint(p);
-  current_.name = {p, n};
-  p += n;
-  current_.value = Codec::ReadValue(p);
-  next_ = p;
-}
-
-MapView::iterator& MapView::iterator::operator++() {
-  rest_ = next_;
-  Load();
-  return *this;
-}
-
 MapView::Entry MapView::at(size_t i) const {
   const char* p = body_.data() + Codec::GetFixed(offsets_ + i * width_, width_);
-  Entry entry;
-  const uint32_t n = Codec::GetVarint(p);
-  entry.name = {p, n};
-  p += n;
-  entry.value = Codec::ReadValue(p);
-  return entry;
+  return stored_item_internal::ReadEntry(p);
 }
 
 std::optional<ValueView> MapView::Find(std::string_view name) const {
@@ -615,19 +669,6 @@ AttributeMap MapView::ToMap() const {
     map.emplace_hint(map.end(), std::string(entry.name), entry.value.ToValue());
   }
   return map;
-}
-
-void ListView::iterator::Load() {
-  if (rest_ == end_) return;
-  const char* p = rest_;
-  current_ = Codec::ReadValue(p);
-  next_ = p;
-}
-
-ListView::iterator& ListView::iterator::operator++() {
-  rest_ = next_;
-  Load();
-  return *this;
 }
 
 std::optional<ValueView> ListView::at(size_t i) const {

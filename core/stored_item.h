@@ -85,9 +85,6 @@ class ValueView {
   size_t Size() const;
 
  private:
-  friend class MapView;
-  friend class ListView;
-  friend class StoredItem;
   friend struct StoredItemCodec;
   ValueView(Type type, std::string_view payload) : type_(type), payload_(payload) {}
 
@@ -99,34 +96,69 @@ class ValueView {
 // Deep equality with a tree value (numbers by value, as Value's ==).
 bool operator==(const ValueView& view, const Value& value);
 
+// One entry of a map: its name and value.
+struct MapEntry {
+  std::string_view name;
+  ValueView value;
+};
+
+namespace stored_item_internal {
+
+// Each reads the element at p (REQUIRES: a well-formed buffer) and moves p past it.
+ValueView ReadValue(const char*& p);
+MapEntry ReadEntry(const char*& p);
+std::string_view ReadBytes(const char*& p);
+
+// The iterator of every view: the elements of a composite are consecutive in the buffer, and
+// `Read` decodes one and steps over it. Multi-pass (the buffer is immutable); equal iterators
+// stand at the same byte.
+template <typename T, T (*Read)(const char*&)>
+class ElementIterator {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = T;
+  using difference_type = std::ptrdiff_t;
+  using reference = const T&;
+  using pointer = const T*;
+
+  ElementIterator() = default;
+  ElementIterator(const char* at, const char* end) : at_(at), end_(end) { Load(); }
+
+  const T& operator*() const { return current_; }
+  const T* operator->() const { return &current_; }
+  ElementIterator& operator++() {
+    at_ = next_;
+    Load();
+    return *this;
+  }
+  ElementIterator operator++(int) {
+    ElementIterator before = *this;
+    ++*this;
+    return before;
+  }
+  friend bool operator==(const ElementIterator& a, const ElementIterator& b) {
+    return a.at_ == b.at_;
+  }
+
+ private:
+  void Load() {
+    if (at_ == end_) return;
+    next_ = at_;
+    current_ = Read(next_);
+  }
+  const char* at_ = nullptr;  // the current element, or end_
+  const char* end_ = nullptr;
+  const char* next_ = nullptr;
+  T current_{};
+};
+
+}  // namespace stored_item_internal
+
 // A set's elements (SS, NS, BS): byte strings (for NS, canonical decimal text) in the set's order.
 class SetView {
  public:
-  class iterator {
-   public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = std::string_view;
-    using difference_type = std::ptrdiff_t;
-    using reference = std::string_view;
-    using pointer = const std::string_view*;
-    std::string_view operator*() const { return current_; }
-    iterator& operator++();
-    iterator operator++(int) {
-      iterator before = *this;
-      ++*this;
-      return before;
-    }
-    friend bool operator==(const iterator& a, const iterator& b) { return a.rest_ == b.rest_; }
-
-   private:
-    friend class SetView;
-    iterator(const char* rest, const char* end) : rest_(rest), end_(end) { Load(); }
-    void Load();
-    const char* rest_;  // the next element's length varint, or end_
-    const char* end_;
-    const char* next_ = nullptr;
-    std::string_view current_;
-  };
+  using iterator =
+      stored_item_internal::ElementIterator<std::string_view, stored_item_internal::ReadBytes>;
 
   Type type() const { return type_; }
   size_t size() const { return count_; }
@@ -147,36 +179,8 @@ class SetView {
 // A map's entries (an M value, or a whole item), sorted by name.
 class MapView {
  public:
-  struct Entry {
-    std::string_view name;
-    ValueView value;
-  };
-  class iterator {
-   public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = Entry;
-    using difference_type = std::ptrdiff_t;
-    using reference = const Entry&;
-    using pointer = const Entry*;
-    const Entry& operator*() const { return current_; }
-    const Entry* operator->() const { return &current_; }
-    iterator& operator++();
-    iterator operator++(int) {
-      iterator before = *this;
-      ++*this;
-      return before;
-    }
-    friend bool operator==(const iterator& a, const iterator& b) { return a.rest_ == b.rest_; }
-
-   private:
-    friend class MapView;
-    iterator(const char* rest, const char* end) : rest_(rest), end_(end) { Load(); }
-    void Load();
-    const char* rest_;
-    const char* end_;
-    const char* next_ = nullptr;
-    Entry current_;
-  };
+  using Entry = MapEntry;
+  using iterator = stored_item_internal::ElementIterator<MapEntry, stored_item_internal::ReadEntry>;
 
   MapView() = default;
   size_t size() const { return count_; }
@@ -206,32 +210,8 @@ class MapView {
 // A list's elements, in order.
 class ListView {
  public:
-  class iterator {
-   public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = ValueView;
-    using difference_type = std::ptrdiff_t;
-    using reference = const ValueView&;
-    using pointer = const ValueView*;
-    const ValueView& operator*() const { return current_; }
-    const ValueView* operator->() const { return &current_; }
-    iterator& operator++();
-    iterator operator++(int) {
-      iterator before = *this;
-      ++*this;
-      return before;
-    }
-    friend bool operator==(const iterator& a, const iterator& b) { return a.rest_ == b.rest_; }
-
-   private:
-    friend class ListView;
-    iterator(const char* rest, const char* end) : rest_(rest), end_(end) { Load(); }
-    void Load();
-    const char* rest_;
-    const char* end_;
-    const char* next_ = nullptr;
-    ValueView current_;
-  };
+  using iterator =
+      stored_item_internal::ElementIterator<ValueView, stored_item_internal::ReadValue>;
 
   ListView() = default;
   size_t size() const { return count_; }

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <iterator>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -157,6 +159,11 @@ TEST(StoredItemTest, ViewsReadWithoutATree) {
   EXPECT_TRUE(*stored.Find("a") == Value(N("1.0")));
   EXPECT_FALSE((stored == Item{{"a", 1}}));
 }
+
+// The views are C++20 ranges (std::ranges algorithms work on them).
+static_assert(std::forward_iterator<MapView::iterator>);
+static_assert(std::forward_iterator<ListView::iterator>);
+static_assert(std::forward_iterator<SetView::iterator>);
 
 TEST(StoredItemTest, CopiesShareOneBuffer) {
   StoredItem a = StoredItem::Encode({{"PK", "x"}});
