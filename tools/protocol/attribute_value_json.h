@@ -91,6 +91,7 @@ void WriteItem(const Item& item, JsonWriter& writer);
 std::string ValueToJson(const Value& value);
 std::string ItemToJson(const Item& item);
 // The same bytes written straight from a stored item's encoding, with no tree in between.
+// REQUIRES: !item.empty() (a handle that holds an item).
 void WriteAttributeValue(const ValueView& value, JsonWriter& writer);
 void WriteItem(const StoredItem& item, JsonWriter& writer);
 std::string ValueToJson(const ValueView& value);

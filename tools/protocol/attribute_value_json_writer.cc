@@ -195,7 +195,11 @@ class Encoder {
  public:
   explicit Encoder(Sink& sink) : sink_(sink) {}
 
-  void Write(const Value& value) {
+  // One AttributeValue, from a tree (Value) or from a stored item's encoding (ValueView): the
+  // same JSON; the encoding's numbers are already canonical text, its sets and maps already in
+  // the order written here.
+  template <typename V>
+  void Write(const V& value) {
     sink_.StartObject();
     sink_.Key(TypeName(value.type()));
     switch (value.type()) {
@@ -203,7 +207,7 @@ class Encoder {
         sink_.String(value.as_string());
         break;
       case Type::kN:
-        sink_.Number(value.as_number());
+        WriteNumber(value);
         break;
       case Type::kB:
         sink_.Binary(value.as_binary());
@@ -219,22 +223,14 @@ class Encoder {
         break;
       case Type::kL:
         sink_.StartArray();
-        for (const Value& element : value.as_list()) Write(element);
+        for (const auto& element : value.as_list()) Write(element);
         sink_.EndArray();
         break;
       case Type::kSS:
-        sink_.StartArray();
-        for (const std::string& s : value.as_string_set()) sink_.String(s);
-        sink_.EndArray();
-        break;
       case Type::kNS:
-        sink_.StartArray();
-        for (const Number& n : value.as_number_set()) sink_.Number(n);
-        sink_.EndArray();
-        break;
       case Type::kBS:
         sink_.StartArray();
-        for (const Bytes& b : value.as_binary_set()) sink_.Binary(b.data);
+        WriteSetElements(value);
         sink_.EndArray();
         break;
     }
@@ -249,55 +245,6 @@ class Encoder {
     }
     sink_.EndObject();
   }
-
-  // The same JSON, read straight from a stored item's encoding (core/stored_item.h): its numbers
-  // are already canonical text, its sets and maps already in the order written above.
-  void Write(const ValueView& value) {
-    sink_.StartObject();
-    sink_.Key(TypeName(value.type()));
-    switch (value.type()) {
-      case Type::kS:
-        sink_.String(value.as_string());
-        break;
-      case Type::kN:
-        sink_.NumberText(value.number_text());
-        break;
-      case Type::kB:
-        sink_.Binary(value.as_binary());
-        break;
-      case Type::kBool:
-        sink_.Bool(value.as_bool());
-        break;
-      case Type::kNull:
-        sink_.Bool(true);
-        break;
-      case Type::kM:
-        WriteMap(value.as_map());
-        break;
-      case Type::kL:
-        sink_.StartArray();
-        for (const ValueView& element : value.as_list()) Write(element);
-        sink_.EndArray();
-        break;
-      case Type::kSS:
-      case Type::kNS:
-      case Type::kBS:
-        sink_.StartArray();
-        for (std::string_view element : value.as_set()) {
-          if (value.type() == Type::kSS) {
-            sink_.String(element);
-          } else if (value.type() == Type::kNS) {
-            sink_.NumberText(element);
-          } else {
-            sink_.Binary(element);
-          }
-        }
-        sink_.EndArray();
-        break;
-    }
-    sink_.EndObject();
-  }
-
   void WriteMap(const MapView& map) {
     sink_.StartObject();
     for (const MapView::Entry& entry : map) {
@@ -308,6 +255,32 @@ class Encoder {
   }
 
  private:
+  void WriteNumber(const Value& value) { sink_.Number(value.as_number()); }
+  void WriteNumber(const ValueView& value) { sink_.NumberText(value.number_text()); }
+
+  void WriteSetElements(const Value& value) {
+    switch (value.type()) {
+      case Type::kSS:
+        for (const std::string& s : value.as_string_set()) sink_.String(s);
+        break;
+      case Type::kNS:
+        for (const Number& n : value.as_number_set()) sink_.Number(n);
+        break;
+      default:
+        for (const Bytes& b : value.as_binary_set()) sink_.Binary(b.data);
+        break;
+    }
+  }
+  void WriteSetElements(const ValueView& value) {
+    for (std::string_view element : value.as_set()) {
+      switch (value.type()) {
+        case Type::kSS: sink_.String(element); break;
+        case Type::kNS: sink_.NumberText(element); break;
+        default: sink_.Binary(element); break;
+      }
+    }
+  }
+
   Sink& sink_;
 };
 
