@@ -1,5 +1,6 @@
 #include "core/stored_item.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <new>
@@ -457,6 +458,53 @@ Result<StoredItem> StoredItem::Decode(std::string_view bytes) {
   if (size > kMaxItemSize) return Status::Internal("stored item: larger than 400 KB");
   Rep* rep = Allocate(bytes.size(), size);
   std::memcpy(rep->bytes(), bytes.data(), bytes.size());
+  return StoredItem(rep);
+}
+
+StoredItem StoredItem::Project(const StoredItem& source, std::vector<std::string_view> names) {
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  // The chosen entries' byte ranges in the source's body (entries and names are both sorted).
+  struct Range {
+    const char* begin;
+    const char* end;
+  };
+  std::vector<Range> kept;
+  size_t n = 0;
+  size_t item_size = 0;
+  const MapView map = source.attributes();
+  const char* p = map.body_.data();
+  const char* const end = p + map.body_.size();
+  auto wanted = names.begin();
+  while (p != end && wanted != names.end()) {
+    const char* begin = p;
+    const MapEntry entry = stored_item_internal::ReadEntry(p);
+    while (wanted != names.end() && *wanted < entry.name) ++wanted;
+    if (wanted != names.end() && *wanted == entry.name) {
+      kept.push_back({begin, p});
+      n += static_cast<size_t>(p - begin);
+      item_size += entry.name.size() + entry.value.Size();
+    }
+  }
+  if (kept.size() == map.size()) return source;
+
+  const size_t length = Codec::IndexedLength(kept.size(), n);
+  Rep* rep = Allocate(length, item_size);
+  Codec::Writer writer{rep->bytes(), nullptr};
+  const uint8_t width = Codec::WidthFor(n);
+  writer.Varint(static_cast<uint32_t>(kept.size()));
+  writer.Varint(static_cast<uint32_t>(n));
+  *writer.d++ = static_cast<char>(width);
+  char* offsets = writer.d;
+  char* const start = writer.d + kept.size() * width;
+  writer.d = start;
+  for (const Range& range : kept) {
+    Codec::Writer::Offset(offsets, static_cast<size_t>(writer.d - start), width);
+    const auto size = static_cast<size_t>(range.end - range.begin);
+    std::memcpy(writer.d, range.begin, size);
+    writer.d += size;
+  }
+  assert(writer.d == rep->bytes() + length);
   return StoredItem(rep);
 }
 

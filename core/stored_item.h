@@ -49,6 +49,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "core/item.h"
 #include "core/number.h"
@@ -260,6 +261,12 @@ class StoredItem {
   // `bytes` is the `item` part of the layout (what encoding() returns), without the header.
   // Errors are Code::kInternal, naming what is wrong.
   static Result<StoredItem> Decode(std::string_view bytes);
+  // The item holding only the top-level attributes of `source` named in `names` (any order;
+  // names `source` lacks are skipped): what a GSI or LSI stores for a KEYS_ONLY or INCLUDE
+  // projection. The chosen attributes' bytes are copied as they are, no tree is built; when every
+  // attribute is chosen, the result is `source` itself (one more reference to its buffer, as an
+  // ALL projection). REQUIRES: !source.empty().
+  static StoredItem Project(const StoredItem& source, std::vector<std::string_view> names);
 
   bool empty() const { return rep_ == nullptr; }
   explicit operator bool() const { return rep_ != nullptr; }

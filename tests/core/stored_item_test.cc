@@ -7,6 +7,7 @@
 #include <atomic>
 #include <iterator>
 #include <mutex>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "core/item.h"
 #include "core/value.h"
 #include "tests/core/number_testutil.h"
+#include "tests/testutil/random_values.h"
 
 namespace partstore {
 namespace {
@@ -158,6 +160,44 @@ TEST(StoredItemTest, ViewsReadWithoutATree) {
   EXPECT_FALSE(*stored.Find("a") == Value(2));
   EXPECT_TRUE(*stored.Find("a") == Value(N("1.0")));
   EXPECT_FALSE((stored == Item{{"a", 1}}));
+}
+
+// A projection copies the chosen attributes' bytes: the same bytes and size as encoding the
+// chosen attributes' tree.
+TEST(StoredItemTest, ProjectionKeepsTheChosenAttributesAsEncodingThemWould) {
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 300; ++i) {
+    SCOPED_TRACE(i);
+    const Item item = testing::RandomItem(rng, 8, 4);
+    const StoredItem stored = StoredItem::Encode(item);
+    std::vector<std::string> chosen;
+    Item subset;
+    for (const auto& [name, value] : item) {
+      if (rng() % 2 == 0) continue;
+      chosen.push_back(name);
+      if (rng() % 4 == 0) chosen.push_back(name);  // duplicates are harmless
+      subset.emplace(name, value);
+    }
+    for (std::string extra : {"absent", "zzz-absent", "\x01"}) {  // names the item most likely lacks
+      if (auto it = item.find(extra); it != item.end()) subset.insert(*it);
+      chosen.push_back(std::move(extra));
+    }
+    std::shuffle(chosen.begin(), chosen.end(), rng);
+    const std::vector<std::string_view> names(chosen.begin(), chosen.end());
+    const StoredItem projected = StoredItem::Project(stored, names);
+    const StoredItem want = StoredItem::Encode(subset);
+    EXPECT_EQ(projected.encoding(), want.encoding());
+    EXPECT_EQ(projected.item_size(), ItemSize(subset));
+    EXPECT_EQ(projected.SharesBufferWith(stored), subset.size() == item.size());
+  }
+  const StoredItem stored = StoredItem::Encode({{"PK", "a"}, {"SK", "b"}, {"x", 1}});
+  const StoredItem all = StoredItem::Project(stored, {"x", "SK", "PK", "nope"});
+  EXPECT_TRUE(all.SharesBufferWith(stored));  // as an ALL projection: one more reference
+  EXPECT_EQ(stored.use_count(), 2u);
+  const StoredItem keys = StoredItem::Project(stored, {"SK", "PK"});
+  EXPECT_TRUE((keys == Item{{"PK", "a"}, {"SK", "b"}}));
+  EXPECT_EQ(StoredItem::Project(stored, {}).encoding(), StoredItem::Encode({}).encoding());
+  EXPECT_TRUE(StoredItem::Decode(keys.encoding()).ok());
 }
 
 // The views are C++20 ranges (std::ranges algorithms work on them).
