@@ -473,8 +473,8 @@ StoredItem StoredItem::Project(const StoredItem& source, std::vector<std::string
   size_t n = 0;
   size_t item_size = 0;
   const MapView map = source.attributes();
-  const char* p = map.body_.data();
-  const char* const end = p + map.body_.size();
+  const char* p = map.body_begin();
+  const char* const end = map.body_end();
   auto wanted = names.begin();
   while (p != end && wanted != names.end()) {
     const char* begin = p;
@@ -682,8 +682,14 @@ bool SetView::contains(std::string_view element) const {
   return false;
 }
 
+namespace stored_item_internal {
+const char* IndexedBody::Element(size_t i) const {
+  return body_.data() + StoredItemCodec::GetFixed(offsets_ + i * width_, width_);
+}
+}  // namespace stored_item_internal
+
 MapView::Entry MapView::at(size_t i) const {
-  const char* p = body_.data() + Codec::GetFixed(offsets_ + i * width_, width_);
+  const char* p = Element(i);
   return stored_item_internal::ReadEntry(p);
 }
 
@@ -692,7 +698,7 @@ std::optional<ValueView> MapView::Find(std::string_view name) const {
   size_t hi = count_;
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
-    const char* p = body_.data() + Codec::GetFixed(offsets_ + mid * width_, width_);
+    const char* p = Element(mid);
     const uint32_t n = Codec::GetVarint(p);
     const std::string_view candidate(p, n);
     const int c = candidate.compare(name);
@@ -721,7 +727,7 @@ AttributeMap MapView::ToMap() const {
 
 std::optional<ValueView> ListView::at(size_t i) const {
   if (i >= count_) return std::nullopt;
-  const char* p = body_.data() + Codec::GetFixed(offsets_ + i * width_, width_);
+  const char* p = Element(i);
   return Codec::ReadValue(p);
 }
 

@@ -153,6 +153,27 @@ class ElementIterator {
   T current_{};
 };
 
+// What a map and a list share: the element count, the offset table and the elements' bytes.
+class IndexedBody {
+ public:
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+
+ protected:
+  IndexedBody() = default;
+  IndexedBody(size_t count, uint8_t width, const char* offsets, std::string_view body)
+      : count_(count), width_(width), offsets_(offsets), body_(body) {}
+  // Where element i starts. REQUIRES: i < size().
+  const char* Element(size_t i) const;
+  const char* body_begin() const { return body_.data(); }
+  const char* body_end() const { return body_.data() + body_.size(); }
+
+  size_t count_ = 0;
+  uint8_t width_ = 1;
+  const char* offsets_ = nullptr;
+  std::string_view body_;
+};
+
 }  // namespace stored_item_internal
 
 // A set's elements (SS, NS, BS): byte strings (for NS, canonical decimal text) in the set's order.
@@ -178,16 +199,14 @@ class SetView {
 };
 
 // A map's entries (an M value, or a whole item), sorted by name.
-class MapView {
+class MapView : public stored_item_internal::IndexedBody {
  public:
   using Entry = MapEntry;
   using iterator = stored_item_internal::ElementIterator<MapEntry, stored_item_internal::ReadEntry>;
 
   MapView() = default;
-  size_t size() const { return count_; }
-  bool empty() const { return count_ == 0; }
-  iterator begin() const { return iterator(body_.data(), body_.data() + body_.size()); }
-  iterator end() const { return iterator(body_.data() + body_.size(), body_.data() + body_.size()); }
+  iterator begin() const { return iterator(body_begin(), body_end()); }
+  iterator end() const { return iterator(body_end(), body_end()); }
   // The value of attribute `name`: a binary search over the offsets.
   std::optional<ValueView> Find(std::string_view name) const;
   // The i-th entry in name order. REQUIRES: i < size().
@@ -200,25 +219,18 @@ class MapView {
   friend class ValueView;
   friend class StoredItem;
   friend struct StoredItemCodec;
-  MapView(size_t count, uint8_t width, const char* offsets, std::string_view body)
-      : count_(count), width_(width), offsets_(offsets), body_(body) {}
-  size_t count_ = 0;
-  uint8_t width_ = 1;
-  const char* offsets_ = nullptr;
-  std::string_view body_;
+  using IndexedBody::IndexedBody;
 };
 
 // A list's elements, in order.
-class ListView {
+class ListView : public stored_item_internal::IndexedBody {
  public:
   using iterator =
       stored_item_internal::ElementIterator<ValueView, stored_item_internal::ReadValue>;
 
   ListView() = default;
-  size_t size() const { return count_; }
-  bool empty() const { return count_ == 0; }
-  iterator begin() const { return iterator(body_.data(), body_.data() + body_.size()); }
-  iterator end() const { return iterator(body_.data() + body_.size(), body_.data() + body_.size()); }
+  iterator begin() const { return iterator(body_begin(), body_end()); }
+  iterator end() const { return iterator(body_end(), body_end()); }
   // The i-th element, or nullopt past the end.
   std::optional<ValueView> at(size_t i) const;
 
@@ -226,12 +238,7 @@ class ListView {
 
  private:
   friend class ValueView;
-  ListView(size_t count, uint8_t width, const char* offsets, std::string_view body)
-      : count_(count), width_(width), offsets_(offsets), body_(body) {}
-  size_t count_ = 0;
-  uint8_t width_ = 1;
-  const char* offsets_ = nullptr;
-  std::string_view body_;
+  using IndexedBody::IndexedBody;
 };
 
 // The handle: a counted reference to one encoded item. Default-constructed: empty (no item).
