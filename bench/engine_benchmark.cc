@@ -13,8 +13,8 @@
 //   BM_Engine_GetItem                Database::GetItem, prebuilt request, eventually consistent
 //   BM_Engine_GetItemTable           Table::GetItem(request, prepared): no catalogue / PrepareGet
 //   BM_Engine_LookupOnly             EncodeItemKey + stripe shared lock + find, no copy
-//   BM_Engine_LookupCopy             the same + copying the Item out (what GetItem returns)
-//   BM_Engine_LookupPrefetchCopy     the same, prefetching the item's out-of-line parts first
+//   BM_Engine_LookupHandle           the same + the StoredItem handle taken under the lock
+//   BM_Engine_LookupToItem           the same + its Item tree built after the lock (GetItem)
 //   BM_BareMap_Get                   the ceiling: shared lock + find + copy the value out
 //   BM_BareMap_Overwrite             exclusive lock + find + assign a 200-byte value
 //   BM_Engine_PutItemOverwrite       PutItem of an existing key (the same 200-byte item)
@@ -341,24 +341,10 @@ void BM_Engine_GetItemTable(benchmark::State& state) {
   SetItems(state);
 }
 
-// Touches the out-of-line parts of `item` (long strings, nested maps and lists) with prefetches,
-// so their cache misses overlap instead of being taken one after another during the copy.
-void PrefetchItem(const Item& item) {
-  for (const auto& attribute : item) {
-    const Value& value = attribute.second;
-    if (const std::string* s = value.if_string()) {
-      if (s->size() > 15) __builtin_prefetch(s->data());
-    } else if (const AttributeMap* m = value.if_map()) {
-      if (!m->empty()) __builtin_prefetch(&*m->begin());
-    } else if (const ValueList* l = value.if_list()) {
-      if (!l->empty()) __builtin_prefetch(l->data());
-    }
-  }
-}
+enum class Copy { kNone, kHandle, kToItem };
 
-enum class Copy { kNone, kCopy, kPrefetchCopy };
-
-// The engine's lookup through its public pieces, with or without copying the item out.
+// The engine's lookup through its public pieces: the item found, its handle taken under the
+// lock (what every read does), or that and its tree built after the lock (what GetItem returns).
 template <Copy kCopy>
 void EngineLookup(benchmark::State& state) {
   Engine& e = GetEngine();
@@ -376,14 +362,17 @@ void EngineLookup(benchmark::State& state) {
     Result<Table::EncodedKey> encoded = table.EncodeItemKey(key);
     const Stripe& stripe = table.stripes().ForHash(encoded->hash);
     std::shared_lock lock(stripe.mu);
-    const ItemCollection* collection = stripe.Find({encoded->hash, encoded->partition});
-    const Item* item = collection != nullptr ? collection->Find(encoded->sort) : nullptr;
+    const StoredItem* item = stripe.FindItem({encoded->hash, encoded->partition}, encoded->sort);
     if (item == nullptr) state.SkipWithError("lookup failed");
     if constexpr (kCopy != Copy::kNone) {
-      if constexpr (kCopy == Copy::kPrefetchCopy) PrefetchItem(*item);
-      Item copy = *item;
+      StoredItem handle = *item;
       lock.unlock();
-      benchmark::DoNotOptimize(copy);
+      if constexpr (kCopy == Copy::kToItem) {
+        Item tree = handle.ToItem();
+        benchmark::DoNotOptimize(tree);
+      } else {
+        benchmark::DoNotOptimize(handle);
+      }
     } else {
       benchmark::DoNotOptimize(item);
     }
@@ -391,10 +380,8 @@ void EngineLookup(benchmark::State& state) {
   SetItems(state);
 }
 void BM_Engine_LookupOnly(benchmark::State& state) { EngineLookup<Copy::kNone>(state); }
-void BM_Engine_LookupCopy(benchmark::State& state) { EngineLookup<Copy::kCopy>(state); }
-void BM_Engine_LookupPrefetchCopy(benchmark::State& state) {
-  EngineLookup<Copy::kPrefetchCopy>(state);
-}
+void BM_Engine_LookupHandle(benchmark::State& state) { EngineLookup<Copy::kHandle>(state); }
+void BM_Engine_LookupToItem(benchmark::State& state) { EngineLookup<Copy::kToItem>(state); }
 
 void BM_BareMap_Get(benchmark::State& state) {
   BareMap& m = GetBareMap();
@@ -647,8 +634,8 @@ PARTSTORE_THREADED(BM_BareMap_Get);
 PARTSTORE_THREADED(BM_Engine_GetItem);
 PARTSTORE_THREADED(BM_Engine_GetItemTable);
 PARTSTORE_THREADED(BM_Engine_LookupOnly);
-PARTSTORE_THREADED(BM_Engine_LookupCopy);
-PARTSTORE_THREADED(BM_Engine_LookupPrefetchCopy);
+PARTSTORE_THREADED(BM_Engine_LookupHandle);
+PARTSTORE_THREADED(BM_Engine_LookupToItem);
 PARTSTORE_THREADED(BM_BareMap_Overwrite);
 PARTSTORE_THREADED(BM_Engine_PutItemOverwrite);
 PARTSTORE_THREADED(BM_Engine_PutItemInsert);

@@ -11,8 +11,8 @@
 //   BM_SegmentSizeSweep_*/N/S       ItemCollection with segments of S items (how the default
 //                                   was chosen)
 //
-// Items are empty: a stored Item is a 24-byte vector whichever its contents, so moving it costs
-// the same, and the measurement stays on the container. `bytes_per_item` counts the container's
+// Items are one shared empty StoredItem: a stored item is an 8-byte handle whichever its
+// contents, so moving it costs the same, and the measurement stays on the container. `bytes_per_item` counts the container's
 // own structure (element arrays by capacity, segment index, separators), not keys or items.
 #include <benchmark/benchmark.h>
 
@@ -68,25 +68,30 @@ struct FastRandom {
   }
 };
 
+const StoredItem& EmptyItem() {
+  static const StoredItem item = StoredItem::Encode(Item{});
+  return item;
+}
+
 class FlatMap {
  public:
-  using Map = boost::container::flat_map<std::string, Item, std::less<>>;
+  using Map = boost::container::flat_map<std::string, StoredItem, std::less<>>;
   explicit FlatMap(size_t = 0) {}
   // Built from sorted keys (appends), to skip the quadratic random-order fill in setup.
   void Build(std::vector<std::string> keys) {
     std::sort(keys.begin(), keys.end());
-    for (std::string& key : keys) map_.emplace_hint(map_.end(), std::move(key), Item{});
+    for (std::string& key : keys) map_.emplace_hint(map_.end(), std::move(key), EmptyItem());
   }
-  void Insert(std::string key) { map_.insert_or_assign(std::move(key), Item{}); }
+  void Insert(std::string key) { map_.insert_or_assign(std::move(key), EmptyItem()); }
   void Erase(std::string_view key) { map_.erase(map_.find(key)); }
-  const Item* Find(std::string_view key) const {
+  const StoredItem* Find(std::string_view key) const {
     auto it = map_.find(key);
     return it == map_.end() ? nullptr : &it->second;
   }
   size_t Scan(std::string_view start, int n) const {
     size_t sum = 0;
     for (auto it = map_.lower_bound(start); it != map_.end() && n > 0; ++it, --n) {
-      sum += it->first.size() + it->second.size();
+      sum += it->first.size() + it->second.item_size();
     }
     return sum;
   }
@@ -104,15 +109,13 @@ class Segmented {
   void Build(std::vector<std::string> keys) {
     for (std::string& key : keys) Insert(std::move(key));
   }
-  void Insert(std::string key) {
-    collection_.InsertOrAssign(std::move(key), Item{}, nullptr, {.item = 0});
-  }
-  void Erase(std::string_view key) { collection_.Erase(key, nullptr, 0); }
-  const Item* Find(std::string_view key) const { return collection_.Find(key); }
+  void Insert(std::string key) { collection_.InsertOrAssign(key, EmptyItem()); }
+  void Erase(std::string_view key) { collection_.Erase(key); }
+  const StoredItem* Find(std::string_view key) const { return collection_.Find(key); }
   size_t Scan(std::string_view start, int n) const {
     size_t sum = 0;
     for (auto c = collection_.LowerBound(start); c.valid() && n > 0; c.Next(), --n) {
-      sum += c.key().size() + c.item().size();
+      sum += c.key().size() + c.item().item_size();
     }
     return sum;
   }

@@ -61,6 +61,15 @@ void AppendKeyEncoding(const Value& value, std::string* out) {
   }
 }
 
+void AppendKeyEncoding(const ValueView& value, std::string* out) {
+  switch (value.type()) {
+    case Type::kS: out->append(value.as_string()); return;
+    case Type::kB: out->append(value.as_binary()); return;
+    case Type::kN: AppendNumberKeyEncoding(value.as_number(), out); return;
+    default: assert(false && "AppendKeyEncoding: not a key type"); return;
+  }
+}
+
 std::string EncodeKey(const Value& value) {
   std::string out;
   AppendKeyEncoding(value, &out);

@@ -28,12 +28,15 @@
 
 #include "core/key.h"
 #include "core/status.h"
+#include "core/stored_item.h"
 #include "core/value.h"
 
 namespace partstore {
 
 // Appends the encoding of `value`. REQUIRES: value is S, N or B.
 void AppendKeyEncoding(const Value& value, std::string* out);
+// The same for an encoded value (the same bytes as for its Value).
+void AppendKeyEncoding(const ValueView& value, std::string* out);
 // The encoding of `value`. REQUIRES: value is S, N or B.
 std::string EncodeKey(const Value& value);
 

@@ -89,6 +89,13 @@ class ValueView {
   friend struct StoredItemCodec;
   ValueView(Type type, std::string_view payload) : type_(type), payload_(payload) {}
 
+  // Deep equality of two encoded values. The encoding is canonical (numbers as their canonical
+  // text; set elements, map names and offset widths determined by the value), so two values are
+  // equal exactly when their types and bytes are.
+  friend bool operator==(const ValueView& a, const ValueView& b) {
+    return a.type_ == b.type_ && a.payload_ == b.payload_;
+  }
+
   Type type_ = Type::kNull;
   // S/B/N: the bytes or text. BOOL: one byte. M/L/sets: the whole body from its count varint.
   std::string_view payload_;

@@ -86,19 +86,8 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
         unprocessed.keys.push_back(keys.keys[k]);
         continue;
       }
-      const Stripe& stripe = plan.table->stripes().ForHash(key.hash);
-      size_t size = 0;
-      std::optional<Item> item_read;
-      {
-        std::shared_lock lock(stripe.mu);
-        const ItemCollection* collection = stripe.Find({key.hash, key.partition});
-        const Item* item = collection != nullptr ? collection->Find(key.sort) : nullptr;
-        if (item != nullptr) {
-          size = ItemSize(*item);
-          item_read = plan.projection.projection ? expr::Project(*plan.projection.projection, *item)
-                                                 : *item;
-        }
-      }
+      const StoredItem item = plan.table->ReadItem(key);
+      const size_t size = item ? item.item_size() : 0;
       const int64_t half_units = ReadHalfUnits(size, consistency);
       // Simulated capacity: a throttled key is returned unprocessed (its read had no effect).
       if (capacity::TableCapacity* capacity = plan.table->capacity()) {
@@ -113,8 +102,10 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
           continue;
         }
       }
-      if (item_read) {
-        found.push_back(std::move(*item_read));
+      if (item) {
+        found.push_back(plan.projection.projection
+                            ? expr::Project(*plan.projection.projection, item)
+                            : item.ToItem());
         response_bytes += size;
       }
       charge.table_half_units += half_units;

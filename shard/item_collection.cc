@@ -66,31 +66,24 @@ ItemCollection::Position ItemCollection::Bound(std::string_view sk, bool upper) 
   return {s, index};
 }
 
-Item* ItemCollection::Find(std::string_view sk) {
-  Segment& segment = large_ ? large_->segments[Route(sk)] : head_;
-  const auto it = segment.find(sk);
-  return it == segment.end() ? nullptr : &it->second;
-}
-
-const Item* ItemCollection::Find(std::string_view sk) const {
+const StoredItem* ItemCollection::Find(std::string_view sk) const {
   const Segment& segment = large_ ? large_->segments[Route(sk)] : head_;
   const auto it = segment.find(sk);
   return it == segment.end() ? nullptr : &it->second;
 }
 
-std::pair<Item*, bool> ItemCollection::InsertOrAssign(std::string sk, Item item, Item* old,
-                                                      KnownItemSizes sizes) {
-  assert(sizes.item == kComputeSize || sizes.item == ItemSize(item));
-  const size_t item_size = sizes.item == kComputeSize ? ItemSize(item) : sizes.item;
+std::pair<const StoredItem*, bool> ItemCollection::InsertOrAssign(std::string_view sk,
+                                                                  StoredItem item,
+                                                                  StoredItem* old) {
+  assert(!item.empty());
+  const size_t item_size = item.item_size();
   size_t s = large_ ? Route(sk) : 0;
   Segment* segment = &segments()[s];
   auto it = segment->lower_bound(sk);
   if (it != segment->end() && it->first == sk) {
-    assert(sizes.old == kComputeSize || sizes.old == ItemSize(it->second));
-    const size_t old_size = sizes.old == kComputeSize ? ItemSize(it->second) : sizes.old;
+    total_size_ += item_size - it->second.item_size();
     it->second.swap(item);
     if (old != nullptr) *old = std::move(item);
-    total_size_ += item_size - old_size;
     return {&it->second, false};
   }
   size_t index = it - segment->begin();
@@ -110,19 +103,18 @@ std::pair<Item*, bool> ItemCollection::InsertOrAssign(std::string sk, Item item,
     const size_t n = segment->size();
     segment->reserve(std::min<size_t>(max_segment_, std::max<size_t>(n + 1, n + n / 2)));
   }
-  it = segment->emplace_hint(segment->begin() + index, std::move(sk), std::move(item));
+  it = segment->emplace_hint(segment->begin() + index, std::string(sk), std::move(item));
   if (large_) ++large_->size;
   total_size_ += item_size;
   return {&it->second, true};
 }
 
-bool ItemCollection::Erase(std::string_view sk, Item* old, size_t old_size) {
+bool ItemCollection::Erase(std::string_view sk, StoredItem* old) {
   const size_t s = large_ ? Route(sk) : 0;
   Segment& segment = segments()[s];
   const auto it = segment.find(sk);
   if (it == segment.end()) return false;
-  assert(old_size == kComputeSize || old_size == ItemSize(it->second));
-  total_size_ -= old_size == kComputeSize ? ItemSize(it->second) : old_size;
+  total_size_ -= it->second.item_size();
   if (old != nullptr) *old = std::move(it->second);
   segment.erase(it);
   if (large_) {
@@ -251,7 +243,8 @@ bool ItemCollection::CheckInvariants() const {
     for (const auto& [key, item] : segment) {
       if (previous != nullptr && !(*previous < key)) return false;
       previous = &key;
-      total += ItemSize(item);
+      if (item.empty()) return false;
+      total += item.item_size();
       ++count;
     }
   }

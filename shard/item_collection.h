@@ -27,23 +27,26 @@
 //     vs 1.25 us at 1M keys) and per item on scans; storing items by pointer in one flat_map only
 //     cuts the move cost by about a third, not the O(n) growth.
 //
-// Invalidation. Item* (from Find, InsertOrAssign or a cursor) and cursors stay valid until the next
-// InsertOrAssign that inserts a new key, Erase, clear() or assignment to the collection: those may
-// move elements between and within segments. InsertOrAssign of a key that is already present
-// replaces the item in place and invalidates nothing. Moving an ItemCollection invalidates cursors
-// into it, but Item* survive (the storage moves with the object); copying one leaves the source's
-// Item* and cursors valid. A cursor's Seek*
-// methods re-read the collection, so a cursor may be repositioned with a Seek* after a mutation;
-// its other methods require that nothing was mutated since the last Seek*.
+// Items. The collection holds StoredItems (core/stored_item.h): immutable, reference-counted
+// buffers, 8 bytes per element beside the key. A write replaces an item's handle, never the bytes
+// behind it, so a reader that copied a handle (one atomic increment) under the lock may read the
+// item after releasing the lock, and keeps reading the version it took.
+//
+// Invalidation. StoredItem* (from Find, InsertOrAssign or a cursor) and cursors stay valid until
+// the next InsertOrAssign that inserts a new key, Erase, clear() or assignment to the collection:
+// those may move elements between and within segments. InsertOrAssign of a key that is already
+// present replaces the handle in place and invalidates no position. Moving an ItemCollection
+// invalidates cursors into it, but StoredItem* survive (the storage moves with the object);
+// copying one leaves the source's pointers and cursors valid (the copy shares the buffers). A
+// cursor's Seek* methods re-read the collection, so a cursor may be repositioned with a Seek*
+// after a mutation; its other methods require that nothing was mutated since the last Seek*.
 //
 // Total size. total_size() is the sum of DynamoDB's ItemSize (core/item.h, no 100-byte overhead)
-// of the items, maintained on every mutation. Callers that already know the sizes pass them
-// (KnownItemSizes) and nothing is recomputed; otherwise the collection calls ItemSize. A caller
-// that mutates an item in place through an Item* reports the change with NoteItemResized.
+// of the items, kept on every mutation from the size each StoredItem carries in its header.
 //
 // Thread safety: not thread-safe. The owning stripe's reader/writer lock protects it: const
-// methods and ConstCursor under the shared lock, mutations and Cursor under the exclusive lock.
-// Item* and cursors must not outlive the lock they were obtained under.
+// methods and cursors under the shared lock, mutations under the exclusive lock. Pointers and
+// cursors must not outlive the lock they were obtained under; StoredItem copies may.
 #pragma once
 
 #include <boost/container/flat_map.hpp>
@@ -57,12 +60,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/item.h"
+#include "core/stored_item.h"
 
 namespace partstore {
-
-// Marks an item size as unknown: the collection computes it with ItemSize.
-inline constexpr size_t kUnknownItemSize = std::numeric_limits<size_t>::max();
 
 struct ItemCollectionOptions {
   static constexpr size_t kDefaultMaxSegmentSize = 512;
@@ -71,26 +71,15 @@ struct ItemCollectionOptions {
   size_t max_segment_size = kDefaultMaxSegmentSize;
 };
 
-// Sizes (ItemSize) the caller already knows, so the collection need not compute them.
-struct KnownItemSizes {
-  size_t item = kUnknownItemSize;  // of the item being written
-  size_t old = kUnknownItemSize;   // of the item it replaces, if there is one
-};
-
 class ItemCollection {
  public:
   using Options = ItemCollectionOptions;
-  static constexpr size_t kComputeSize = kUnknownItemSize;
   static constexpr size_t kDefaultMaxSegmentSize = ItemCollectionOptions::kDefaultMaxSegmentSize;
   // Smaller segments are rounded up to this (a quarter of a segment must be at least one item).
   static constexpr size_t kMinMaxSegmentSize = 4;
 
-  template <bool kConst>
-  class BasicCursor;
-  // A position in the collection, moving in either direction. Cursor gives mutable items (hold the
-  // exclusive lock); ConstCursor is for readers.
-  using Cursor = BasicCursor<false>;
-  using ConstCursor = BasicCursor<true>;
+  // A position in the collection, moving in either direction.
+  class Cursor;
 
   ItemCollection() : ItemCollection(Options{}) {}
   explicit ItemCollection(Options options);
@@ -106,37 +95,30 @@ class ItemCollection {
   uint64_t total_size() const { return total_size_; }
 
   // The item stored under `sk`, or null. Allocates nothing.
-  Item* Find(std::string_view sk);
-  const Item* Find(std::string_view sk) const;
+  const StoredItem* Find(std::string_view sk) const;
 
-  // Stores `item` under `sk`, replacing the item there if any. Returns the stored item and whether
-  // `sk` was new. When an item was replaced and `old` is not null, the previous item is moved into
-  // *old (PutItem's ALL_OLD needs no second lookup); *old is untouched when `sk` was new.
-  std::pair<Item*, bool> InsertOrAssign(std::string sk, Item item, Item* old = nullptr,
-                                        KnownItemSizes sizes = {});
+  // Stores `item` (REQUIRES: not empty) under `sk`, replacing the item there if any. Returns the
+  // stored item and whether `sk` was new. When an item was replaced and `old` is not null, the
+  // previous item is moved into *old (PutItem's ALL_OLD needs no second lookup); *old is untouched
+  // when `sk` was new.
+  std::pair<const StoredItem*, bool> InsertOrAssign(std::string_view sk, StoredItem item,
+                                                    StoredItem* old = nullptr);
 
   // Removes the item under `sk`; returns whether there was one. When `old` is not null the removed
-  // item is moved into it. `old_size` is its ItemSize if the caller knows it.
-  bool Erase(std::string_view sk, Item* old = nullptr, size_t old_size = kComputeSize);
-
-  // Reports that an item was changed in place (through an Item* or Cursor) from `old_size` to
-  // `new_size` bytes, to keep total_size() exact.
-  void NoteItemResized(size_t old_size, size_t new_size) { total_size_ += new_size - old_size; }
+  // item is moved into it.
+  bool Erase(std::string_view sk, StoredItem* old = nullptr);
 
   void clear();
 
-  // Cursors: unpositioned (not valid()) until a Seek*.
-  Cursor NewCursor();
-  ConstCursor NewCursor() const;
+  // A cursor, unpositioned (not valid()) until a Seek*.
+  Cursor NewCursor() const;
   // Cursors at the first item with key >= sk / > sk (not valid() when there is none).
-  Cursor LowerBound(std::string_view sk);
-  ConstCursor LowerBound(std::string_view sk) const;
-  Cursor UpperBound(std::string_view sk);
-  ConstCursor UpperBound(std::string_view sk) const;
+  Cursor LowerBound(std::string_view sk) const;
+  Cursor UpperBound(std::string_view sk) const;
 
   // Bytes held by the container's own structure: this object, element arrays (by capacity),
-  // separator keys and the segment index; not what keys and items allocate themselves. For
-  // memory accounting and benchmarks.
+  // separator keys and the segment index; not what keys and item buffers allocate themselves.
+  // For memory accounting and benchmarks.
   size_t ContainerBytes() const;
   // Number of flat_map segments (1 while the collection is a single flat_map). For tests and
   // statistics.
@@ -144,11 +126,11 @@ class ItemCollection {
   size_t max_segment_size() const { return max_segment_; }
 
   // Checks the structure's invariants (order, segment bounds, separators, counts, total size);
-  // returns false on the first violation. O(n) and calls ItemSize: for tests.
+  // returns false on the first violation. O(n): for tests.
   bool CheckInvariants() const;
 
  private:
-  using Segment = boost::container::flat_map<std::string, Item, std::less<>>;
+  using Segment = boost::container::flat_map<std::string, StoredItem, std::less<>>;
 
   // A collection past max_segment_size items.
   struct Large {
@@ -186,21 +168,9 @@ class ItemCollection {
   uint32_t max_segment_;
 };
 
-template <bool kConst>
-class ItemCollection::BasicCursor {
+class ItemCollection::Cursor {
  public:
-  using CollectionType = std::conditional_t<kConst, const ItemCollection, ItemCollection>;
-  using ItemType = std::conditional_t<kConst, const Item, Item>;
-
-  explicit BasicCursor(CollectionType* collection) : collection_(collection) { Reset(); }
-  // A mutable cursor converts to a const one.
-  template <bool kOther>
-  requires(kConst && !kOther) BasicCursor(const BasicCursor<kOther>& other)  // NOLINT
-      : collection_(other.collection_),
-        segments_(other.segments_),
-        segment_count_(other.segment_count_),
-        segment_(other.segment_),
-        index_(other.index_) {}
+  explicit Cursor(const ItemCollection* collection) : collection_(collection) { Reset(); }
 
   bool valid() const { return segment_ < segment_count_; }
 
@@ -249,15 +219,12 @@ class ItemCollection::BasicCursor {
 
   // REQUIRES: valid().
   std::string_view key() const { return element().first; }
-  ItemType& item() const { return element().second; }
+  const StoredItem& item() const { return element().second; }
 
  private:
   friend class ItemCollection;
-  template <bool>
-  friend class BasicCursor;
-  using SegmentType = std::conditional_t<kConst, const Segment, Segment>;
 
-  auto& element() const { return *(segments_[segment_].begin() + index_); }
+  const Segment::value_type& element() const { return *(segments_[segment_].begin() + index_); }
   void Reset() {
     segments_ = collection_->segments();
     segment_count_ = collection_->segment_count();
@@ -272,32 +239,21 @@ class ItemCollection::BasicCursor {
     }
   }
 
-  CollectionType* collection_;
-  SegmentType* segments_ = nullptr;
+  const ItemCollection* collection_;
+  const Segment* segments_ = nullptr;
   size_t segment_count_ = 0;
   size_t segment_ = 0;  // == segment_count_ when not valid()
   size_t index_ = 0;
 };
 
-inline ItemCollection::Cursor ItemCollection::NewCursor() { return Cursor(this); }
-inline ItemCollection::ConstCursor ItemCollection::NewCursor() const { return ConstCursor(this); }
-inline ItemCollection::Cursor ItemCollection::LowerBound(std::string_view sk) {
+inline ItemCollection::Cursor ItemCollection::NewCursor() const { return Cursor(this); }
+inline ItemCollection::Cursor ItemCollection::LowerBound(std::string_view sk) const {
   Cursor c(this);
   c.Seek(sk);
   return c;
 }
-inline ItemCollection::ConstCursor ItemCollection::LowerBound(std::string_view sk) const {
-  ConstCursor c(this);
-  c.Seek(sk);
-  return c;
-}
-inline ItemCollection::Cursor ItemCollection::UpperBound(std::string_view sk) {
+inline ItemCollection::Cursor ItemCollection::UpperBound(std::string_view sk) const {
   Cursor c(this);
-  c.SeekAfter(sk);
-  return c;
-}
-inline ItemCollection::ConstCursor ItemCollection::UpperBound(std::string_view sk) const {
-  ConstCursor c(this);
   c.SeekAfter(sk);
   return c;
 }

@@ -30,6 +30,7 @@ SecondaryIndex::SecondaryIndex(IndexDefinition definition, KeySchema table_key, 
     }
     std::sort(projected_.begin(), projected_.end());
     projected_.erase(std::unique(projected_.begin(), projected_.end()), projected_.end());
+    projected_views_.assign(projected_.begin(), projected_.end());
   }
 }
 
@@ -60,35 +61,45 @@ Status SecondaryIndex::CheckItem(const Item& item) const {
   return Status::Ok();
 }
 
-std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOf(const Item& item,
-                                                              std::string_view table_partition,
-                                                              std::string_view table_sort) const {
+namespace {
+
+// An attribute of a tree item or of a stored item, or null / nullopt.
+const Value* Attribute(const Item& item, std::string_view name) {
+  auto it = item.find(name);
+  return it == item.end() ? nullptr : &it->second;
+}
+std::optional<ValueView> Attribute(const StoredItem& item, std::string_view name) {
+  return item.Find(name);
+}
+
+}  // namespace
+
+template <typename ItemT>
+std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOfImpl(
+    const ItemT& item, std::string_view table_partition, std::string_view table_sort) const {
   const KeySchema& key = definition_.key;
-  // An index key attribute of another type, or empty, keeps the item out (only a backfill meets
-  // such items: writes are refused by CheckItem).
-  auto usable = [](const KeyAttribute& attribute, const Value& value) {
+  auto usable = [](const KeyAttribute& attribute, const auto& value) {
     const Type type = ValueTypeOf(attribute.type);
     if (value.type() != type) return false;
     if (type == Type::kS) return !value.as_string().empty();
     if (type == Type::kB) return !value.as_binary().empty();
     return true;
   };
-  const Value* sort = nullptr;
+  decltype(Attribute(item, "")) sort{};
   if (key.sort) {
-    auto it = item.find(key.sort->name);
-    if (it == item.end() || !usable(*key.sort, it->second)) return std::nullopt;
-    sort = &it->second;
+    sort = Attribute(item, key.sort->name);
+    if (!sort || !usable(*key.sort, *sort)) return std::nullopt;
   }
   EntryKey out;
   if (definition_.kind == IndexKind::kLocal) {
     out.partition = std::string(table_partition);
   } else {
-    auto it = item.find(key.partition.name);
-    if (it == item.end() || !usable(key.partition, it->second)) return std::nullopt;
-    AppendKeyEncoding(it->second, &out.partition);
+    auto partition = Attribute(item, key.partition.name);
+    if (!partition || !usable(key.partition, *partition)) return std::nullopt;
+    AppendKeyEncoding(*partition, &out.partition);
   }
   out.hash = HashPartitionKey(out.partition);
-  if (sort != nullptr) {
+  if (sort) {
     std::string encoded;
     AppendKeyEncoding(*sort, &encoded);
     AppendEscapedComponent(encoded, &out.entry);
@@ -96,6 +107,23 @@ std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOf(const Item& item,
   if (definition_.kind == IndexKind::kGlobal) AppendEscapedComponent(table_partition, &out.entry);
   out.entry.append(table_sort);
   return out;
+}
+
+std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOf(const Item& item,
+                                                              std::string_view table_partition,
+                                                              std::string_view table_sort) const {
+  return KeyOfImpl(item, table_partition, table_sort);
+}
+
+std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOf(const StoredItem& item,
+                                                              std::string_view table_partition,
+                                                              std::string_view table_sort) const {
+  return KeyOfImpl(item, table_partition, table_sort);
+}
+
+StoredItem SecondaryIndex::Project(const StoredItem& item) const {
+  if (definition_.projection == ProjectionType::kAll) return item;
+  return StoredItem::Project(item, projected_views_);
 }
 
 Item SecondaryIndex::Project(const Item& item) const {
@@ -107,23 +135,22 @@ Item SecondaryIndex::Project(const Item& item) const {
   return out;
 }
 
-size_t SecondaryIndex::ProjectedSize(const Item& item) const {
-  if (definition_.projection == ProjectionType::kAll) return ItemSize(item);
+size_t SecondaryIndex::ProjectedSize(const StoredItem& item) const {
+  if (definition_.projection == ProjectionType::kAll) return item.item_size();
   size_t size = 0;
   for (const std::string& name : projected_) {
-    if (auto it = item.find(name); it != item.end()) size += AttributeSize(it->first, it->second);
+    if (std::optional<ValueView> value = item.Find(name)) size += name.size() + value->Size();
   }
   return size;
 }
 
-bool SecondaryIndex::SameProjection(const Item& a, const Item& b) const {
-  if (definition_.projection == ProjectionType::kAll) return a == b;
+bool SecondaryIndex::SameProjection(const StoredItem& a, const StoredItem& b) const {
+  if (definition_.projection == ProjectionType::kAll) return a.encoding() == b.encoding();
   for (const std::string& name : projected_) {
-    auto x = a.find(name);
-    auto y = b.find(name);
-    const bool in_a = x != a.end();
-    if (in_a != (y != b.end())) return false;
-    if (in_a && !(x->second == y->second)) return false;
+    std::optional<ValueView> x = a.Find(name);
+    std::optional<ValueView> y = b.Find(name);
+    if (x.has_value() != y.has_value()) return false;
+    if (x && !(*x == *y)) return false;
   }
   return true;
 }
@@ -133,22 +160,8 @@ bool SecondaryIndex::Projects(std::string_view attribute) const {
   return std::binary_search(projected_.begin(), projected_.end(), attribute);
 }
 
-int64_t SecondaryIndex::item_count() const {
-  int64_t total = 0;
-  for (size_t i = 0; i < stripes_.size(); ++i) {
-    std::shared_lock lock(stripes_.at(i).mu);
-    total += stripes_.at(i).item_count;
-  }
-  return total;
-}
+int64_t SecondaryIndex::item_count() const { return stripes_.item_count(); }
 
-int64_t SecondaryIndex::size_bytes() const {
-  int64_t total = 0;
-  for (size_t i = 0; i < stripes_.size(); ++i) {
-    std::shared_lock lock(stripes_.at(i).mu);
-    total += stripes_.at(i).size_bytes;
-  }
-  return total;
-}
+int64_t SecondaryIndex::size_bytes() const { return stripes_.size_bytes(); }
 
 }  // namespace partstore

@@ -83,13 +83,18 @@ class SecondaryIndex {
   };
   std::optional<EntryKey> KeyOf(const Item& item, std::string_view table_partition,
                                 std::string_view table_sort) const;
+  std::optional<EntryKey> KeyOf(const StoredItem& item, std::string_view table_partition,
+                                std::string_view table_sort) const;
 
-  // The entry stored for `item`.
+  // The entry stored for `item`: with an ALL projection the base item itself (its buffer
+  // shared, one more reference), else a buffer of the projected attributes' bytes.
+  StoredItem Project(const StoredItem& item) const;
+  // The same as a tree (tests, models).
   Item Project(const Item& item) const;
-  // ItemSize(Project(item)), without building the entry.
-  size_t ProjectedSize(const Item& item) const;
+  // The DynamoDB size of Project(item), without building the entry.
+  size_t ProjectedSize(const StoredItem& item) const;
   // Whether `a` and `b` project to equal entries (compared in place, without building them).
-  bool SameProjection(const Item& a, const Item& b) const;
+  bool SameProjection(const StoredItem& a, const StoredItem& b) const;
   // Whether `path_top` is an attribute this index's entries carry.
   bool Projects(std::string_view attribute) const;
 
@@ -99,9 +104,14 @@ class SecondaryIndex {
   int64_t size_bytes() const;
 
  private:
+  template <typename ItemT>
+  std::optional<EntryKey> KeyOfImpl(const ItemT& item, std::string_view table_partition,
+                                    std::string_view table_sort) const;
+
   IndexDefinition definition_;
   KeySchema table_key_;
   std::vector<std::string> projected_;  // sorted: keys + non-key attributes (not for ALL)
+  std::vector<std::string_view> projected_views_;  // the same, for StoredItem::Project
   StripeSet stripes_;
 };
 

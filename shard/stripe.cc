@@ -11,23 +11,45 @@ uint64_t HashPartitionKey(std::string_view encoded_partition_key) {
   return XXH3_64bits(encoded_partition_key.data(), encoded_partition_key.size());
 }
 
-ItemCollection* Stripe::Find(PartitionKeyRef key) {
-  auto it = map_.find(key);
-  return it == map_.end() ? nullptr : &it->second;
-}
-
 const ItemCollection* Stripe::Find(PartitionKeyRef key) const {
   auto it = map_.find(key);
   return it == map_.end() ? nullptr : &it->second;
 }
 
-ItemCollection& Stripe::FindOrCreate(PartitionKeyRef key) {
+bool Stripe::Put(PartitionKeyRef key, std::string_view sk, StoredItem item, StoredItem* old) {
   auto it = map_.find(key);
-  if (it != map_.end()) return it->second;
-  auto [inserted, unused] =
-      map_.try_emplace(StoredKey{key.hash, std::string(key.key)}, ItemCollection{});
-  if (KeepOrder()) order_.insert(OrderPosition(key), &*inserted);
-  return inserted->second;
+  if (it == map_.end()) {
+    it = map_.try_emplace(StoredKey{key.hash, std::string(key.key)}, ItemCollection{}).first;
+    if (KeepOrder()) order_.insert(OrderPosition(key), &*it);
+  }
+  ItemCollection& collection = it->second;
+  const uint64_t before = collection.total_size();
+  const bool inserted = collection.InsertOrAssign(sk, std::move(item), old).second;
+  item_count_ += inserted ? 1 : 0;
+  size_bytes_ += static_cast<int64_t>(collection.total_size()) - static_cast<int64_t>(before);
+  return inserted;
+}
+
+bool Stripe::Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old) {
+  auto it = map_.find(key);
+  if (it == map_.end()) return false;
+  ItemCollection& collection = it->second;
+  const uint64_t before = collection.total_size();
+  if (!collection.Erase(sk, old)) return false;
+  --item_count_;
+  size_bytes_ -= static_cast<int64_t>(before - collection.total_size());
+  if (collection.empty()) {
+    if (KeepOrder()) {
+      auto position = OrderPosition(key);
+      if (position != order_.end() && *position == &*it) {
+        order_.erase(position);
+      } else {
+        order_valid_.store(false, std::memory_order_relaxed);  // not expected: rebuild to be safe
+      }
+    }
+    map_.erase(it);
+  }
+  return true;
 }
 
 bool Stripe::KeepOrder() {
@@ -39,20 +61,6 @@ bool Stripe::KeepOrder() {
   }
   writes_since_scan_.store(writes + 1, std::memory_order_relaxed);
   return true;
-}
-
-void Stripe::EraseIfEmpty(PartitionKeyRef key) {
-  auto it = map_.find(key);
-  if (it == map_.end() || !it->second.empty()) return;
-  if (KeepOrder()) {
-    auto position = OrderPosition(key);
-    if (position != order_.end() && *position == &*it) {
-      order_.erase(position);
-    } else {
-      order_valid_.store(false, std::memory_order_relaxed);  // not expected: rebuild to be safe
-    }
-  }
-  map_.erase(it);
 }
 
 std::vector<const Stripe::Entry*>::iterator Stripe::OrderPosition(PartitionKeyRef key) const {
@@ -83,6 +91,24 @@ StripeSet::StripeSet(size_t count) {
   shift_ = 64 - std::countr_zero(rounded);
   stripes_.reserve(rounded);
   for (size_t i = 0; i < rounded; ++i) stripes_.push_back(std::make_unique<Stripe>());
+}
+
+int64_t StripeSet::item_count() const {
+  int64_t total = 0;
+  for (const auto& stripe : stripes_) {
+    std::shared_lock lock(stripe->mu);
+    total += stripe->item_count();
+  }
+  return total;
+}
+
+int64_t StripeSet::size_bytes() const {
+  int64_t total = 0;
+  for (const auto& stripe : stripes_) {
+    std::shared_lock lock(stripe->mu);
+    total += stripe->size_bytes();
+  }
+  return total;
 }
 
 }  // namespace partstore

@@ -15,6 +15,12 @@
 //     (std::map: a cache miss per level on every GetItem as well).
 // A partition key's collection is removed when its last item is.
 //
+// The stripe owns its data: items go in and out through Put and Erase, which keep the stripe's
+// item count and byte size (the sum of the items' DynamoDB sizes, read from each StoredItem's
+// header) and create and remove collections; readers get const collections, items and cursors.
+// Items are immutable StoredItems: a reader copies the handles it needs under the lock and reads
+// them after releasing it.
+//
 // Thread safety: each Stripe's data is guarded by its `mu` (std::shared_mutex): readers hold it
 // shared, writers exclusive. The scan-order vector is rebuilt under `mu` held shared plus
 // `order_mu`, so concurrent readers build it once. Counters (items, bytes) change only under the
@@ -77,13 +83,21 @@ class Stripe {
   // The lock; see the header comment.
   mutable std::shared_mutex mu;
 
-  // REQUIRES: mu held (shared for the const overloads, exclusive otherwise).
-  ItemCollection* Find(PartitionKeyRef key);
+  // The collection of partition key `key`, or null when it has no items. REQUIRES: mu held.
   const ItemCollection* Find(PartitionKeyRef key) const;
-  // The collection of `key`, created empty if absent. REQUIRES: mu held exclusively.
-  ItemCollection& FindOrCreate(PartitionKeyRef key);
-  // Removes `key`'s collection if it is empty. REQUIRES: mu held exclusively.
-  void EraseIfEmpty(PartitionKeyRef key);
+  // The item under (`key`, `sk`), or null. REQUIRES: mu held.
+  const StoredItem* FindItem(PartitionKeyRef key, std::string_view sk) const {
+    const ItemCollection* collection = Find(key);
+    return collection != nullptr ? collection->Find(sk) : nullptr;
+  }
+  // Stores `item` (REQUIRES: not empty) under (`key`, `sk`), replacing the item there; returns
+  // whether it is new. The replaced item is moved into *old when `old` is not null. Keeps the
+  // counters. REQUIRES: mu held exclusively.
+  bool Put(PartitionKeyRef key, std::string_view sk, StoredItem item, StoredItem* old = nullptr);
+  // Removes the item under (`key`, `sk`) (and the collection, when it was the last); returns
+  // whether there was one, moved into *old when `old` is not null. Keeps the counters.
+  // REQUIRES: mu held exclusively.
+  bool Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old = nullptr);
 
   // Partition keys in scan order. REQUIRES: mu held (shared or exclusive); the vector stays valid
   // while it is held and no partition key is added or removed. Built on first use after it was
@@ -99,13 +113,15 @@ class Stripe {
   // REQUIRES: mu held.
   bool order_cached() const { return order_valid_.load(std::memory_order_relaxed); }
 
-  // Item count and ItemSize total. REQUIRES: mu held (exclusive to change).
-  int64_t item_count = 0;
-  int64_t size_bytes = 0;
-
+  // Items, and the sum of their DynamoDB sizes (ItemSize, no per-item overhead). REQUIRES: mu
+  // held.
+  int64_t item_count() const { return item_count_; }
+  int64_t size_bytes() const { return size_bytes_; }
   size_t partition_count() const { return map_.size(); }
 
  private:
+  int64_t item_count_ = 0;
+  int64_t size_bytes_ = 0;
   // Where `key` is or would be in order_. REQUIRES: mu held exclusively.
   std::vector<const Entry*>::iterator OrderPosition(PartitionKeyRef key) const;
 
@@ -135,6 +151,10 @@ class StripeSet {
   const Stripe& ForHash(uint64_t hash) const { return *stripes_[IndexOf(hash)]; }
   Stripe& at(size_t index) { return *stripes_[index]; }
   const Stripe& at(size_t index) const { return *stripes_[index]; }
+  // Items and their DynamoDB size summed over the stripes, each read under its shared lock.
+  int64_t item_count() const;
+  int64_t size_bytes() const;
+
   // The first hash stripe `index` covers.
   uint64_t FirstHash(size_t index) const {
     return shift_ >= 64 ? 0 : static_cast<uint64_t>(index) << shift_;

@@ -396,25 +396,9 @@ void Table::UpdateIndexCapacities(const TableDescription& d) {
   }
 }
 
-int64_t Table::item_count() const {
-  int64_t total = 0;
-  for (size_t i = 0; i < stripes_.size(); ++i) {
-    const Stripe& stripe = stripes_.at(i);
-    std::shared_lock lock(stripe.mu);
-    total += stripe.item_count;
-  }
-  return total;
-}
+int64_t Table::item_count() const { return stripes_.item_count(); }
 
-int64_t Table::size_bytes() const {
-  int64_t total = 0;
-  for (size_t i = 0; i < stripes_.size(); ++i) {
-    const Stripe& stripe = stripes_.at(i);
-    std::shared_lock lock(stripe.mu);
-    total += stripe.size_bytes;
-  }
-  return total;
-}
+int64_t Table::size_bytes() const { return stripes_.size_bytes(); }
 
 int Table::partition_count() const {
   if (capacity_) return static_cast<int>(capacity_->PartitionStarts("").size());

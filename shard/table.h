@@ -196,6 +196,11 @@ class Table {
   Result<EncodedKey> DecodeStartKey(const Item& key, StartKeyUse use) const;
   // The key attributes of `item` (a LastEvaluatedKey, a batch's key).
   Item KeyOf(const Item& item) const;
+  Item KeyOf(const StoredItem& item) const;
+
+  // The item stored under `key` (empty when there is none): a handle taken under the stripe's
+  // shared lock, readable after it is released (BatchGetItem, index fetches).
+  StoredItem ReadItem(const EncodedKey& key) const;
 
  private:
   Table(std::string name, KeySchema key_schema, TableOptions options);
@@ -241,17 +246,18 @@ class Table {
     int64_t put_half_units = 0;
   };
   using IndexWritePlan = std::vector<IndexWrite>;
-  IndexWritePlan PlanIndexWrites(const IndexList& indexes, const Item* old_item,
-                                 const Item* new_item, const EncodedKey& key) const;
+  IndexWritePlan PlanIndexWrites(const IndexList& indexes, const StoredItem* old_item,
+                                 const StoredItem* new_item, const EncodedKey& key) const;
   // `stripes_held`: the caller holds every index stripe the plan touches (a transaction).
-  void ApplyIndexWrites(const IndexWritePlan& plan, const Item* new_item, CapacityCharge* charge,
-                        bool stripes_held = false);
+  void ApplyIndexWrites(const IndexWritePlan& plan, const StoredItem* new_item,
+                        CapacityCharge* charge, bool stripes_held = false);
   // With capacity simulation on: admits and charges a write of `half_units` to the table (LSIs
   // included) changing the stored size by `bytes` / `items`, and the GSI part of `plan` (the
   // base write is throttled when any part cannot pay). OK when simulation is off.
   Status ChargeWrite(const EncodedKey& key, const Item& key_source, int64_t half_units,
-                     int64_t bytes, int64_t items, const IndexWritePlan& plan, const Item* old_item,
-                     const Item* new_item, bool count_request = true, bool metered = true);
+                     int64_t bytes, int64_t items, const IndexWritePlan& plan,
+                     const StoredItem* old_item, const StoredItem* new_item,
+                     bool count_request = true, bool metered = true);
   // The table's half units of a plan (its LSIs' part).
   static int64_t LocalHalfUnits(const IndexWritePlan& plan);
   // UpdateTable's GlobalSecondaryIndexUpdates: create (with a backfill of the existing items),
@@ -267,12 +273,12 @@ class Table {
   // `growth` bytes would pass the limit. REQUIRES: the base stripe held.
   Status CheckItemCollectionLimit(const IndexList& indexes, const EncodedKey& key,
                                   const ItemCollection* base, int64_t growth) const;
-  // The metrics DynamoDB returns for the collection of `key` (whose table key item is `item`).
+  // The metrics DynamoDB returns for the collection of `key` (`key_item` holds its key
+  // attributes: the request's key or item). REQUIRES: the base stripe held.
   std::optional<ItemCollectionMetrics> CollectionMetrics(ReturnItemCollectionMetrics mode,
                                                          const IndexList& indexes,
                                                          const EncodedKey& key,
-                                                         const ItemCollection* base,
-                                                         const Item& item,
+                                                         const Item& key_item,
                                                          bool stripes_held = false) const;
   // Every index's CheckItem for an item about to be written.
   static Status CheckIndexKeys(const IndexList& indexes, const Item& item);
@@ -285,8 +291,10 @@ class Table {
                                                        const Item& key) const;
   // An index LastEvaluatedKey: the index keys and table keys of an entry.
   Item IndexKeyOf(const SecondaryIndex& index, const Item& entry) const;
-  // The base item an index entry points at (its own stripe lock, taken and released here).
-  std::optional<Item> ReadBaseItem(const Item& entry) const;
+  Item IndexKeyOf(const SecondaryIndex& index, const StoredItem& entry) const;
+  // The base item an index entry points at (its own stripe lock, taken and released here), or
+  // an empty handle.
+  StoredItem ReadBaseItem(const StoredItem& entry) const;
   // ConsumedCapacity of a read of the table (`index` null) or of an index (reported as the
   // index's part only, as DynamoDB does).
   std::optional<ConsumedCapacity> ReportReadCapacity(ReturnConsumedCapacity mode,
@@ -300,7 +308,7 @@ class Table {
     std::string item;  // encoded partition key + sort key
     std::string_view partition;
     const Item* source = nullptr;
-    capacity::KeyAccess access() const { return {partition, item, source}; }
+    capacity::KeyAccess access() const { return {partition, item, source, nullptr}; }
   };
   // (The item key is built only when Contributor Insights are recorded.)
   KeyAccessBuffer AccessOf(const EncodedKey& key, const Item* source) const;
@@ -327,7 +335,8 @@ class Table {
     Kind kind = Kind::kConditionCheck;
     EncodedKey key;
     Item key_item;                  // the key attributes (capacity, insights, metrics)
-    std::optional<Item> new_item;   // the item a put or update stores
+    StoredItem existing;            // the item there when it was staged (empty: none)
+    StoredItem new_item;            // the item a put or update stores (empty: none)
     bool erase = false;             // a delete of an existing item
     bool existed = false;           // an item was there before
     size_t old_size = 0;
@@ -356,8 +365,9 @@ class Table {
   std::optional<ItemCollectionMetrics> CommitStaged(StagedWrite& write,
                                                     ReturnItemCollectionMetrics metrics,
                                                     CapacityCharge* charge);
-  // TransactGetItems' read of one item, its stripe held (shared or exclusive) by the caller.
-  std::optional<Item> ReadLocked(const EncodedKey& key) const;
+  // TransactGetItems' read of one item (empty when absent), its stripe held (shared or exclusive)
+  // by the caller.
+  StoredItem ReadLocked(const EncodedKey& key) const;
   // Capacity for TransactGetItems' read of `half_units` (transactional) of the item at `key`;
   // OK when simulation is off.
   Status ChargeTransactionalRead(const EncodedKey& key, const Item& key_item,

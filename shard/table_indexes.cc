@@ -120,23 +120,18 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
     // to the new list.
     for (const auto& index : added) {
       for (const Stripe::Entry* entry : stripe.Ordered()) {
-        ItemCollection::ConstCursor cursor = entry->second.NewCursor();
+        ItemCollection::Cursor cursor = entry->second.NewCursor();
         for (cursor.SeekToFirst(); cursor.valid(); cursor.Next()) {
-          const Item& item = cursor.item();
-          if (!index->CheckItem(item).ok()) continue;
+          const StoredItem& item = cursor.item();
+          // Items whose index key has the wrong type or is empty are left out (KeyOf).
           std::optional<SecondaryIndex::EntryKey> key =
               index->KeyOf(item, entry->first.key, key_schema_.sort ? cursor.key() : "");
           if (!key) continue;
-          Item projected = index->Project(item);
-          const size_t size = ItemSize(projected);
+          StoredItem projected = index->Project(item);
+          const size_t size = projected.item_size();
           Stripe& target = index->stripes().ForHash(key->hash);
           std::unique_lock target_lock(target.mu);
-          auto [stored, inserted] = target.FindOrCreate({key->hash, key->partition})
-                                        .InsertOrAssign(key->entry, std::move(projected), nullptr,
-                                                        KnownItemSizes{.item = size});
-          (void)stored;
-          if (inserted) ++target.item_count;
-          target.size_bytes += static_cast<int64_t>(size);
+          target.Put({key->hash, key->partition}, key->entry, std::move(projected));
           if (capacity_) {
             capacity_->NoteIndexData(index->name(), key->hash, static_cast<int64_t>(size), 1);
           }
@@ -198,14 +193,14 @@ Status Table::CheckItemCollectionLimit(const IndexList& indexes, const EncodedKe
 std::optional<ItemCollectionMetrics> Table::CollectionMetrics(ReturnItemCollectionMetrics mode,
                                                               const IndexList& indexes,
                                                               const EncodedKey& key,
-                                                              const ItemCollection* base,
-                                                              const Item& item,
+                                                              const Item& key_item,
                                                               bool stripes_held) const {
   if (mode != ReturnItemCollectionMetrics::kSize || !HasLocalIndexes(indexes)) return std::nullopt;
   ItemCollectionMetrics out;
-  if (auto it = item.find(key_schema_.partition.name); it != item.end()) {
+  if (auto it = key_item.find(key_schema_.partition.name); it != key_item.end()) {
     out.item_collection_key.emplace(it->first, it->second);
   }
+  const ItemCollection* base = stripes_.ForHash(key.hash).Find({key.hash, key.partition});
   const double gb =
       static_cast<double>(ItemCollectionBytes(indexes, key, base, stripes_held)) /
       (1024.0 * 1024 * 1024);
@@ -295,15 +290,21 @@ Item Table::IndexKeyOf(const SecondaryIndex& index, const Item& entry) const {
   return out;
 }
 
-std::optional<Item> Table::ReadBaseItem(const Item& entry) const {
+Item Table::IndexKeyOf(const SecondaryIndex& index, const StoredItem& entry) const {
+  Item out = KeyOf(entry);
+  for (const KeyAttribute* a :
+       {&index.definition().key.partition,
+        index.definition().key.sort ? &*index.definition().key.sort : nullptr}) {
+    if (a == nullptr) continue;
+    if (std::optional<ValueView> v = entry.Find(a->name)) out.insert_or_assign(a->name, v->ToValue());
+  }
+  return out;
+}
+
+StoredItem Table::ReadBaseItem(const StoredItem& entry) const {
   Result<EncodedKey> key = EncodeItemKey(KeyOf(entry));
-  if (!key.ok()) return std::nullopt;
-  const Stripe& stripe = stripes_.ForHash(key->hash);
-  std::shared_lock lock(stripe.mu);
-  const ItemCollection* collection = stripe.Find({key->hash, key->partition});
-  const Item* item = collection != nullptr ? collection->Find(key->sort) : nullptr;
-  if (item == nullptr) return std::nullopt;
-  return *item;
+  if (!key.ok()) return StoredItem();
+  return ReadItem(*key);
 }
 
 std::optional<ConsumedCapacity> Table::ReportReadCapacity(ReturnConsumedCapacity mode,
@@ -335,37 +336,23 @@ void EraseEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, bool
   Stripe& stripe = index.stripes().ForHash(key.hash);
   std::unique_lock lock(stripe.mu, std::defer_lock);
   if (!held) lock.lock();
-  ItemCollection* collection = stripe.Find({key.hash, key.partition});
-  if (collection == nullptr) return;
-  const Item* entry = collection->Find(key.entry);
-  if (entry == nullptr) return;
-  const size_t size = ItemSize(*entry);
-  collection->Erase(key.entry, nullptr, size);
-  --stripe.item_count;
-  stripe.size_bytes -= static_cast<int64_t>(size);
-  stripe.EraseIfEmpty({key.hash, key.partition});
+  stripe.Erase({key.hash, key.partition}, key.entry);
 }
 
-void PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, Item entry, size_t size,
+void PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, StoredItem entry,
               bool held) {
   Stripe& stripe = index.stripes().ForHash(key.hash);
   std::unique_lock lock(stripe.mu, std::defer_lock);
   if (!held) lock.lock();
-  ItemCollection& collection = stripe.FindOrCreate({key.hash, key.partition});
-  const Item* existing = collection.Find(key.entry);
-  const size_t old_size = existing != nullptr ? ItemSize(*existing) : 0;
-  auto [stored, inserted] = collection.InsertOrAssign(
-      key.entry, std::move(entry), nullptr,
-      KnownItemSizes{.item = size, .old = existing != nullptr ? old_size : kUnknownItemSize});
-  (void)stored;
-  if (inserted) ++stripe.item_count;
-  stripe.size_bytes += static_cast<int64_t>(size) - static_cast<int64_t>(old_size);
+  stripe.Put({key.hash, key.partition}, key.entry, std::move(entry));
 }
 
 }  // namespace
 
-Table::IndexWritePlan Table::PlanIndexWrites(const IndexList& indexes, const Item* old_item,
-                                             const Item* new_item, const EncodedKey& key) const {
+Table::IndexWritePlan Table::PlanIndexWrites(const IndexList& indexes,
+                                             const StoredItem* old_item,
+                                             const StoredItem* new_item,
+                                             const EncodedKey& key) const {
   IndexWritePlan plan;
   for (const auto& index_ptr : indexes) {
     SecondaryIndex& index = *index_ptr;
@@ -401,13 +388,13 @@ Table::IndexWritePlan Table::PlanIndexWrites(const IndexList& indexes, const Ite
   return plan;
 }
 
-void Table::ApplyIndexWrites(const IndexWritePlan& plan, const Item* new_item,
+void Table::ApplyIndexWrites(const IndexWritePlan& plan, const StoredItem* new_item,
                              CapacityCharge* charge, bool stripes_held) {
   for (const IndexWrite& write : plan) {
     if (write.erase) EraseEntry(*write.index, *write.erase, stripes_held);
     if (write.put) {
-      PutEntry(*write.index, *write.put, write.index->Project(*new_item), write.new_size,
-               stripes_held);
+      // An ALL projection stores the base item's own buffer (one more reference).
+      PutEntry(*write.index, *write.put, write.index->Project(*new_item), stripes_held);
     }
     AddIndexCharge(*write.index, write.erase_half_units + write.put_half_units, charge);
   }

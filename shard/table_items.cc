@@ -25,11 +25,11 @@ constexpr std::string_view kConditionFailed = "The conditional request failed";
 
 // ConditionalCheckFailedException, with the existing item attached when the request asked for
 // ReturnValuesOnConditionCheckFailure=ALL_OLD and there is one.
-Status ConditionFailed(ReturnValuesOnConditionCheckFailure mode, const Item* existing) {
+Status ConditionFailed(ReturnValuesOnConditionCheckFailure mode, const StoredItem* existing) {
   Status status(Code::kConditionalCheckFailed, std::string(kConditionFailed));
   if (mode == ReturnValuesOnConditionCheckFailure::kAllOld && existing != nullptr) {
     auto detail = std::make_shared<ErrorDetail>();
-    detail->item = *existing;
+    detail->item = existing->ToItem();
     return std::move(status).WithDetail(std::move(detail));
   }
   return status;
@@ -55,14 +55,17 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
                                      const PreparedCondition& prepared, WriteContext context) {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKeyOfItem(request.item));
   PARTSTORE_RETURN_IF_ERROR(ValidateItem(request.item));
-  const size_t new_size = ItemSize(request.item);
+  // Encoded before the lock: the stripe is held only to look up, check and swap handles.
+  const StoredItem item = StoredItem::Encode(request.item);
+  const size_t new_size = item.item_size();
+  const PartitionKeyRef partition{key.hash, key.partition};
 
   PutItemResult result;
+  StoredItem old;
   Stripe& stripe = stripes_.ForHash(key.hash);
   std::unique_lock lock(stripe.mu);
-  ItemCollection* collection = stripe.Find({key.hash, key.partition});
-  Item* existing = collection != nullptr ? collection->Find(key.sort) : nullptr;
-  const size_t old_size = existing != nullptr ? ItemSize(*existing) : 0;
+  const StoredItem* existing = stripe.FindItem(partition, key.sort);
+  const size_t old_size = existing != nullptr ? existing->item_size() : 0;
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
     // A failed condition is charged too (the new item's size, 1 unit when none existed), though
     // the error body reports no ConsumedCapacity.
@@ -77,36 +80,29 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, request.item));
   if (!indexes.empty()) {
     PARTSTORE_RETURN_IF_ERROR(CheckItemCollectionLimit(
-        indexes, key, collection, static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
+        indexes, key, stripe.Find(partition),
+        static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
   }
   CapacityCharge charge;
   charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
   IndexWritePlan plan;
-  if (!indexes.empty()) plan = PlanIndexWrites(indexes, existing, &request.item, key);
+  if (!indexes.empty()) plan = PlanIndexWrites(indexes, existing, &item, key);
   if (capacity_) {
     PARTSTORE_RETURN_IF_ERROR(
         ChargeWrite(key, request.item, charge.table_half_units,
                     static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size),
-                    existing ? 0 : 1, plan, existing, &request.item, !context.batch_item,
+                    existing ? 0 : 1, plan, existing, &item, !context.batch_item,
                     !context.unmetered));
   }
-  if (collection == nullptr) collection = &stripe.FindOrCreate({key.hash, key.partition});
-  Item old;
-  auto [stored, inserted] = collection->InsertOrAssign(
-      key.sort, request.item, &old,
-      KnownItemSizes{.item = new_size, .old = existing != nullptr ? old_size : kUnknownItemSize});
-  if (inserted) ++stripe.item_count;
-  stripe.size_bytes += static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size);
+  const bool inserted = stripe.Put(partition, key.sort, item, &old);
   if (!indexes.empty()) {
-    ApplyIndexWrites(plan, stored, &charge);
-    result.item_collection_metrics = CollectionMetrics(request.return_item_collection_metrics,
-                                                       indexes, key, collection, *stored);
+    ApplyIndexWrites(plan, &item, &charge);
+    result.item_collection_metrics =
+        CollectionMetrics(request.return_item_collection_metrics, indexes, key, request.item);
   }
   lock.unlock();
 
-  if (!inserted && request.return_values == ReturnValue::kAllOld) {
-    result.attributes = std::move(old);
-  }
+  if (!inserted && request.return_values == ReturnValue::kAllOld) result.attributes = old.ToItem();
   result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
   return result;
 }
@@ -116,23 +112,23 @@ Result<GetItemResult> Table::GetItem(const GetItemRequest& request) const {
   return GetItem(request, prepared);
 }
 
+StoredItem Table::ReadItem(const EncodedKey& key) const {
+  const Stripe& stripe = stripes_.ForHash(key.hash);
+  std::shared_lock lock(stripe.mu);
+  const StoredItem* item = stripe.FindItem({key.hash, key.partition}, key.sort);
+  return item != nullptr ? *item : StoredItem();
+}
+
 Result<GetItemResult> Table::GetItem(const GetItemRequest& request,
                                      const PreparedProjection& prepared) const {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKey(request.key));
 
   GetItemResult result;
-  size_t size = 0;
-  {
-    const Stripe& stripe = stripes_.ForHash(key.hash);
-    std::shared_lock lock(stripe.mu);
-    const ItemCollection* collection = stripe.Find({key.hash, key.partition});
-    const Item* item = collection != nullptr ? collection->Find(key.sort) : nullptr;
-    if (item != nullptr) {
-      if (request.return_consumed_capacity != ReturnConsumedCapacity::kNone || capacity_) {
-        size = ItemSize(*item);
-      }
-      result.item = prepared.projection ? expr::Project(*prepared.projection, *item) : *item;
-    }
+  // The handle is taken under the stripe's shared lock; the result is built after it.
+  const StoredItem item = ReadItem(key);
+  const size_t size = item ? item.item_size() : 0;
+  if (item) {
+    result.item = prepared.projection ? expr::Project(*prepared.projection, item) : item.ToItem();
   }
   const int64_t half_units = ReadHalfUnits(
       size, request.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual);
@@ -161,25 +157,30 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
     wanted = expr::UpdatedAttributes::kUpdatedOld;
   if (request.return_values == ReturnValue::kUpdatedNew)
     wanted = expr::UpdatedAttributes::kUpdatedNew;
+  const PartitionKeyRef partition{key.hash, key.partition};
 
   UpdateItemResult result;
+  StoredItem old;  // the replaced version, kept for ALL_OLD (read after the lock)
   Stripe& stripe = stripes_.ForHash(key.hash);
   std::unique_lock lock(stripe.mu);
   const IndexList& indexes = WriterIndexes(key.hash);
-  ItemCollection* collection = stripe.Find({key.hash, key.partition});
-  Item* existing = collection != nullptr ? collection->Find(key.sort) : nullptr;
+  const StoredItem* existing = stripe.FindItem(partition, key.sort);
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
     if (capacity_) {
       PARTSTORE_RETURN_IF_ERROR(capacity_->ChargeFailedWrite(
-          key.hash, WriteHalfUnits(existing != nullptr ? ItemSize(*existing) : 0),
+          key.hash, WriteHalfUnits(existing != nullptr ? existing->item_size() : 0),
           AccessOf(key, &request.key).access()));
     }
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
-  PARTSTORE_ASSIGN_OR_RETURN(expr::UpdateOutcome outcome,
-                             expr::ApplyUpdate(prepared.update, existing, key_schema_, wanted));
-  const size_t old_size = existing != nullptr ? ItemSize(*existing) : 0;
-  size_t new_size = 0;
+  // An update rewrites the whole item (copy on write): the old version as a tree, changed, and
+  // encoded again.
+  std::optional<Item> old_tree;
+  if (existing != nullptr) old_tree = existing->ToItem();
+  PARTSTORE_ASSIGN_OR_RETURN(
+      expr::UpdateOutcome outcome,
+      expr::ApplyUpdate(prepared.update, old_tree ? &*old_tree : nullptr, key_schema_, wanted));
+  const size_t old_size = existing != nullptr ? existing->item_size() : 0;
   CapacityCharge charge;
   if (outcome.exists) {
     if (existing == nullptr) {
@@ -193,45 +194,29 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
       return valid;
     }
     PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, outcome.item));
-    new_size = ItemSize(outcome.item);
+    const StoredItem item = StoredItem::Encode(outcome.item);
+    const size_t new_size = item.item_size();
     if (!indexes.empty()) {
       PARTSTORE_RETURN_IF_ERROR(CheckItemCollectionLimit(
-          indexes, key, collection,
+          indexes, key, stripe.Find(partition),
           static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
     }
     charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
     IndexWritePlan plan;
-    if (!indexes.empty()) plan = PlanIndexWrites(indexes, existing, &outcome.item, key);
+    if (!indexes.empty()) plan = PlanIndexWrites(indexes, existing, &item, key);
     if (capacity_) {
       PARTSTORE_RETURN_IF_ERROR(
           ChargeWrite(key, request.key, charge.table_half_units,
                       static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size),
-                      existing ? 0 : 1, plan, existing, &outcome.item));
+                      existing ? 0 : 1, plan, existing, &item));
     }
-    if (request.return_values == ReturnValue::kAllOld && existing != nullptr) {
-      result.attributes = *existing;
-    }
-    if (request.return_values == ReturnValue::kAllNew) result.attributes = outcome.item;
-    const Item* stored = nullptr;
-    if (existing != nullptr) {
-      // The old version goes into outcome.item: the indexes need it below.
-      std::swap(*existing, outcome.item);
-      collection->NoteItemResized(old_size, new_size);
-      stored = existing;
-    } else {
-      if (collection == nullptr) collection = &stripe.FindOrCreate({key.hash, key.partition});
-      stored = collection
-                   ->InsertOrAssign(key.sort, std::move(outcome.item), nullptr,
-                                    KnownItemSizes{.item = new_size})
-                   .first;
-      ++stripe.item_count;
-    }
-    stripe.size_bytes += static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size);
+    stripe.Put(partition, key.sort, item, &old);
     if (!indexes.empty()) {
-      ApplyIndexWrites(plan, stored, &charge);
-      result.item_collection_metrics = CollectionMetrics(request.return_item_collection_metrics,
-                                                         indexes, key, collection, *stored);
+      ApplyIndexWrites(plan, &item, &charge);
+      result.item_collection_metrics =
+          CollectionMetrics(request.return_item_collection_metrics, indexes, key, request.key);
     }
+    if (request.return_values == ReturnValue::kAllNew) result.attributes = std::move(outcome.item);
   } else {
     // The update made nothing (REMOVE on a missing item): a write of nothing.
     charge.table_half_units = WriteHalfUnits(old_size);
@@ -242,6 +227,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
   }
   lock.unlock();
 
+  if (request.return_values == ReturnValue::kAllOld && old_tree) result.attributes = std::move(old_tree);
   if ((wanted != expr::UpdatedAttributes::kNone) && !outcome.attributes.empty()) {
     result.attributes = std::move(outcome.attributes);
   }
@@ -258,13 +244,14 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
                                            const PreparedCondition& prepared,
                                            WriteContext context) {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKey(request.key));
+  const PartitionKeyRef partition{key.hash, key.partition};
 
   DeleteItemResult result;
+  StoredItem old;
   Stripe& stripe = stripes_.ForHash(key.hash);
   std::unique_lock lock(stripe.mu);
-  ItemCollection* collection = stripe.Find({key.hash, key.partition});
-  Item* existing = collection != nullptr ? collection->Find(key.sort) : nullptr;
-  const size_t old_size = existing != nullptr ? ItemSize(*existing) : 0;
+  const StoredItem* existing = stripe.FindItem(partition, key.sort);
+  const size_t old_size = existing != nullptr ? existing->item_size() : 0;
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
     if (capacity_) {
       PARTSTORE_RETURN_IF_ERROR(capacity_->ChargeFailedWrite(key.hash, WriteHalfUnits(old_size),
@@ -284,20 +271,15 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
                                           existing, nullptr, !context.batch_item));
   }
   if (existing != nullptr) {
-    Item old;
-    collection->Erase(key.sort, &old, old_size);
-    --stripe.item_count;
-    stripe.size_bytes -= static_cast<int64_t>(old_size);
-    stripe.EraseIfEmpty({key.hash, key.partition});
+    stripe.Erase(partition, key.sort, &old);
     if (!indexes.empty()) {
       ApplyIndexWrites(plan, nullptr, &charge);
       result.item_collection_metrics =
-          CollectionMetrics(request.return_item_collection_metrics, indexes, key,
-                            stripe.Find({key.hash, key.partition}), old);
+          CollectionMetrics(request.return_item_collection_metrics, indexes, key, request.key);
     }
-    if (request.return_values == ReturnValue::kAllOld) result.attributes = std::move(old);
   }
   lock.unlock();
+  if (old && request.return_values == ReturnValue::kAllOld) result.attributes = old.ToItem();
   result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
   return result;
 }
@@ -307,6 +289,19 @@ Item Table::KeyOf(const Item& item) const {
   if (auto it = item.find(key_schema_.partition.name); it != item.end()) key.emplace(*it);
   if (key_schema_.sort) {
     if (auto it = item.find(key_schema_.sort->name); it != item.end()) key.emplace(*it);
+  }
+  return key;
+}
+
+Item Table::KeyOf(const StoredItem& item) const {
+  Item key;
+  if (std::optional<ValueView> v = item.Find(key_schema_.partition.name)) {
+    key.emplace(key_schema_.partition.name, v->ToValue());
+  }
+  if (key_schema_.sort) {
+    if (std::optional<ValueView> v = item.Find(key_schema_.sort->name)) {
+      key.emplace(key_schema_.sort->name, v->ToValue());
+    }
   }
   return key;
 }

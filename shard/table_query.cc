@@ -1,5 +1,6 @@
 // Table::Query: one item collection, a binary-searched range of sort keys, forward or backward,
-// paged by ReadPage (Limit, 1 MB) under the collection's stripe lock held shared.
+// paged by ReadPage (Limit, 1 MB): the collection's stripe lock is held shared while the page's
+// item handles are taken; filter, projection and result are built after it is released.
 //
 // Capacity (reference §2.2): the sizes of all items read (before the filter and the projection)
 // summed, then rounded up to 4 KB once; 0.5x when eventually consistent.
@@ -278,29 +279,30 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
   const bool fetch = index && !index->global() && prepared.select == Select::kAllAttributes &&
                      index->definition().projection != ProjectionType::kAll;
   ReadPage page(prepared.filter, prepared.projection, prepared.select, request.limit);
-  std::vector<Item> fetched_entries;  // entries whose base items are read after the index lock
-  std::optional<Item> last_key;
+  std::vector<StoredItem> fetched_entries;  // entries whose base items are read after the lock
+  StoredItem last;  // the item a full page stopped at (its key is the LastEvaluatedKey)
   uint64_t entry_bytes = 0;
-  auto read = [&](const Item& item) {
+  // Under the lock only handles are taken; keys, filters and projections are built after it.
+  auto read = [&](const StoredItem& item) {
     if (fetch) {
-      entry_bytes += ItemSize(item);
+      entry_bytes += item.item_size();
       fetched_entries.push_back(item);
       if (fetched_entries.size() >= static_cast<size_t>(request.limit.value_or(INT32_MAX)) ||
           entry_bytes >= kMaxPageBytes) {
-        last_key = index ? IndexKeyOf(*index, item) : KeyOf(item);
+        last = item;
       }
       return;
     }
     page.Add(item);
-    if (page.full()) last_key = index ? IndexKeyOf(*index, item) : KeyOf(item);
+    if (page.full()) last = item;
   };
-  auto full = [&] { return last_key.has_value(); };
+  auto full = [&] { return !last.empty(); };
   {
     const Stripe& stripe = stripes.ForHash(hash);
     std::shared_lock lock(stripe.mu);
     const ItemCollection* collection = stripe.Find({hash, partition});
     if (collection != nullptr && !collection->empty()) {
-      ItemCollection::ConstCursor cursor = collection->NewCursor();
+      ItemCollection::Cursor cursor = collection->NewCursor();
       if (forward) {
         if (start) {
           options.start_inclusive ? cursor.Seek(*start) : cursor.SeekAfter(*start);
@@ -348,12 +350,14 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
   int64_t fetch_half_units = 0;
   if (fetch) {
     // After the index lock (lock order: never a base stripe while an index stripe is held).
-    for (const Item& entry : fetched_entries) {
-      std::optional<Item> item = ReadBaseItem(entry);
-      fetch_half_units += ReadHalfUnits(item ? ItemSize(*item) : 0, consistency);
-      if (item) page.Add(*item);
+    for (const StoredItem& entry : fetched_entries) {
+      StoredItem item = ReadBaseItem(entry);
+      fetch_half_units += ReadHalfUnits(item ? item.item_size() : 0, consistency);
+      if (item) page.Add(std::move(item));
     }
   }
+  std::optional<Item> last_key;
+  if (last) last_key = index ? IndexKeyOf(*index, last) : KeyOf(last);
   const uint64_t bytes = fetch ? entry_bytes : page.bytes();
   QueryResult result = std::move(page).Finish();
   if (fetch) result.scanned_count = static_cast<int32_t>(fetched_entries.size());

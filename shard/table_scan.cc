@@ -100,7 +100,7 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
   }
 
   ReadPage page(prepared.filter, prepared.projection, prepared.select, request.limit);
-  std::optional<Item> last_key;
+  StoredItem last_item;  // the item a full page stopped at
   uint64_t stopped_at = last;
   const uint64_t from = start ? start->hash : first;
   for (size_t s = stripes_read.IndexOf(from); s < stripes_read.size() && !page.full(); ++s) {
@@ -122,7 +122,7 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
       const Stripe::Entry& entry = **it;
       if (entry.first.hash > last) break;
       const ItemCollection& collection = entry.second;
-      ItemCollection::ConstCursor cursor = collection.NewCursor();
+      ItemCollection::Cursor cursor = collection.NewCursor();
       if (start && entry.first.ref() == PartitionKeyRef{start->hash, start->partition}) {
         if (key_schema_.sort || index) {
           cursor.SeekAfter(start->sort);
@@ -135,12 +135,16 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
       for (; cursor.valid() && !page.full(); cursor.Next()) {
         account(entry.first.hash, page.Add(cursor.item()));
         if (page.full()) {
-          last_key = index ? IndexKeyOf(*index, cursor.item()) : KeyOf(cursor.item());
+          last_item = cursor.item();
           stopped_at = entry.first.hash;
         }
       }
     }
   }
+
+  // After the locks: the filter, the projection and the items.
+  ScanResult result = std::move(page).Finish();
+  if (last_item) result.last_evaluated_key = index ? IndexKeyOf(*index, last_item) : KeyOf(last_item);
 
   // Partitions passed through: from the start's to the one the page stopped in (all of the
   // range's when it ran to the end), each at least one 4 KB unit.
@@ -156,12 +160,10 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
     if (capacity_) {
       // The page is one request, counted on its first partition; its items are reported there.
       capacity_->ChargeRead(capacity_name, starts[p], half_units,
-                            p == first_partition ? page.count() : 0, nullptr, p == first_partition);
+                            p == first_partition ? result.count : 0, nullptr, p == first_partition);
     }
   }
 
-  ScanResult result = std::move(page).Finish();
-  result.last_evaluated_key = std::move(last_key);
   result.consumed_capacity =
       ReportReadCapacity(request.return_consumed_capacity, index.get(), charge.table_half_units);
   return result;

@@ -17,8 +17,8 @@ int64_t Table::LocalHalfUnits(const IndexWritePlan& plan) {
 
 Status Table::ChargeWrite(const EncodedKey& key, const Item& key_source, int64_t half_units,
                           int64_t bytes, int64_t items, const IndexWritePlan& plan,
-                          const Item* old_item, const Item* new_item, bool count_request,
-                          bool metered) {
+                          const StoredItem* old_item, const StoredItem* new_item,
+                          bool count_request, bool metered) {
   if (!capacity_) return Status::Ok();
   const KeyAccessBuffer base = AccessOf(key, &key_source);
   capacity::WriteCharge write;
@@ -32,10 +32,10 @@ Status Table::ChargeWrite(const EncodedKey& key, const Item& key_source, int64_t
   // The GSI entries' item keys, reserved up front so that the views into them stay valid.
   std::vector<std::string> item_keys;
   if (!plan.empty()) item_keys.reserve(2 * plan.size());
-  auto access = [&](const SecondaryIndex::EntryKey& entry, const Item* source) {
+  auto access = [&](const SecondaryIndex::EntryKey& entry, const StoredItem* source) {
     const std::string& item = item_keys.emplace_back(
         capacity_->records_keys() ? entry.partition + entry.entry : std::string());
-    return capacity::KeyAccess{entry.partition, item, source};
+    return capacity::KeyAccess{entry.partition, item, nullptr, source};
   };
   for (const IndexWrite& w : plan) {
     if (!w.index->global()) continue;

@@ -27,10 +27,11 @@ Status Table::StageWrite(StagedWrite* write, const PreparedCondition* condition,
                          ReturnValuesOnConditionCheckFailure on_failure,
                          const ItemRewriter* rewrite) const {
   const Stripe& stripe = stripes_.ForHash(write->key.hash);
-  const ItemCollection* collection = stripe.Find({write->key.hash, write->key.partition});
-  const Item* existing = collection != nullptr ? collection->Find(write->key.sort) : nullptr;
+  const PartitionKeyRef partition{write->key.hash, write->key.partition};
+  const StoredItem* existing = stripe.FindItem(partition, write->key.sort);
+  if (existing != nullptr) write->existing = *existing;
   write->existed = existing != nullptr;
-  write->old_size = existing != nullptr ? ItemSize(*existing) : 0;
+  write->old_size = existing != nullptr ? existing->item_size() : 0;
   const std::optional<expr::Condition>* check =
       condition != nullptr ? &condition->condition
                            : (update != nullptr ? &update->condition : nullptr);
@@ -38,12 +39,13 @@ Status Table::StageWrite(StagedWrite* write, const PreparedCondition* condition,
     Status failed(Code::kConditionalCheckFailed, "The conditional request failed");
     if (on_failure == ReturnValuesOnConditionCheckFailure::kAllOld && existing != nullptr) {
       auto detail = std::make_shared<ErrorDetail>();
-      detail->item = *existing;
+      detail->item = existing->ToItem();
       return std::move(failed).WithDetail(std::move(detail));
     }
     return failed;
   }
 
+  const IndexList& indexes = WriterIndexes(write->key.hash);
   switch (write->kind) {
     case StagedWrite::Kind::kConditionCheck:
       break;
@@ -52,12 +54,16 @@ Status Table::StageWrite(StagedWrite* write, const PreparedCondition* condition,
       break;
     case StagedWrite::Kind::kPut:
       PARTSTORE_RETURN_IF_ERROR(ValidateItem(*put));
-      write->new_item = *put;
+      PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, *put));
+      write->new_item = StoredItem::Encode(*put);
       break;
     case StagedWrite::Kind::kUpdate: {
+      std::optional<Item> old_tree;
+      if (existing != nullptr) old_tree = existing->ToItem();
       PARTSTORE_ASSIGN_OR_RETURN(
           expr::UpdateOutcome outcome,
-          expr::ApplyUpdate(update->update, existing, key_schema_, expr::UpdatedAttributes::kNone));
+          expr::ApplyUpdate(update->update, old_tree ? &*old_tree : nullptr, key_schema_,
+                            expr::UpdatedAttributes::kNone));
       if (!outcome.exists) break;  // REMOVE on a missing item: nothing to store
       if (existing == nullptr) {
         for (const auto& [name, value] : write->key_item) outcome.item.insert_or_assign(name, value);
@@ -69,20 +75,19 @@ Status Table::StageWrite(StagedWrite* write, const PreparedCondition* condition,
         }
         return valid;
       }
-      write->new_item = std::move(outcome.item);
+      PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, outcome.item));
+      write->new_item = StoredItem::Encode(outcome.item);
       break;
     }
   }
 
-  const IndexList& indexes = WriterIndexes(write->key.hash);
   if (write->new_item) {
-    PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, *write->new_item));
-    write->new_size = ItemSize(*write->new_item);
+    write->new_size = write->new_item.item_size();
     if (!indexes.empty()) {
       PARTSTORE_RETURN_IF_ERROR(CheckItemCollectionLimit(
-          indexes, write->key, collection,
+          indexes, write->key, stripe.Find(partition),
           static_cast<int64_t>(write->new_size) - static_cast<int64_t>(write->old_size)));
-      write->plan = PlanIndexWrites(indexes, existing, &*write->new_item, write->key);
+      write->plan = PlanIndexWrites(indexes, existing, &write->new_item, write->key);
     }
   } else if (write->erase && !indexes.empty()) {
     write->plan = PlanIndexWrites(indexes, existing, nullptr, write->key);
@@ -94,9 +99,7 @@ Status Table::StageWrite(StagedWrite* write, const PreparedCondition* condition,
 
 Status Table::ChargeStaged(const StagedWrite& write) {
   if (!capacity_) return Status::Ok();
-  const Stripe& stripe = stripes_.ForHash(write.key.hash);
-  const ItemCollection* collection = stripe.Find({write.key.hash, write.key.partition});
-  const Item* existing = collection != nullptr ? collection->Find(write.key.sort) : nullptr;
+  const StoredItem* existing = write.existing ? &write.existing : nullptr;
   int64_t bytes = 0;
   int64_t items = 0;
   if (write.new_item) {
@@ -107,7 +110,7 @@ Status Table::ChargeStaged(const StagedWrite& write) {
     items = -1;
   }
   return ChargeWrite(write.key, write.key_item, write.half_units, bytes, items, write.plan,
-                     existing, write.new_item ? &*write.new_item : nullptr);
+                     existing, write.new_item ? &write.new_item : nullptr);
 }
 
 void Table::IndexStripesOf(const StagedWrite& write, std::vector<const Stripe*>* out) const {
@@ -130,40 +133,26 @@ std::optional<ItemCollectionMetrics> Table::CommitStaged(StagedWrite& write,
   Stripe& stripe = stripes_.ForHash(key.hash);
   const IndexList& indexes = WriterIndexes(key.hash);
   std::optional<ItemCollectionMetrics> out;
+  const PartitionKeyRef partition{key.hash, key.partition};
   if (write.new_item) {
-    ItemCollection& collection = stripe.FindOrCreate({key.hash, key.partition});
-    auto [stored, inserted] = collection.InsertOrAssign(
-        key.sort, std::move(*write.new_item), nullptr,
-        KnownItemSizes{.item = write.new_size,
-                       .old = write.existed ? write.old_size : kUnknownItemSize});
-    if (inserted) ++stripe.item_count;
-    stripe.size_bytes += static_cast<int64_t>(write.new_size) - static_cast<int64_t>(write.old_size);
+    stripe.Put(partition, key.sort, write.new_item);
     if (!indexes.empty()) {
-      ApplyIndexWrites(write.plan, stored, charge, /*stripes_held=*/true);
-      out = CollectionMetrics(metrics, indexes, key, &collection, *stored, /*stripes_held=*/true);
+      ApplyIndexWrites(write.plan, &write.new_item, charge, /*stripes_held=*/true);
+      out = CollectionMetrics(metrics, indexes, key, write.key_item, /*stripes_held=*/true);
     }
   } else if (write.erase) {
-    ItemCollection* collection = stripe.Find({key.hash, key.partition});
-    Item old;
-    collection->Erase(key.sort, &old, write.old_size);
-    --stripe.item_count;
-    stripe.size_bytes -= static_cast<int64_t>(write.old_size);
-    stripe.EraseIfEmpty({key.hash, key.partition});
+    stripe.Erase(partition, key.sort);
     if (!indexes.empty()) {
       ApplyIndexWrites(write.plan, nullptr, charge, /*stripes_held=*/true);
-      out = CollectionMetrics(metrics, indexes, key, stripe.Find({key.hash, key.partition}), old,
-                              /*stripes_held=*/true);
+      out = CollectionMetrics(metrics, indexes, key, write.key_item, /*stripes_held=*/true);
     }
   }
   return out;
 }
 
-std::optional<Item> Table::ReadLocked(const EncodedKey& key) const {
-  const Stripe& stripe = stripes_.ForHash(key.hash);
-  const ItemCollection* collection = stripe.Find({key.hash, key.partition});
-  const Item* item = collection != nullptr ? collection->Find(key.sort) : nullptr;
-  if (item == nullptr) return std::nullopt;
-  return *item;
+StoredItem Table::ReadLocked(const EncodedKey& key) const {
+  const StoredItem* item = stripes_.ForHash(key.hash).FindItem({key.hash, key.partition}, key.sort);
+  return item != nullptr ? *item : StoredItem();
 }
 
 Status Table::ChargeTransactionalRead(const EncodedKey& key, const Item& key_item,

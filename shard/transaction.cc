@@ -504,13 +504,14 @@ Result<TransactGetItemsResult> Database::TransactGetItems(const TransactGetItems
   TransactGetItemsResult result;
   result.responses.resize(count);
   std::vector<size_t> sizes(count, 0);
+  std::vector<StoredItem> read(count);  // handles taken under the locks, built after them
   {
     StripeLocks locks;
     for (const Get& get : gets) locks.Add(&get.table->stripes().ForHash(get.key.hash));
     locks.LockShared();
     for (size_t i = 0; i < count; ++i) {
-      result.responses[i] = gets[i].table->ReadLocked(gets[i].key);
-      if (result.responses[i]) sizes[i] = ItemSize(*result.responses[i]);
+      read[i] = gets[i].table->ReadLocked(gets[i].key);
+      if (read[i]) sizes[i] = read[i].item_size();
     }
   }
   std::vector<std::pair<std::string, CapacityCharge>> charges;
@@ -524,8 +525,10 @@ Result<TransactGetItemsResult> Database::TransactGetItems(const TransactGetItems
                                [&](const auto& c) { return c.first == name; });
     if (charge == charges.end()) charge = charges.insert(charges.end(), {name, CapacityCharge{}});
     charge->second.table_half_units += half_units;
-    if (result.responses[i] && gets[i].projection.projection) {
-      result.responses[i] = expr::Project(*gets[i].projection.projection, *result.responses[i]);
+    if (read[i]) {
+      result.responses[i] = gets[i].projection.projection
+                                ? expr::Project(*gets[i].projection.projection, read[i])
+                                : read[i].ToItem();
     }
   }
   for (const auto& [name, charge] : charges) {

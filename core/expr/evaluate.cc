@@ -33,24 +33,74 @@
 namespace partstore::expr {
 namespace {
 
+// An operand's value: in a tree (a Value), in an encoding (a ValueView of a StoredItem), or
+// missing. The rules below are written once against it.
+class Ref {
+ public:
+  Ref() = default;
+  Ref(const Value* value) : tree_(value), present_(value != nullptr) {}  // NOLINT
+  Ref(std::optional<ValueView> view)                                     // NOLINT
+      : view_(view.value_or(ValueView())), encoded_(true), present_(view.has_value()) {}
+
+  explicit operator bool() const { return present_; }
+  // REQUIRES: present for all below.
+  bool encoded() const { return encoded_; }
+  const Value& tree() const { return *tree_; }
+  const ValueView& view() const { return view_; }
+  Type type() const { return encoded_ ? view_.type() : tree_->type(); }
+  bool is(Type t) const { return type() == t; }
+  // S or B: the bytes.
+  std::string_view bytes() const {
+    if (encoded_) return view_.as_string();
+    return tree_->is(Type::kS) ? std::string_view(tree_->as_string())
+                               : std::string_view(tree_->as_binary());
+  }
+
+ private:
+  const Value* tree_ = nullptr;
+  ValueView view_;
+  bool encoded_ = false;
+  bool present_ = false;
+};
+
 // size() of a value, or nullopt where DynamoDB's size is missing.
-std::optional<int64_t> SizeOf(const Value& value) {
+std::optional<int64_t> SizeOf(const Ref& value) {
   switch (value.type()) {
     case Type::kS:
       // UTF-16 code units, as DynamoDB (Java) counts a string's length.
-      return static_cast<int64_t>(Utf16Length(value.as_string()));
+      return static_cast<int64_t>(Utf16Length(value.bytes()));
     case Type::kB:
-      return static_cast<int64_t>(value.as_binary().size());
+      return static_cast<int64_t>(value.bytes().size());
+    default:
+      break;
+  }
+  if (value.encoded()) {
+    const ValueView& v = value.view();
+    switch (v.type()) {
+      case Type::kSS:
+      case Type::kNS:
+      case Type::kBS:
+        return static_cast<int64_t>(v.as_set().size());
+      case Type::kL:
+        return static_cast<int64_t>(v.as_list().size());
+      case Type::kM:
+        return static_cast<int64_t>(v.as_map().size());
+      default:
+        return std::nullopt;
+    }
+  }
+  const Value& v = value.tree();
+  switch (v.type()) {
     case Type::kSS:
-      return static_cast<int64_t>(value.as_string_set().size());
+      return static_cast<int64_t>(v.as_string_set().size());
     case Type::kNS:
-      return static_cast<int64_t>(value.as_number_set().size());
+      return static_cast<int64_t>(v.as_number_set().size());
     case Type::kBS:
-      return static_cast<int64_t>(value.as_binary_set().size());
+      return static_cast<int64_t>(v.as_binary_set().size());
     case Type::kL:
-      return static_cast<int64_t>(value.as_list().size());
+      return static_cast<int64_t>(v.as_list().size());
     case Type::kM:
-      return static_cast<int64_t>(value.as_map().size());
+      return static_cast<int64_t>(v.as_map().size());
     default:
       return std::nullopt;
   }
@@ -79,66 +129,120 @@ class Scratch {
   bool used_ = false;
 };
 
-// The operand's value, or null when missing. `scratch` holds a size() result.
-const Value* EvalOperand(const Operand& operand, const Item* item, Scratch* scratch) {
+// The operand's value, or missing. `scratch` holds a size() result.
+template <typename ItemT>
+Ref EvalOperand(const Operand& operand, const ItemT* item, Scratch* scratch) {
   switch (operand.kind) {
     case OperandKind::kPath:
-      return item != nullptr ? FindPath(*item, operand.path) : nullptr;
+      if (item == nullptr) return Ref();
+      return Ref(FindPath(*item, operand.path));
     case OperandKind::kValue:
-      return operand.value;
+      return Ref(operand.value);
     case OperandKind::kSize: {
-      if (operand.args.empty()) return nullptr;
-      const Value* arg = EvalOperand(operand.args[0], item, scratch);
-      if (arg == nullptr) return nullptr;
-      const std::optional<int64_t> size = SizeOf(*arg);
-      if (!size) return nullptr;
-      return scratch->Set(*size);
+      if (operand.args.empty()) return Ref();
+      const Ref arg = EvalOperand(operand.args[0], item, scratch);
+      if (!arg) return Ref();
+      const std::optional<int64_t> size = SizeOf(arg);
+      if (!size) return Ref();
+      return Ref(scratch->Set(*size));
     }
     default:
-      return nullptr;  // Update-only operands never reach a condition.
+      return Ref();  // Update-only operands never reach a condition.
   }
 }
 
-bool Equal(const Value* a, const Value* b) { return a != nullptr && b != nullptr && *a == *b; }
+bool Equal(const Ref& a, const Ref& b) {
+  if (!a || !b) return false;
+  if (a.encoded() && b.encoded()) return a.view() == b.view();
+  if (a.encoded()) return a.view() == b.tree();
+  if (b.encoded()) return b.view() == a.tree();
+  return a.tree() == b.tree();
+}
 
 // Compare() is unordered for different types and for anything but S, N and B, which is exactly
 // DynamoDB's "wrong type or missing means false" for the ordering comparators.
-bool Ordered(const Value* a, const Value* b, bool (*accept)(std::partial_ordering)) {
-  return a != nullptr && b != nullptr && accept(Compare(*a, *b));
+std::partial_ordering Compare(const Ref& a, const Ref& b) {
+  if (!a.encoded() && !b.encoded()) return partstore::Compare(a.tree(), b.tree());
+  if (a.type() != b.type()) return std::partial_ordering::unordered;
+  switch (a.type()) {
+    case Type::kS:
+    case Type::kB:
+      return a.bytes().compare(b.bytes()) <=> 0;
+    case Type::kN: {
+      auto number = [](const Ref& r) { return r.encoded() ? r.view().as_number() : r.tree().as_number(); };
+      return number(a) <=> number(b);
+    }
+    default:
+      return std::partial_ordering::unordered;
+  }
+}
+
+bool Ordered(const Ref& a, const Ref& b, bool (*accept)(std::partial_ordering)) {
+  return a && b && accept(Compare(a, b));
 }
 
 bool IsPrefix(std::string_view whole, std::string_view prefix) {
   return whole.size() >= prefix.size() && whole.compare(0, prefix.size(), prefix) == 0;
 }
 
-bool BeginsWith(const Value* a, const Value* b) {
-  if (a == nullptr || b == nullptr || a->type() != b->type()) return false;
-  if (a->is(Type::kS)) return IsPrefix(a->as_string(), b->as_string());
-  if (a->is(Type::kB)) return IsPrefix(a->as_binary(), b->as_binary());
-  return false;
+bool BeginsWith(const Ref& a, const Ref& b) {
+  if (!a || !b || a.type() != b.type()) return false;
+  return (a.is(Type::kS) || a.is(Type::kB)) && IsPrefix(a.bytes(), b.bytes());
 }
 
-bool Contains(const Value* a, const Value* b) {
-  if (a == nullptr || b == nullptr) return false;
-  switch (a->type()) {
-    case Type::kS:
-      return b->is(Type::kS) && a->as_string().find(b->as_string()) != std::string::npos;
-    case Type::kB:
-      return b->is(Type::kB) && a->as_binary().find(b->as_binary()) != std::string::npos;
+// contains() on an encoded list or set.
+bool ContainsEncoded(const ValueView& a, const Ref& b) {
+  switch (a.type()) {
     case Type::kL:
-      for (const Value& element : a->as_list()) {
-        if (element == *b) return true;
+      for (const ValueView& element : a.as_list()) {
+        if (Equal(Ref(std::optional<ValueView>(element)), b)) return true;
       }
       return false;
     case Type::kSS:
-      return b->is(Type::kS) && a->as_string_set().contains(b->as_string());
+    case Type::kBS:
+      return b.is(a.is(Type::kSS) ? Type::kS : Type::kB) && a.as_set().contains(b.bytes());
+    case Type::kNS: {
+      if (!b.is(Type::kN)) return false;
+      // Elements are canonical text, so equal numbers have equal text.
+      std::string text;
+      const std::string_view wanted =
+          b.encoded() ? b.view().number_text() : std::string_view(text = b.tree().as_number().ToString());
+      for (std::string_view element : a.as_set()) {
+        if (element == wanted) return true;
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+bool Contains(const Ref& a, const Ref& b) {
+  if (!a || !b) return false;
+  if (a.is(Type::kS) || a.is(Type::kB)) {
+    return b.is(a.type()) && a.bytes().find(b.bytes()) != std::string_view::npos;
+  }
+  if (a.encoded()) return ContainsEncoded(a.view(), b);
+  const Value& tree = a.tree();
+  switch (tree.type()) {
+    case Type::kL:
+      for (const Value& element : tree.as_list()) {
+        if (Equal(Ref(&element), b)) return true;
+      }
+      return false;
+    case Type::kSS:
+      if (!b.is(Type::kS)) return false;
+      return b.encoded() ? tree.as_string_set().contains(std::string(b.bytes()))
+                         : tree.as_string_set().contains(b.tree().as_string());
     case Type::kNS:
-      return b->is(Type::kN) && a->as_number_set().contains(b->as_number());
+      if (!b.is(Type::kN)) return false;
+      return b.encoded() ? tree.as_number_set().contains(b.view().as_number())
+                         : tree.as_number_set().contains(b.tree().as_number());
     case Type::kBS: {
-      if (!b->is(Type::kB)) return false;
+      if (!b.is(Type::kB)) return false;
       // Heterogeneous lookup: no Bytes copy of the operand.
-      const std::string_view key = b->as_binary();
-      const auto& elements = a->as_binary_set().elements();
+      const std::string_view key = b.bytes();
+      const auto& elements = tree.as_binary_set().elements();
       auto it = std::lower_bound(elements.begin(), elements.end(), key,
                                  [](const Bytes& element, std::string_view k) {
                                    return std::string_view(element.data) < k;
@@ -160,6 +264,23 @@ bool GreaterEq(std::partial_ordering o) {
 }
 
 }  // namespace
+
+std::optional<ValueView> FindPath(const StoredItem& item, const Path& path) {
+  const auto& elements = path.elements;
+  if (elements.empty() || elements[0].is_index()) return std::nullopt;
+  std::optional<ValueView> value = item.Find(elements[0].name);
+  for (size_t i = 1; value && i < elements.size(); ++i) {
+    const PathElement& element = elements[i];
+    if (element.is_index()) {
+      if (!value->is(Type::kL)) return std::nullopt;
+      value = value->as_list().at(static_cast<size_t>(element.index));
+    } else {
+      if (!value->is(Type::kM)) return std::nullopt;
+      value = value->as_map().Find(element.name);
+    }
+  }
+  return value;
+}
 
 const Value* FindPath(const Item& item, const Path& path) {
   const auto& elements = path.elements;
@@ -184,19 +305,22 @@ const Value* FindPath(const Item& item, const Path& path) {
   return value;
 }
 
-bool Evaluate(const Condition& condition, const Item* item) {
+namespace {
+
+template <typename ItemT>
+bool EvaluateOn(const Condition& condition, const ItemT* item) {
   const auto& ops = condition.operands;
   switch (condition.kind) {
     case ConditionKind::kAnd:
-      return Evaluate(condition.children[0], item) && Evaluate(condition.children[1], item);
+      return EvaluateOn(condition.children[0], item) && EvaluateOn(condition.children[1], item);
     case ConditionKind::kOr:
-      return Evaluate(condition.children[0], item) || Evaluate(condition.children[1], item);
+      return EvaluateOn(condition.children[0], item) || EvaluateOn(condition.children[1], item);
     case ConditionKind::kNot:
-      return !Evaluate(condition.children[0], item);
+      return !EvaluateOn(condition.children[0], item);
     case ConditionKind::kCompare: {
       Scratch s0, s1;
-      const Value* a = EvalOperand(ops[0], item, &s0);
-      const Value* b = EvalOperand(ops[1], item, &s1);
+      const Ref a = EvalOperand(ops[0], item, &s0);
+      const Ref b = EvalOperand(ops[1], item, &s1);
       switch (condition.comparator) {
         case Comparator::kEq:
           return Equal(a, b);
@@ -215,30 +339,29 @@ bool Evaluate(const Condition& condition, const Item* item) {
     }
     case ConditionKind::kBetween: {
       Scratch s0, s1, s2;
-      const Value* a = EvalOperand(ops[0], item, &s0);
-      const Value* lower = EvalOperand(ops[1], item, &s1);
-      const Value* upper = EvalOperand(ops[2], item, &s2);
+      const Ref a = EvalOperand(ops[0], item, &s0);
+      const Ref lower = EvalOperand(ops[1], item, &s1);
+      const Ref upper = EvalOperand(ops[2], item, &s2);
       return Ordered(a, lower, GreaterEq) && Ordered(a, upper, LessEq);
     }
     case ConditionKind::kIn: {
       Scratch s0, s1;
-      const Value* a = EvalOperand(ops[0], item, &s0);
-      if (a == nullptr) return false;
+      const Ref a = EvalOperand(ops[0], item, &s0);
+      if (!a) return false;
       for (size_t i = 1; i < ops.size(); ++i) {
         if (Equal(a, EvalOperand(ops[i], item, &s1))) return true;
       }
       return false;
     }
     case ConditionKind::kAttributeExists:
-      return item != nullptr && FindPath(*item, ops[0].path) != nullptr;
+      return item != nullptr && static_cast<bool>(Ref(FindPath(*item, ops[0].path)));
     case ConditionKind::kAttributeNotExists:
-      return item == nullptr || FindPath(*item, ops[0].path) == nullptr;
+      return item == nullptr || !Ref(FindPath(*item, ops[0].path));
     case ConditionKind::kAttributeType: {
       Scratch s0, s1;
-      const Value* a = EvalOperand(ops[0], item, &s0);
-      const Value* t = EvalOperand(ops[1], item, &s1);
-      return a != nullptr && t != nullptr && t->is(Type::kS) &&
-             TypeName(a->type()) == t->as_string();
+      const Ref a = EvalOperand(ops[0], item, &s0);
+      const Ref t = EvalOperand(ops[1], item, &s1);
+      return a && t && t.is(Type::kS) && TypeName(a.type()) == t.bytes();
     }
     case ConditionKind::kBeginsWith: {
       Scratch s0, s1;
@@ -250,6 +373,14 @@ bool Evaluate(const Condition& condition, const Item* item) {
     }
   }
   return false;
+}
+
+}  // namespace
+
+bool Evaluate(const Condition& condition, const Item* item) { return EvaluateOn(condition, item); }
+
+bool Evaluate(const Condition& condition, const StoredItem* item) {
+  return EvaluateOn(condition, item);
 }
 
 }  // namespace partstore::expr

@@ -32,34 +32,67 @@ bool SameElement(const Path* a, const Path* b, size_t depth) {
   return a->elements[depth] == b->elements[depth];
 }
 
-std::optional<Value> ProjectValue(const Value& source, std::vector<const Path*>& paths,
-                                  size_t depth);
+// The same projection over a tree value and an encoded one (core/stored_item.h): these
+// adapters are all that differ.
+const AttributeMap* AsMap(const Value& v) { return v.if_map(); }
+std::optional<MapView> AsMap(const ValueView& v) {
+  return v.is(Type::kM) ? std::optional<MapView>(v.as_map()) : std::nullopt;
+}
+const ValueList* AsList(const Value& v) { return v.if_list(); }
+std::optional<ListView> AsList(const ValueView& v) {
+  return v.is(Type::kL) ? std::optional<ListView>(v.as_list()) : std::nullopt;
+}
+const Value* Child(const AttributeMap& map, std::string_view name) {
+  auto it = map.find(name);
+  return it == map.end() ? nullptr : &it->second;
+}
+std::optional<ValueView> Child(const MapView& map, std::string_view name) { return map.Find(name); }
+const Value* Element(const ValueList& list, int64_t index) {
+  return static_cast<uint64_t>(index) < list.size() ? &list[static_cast<size_t>(index)] : nullptr;
+}
+std::optional<ValueView> Element(const ListView& list, int64_t index) {
+  return static_cast<uint64_t>(index) < list.size() ? list.at(static_cast<size_t>(index))
+                                                    : std::nullopt;
+}
+Value Whole(const Value& v) { return v; }
+Value Whole(const ValueView& v) { return v.ToValue(); }
+const Value* Attribute(const Item& item, std::string_view name) {
+  auto it = item.find(name);
+  return it == item.end() ? nullptr : &it->second;
+}
+std::optional<ValueView> Attribute(const StoredItem& item, std::string_view name) {
+  return item.Find(name);
+}
+
+template <typename V>
+std::optional<Value> ProjectValue(const V& source, std::vector<const Path*>& paths, size_t depth);
 
 // Projects `child` for the group of paths [begin, end) that select it at `depth`: the whole value
 // if one of them ends here, else the projection of the rest of the paths.
-std::optional<Value> ProjectChild(const Value& child, std::vector<const Path*>::iterator begin,
+template <typename V>
+std::optional<Value> ProjectChild(const V& child, std::vector<const Path*>::iterator begin,
                                   std::vector<const Path*>::iterator end, size_t depth) {
   std::vector<const Path*> deeper;
   for (auto it = begin; it != end; ++it) {
-    if ((*it)->elements.size() == depth + 1) return child;
+    if ((*it)->elements.size() == depth + 1) return Whole(child);
     deeper.push_back(*it);
   }
   return ProjectValue(child, deeper, depth + 1);
 }
 
-std::optional<Value> ProjectValue(const Value& source, std::vector<const Path*>& paths,
+template <typename V>
+std::optional<Value> ProjectValue(const V& source, std::vector<const Path*>& paths,
                                   size_t depth) {
   std::sort(paths.begin(), paths.end(), ElementLess{depth});
-  if (const AttributeMap* map = source.if_map()) {
+  if (const auto map = AsMap(source)) {
     AttributeMap out;
     for (auto it = paths.begin(); it != paths.end();) {
       auto group_end = it + 1;
       while (group_end != paths.end() && SameElement(*it, *group_end, depth)) ++group_end;
       const PathElement& element = (*it)->elements[depth];
       if (!element.is_index()) {
-        auto found = map->find(std::string_view(element.name));
-        if (found != map->end()) {
-          if (std::optional<Value> v = ProjectChild(found->second, it, group_end, depth)) {
+        if (const auto found = Child(*map, element.name)) {
+          if (std::optional<Value> v = ProjectChild(*found, it, group_end, depth)) {
             out.insert_or_assign(element.name, std::move(*v));
           }
         }
@@ -69,16 +102,17 @@ std::optional<Value> ProjectValue(const Value& source, std::vector<const Path*>&
     if (out.empty()) return std::nullopt;
     return Value(std::move(out));
   }
-  if (const ValueList* list = source.if_list()) {
+  if (const auto list = AsList(source)) {
     ValueList out;
     for (auto it = paths.begin(); it != paths.end();) {
       auto group_end = it + 1;
       while (group_end != paths.end() && SameElement(*it, *group_end, depth)) ++group_end;
       const PathElement& element = (*it)->elements[depth];
-      if (element.is_index() && static_cast<uint64_t>(element.index) < list->size()) {
-        const Value& child = (*list)[static_cast<size_t>(element.index)];
-        if (std::optional<Value> v = ProjectChild(child, it, group_end, depth)) {
-          out.push_back(std::move(*v));
+      if (element.is_index()) {
+        if (const auto child = Element(*list, element.index)) {
+          if (std::optional<Value> v = ProjectChild(*child, it, group_end, depth)) {
+            out.push_back(std::move(*v));
+          }
         }
       }
       it = group_end;
@@ -89,9 +123,8 @@ std::optional<Value> ProjectValue(const Value& source, std::vector<const Path*>&
   return std::nullopt;
 }
 
-}  // namespace
-
-Item Project(const ProjectionExpression& projection, const Item& item) {
+template <typename ItemT>
+Item ProjectItem(const ProjectionExpression& projection, const ItemT& item) {
   std::vector<const Path*> paths;
   paths.reserve(projection.paths.size());
   for (const Path& path : projection.paths) {
@@ -103,15 +136,24 @@ Item Project(const ProjectionExpression& projection, const Item& item) {
     auto group_end = it + 1;
     while (group_end != paths.end() && SameElement(*it, *group_end, 0)) ++group_end;
     const std::string& name = (*it)->elements[0].name;
-    auto found = item.find(std::string_view(name));
-    if (found != item.end()) {
-      if (std::optional<Value> v = ProjectChild(found->second, it, group_end, 0)) {
+    if (const auto found = Attribute(item, name)) {
+      if (std::optional<Value> v = ProjectChild(*found, it, group_end, 0)) {
         out.insert_or_assign(name, std::move(*v));
       }
     }
     it = group_end;
   }
   return out;
+}
+
+}  // namespace
+
+Item Project(const ProjectionExpression& projection, const Item& item) {
+  return ProjectItem(projection, item);
+}
+
+Item Project(const ProjectionExpression& projection, const StoredItem& item) {
+  return ProjectItem(projection, item);
 }
 
 }  // namespace partstore::expr

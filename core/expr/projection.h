@@ -8,10 +8,13 @@
 
 #include "core/expr/ast.h"
 #include "core/item.h"
+#include "core/stored_item.h"
 
 namespace partstore::expr {
 
 // REQUIRES: `projection` is resolved.
 Item Project(const ProjectionExpression& projection, const Item& item);
+// The same read from a stored item's encoding: only the selected values are built.
+Item Project(const ProjectionExpression& projection, const StoredItem& item);
 
 }  // namespace partstore::expr

@@ -30,13 +30,19 @@ uint64_t Mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-Item DisplayOf(const KeySchema& key, const Item* source, bool with_sort) {
+Item DisplayOf(const KeySchema& key, const KeyAccess& access, bool with_sort) {
   Item out;
-  if (source == nullptr) return out;
-  if (auto it = source->find(key.partition.name); it != source->end()) out.emplace(*it);
-  if (with_sort && key.sort) {
-    if (auto it = source->find(key.sort->name); it != source->end()) out.emplace(*it);
-  }
+  auto add = [&](const std::string& name) {
+    if (access.source != nullptr) {
+      if (auto it = access.source->find(name); it != access.source->end()) out.emplace(*it);
+    } else if (access.stored_source != nullptr) {
+      if (std::optional<ValueView> value = access.stored_source->Find(name)) {
+        out.emplace(name, value->ToValue());
+      }
+    }
+  };
+  add(key.partition.name);
+  if (with_sort && key.sort) add(key.sort->name);
   return out;
 }
 
@@ -425,8 +431,8 @@ void ResourceCapacity::RecordKey(const KeyAccess& key, int64_t half_units, bool 
   if (!insights_enabled_ || key.item.empty()) return;
   insights_.Record(
       now / kMicrosPerSecond, key.partition, key.item, half_units, throttled,
-      [&] { return DisplayOf(key_, key.source, false); },
-      [&] { return DisplayOf(key_, key.source, true); });
+      [&] { return DisplayOf(key_, key, false); },
+      [&] { return DisplayOf(key_, key, true); });
 }
 
 void ResourceCapacity::set_insights_enabled(bool enabled) {

@@ -62,6 +62,7 @@
 
 #include "core/item.h"
 #include "core/key.h"
+#include "core/stored_item.h"
 #include "core/throttle_reason.h"
 #include "shard/capacity/capacity_options.h"
 #include "shard/capacity/contributor_insights.h"
@@ -121,11 +122,13 @@ struct Partition {
 };
 
 // What one access is about, for Contributor Insights: the encoded partition key, the encoded
-// item key (partition + sort), and an item holding the key attributes (to show them).
+// item key (partition + sort), and an item holding the key attributes (to show them), as a tree
+// or stored (at most one set).
 struct KeyAccess {
   std::string_view partition;
   std::string_view item;
   const Item* source = nullptr;
+  const StoredItem* stored_source = nullptr;
 };
 
 class ResourceCapacity {

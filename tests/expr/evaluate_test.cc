@@ -200,9 +200,11 @@ std::vector<Case> Cases(Constants& c) {
 TEST(EvaluateTest, Cases) {
   Constants constants;
   const Item item = TestItem();
+  const StoredItem stored = StoredItem::Encode(item);  // the same rules read from the encoding
   for (const Case& c : Cases(constants)) {
     SCOPED_TRACE(c.label);
     EXPECT_EQ(Evaluate(c.condition, &item), c.expected);
+    EXPECT_EQ(Evaluate(c.condition, &stored), c.expected) << "stored";
   }
 }
 
@@ -217,6 +219,11 @@ TEST(EvaluateTest, NoItem) {
   EXPECT_TRUE(Evaluate(Cmp(c(Num("1")), "<", c(Num("2"))), nullptr));
   const Item empty;
   EXPECT_TRUE(Evaluate(Fn("attribute_not_exists", {PathOp("pk")}), &empty));
+  const StoredItem* no_stored = nullptr;
+  EXPECT_TRUE(Evaluate(Cmp(PathOp("a"), "<>", c(Num("1"))), no_stored));
+  EXPECT_FALSE(Evaluate(Fn("attribute_exists", {PathOp("pk")}), no_stored));
+  const StoredItem stored_empty = StoredItem::Encode(empty);
+  EXPECT_TRUE(Evaluate(Fn("attribute_not_exists", {PathOp("pk")}), &stored_empty));
 }
 
 TEST(EvaluateTest, FindPath) {
@@ -231,6 +238,18 @@ TEST(EvaluateTest, FindPath) {
   EXPECT_EQ(FindPath(item, P("n[0]")), nullptr);
   EXPECT_EQ(FindPath(item, P("missing")), nullptr);
   EXPECT_EQ(FindPath(item, Path{}), nullptr);
+
+  // The same paths in the encoding.
+  const StoredItem stored = StoredItem::Encode(item);
+  for (std::string_view path : {"m.c.d", "l[3][0]", "l[0]", "m", "n", "s"}) {
+    std::optional<ValueView> found = FindPath(stored, P(std::string(path)));
+    ASSERT_TRUE(found.has_value()) << path;
+    EXPECT_TRUE(*found == *FindPath(item, P(std::string(path)))) << path;
+  }
+  for (std::string_view path : {"l[4]", "l[3][1]", "m.b.c", "n[0]", "missing"}) {
+    EXPECT_FALSE(FindPath(stored, P(std::string(path))).has_value()) << path;
+  }
+  EXPECT_FALSE(FindPath(stored, Path{}).has_value());
 }
 
 // ---- Randomized comparison with a reference evaluator ----------------------------------------
@@ -561,7 +580,7 @@ TEST(EvaluateTest, RandomizedAgainstReference) {
   for (uint64_t seed : {1u, 2u, 3u, 42u, 2026u}) {
     RandomConditions gen(seed);
     std::mt19937_64 pick(seed);
-    int true_count = 0, total = 0;
+    int true_count = 0, total = 0, stored_total = 0;
     for (int i = 0; i < 2000; ++i) {
       Condition condition = gen.RandomCondition(2);
       for (int j = 0; j < 4; ++j) {
@@ -576,9 +595,20 @@ TEST(EvaluateTest, RandomizedAgainstReference) {
                         << ", item " << (item_ptr ? DebugString(Value(item)) : "none");
           return;
         }
+        // The same condition on the item's encoding (items DynamoDB would store).
+        if (item_ptr != nullptr && ValidateItem(item).ok()) {
+          const StoredItem stored = StoredItem::Encode(item);
+          ++stored_total;
+          if (Evaluate(condition, &stored) != expected) {
+            ADD_FAILURE() << "seed " << seed << " case " << i << " (stored): expected " << expected
+                          << ", item " << DebugString(Value(item));
+            return;
+          }
+        }
       }
     }
-    // Both outcomes are well represented.
+    // Both outcomes are well represented, and most items were checked stored too.
+    EXPECT_GT(stored_total, total / 2) << "seed " << seed;
     EXPECT_GT(true_count, total / 10) << "seed " << seed;
     EXPECT_LT(true_count, total * 9 / 10) << "seed " << seed;
   }

@@ -69,8 +69,10 @@ TEST(ProjectionTest, Cases) {
       {Projection({"a.b"}),
        Item{{"a", M({{"b", item.find("a")->second.as_map().find("b")->second}})}}},
   };
+  const StoredItem stored = StoredItem::Encode(item);
   for (const Case& c : cases) {
     EXPECT_EQ(D(Project(c.projection, item)), D(c.expected));
+    EXPECT_EQ(D(Project(c.projection, stored)), D(c.expected)) << "stored";
   }
 }
 
@@ -206,6 +208,10 @@ TEST(ProjectionTest, RandomizedAgainstModel) {
       Item actual = Project(projection, item);
       ASSERT_EQ(D(actual), D(expected))
           << "seed " << seed << " round " << round << " item " << D(item);
+      if (ValidateItem(item).ok()) {
+        ASSERT_EQ(D(Project(projection, StoredItem::Encode(item))), D(expected))
+            << "stored: seed " << seed << " round " << round << " item " << D(item);
+      }
       // Every projected path resolves to the same value in both.
       for (const Path& p : projection.paths) {
         const Value* in_item = FindPath(item, p);

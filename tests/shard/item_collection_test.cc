@@ -10,11 +10,18 @@
 #include <vector>
 
 #include "core/item.h"
+#include "core/stored_item.h"
 
 namespace partstore {
 namespace {
 
 using Model = std::map<std::string, Item>;
+
+// Stores `item` (encoded) under `key`.
+std::pair<const StoredItem*, bool> Insert(ItemCollection& c, std::string_view key, const Item& item,
+                                          StoredItem* old = nullptr) {
+  return c.InsertOrAssign(key, StoredItem::Encode(item), old);
+}
 
 // A small item whose content identifies the write (`serial`) and whose size varies.
 Item MakeItem(std::string_view key, uint64_t serial, size_t padding = 0) {
@@ -78,7 +85,7 @@ std::vector<std::string> ModelRead(const Model& model, std::string_view start, b
 
 std::vector<std::string> CollectionRead(const ItemCollection& c, std::string_view start,
                                         bool forward, bool inclusive, size_t limit) {
-  ItemCollection::ConstCursor cursor = c.NewCursor();
+  ItemCollection::Cursor cursor = c.NewCursor();
   if (forward) {
     inclusive ? cursor.Seek(start) : cursor.SeekAfter(start);
   } else {
@@ -93,7 +100,7 @@ void ExpectSame(const ItemCollection& c, const Model& model) {
   ASSERT_EQ(c.size(), model.size());
   ASSERT_EQ(c.empty(), model.empty());
   ASSERT_EQ(c.total_size(), ModelTotalSize(model));
-  ItemCollection::ConstCursor cursor = c.NewCursor();
+  ItemCollection::Cursor cursor = c.NewCursor();
   cursor.SeekToFirst();
   for (const auto& [key, item] : model) {
     ASSERT_TRUE(cursor.valid());
@@ -157,15 +164,9 @@ void RunModel(uint64_t seed, size_t max_segment, size_t target, size_t operation
       const Item expected = item;
       auto found = model.find(key);
       const bool existed = found != model.end();
-      Item old;
+      StoredItem old;
       const bool want_old = percent(rng) < 50;
-      KnownItemSizes sizes;
-      if (percent(rng) < 50) {
-        sizes.item = ItemSize(item);
-        if (existed) sizes.old = ItemSize(found->second);
-      }
-      auto [stored, inserted] =
-          c.InsertOrAssign(key, std::move(item), want_old ? &old : nullptr, sizes);
+      auto [stored, inserted] = Insert(c, key, item, want_old ? &old : nullptr);
       if (::testing::Test::HasFatalFailure()) return;
       EXPECT_EQ(inserted, !existed) << Hex(key);
       EXPECT_EQ(*stored, expected);
@@ -180,11 +181,9 @@ void RunModel(uint64_t seed, size_t max_segment, size_t target, size_t operation
     } else if (op < insert_share + erase_share) {
       const std::string key = pick_key(percent(rng) < 80);
       auto found = model.find(key);
-      Item old;
+      StoredItem old;
       const bool want_old = percent(rng) < 50;
-      const size_t old_size =
-          found != model.end() && percent(rng) < 50 ? ItemSize(found->second) : kUnknownItemSize;
-      const bool erased = c.Erase(key, want_old ? &old : nullptr, old_size);
+      const bool erased = c.Erase(key, want_old ? &old : nullptr);
       EXPECT_EQ(erased, found != model.end()) << Hex(key);
       if (found != model.end()) {
         if (want_old) {
@@ -197,18 +196,20 @@ void RunModel(uint64_t seed, size_t max_segment, size_t target, size_t operation
       const std::string key = pick_key(percent(rng) < 50);
       auto found = model.find(key);
       const ItemCollection& cc = c;
-      const Item* item = cc.Find(key);
+      const StoredItem* item = cc.Find(key);
       ASSERT_EQ(item != nullptr, found != model.end()) << Hex(key);
       if (item != nullptr) {
         EXPECT_EQ(*item, found->second);
       }
-      // An in-place update through Item*, reported with NoteItemResized.
+      // A new version of an item replaces its handle in place; a handle taken before still reads
+      // the old version.
       if (found != model.end() && percent(rng) < 30) {
-        Item* mutable_item = c.Find(key);
-        const size_t before = ItemSize(*mutable_item);
-        (*mutable_item)["pad"] = std::string(percent(rng), 'u');
-        c.NoteItemResized(before, ItemSize(*mutable_item));
-        found->second = *mutable_item;
+        const StoredItem before = *item;
+        Item changed = found->second;
+        changed["pad"] = std::string(percent(rng), 'u');
+        EXPECT_EQ(Insert(c, key, changed).first, item);
+        EXPECT_EQ(before, found->second);
+        found->second = changed;
       }
     } else {
       // A range read from a random start key (present or not), either direction, inclusive or
@@ -222,7 +223,7 @@ void RunModel(uint64_t seed, size_t max_segment, size_t target, size_t operation
           << Hex(start) << (forward ? " forward" : " backward")
           << (inclusive ? " inclusive" : " exclusive");
       // Change direction mid-way, as a cursor may.
-      ItemCollection::ConstCursor cursor = std::as_const(c).LowerBound(start);
+      ItemCollection::Cursor cursor = std::as_const(c).LowerBound(start);
       auto it = model.lower_bound(start);
       for (int k = 0; k < 5 && cursor.valid(); ++k) {
         cursor.Next();
@@ -336,7 +337,7 @@ TEST(ItemCollectionTest, EmptyCollection) {
 TEST(ItemCollectionTest, HashOnlySingleItemUnderTheEmptyKey) {
   ItemCollection c;
   const Item item{{"PK", "USER#1"}, {"name", "Ada"}};
-  auto [stored, inserted] = c.InsertOrAssign("", item);
+  auto [stored, inserted] = Insert(c, "", item);
   EXPECT_TRUE(inserted);
   EXPECT_EQ(*stored, item);
   EXPECT_EQ(c.Find(""), stored);
@@ -344,7 +345,7 @@ TEST(ItemCollectionTest, HashOnlySingleItemUnderTheEmptyKey) {
   EXPECT_EQ(c.total_size(), ItemSize(item));
   EXPECT_EQ(c.segment_count(), 1u);
   // One element array of exactly one element, nothing else.
-  EXPECT_EQ(c.ContainerBytes(), sizeof(ItemCollection) + sizeof(std::pair<std::string, Item>));
+  EXPECT_EQ(c.ContainerBytes(), sizeof(ItemCollection) + sizeof(std::pair<std::string, StoredItem>));
 
   auto cursor = std::as_const(c).NewCursor();
   cursor.Seek("");
@@ -365,15 +366,15 @@ TEST(ItemCollectionTest, HashOnlySingleItemUnderTheEmptyKey) {
   EXPECT_EQ(cursor.item(), item);
 
   // PutItem over it returns ALL_OLD.
-  Item old;
+  StoredItem old;
   const Item replacement{{"PK", "USER#1"}, {"name", "Grace"}, {"age", 36}};
-  auto [again, inserted_again] = c.InsertOrAssign("", replacement, &old);
+  auto [again, inserted_again] = Insert(c, "", replacement, &old);
   EXPECT_FALSE(inserted_again);
   EXPECT_EQ(again, stored);  // replaced in place
   EXPECT_EQ(old, item);
   EXPECT_EQ(c.total_size(), ItemSize(replacement));
 
-  Item removed;
+  StoredItem removed;
   EXPECT_TRUE(c.Erase("", &removed));
   EXPECT_EQ(removed, replacement);
   EXPECT_TRUE(c.empty());
@@ -407,7 +408,7 @@ TEST(ItemCollectionTest, PrefixAndBinaryKeysSortAsUnsignedBytes) {
     // Insert in a scrambled order.
     for (size_t i = 0; i < sorted.size(); ++i) {
       const std::string& key = sorted[(i * 7) % sorted.size()];
-      c.InsertOrAssign(key, MakeItem(key, i));
+      Insert(c, key, MakeItem(key, i));
     }
     ASSERT_EQ(c.size(), sorted.size());
     ASSERT_TRUE(c.CheckInvariants());
@@ -422,7 +423,7 @@ TEST(ItemCollectionTest, PrefixAndBinaryKeysSortAsUnsignedBytes) {
     EXPECT_EQ(Read(last, false, 100), backward);
     for (size_t i = 0; i < sorted.size(); ++i) {
       ASSERT_NE(c.Find(sorted[i]), nullptr) << Hex(sorted[i]);
-      EXPECT_EQ(c.Find(sorted[i])->at("SK").as_binary(), sorted[i]);
+      EXPECT_EQ(c.Find(sorted[i])->Find("SK")->as_binary(), sorted[i]);
       // A prefix of a key is not the key.
       if (!sorted[i].empty()) {
         EXPECT_EQ(c.Find(sorted[i] + std::string("\x02", 1)), nullptr);
@@ -460,7 +461,7 @@ TEST(ItemCollectionTest, AllErasedReturnsToOneEmptyFlatMap) {
     ItemCollection c(ItemCollectionOptions{.max_segment_size = max_segment});
     std::vector<std::string> keys;
     for (int i = 0; i < 5000; ++i) keys.push_back("k" + std::to_string(i * 7919 % 5000));
-    for (const std::string& k : keys) c.InsertOrAssign(k, MakeItem(k, 0));
+    for (const std::string& k : keys) Insert(c, k, MakeItem(k, 0));
     EXPECT_GT(c.segment_count(), 1u);
     ASSERT_TRUE(c.CheckInvariants());
     std::mt19937_64 rng(max_segment);
@@ -477,7 +478,7 @@ TEST(ItemCollectionTest, AllErasedReturnsToOneEmptyFlatMap) {
     EXPECT_TRUE(c.CheckInvariants());
     EXPECT_FALSE(std::as_const(c).LowerBound("").valid());
     // Usable again.
-    c.InsertOrAssign("x", MakeItem("x", 1));
+    Insert(c, "x", MakeItem("x", 1));
     EXPECT_EQ(c.size(), 1u);
   }
 }
@@ -489,7 +490,7 @@ TEST(ItemCollectionTest, SequentialInsertsInBothOrdersStayBalanced) {
       const int n = ascending ? i : 1999 - i;
       char key[8];
       snprintf(key, sizeof(key), "%05d", n);
-      c.InsertOrAssign(key, Item{});
+      Insert(c, key, Item{});
     }
     ASSERT_TRUE(c.CheckInvariants());
     // Every segment is at least half full after splits of full segments.
@@ -515,7 +516,7 @@ TEST(ItemCollectionTest, UnderfullSegmentTakesFromOrMergesWithItsNeighbour) {
   {
     // [4, 8] -> erase 3 from the left -> [1, 8]: takes 3 from the right's front -> [4, 5].
     ItemCollection c(ItemCollectionOptions{.max_segment_size = 8});
-    for (int i = 0; i < 12; ++i) c.InsertOrAssign(key(i), Item{});
+    for (int i = 0; i < 12; ++i) Insert(c, key(i), Item{});
     ASSERT_EQ(c.segment_count(), 2u);
     for (int i = 0; i < 3; ++i) c.Erase(key(i));
     EXPECT_EQ(c.segment_count(), 2u);
@@ -525,8 +526,8 @@ TEST(ItemCollectionTest, UnderfullSegmentTakesFromOrMergesWithItsNeighbour) {
   {
     // [8, 4] -> erase 3 from the right -> [8, 1]: takes 4 from the left's back -> [4, 5].
     ItemCollection c(ItemCollectionOptions{.max_segment_size = 8});
-    for (int i = 4; i < 12; ++i) c.InsertOrAssign(key(i), Item{});
-    for (int i = 3; i >= 0; --i) c.InsertOrAssign(key(i), Item{});
+    for (int i = 4; i < 12; ++i) Insert(c, key(i), Item{});
+    for (int i = 3; i >= 0; --i) Insert(c, key(i), Item{});
     ASSERT_EQ(c.segment_count(), 2u);
     for (int i = 11; i > 8; --i) c.Erase(key(i));
     EXPECT_EQ(c.segment_count(), 2u);
@@ -544,35 +545,35 @@ TEST(ItemCollectionTest, UnderfullSegmentTakesFromOrMergesWithItsNeighbour) {
 
 TEST(ItemCollectionTest, ReplacingInvalidatesNothing) {
   ItemCollection c(ItemCollectionOptions{.max_segment_size = 8});
-  for (int i = 0; i < 100; ++i) c.InsertOrAssign("k" + std::to_string(i), MakeItem("", i));
-  Item* a = c.Find("k10");
+  for (int i = 0; i < 100; ++i) Insert(c, "k" + std::to_string(i), MakeItem("", i));
+  const StoredItem* a = c.Find("k10");
   ItemCollection::Cursor cursor = c.LowerBound("k50");
   ASSERT_NE(a, nullptr);
   ASSERT_TRUE(cursor.valid());
-  // Replace other keys (and this one): nothing moves.
-  for (int i = 0; i < 100; i += 3) c.InsertOrAssign("k" + std::to_string(i), MakeItem("", 1000));
+  const StoredItem held = cursor.item();  // a reader's handle on k50
+  // Replace other keys (and these): nothing moves.
+  for (int i = 0; i < 100; i += 3) Insert(c, "k" + std::to_string(i), MakeItem("", 1000));
   EXPECT_EQ(c.Find("k10"), a);
-  EXPECT_EQ(a->at("serial").as_number().ToString(), "10");
+  EXPECT_EQ(a->Find("serial")->number_text(), "10");
   ASSERT_TRUE(cursor.valid());
   EXPECT_EQ(cursor.key(), "k50");
   EXPECT_EQ(&cursor.item(), c.Find("k50"));
-  // A mutable cursor converts to a const one at the same position.
-  ItemCollection::ConstCursor const_cursor = cursor;
-  EXPECT_EQ(const_cursor.key(), "k50");
-  // Items are mutable through a Cursor.
-  cursor.item()["extra"] = true;
-  EXPECT_TRUE(c.Find("k50")->contains("extra"));
+  Insert(c, "k50", MakeItem("", 5000));
+  EXPECT_EQ(cursor.item().Find("serial")->number_text(), "5000");
+  // The handle taken before still reads the version it took.
+  EXPECT_EQ(held.Find("serial")->number_text(), "50");
+  EXPECT_FALSE(held.SharesBufferWith(cursor.item()));
 }
 
 TEST(ItemCollectionTest, SeekRepositionsAfterMutations) {
   ItemCollection c(ItemCollectionOptions{.max_segment_size = 4});
   ItemCollection::Cursor cursor = c.NewCursor();
-  c.InsertOrAssign("m", Item{});
+  Insert(c, "m", Item{});
   cursor.Seek("a");
   ASSERT_TRUE(cursor.valid());
   EXPECT_EQ(cursor.key(), "m");
   // Grow past one segment: the cursor must be re-seeked, and then sees the new structure.
-  for (char ch = 'a'; ch <= 'z'; ++ch) c.InsertOrAssign(std::string(1, ch), Item{});
+  for (char ch = 'a'; ch <= 'z'; ++ch) Insert(c, std::string(1, ch), Item{});
   ASSERT_GT(c.segment_count(), 1u);
   cursor.Seek("m");
   std::string seen;
@@ -591,25 +592,19 @@ TEST(ItemCollectionTest, TotalSizeFollowsEveryMutation) {
   for (int i = 0; i < 50; ++i) {
     Item item = MakeItem("k", i, i);
     expected += ItemSize(item);
-    c.InsertOrAssign("k" + std::to_string(i), std::move(item));
+    Insert(c, "k" + std::to_string(i), std::move(item));
   }
   EXPECT_EQ(c.total_size(), expected);
-  // Known sizes are used as given.
+  // Replacing and erasing use the sizes the items carry.
   Item big = MakeItem("k", 0, 500);
   const size_t big_size = ItemSize(big);
-  const size_t old_size = ItemSize(*c.Find("k7"));
-  c.InsertOrAssign("k7", std::move(big), nullptr, {.item = big_size, .old = old_size});
+  const size_t old_size = c.Find("k7")->item_size();
+  Insert(c, "k7", big);
   expected += big_size - old_size;
   EXPECT_EQ(c.total_size(), expected);
-  const size_t k3_size = ItemSize(*c.Find("k3"));
-  EXPECT_TRUE(c.Erase("k3", nullptr, k3_size));
+  const size_t k3_size = c.Find("k3")->item_size();
+  EXPECT_TRUE(c.Erase("k3"));
   expected -= k3_size;
-  EXPECT_EQ(c.total_size(), expected);
-  Item* k4 = c.Find("k4");
-  const size_t before = ItemSize(*k4);
-  (*k4)["pad"] = "";
-  c.NoteItemResized(before, ItemSize(*k4));
-  expected = expected - before + ItemSize(*k4);
   EXPECT_EQ(c.total_size(), expected);
   EXPECT_TRUE(c.CheckInvariants());
 }
@@ -617,19 +612,19 @@ TEST(ItemCollectionTest, TotalSizeFollowsEveryMutation) {
 TEST(ItemCollectionTest, CopyAndMove) {
   for (size_t max_segment : {size_t{4}, ItemCollection::kDefaultMaxSegmentSize}) {
     ItemCollection c(ItemCollectionOptions{.max_segment_size = max_segment});
-    for (int i = 0; i < 40; ++i) c.InsertOrAssign("k" + std::to_string(i), MakeItem("", i));
-    const Item* k5 = c.Find("k5");
+    for (int i = 0; i < 40; ++i) Insert(c, "k" + std::to_string(i), MakeItem("", i));
+    const StoredItem* k5 = c.Find("k5");
     ItemCollection copy = c;
     EXPECT_TRUE(copy.CheckInvariants());
     EXPECT_EQ(copy.size(), 40u);
     EXPECT_EQ(copy.total_size(), c.total_size());
     EXPECT_NE(copy.Find("k5"), k5);
-    EXPECT_EQ(*copy.Find("k5"), *k5);
+    EXPECT_TRUE(copy.Find("k5")->SharesBufferWith(*k5));  // a copy shares the item buffers
     copy.Erase("k5");
     EXPECT_NE(c.Find("k5"), nullptr);
 
     ItemCollection moved = std::move(c);
-    EXPECT_EQ(moved.Find("k5"), k5);  // Item* survive a move
+    EXPECT_EQ(moved.Find("k5"), k5);  // StoredItem* survive a move
     EXPECT_TRUE(moved.CheckInvariants());
     EXPECT_TRUE(c.empty());  // NOLINT(bugprone-use-after-move): moved-from is empty
     EXPECT_EQ(c.total_size(), 0u);
@@ -647,7 +642,7 @@ TEST(ItemCollectionTest, CopyAndMove) {
 TEST(ItemCollectionTest, SegmentSizeIsClamped) {
   ItemCollection c(ItemCollectionOptions{.max_segment_size = 0});
   EXPECT_EQ(c.max_segment_size(), ItemCollection::kMinMaxSegmentSize);
-  for (int i = 0; i < 100; ++i) c.InsertOrAssign(std::to_string(i), Item{});
+  for (int i = 0; i < 100; ++i) Insert(c, std::to_string(i), Item{});
   EXPECT_TRUE(c.CheckInvariants());
 }
 

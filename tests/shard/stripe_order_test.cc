@@ -15,6 +15,12 @@ namespace {
 
 using Key = std::pair<uint64_t, std::string>;
 
+// A partition key with one item (a collection exists while it holds an item).
+const StoredItem& OneItem() {
+  static const StoredItem item = StoredItem::Encode(Item{{"a", Value(std::string("x"))}});
+  return item;
+}
+
 void ExpectOrder(const Stripe& stripe, const std::set<Key>& model) {
   const auto& order = stripe.Ordered();
   ASSERT_EQ(order.size(), model.size());
@@ -32,14 +38,14 @@ TEST(StripeOrder, MaintainedInPlaceAndRebuiltAcrossTheLimit) {
   std::set<Key> model;
   std::mt19937_64 random(7);
   auto add = [&](uint64_t hash, std::string key) {
-    stripe.FindOrCreate({hash, key});
+    stripe.Put({hash, key}, "", OneItem());
     model.emplace(hash, std::move(key));
   };
   auto remove_some = [&](size_t n) {
     for (size_t i = 0; i < n && !model.empty(); ++i) {
       auto it = model.begin();
       std::advance(it, static_cast<long>(random() % model.size()));
-      stripe.EraseIfEmpty({it->first, it->second});
+      EXPECT_TRUE(stripe.Erase({it->first, it->second}, ""));
       model.erase(it);
     }
   };
@@ -68,8 +74,10 @@ TEST(StripeOrder, MaintainedInPlaceAndRebuiltAcrossTheLimit) {
   }
   // A key that exists is not added twice.
   const Key existing = *model.begin();
-  stripe.FindOrCreate({existing.first, existing.second});
+  EXPECT_FALSE(stripe.Put({existing.first, existing.second}, "", OneItem()));
   ExpectOrder(stripe, model);
+  EXPECT_EQ(stripe.item_count(), static_cast<int64_t>(model.size()));
+  EXPECT_EQ(stripe.size_bytes(), static_cast<int64_t>(model.size() * OneItem().item_size()));
 }
 
 // The write budget between scans: kMaintainedWritesPerScan partition-key writes keep the order in
@@ -81,7 +89,7 @@ TEST(StripeOrder, KeptInPlaceForTheBudgetThenInvalidated) {
   std::mt19937_64 random(11);
   auto add = [&](std::string key) {
     const uint64_t hash = random();
-    stripe.FindOrCreate({hash, key});
+    stripe.Put({hash, key}, "", OneItem());
     model.emplace(hash, std::move(key));
   };
   for (int i = 0; i < 10'000; ++i) add("k" + std::to_string(i));
