@@ -11,6 +11,7 @@
 //   key "USER#000123#ORDER#07" -> a 200-byte value, stripe = top 6 bits of std::hash.
 //
 //   BM_Engine_GetItem                Database::GetItem, prebuilt request, eventually consistent
+//   BM_Engine_GetItemView            Database::GetItemView: the same, answering with the stored item
 //   BM_Engine_GetItemTable           Table::GetItem(request, prepared): no catalogue / PrepareGet
 //   BM_Engine_LookupOnly             EncodeItemKey + stripe shared lock + find, no copy
 //   BM_Engine_LookupHandle           the same + the StoredItem handle taken under the lock
@@ -25,6 +26,7 @@
 //   BM_Engine_Scan                   one 1 MB page per iteration, paging through the whole table
 //                                    (2 threads: a parallel scan, one segment each); bytes/s of
 //                                    ItemSize
+//   BM_Engine_QueryView, BM_Engine_ScanView   the same through QueryView / ScanView
 // All of the above run on 1 and 2 threads, real time; items_per_second is the aggregate rate.
 //   BM_Engine_CollectionInsert/N     PutItem of a new random sort key into one collection of N
 //                                    items (another table); every K inserts the timer pauses and
@@ -298,7 +300,25 @@ void SetItems(benchmark::State& state, int64_t per_iteration = 1) {
 
 // ---- Point reads ---------------------------------------------------------------------------
 
-void BM_Engine_GetItem(benchmark::State& state) {
+// The tree-returning reads or their view-returning forms (the items as stored, no tree built).
+template <bool kView>
+auto Get(Database& db, const GetItemRequest& request) {
+  if constexpr (kView) return db.GetItemView(request);
+  else return db.GetItem(request);
+}
+template <bool kView>
+auto QueryOf(Database& db, const QueryRequest& request) {
+  if constexpr (kView) return db.QueryView(request);
+  else return db.Query(request);
+}
+template <bool kView>
+auto ScanOf(Database& db, const ScanRequest& request) {
+  if constexpr (kView) return db.ScanView(request);
+  else return db.Scan(request);
+}
+
+template <bool kView>
+void EngineGetItem(benchmark::State& state) {
   Engine& e = GetEngine();
   GetItemRequest request;
   request.table_name = kTableName;
@@ -312,12 +332,14 @@ void BM_Engine_GetItem(benchmark::State& state) {
     text.Set(n / kItemsPerPartition, n % kItemsPerPartition);
     pk = Value(text.pk_view());
     sk = Value(text.sk_view());
-    Result<GetItemResult> result = e.db.GetItem(request);
+    auto result = Get<kView>(e.db, request);
     if (!result.ok() || !result->item) state.SkipWithError("GetItem failed");
     benchmark::DoNotOptimize(result);
   }
   SetItems(state);
 }
+void BM_Engine_GetItem(benchmark::State& state) { EngineGetItem<false>(state); }
+void BM_Engine_GetItemView(benchmark::State& state) { EngineGetItem<true>(state); }
 
 void BM_Engine_GetItemTable(benchmark::State& state) {
   Engine& e = GetEngine();
@@ -493,7 +515,8 @@ void BM_Engine_UpdateItem(benchmark::State& state) {
 // ---- Query and Scan ------------------------------------------------------------------------
 
 // range(0): 0 = "PK = :pk" with Limit 10; 1 = "PK = :pk AND SK BETWEEN :lo AND :hi".
-void BM_Engine_Query(benchmark::State& state) {
+template <bool kView>
+void EngineQuery(benchmark::State& state) {
   Engine& e = GetEngine();
   const bool between = state.range(0) != 0;
   QueryRequest request;
@@ -514,7 +537,7 @@ void BM_Engine_Query(benchmark::State& state) {
   for (auto _ : state) {
     text.Set(rng.Below(kPartitions), 0);
     pk = Value(text.pk_view());
-    Result<QueryResult> result = e.db.Query(request);
+    auto result = QueryOf<kView>(e.db, request);
     if (!result.ok() || result->count != kItemsPerPartition) {
       state.SkipWithError("Query failed");
       break;
@@ -527,7 +550,11 @@ void BM_Engine_Query(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-void BM_Engine_Scan(benchmark::State& state) {
+void BM_Engine_Query(benchmark::State& state) { EngineQuery<false>(state); }
+void BM_Engine_QueryView(benchmark::State& state) { EngineQuery<true>(state); }
+
+template <bool kView>
+void EngineScan(benchmark::State& state) {
   Engine& e = GetEngine();
   ScanRequest request;
   request.table_name = kTableName;
@@ -539,7 +566,7 @@ void BM_Engine_Scan(benchmark::State& state) {
       static_cast<double>(e.table->size_bytes()) / static_cast<double>(e.table->item_count());
   int64_t items = 0;
   for (auto _ : state) {
-    Result<ScanResult> result = e.db.Scan(request);
+    auto result = ScanOf<kView>(e.db, request);
     if (!result.ok()) {
       state.SkipWithError("Scan failed");
       break;
@@ -556,6 +583,9 @@ void BM_Engine_Scan(benchmark::State& state) {
   state.counters["pages_per_s"] =
       benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
+
+void BM_Engine_Scan(benchmark::State& state) { EngineScan<false>(state); }
+void BM_Engine_ScanView(benchmark::State& state) { EngineScan<true>(state); }
 
 // ---- Inserts into one large collection -----------------------------------------------------
 
@@ -632,6 +662,7 @@ BENCHMARK(BM_BareMap_Memory)->Iterations(1)->Repetitions(1);
 #define PARTSTORE_THREADED(bm) BENCHMARK(bm)->Threads(1)->Threads(2)->UseRealTime()
 PARTSTORE_THREADED(BM_BareMap_Get);
 PARTSTORE_THREADED(BM_Engine_GetItem);
+PARTSTORE_THREADED(BM_Engine_GetItemView);
 PARTSTORE_THREADED(BM_Engine_GetItemTable);
 PARTSTORE_THREADED(BM_Engine_LookupOnly);
 PARTSTORE_THREADED(BM_Engine_LookupHandle);
@@ -641,7 +672,9 @@ PARTSTORE_THREADED(BM_Engine_PutItemOverwrite);
 PARTSTORE_THREADED(BM_Engine_PutItemInsert);
 PARTSTORE_THREADED(BM_Engine_UpdateItem);
 BENCHMARK(BM_Engine_Query)->ArgName("between")->Arg(0)->Arg(1)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_Engine_QueryView)->ArgName("between")->Arg(0)->Arg(1)->Threads(1)->Threads(2)->UseRealTime();
 PARTSTORE_THREADED(BM_Engine_Scan);
+PARTSTORE_THREADED(BM_Engine_ScanView);
 BENCHMARK(BM_Engine_CollectionInsert)->Arg(100)->Arg(1000)->Arg(10000)->Arg(100000)->UseRealTime();
 #undef PARTSTORE_THREADED
 

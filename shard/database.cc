@@ -169,6 +169,13 @@ Result<GetItemResult> Database::GetItem(const GetItemRequest& request) {
   return table->GetItem(request, prepared);
 }
 
+Result<GetItemViewResult> Database::GetItemView(const GetItemRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
+                             PrepareGet(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+  return table->GetItemView(request, prepared);
+}
+
 Result<UpdateItemResult> Database::UpdateItem(const UpdateItemRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedUpdate prepared,
                              PrepareUpdate(request, request.table_name, cache_.get()));
@@ -195,6 +202,20 @@ Result<ScanResult> Database::Scan(const ScanRequest& request) {
                              PrepareScan(request, request.table_name, cache_.get()));
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
   return table->Scan(request, prepared);
+}
+
+Result<QueryViewResult> Database::QueryView(const QueryRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
+                             PrepareQuery(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+  return table->QueryView(request, prepared);
+}
+
+Result<ScanViewResult> Database::ScanView(const ScanRequest& request) {
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
+                             PrepareScan(request, request.table_name, cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+  return table->ScanView(request, prepared);
 }
 
 }  // namespace partstore

@@ -88,6 +88,12 @@ class Database {
   Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& request);
   Result<QueryResult> Query(const QueryRequest& request);
   Result<ScanResult> Scan(const ScanRequest& request);
+  // GetItem, Query and Scan answering with the items as the engine stores them: StoredItem
+  // views of its own buffers, read in place (attribute lookup, typed accessors, iteration;
+  // ToItem() for a tree), no copy made. The calls above are these plus ToItem().
+  Result<GetItemViewResult> GetItemView(const GetItemRequest& request);
+  Result<QueryViewResult> QueryView(const QueryRequest& request);
+  Result<ScanViewResult> ScanView(const ScanRequest& request);
   Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& request);
   Result<BatchWriteItemResult> BatchWriteItem(const BatchWriteItemRequest& request);
   // Loads `item` into the table as DynamoDB's ImportTable loads data: stored and indexed (through

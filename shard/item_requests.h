@@ -14,6 +14,7 @@
 #include "core/expr/legacy.h"
 #include "core/expr/resolve.h"
 #include "core/item.h"
+#include "core/stored_item.h"
 #include "shard/consumed_capacity.h"
 
 namespace partstore {
@@ -65,10 +66,17 @@ struct GetItemRequest {
   bool consistent_read = false;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
-struct GetItemResult {
-  std::optional<Item> item;  // absent when no item has the key
+// GetItem's answer, with the item as a tree (GetItemResult) or as the engine stores it
+// (GetItemViewResult: a StoredItem read in place through its views, core/stored_item.h; ToItem() gives
+// the tree). The view is the engine's own buffer, shared, never copied; it stays readable and
+// unchanged however the table changes afterwards.
+template <typename ItemT>
+struct BasicGetItemResult {
+  std::optional<ItemT> item;  // absent when no item has the key
   std::optional<ConsumedCapacity> consumed_capacity;
 };
+using GetItemResult = BasicGetItemResult<Item>;
+using GetItemViewResult = BasicGetItemResult<StoredItem>;
 
 struct UpdateItemRequest {
   std::string table_name;

@@ -66,22 +66,50 @@ class ReadPage {
   bool full() const { return scanned_ >= limit_ || bytes_ >= kMaxPageBytes; }
   uint64_t bytes() const { return bytes_; }
 
-  // The result without LastEvaluatedKey and ConsumedCapacity (the caller adds them): the stored
-  // items read are filtered and projected here, outside any lock.
+  // Applies the filter to the stored items read so far (call it after the lock is released);
+  // count() is then final. Idempotent.
+  void Filter() {
+    if (filtered_) return;
+    filtered_ = true;
+    if (filter_ == nullptr) {
+      count_ += static_cast<int64_t>(read_.size());
+      return;
+    }
+    std::erase_if(read_, [this](const StoredItem& item) { return !expr::Evaluate(*filter_, &item); });
+    count_ += static_cast<int64_t>(read_.size());
+  }
+  // Items that passed the filter. REQUIRES: Filter() called, when stored items were added.
+  int64_t count() const { return count_; }
+
+  // The result without LastEvaluatedKey and ConsumedCapacity (the caller adds them), the items as
+  // trees: stored items are filtered, projected and built here, outside any lock.
   ReadPageResult Finish() && {
-    for (const StoredItem& item : read_) {
-      if (filter_ != nullptr && !expr::Evaluate(*filter_, &item)) continue;
-      ++count_;
-      if (!count_only_) {
+    Filter();
+    if (!count_only_) {
+      for (const StoredItem& item : read_) {
         result_.items.push_back(projection_ != nullptr ? expr::Project(*projection_, item)
                                                        : item.ToItem());
       }
     }
     read_.clear();
-    result_.count = static_cast<int32_t>(count_);
-    result_.scanned_count = static_cast<int32_t>(scanned_);
-    result_.items_omitted = count_only_;
-    return std::move(result_);
+    return std::move(*this).Counts(std::move(result_));
+  }
+
+  // The same with the items as stored: the engine's own buffers (no copy) or, with a projection,
+  // buffers of the projected attributes. REQUIRES: only stored items were added.
+  ReadPageViewResult FinishStored() && {
+    Filter();
+    ReadPageViewResult out;
+    if (!count_only_) {
+      if (projection_ != nullptr) {
+        out.items.reserve(read_.size());
+        for (const StoredItem& item : read_) out.items.push_back(expr::ProjectStored(*projection_, item));
+      } else {
+        out.items = std::move(read_);
+      }
+    }
+    read_.clear();
+    return std::move(*this).Counts(std::move(out));
   }
 
  private:
@@ -92,8 +120,41 @@ class ReadPage {
   int64_t scanned_ = 0;
   int64_t count_ = 0;
   uint64_t bytes_ = 0;
-  std::vector<StoredItem> read_;  // stored items read, filtered and built by Finish
-  ReadPageResult result_;
+  std::vector<StoredItem> read_;  // stored items read (after Filter(): those that passed)
+  bool filtered_ = false;
+  ReadPageResult result_;  // items added as trees
+
+  template <typename Result>
+  Result Counts(Result out) && {
+    out.count = static_cast<int32_t>(count_);
+    out.scanned_count = static_cast<int32_t>(scanned_);
+    out.items_omitted = count_only_;
+    return out;
+  }
+};
+
+// A Query or Scan page whose items were read and filtered and whose capacity was charged, with
+// its trees or views still to build (after every lock): Table::Query / Scan finish it one way,
+// QueryViewResult / ScanViewResult the other.
+struct PendingPage {
+  ReadPage page;
+  std::optional<Item> last_evaluated_key;
+  std::optional<ConsumedCapacity> consumed_capacity;
+  std::optional<int32_t> scanned_count;  // when not the page's own (an LSI fetch)
+
+  ReadPageResult Finish() && { return std::move(*this).Complete(std::move(page).Finish()); }
+  ReadPageViewResult FinishStored() && {
+    return std::move(*this).Complete(std::move(page).FinishStored());
+  }
+
+ private:
+  template <typename Result>
+  Result Complete(Result result) && {
+    if (scanned_count) result.scanned_count = *scanned_count;
+    result.last_evaluated_key = std::move(last_evaluated_key);
+    result.consumed_capacity = std::move(consumed_capacity);
+    return result;
+  }
 };
 
 }  // namespace partstore

@@ -17,6 +17,7 @@
 #include "core/expr/legacy.h"
 #include "core/expr/resolve.h"
 #include "core/item.h"
+#include "core/stored_item.h"
 #include "shard/consumed_capacity.h"
 
 namespace partstore {
@@ -73,9 +74,11 @@ struct ScanRequest {
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 
-// Query and Scan answer alike.
-struct ReadPageResult {
-  std::vector<Item> items;    // empty (and not reported) for Select=COUNT
+// Query and Scan answer alike, with the items as trees (ReadPageResult) or as the engine stores
+// them (ReadPageViewResult: StoredItems, see GetItemViewResult).
+template <typename ItemT>
+struct BasicReadPageResult {
+  std::vector<ItemT> items;   // empty (and not reported) for Select=COUNT
   int32_t count = 0;          // items after the filter
   int32_t scanned_count = 0;  // items evaluated
   std::optional<Item> last_evaluated_key;
@@ -83,7 +86,11 @@ struct ReadPageResult {
   // Select=COUNT: the wire response has no Items member.
   bool items_omitted = false;
 };
+using ReadPageResult = BasicReadPageResult<Item>;
+using ReadPageViewResult = BasicReadPageResult<StoredItem>;
 using QueryResult = ReadPageResult;
 using ScanResult = ReadPageResult;
+using QueryViewResult = ReadPageViewResult;
+using ScanViewResult = ReadPageViewResult;
 
 }  // namespace partstore

@@ -44,6 +44,7 @@
 #include "shard/capacity/table_capacity.h"
 #include "shard/item_requests.h"
 #include "shard/prepared.h"
+#include "shard/read_page.h"
 #include "shard/read_requests.h"
 #include "shard/secondary_index.h"
 #include "shard/stripe.h"
@@ -139,6 +140,15 @@ class Table {
                             TableQueryOptions options = {}) const;
   Result<ScanResult> Scan(const ScanRequest& request, const PreparedRead& prepared) const;
 
+  // The reads again, answering with the items as the engine stores them (StoredItem views, no
+  // tree built; see GetItemViewResult in shard/item_requests.h). With a projection, the items are
+  // buffers of the projected attributes.
+  Result<GetItemViewResult> GetItemView(const GetItemRequest& request,
+                                  const PreparedProjection& prepared) const;
+  Result<QueryViewResult> QueryView(const QueryRequest& request, const PreparedRead& prepared,
+                              TableQueryOptions options = {}) const;
+  Result<ScanViewResult> ScanView(const ScanRequest& request, const PreparedRead& prepared) const;
+
   // How a Query of the table (`index` empty) or of an index orders and resumes, for write
   // sharding's merge: the key it orders a partition's items by (the encoded sort key, or the
   // index entry key) for each of `items`, and the LastEvaluatedKey of a page ending at `item`
@@ -206,6 +216,14 @@ class Table {
   Table(std::string name, KeySchema key_schema, TableOptions options);
 
   expr::ExpressionCache* cache() const { return options_.expression_cache.get(); }
+
+  // The reads up to their items: GetItem's item (unprojected; capacity charged and reported in
+  // *consumed), a Query's or Scan's page (read, filtered and charged; built by the caller).
+  Result<StoredItem> GetStored(const GetItemRequest& request,
+                               std::optional<ConsumedCapacity>* consumed) const;
+  Result<PendingPage> ReadQuery(const QueryRequest& request, const PreparedRead& prepared,
+                                TableQueryOptions options) const;
+  Result<PendingPage> ReadScan(const ScanRequest& request, const PreparedRead& prepared) const;
 
   const std::string name_;
   const KeySchema key_schema_;

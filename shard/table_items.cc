@@ -119,19 +119,14 @@ StoredItem Table::ReadItem(const EncodedKey& key) const {
   return item != nullptr ? *item : StoredItem();
 }
 
-Result<GetItemResult> Table::GetItem(const GetItemRequest& request,
-                                     const PreparedProjection& prepared) const {
+Result<StoredItem> Table::GetStored(const GetItemRequest& request,
+                                    std::optional<ConsumedCapacity>* consumed) const {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKey(request.key));
-
-  GetItemResult result;
   // The handle is taken under the stripe's shared lock; the result is built after it.
-  const StoredItem item = ReadItem(key);
-  const size_t size = item ? item.item_size() : 0;
-  if (item) {
-    result.item = prepared.projection ? expr::Project(*prepared.projection, item) : item.ToItem();
-  }
-  const int64_t half_units = ReadHalfUnits(
-      size, request.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual);
+  StoredItem item = ReadItem(key);
+  const int64_t half_units =
+      ReadHalfUnits(item ? item.item_size() : 0,
+                    request.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual);
   if (capacity_) {
     // Admitted when the partition had tokens left, then charged what was read; a refused read
     // returns nothing, so reading first changes nothing (and takes the capacity lock once).
@@ -140,7 +135,28 @@ Result<GetItemResult> Table::GetItem(const GetItemRequest& request,
     PARTSTORE_RETURN_IF_ERROR(
         capacity_->Read("", key.hash, half_units, /*returned_items=*/0, &key_access));
   }
-  result.consumed_capacity = Report(request.return_consumed_capacity, name_, half_units);
+  *consumed = Report(request.return_consumed_capacity, name_, half_units);
+  return item;
+}
+
+Result<GetItemResult> Table::GetItem(const GetItemRequest& request,
+                                     const PreparedProjection& prepared) const {
+  GetItemResult result;
+  PARTSTORE_ASSIGN_OR_RETURN(StoredItem item, GetStored(request, &result.consumed_capacity));
+  if (item) {
+    result.item = prepared.projection ? expr::Project(*prepared.projection, item) : item.ToItem();
+  }
+  return result;
+}
+
+Result<GetItemViewResult> Table::GetItemView(const GetItemRequest& request,
+                                       const PreparedProjection& prepared) const {
+  GetItemViewResult result;
+  PARTSTORE_ASSIGN_OR_RETURN(StoredItem item, GetStored(request, &result.consumed_capacity));
+  if (item) {
+    result.item =
+        prepared.projection ? expr::ProjectStored(*prepared.projection, item) : std::move(item);
+  }
   return result;
 }
 

@@ -204,6 +204,18 @@ Result<Item> Table::QueryLastEvaluatedKey(std::string_view index_name, const Ite
 
 Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead& prepared,
                                  TableQueryOptions options) const {
+  PARTSTORE_ASSIGN_OR_RETURN(PendingPage page, ReadQuery(request, prepared, options));
+  return std::move(page).Finish();
+}
+
+Result<QueryViewResult> Table::QueryView(const QueryRequest& request, const PreparedRead& prepared,
+                                   TableQueryOptions options) const {
+  PARTSTORE_ASSIGN_OR_RETURN(PendingPage page, ReadQuery(request, prepared, options));
+  return std::move(page).FinishStored();
+}
+
+Result<PendingPage> Table::ReadQuery(const QueryRequest& request, const PreparedRead& prepared,
+                                     TableQueryOptions options) const {
   // What is read: the table, or an index (its key schema, its stripes).
   std::shared_ptr<SecondaryIndex> index;
   if (request.index_name) {
@@ -359,16 +371,16 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
   std::optional<Item> last_key;
   if (last) last_key = index ? IndexKeyOf(*index, last) : KeyOf(last);
   const uint64_t bytes = fetch ? entry_bytes : page.bytes();
-  QueryResult result = std::move(page).Finish();
-  if (fetch) result.scanned_count = static_cast<int32_t>(fetched_entries.size());
-  result.last_evaluated_key = std::move(last_key);
+  page.Filter();
   const int64_t half_units = ReadHalfUnits(bytes, consistency) + fetch_half_units;
   if (capacity_) {
-    capacity_->ChargeRead(capacity_name, hash, half_units, result.count, &access);
+    capacity_->ChargeRead(capacity_name, hash, half_units, page.count(), &access);
   }
-  result.consumed_capacity =
-      ReportReadCapacity(request.return_consumed_capacity, index.get(), half_units);
-  return result;
+  PendingPage out{std::move(page), std::move(last_key),
+                  ReportReadCapacity(request.return_consumed_capacity, index.get(), half_units),
+                  std::nullopt};
+  if (fetch) out.scanned_count = static_cast<int32_t>(fetched_entries.size());
+  return out;
 }
 
 }  // namespace partstore

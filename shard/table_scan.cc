@@ -38,6 +38,16 @@ Result<ScanResult> Table::Scan(const ScanRequest& request) const {
 }
 
 Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& prepared) const {
+  PARTSTORE_ASSIGN_OR_RETURN(PendingPage page, ReadScan(request, prepared));
+  return std::move(page).Finish();
+}
+
+Result<ScanViewResult> Table::ScanView(const ScanRequest& request, const PreparedRead& prepared) const {
+  PARTSTORE_ASSIGN_OR_RETURN(PendingPage page, ReadScan(request, prepared));
+  return std::move(page).FinishStored();
+}
+
+Result<PendingPage> Table::ReadScan(const ScanRequest& request, const PreparedRead& prepared) const {
   // What is read: the table, or an index's entries.
   std::shared_ptr<SecondaryIndex> index;
   if (request.index_name) {
@@ -142,9 +152,10 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
     }
   }
 
-  // After the locks: the filter, the projection and the items.
-  ScanResult result = std::move(page).Finish();
-  if (last_item) result.last_evaluated_key = index ? IndexKeyOf(*index, last_item) : KeyOf(last_item);
+  // After the locks: the filter (the count is charged), then the key to resume from.
+  page.Filter();
+  std::optional<Item> last_key;
+  if (last_item) last_key = index ? IndexKeyOf(*index, last_item) : KeyOf(last_item);
 
   // Partitions passed through: from the start's to the one the page stopped in (all of the
   // range's when it ran to the end), each at least one 4 KB unit.
@@ -160,13 +171,14 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
     if (capacity_) {
       // The page is one request, counted on its first partition; its items are reported there.
       capacity_->ChargeRead(capacity_name, starts[p], half_units,
-                            p == first_partition ? result.count : 0, nullptr, p == first_partition);
+                            p == first_partition ? page.count() : 0, nullptr, p == first_partition);
     }
   }
 
-  result.consumed_capacity =
-      ReportReadCapacity(request.return_consumed_capacity, index.get(), charge.table_half_units);
-  return result;
+  return PendingPage{
+      std::move(page), std::move(last_key),
+      ReportReadCapacity(request.return_consumed_capacity, index.get(), charge.table_half_units),
+      std::nullopt};
 }
 
 }  // namespace partstore

@@ -156,4 +156,16 @@ Item Project(const ProjectionExpression& projection, const StoredItem& item) {
   return ProjectItem(projection, item);
 }
 
+StoredItem ProjectStored(const ProjectionExpression& projection, const StoredItem& item) {
+  std::vector<std::string_view> names;
+  names.reserve(projection.paths.size());
+  for (const Path& path : projection.paths) {
+    if (path.elements.size() != 1 || path.elements[0].is_index()) {
+      return StoredItem::Encode(ProjectItem(projection, item));
+    }
+    names.push_back(path.elements[0].name);
+  }
+  return StoredItem::Project(item, std::move(names));
+}
+
 }  // namespace partstore::expr

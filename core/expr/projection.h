@@ -16,5 +16,9 @@ namespace partstore::expr {
 Item Project(const ProjectionExpression& projection, const Item& item);
 // The same read from a stored item's encoding: only the selected values are built.
 Item Project(const ProjectionExpression& projection, const StoredItem& item);
+// The same as a stored item: when every path is a top-level attribute, their bytes copied as
+// they are (StoredItem::Project: the source itself when all are chosen); else the projected
+// tree, encoded. REQUIRES: !item.empty().
+StoredItem ProjectStored(const ProjectionExpression& projection, const StoredItem& item);
 
 }  // namespace partstore::expr

@@ -30,13 +30,19 @@ ConsumedCapacity Capacity(int64_t half_units) {
 
 // ---- Encoders ----
 
-TEST(EncodeTest, GetItemMissingIsEmptyObject) { EXPECT_EQ(EncodeGetItemResult({}), "{}"); }
+TEST(EncodeTest, GetItemMissingIsEmptyObject) {
+  EXPECT_EQ(EncodeGetItemResult(GetItemResult{}), "{}");
+  EXPECT_EQ(EncodeGetItemResult(GetItemViewResult{}), "{}");
+}
 
 TEST(EncodeTest, GetItemWithItemAndCapacity) {
   GetItemResult result{.item = OneItem(), .consumed_capacity = Capacity(1)};
   EXPECT_EQ(EncodeGetItemResult(result),
             R"({"Item":{"n":{"N":"1.5"},"pk":{"S":"a"}},)"
             R"("ConsumedCapacity":{"TableName":"T","CapacityUnits":0.5}})");
+  // The same written straight from the stored encoding.
+  GetItemViewResult view{.item = StoredItem::Encode(OneItem()), .consumed_capacity = Capacity(1)};
+  EXPECT_EQ(EncodeGetItemResult(view), EncodeGetItemResult(result));
 }
 
 TEST(EncodeTest, WritesReportAttributesOnlyWhenPresent) {
@@ -68,12 +74,18 @@ TEST(EncodeTest, ReadPage) {
   EXPECT_EQ(EncodeReadPageResult(page),
             R"({"Items":[{"n":{"N":"1.5"},"pk":{"S":"a"}}],"Count":1,"ScannedCount":3,)"
             R"("LastEvaluatedKey":{"pk":{"S":"a"}}})");
+  ReadPageViewResult view;
+  view.items = {StoredItem::Encode(OneItem())};
+  view.count = 1;
+  view.scanned_count = 3;
+  view.last_evaluated_key = page.last_evaluated_key;
+  EXPECT_EQ(EncodeReadPageResult(view), EncodeReadPageResult(page));
   ReadPageResult count;
   count.count = 4;
   count.scanned_count = 4;
   count.items_omitted = true;
   EXPECT_EQ(EncodeReadPageResult(count), R"({"Count":4,"ScannedCount":4})");
-  EXPECT_EQ(EncodeReadPageResult({}), R"({"Items":[],"Count":0,"ScannedCount":0})");
+  EXPECT_EQ(EncodeReadPageResult(ReadPageResult{}), R"({"Items":[],"Count":0,"ScannedCount":0})");
 }
 
 TEST(EncodeTest, BatchShapes) {

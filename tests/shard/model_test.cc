@@ -115,6 +115,7 @@ struct Coverage {
   int64_t empty_last_pages = 0;  // LastEvaluatedKey set, and the next page found nothing
   int64_t scan_pages = 0;
   int64_t scan_pages_cut_at_1mb = 0;
+  int64_t held_views_checked = 0;  // GetItemView results re-read after later writes
 };
 Coverage coverage;
 
@@ -349,12 +350,44 @@ class ModelRun {
     }
     SCOPED_TRACE("GetItem " + Show(request.key));
     auto want = model_.GetItem(request);
+    if (RandomChance(rng_, 0.5)) {
+      // The stored item itself: the same item, and a view to hold across later writes.
+      auto view = db_.GetItemView(request);
+      ASSERT_TRUE(view.ok()) << view.status().ToString();
+      ASSERT_EQ(view->item.has_value(), want->item.has_value());
+      if (view->item) {
+        EXPECT_TRUE(*view->item == *want->item)
+            << "engine: " << Show(view->item->ToItem()) << "\nmodel: " << Show(want->item);
+        HoldView(*view->item, *want->item);
+      }
+      ExpectCapacity(request.return_consumed_capacity, view->consumed_capacity,
+                     HalfUnits(want->consumed_capacity));
+      return;
+    }
     auto got = db_.GetItem(request);
     ASSERT_TRUE(got.ok()) << got.status().ToString();
     EXPECT_TRUE(got->item == want->item)
         << "engine: " << Show(got->item) << "\nmodel: " << Show(want->item);
     ExpectCapacity(request.return_consumed_capacity, got->consumed_capacity,
                    HalfUnits(want->consumed_capacity));
+  }
+
+  // Views held across the writes of later steps: a reader's view never changes under it.
+  void HoldView(StoredItem view, Item expected) {
+    constexpr size_t kHeld = 16;
+    if (held_.size() < kHeld) {
+      held_.emplace_back(std::move(view), std::move(expected));
+    } else {
+      held_[static_cast<size_t>(RandomInt(rng_, 0, kHeld - 1))] = {std::move(view),
+                                                                   std::move(expected)};
+    }
+  }
+  void CheckHeldViews() {
+    for (const auto& [view, expected] : held_) {
+      EXPECT_TRUE(view == expected) << "held view changed: " << Show(view.ToItem())
+                                    << "\nwhen read: " << Show(expected);
+    }
+    coverage.held_views_checked += held_.size();
   }
 
   // Distinct random keys (a batch may not name one key twice).
@@ -482,7 +515,14 @@ class ModelRun {
                    << "page " << page << " after " << Show(request.exclusive_start_key));
       auto want = model_.Query(request, pk, sort);
       ASSERT_TRUE(want.ok()) << want.status().ToString();
-      auto got = db_.Query(request);
+      Result<QueryResult> got = Status::Ok();
+      if (RandomChance(rng_, 0.5)) {
+        got = db_.Query(request);
+      } else if (auto view = db_.QueryView(request); view.ok()) {
+        got = ToTrees(std::move(*view));  // the stored items' page, compared as trees
+      } else {
+        got = view.status();
+      }
       ASSERT_TRUE(got.ok()) << got.status().ToString();
       testing::ExpectSamePage(*got, *want, request.select == Select::kCount);
       ExpectCapacity(request.return_consumed_capacity, got->consumed_capacity, want->half_units);
@@ -597,7 +637,19 @@ class ModelRun {
     }
   }
 
+  static QueryResult ToTrees(QueryViewResult view) {
+    QueryResult out;
+    for (const StoredItem& item : view.items) out.items.push_back(item.ToItem());
+    out.count = view.count;
+    out.scanned_count = view.scanned_count;
+    out.last_evaluated_key = std::move(view.last_evaluated_key);
+    out.consumed_capacity = std::move(view.consumed_capacity);
+    out.items_omitted = view.items_omitted;
+    return out;
+  }
+
   void CheckCounts() {
+    CheckHeldViews();
     auto described = db_.DescribeTable({.table_name = kTable});
     ASSERT_TRUE(described.ok()) << described.status().ToString();
     EXPECT_EQ(described->table.item_count, model_.item_count());
@@ -612,6 +664,7 @@ class ModelRun {
   const SequenceConfig config_;
   Database db_;
   ModelTable model_;
+  std::vector<std::pair<StoredItem, Item>> held_;  // views from GetItemView and the item then
 };
 
 // ---- Sequences -----------------------------------------------------------------------------
@@ -656,7 +709,9 @@ void RunSequences(Shape shape, uint64_t base_seed, uint64_t default_count, int s
             << " failed conditions), " << c.query_pages << " query pages (" << c.pages_cut_at_limit
             << " cut at Limit, " << c.pages_cut_at_1mb << " at 1 MB, " << c.pages_of_exactly_1mb
             << " of 1 MB to 4 KB, " << c.empty_last_pages << " empty after a LastEvaluatedKey), "
-            << c.scan_pages << " scan pages (" << c.scan_pages_cut_at_1mb << " cut at 1 MB)\n";
+            << c.scan_pages << " scan pages (" << c.scan_pages_cut_at_1mb << " cut at 1 MB), "
+            << c.held_views_checked << " held views re-checked\n";
+  EXPECT_GT(c.held_views_checked, 0);
 }
 
 // Seeds: 1e6 * shape + index, so PARTSTORE_MODEL_SEED picks the shape back out.

@@ -111,7 +111,7 @@ const std::array<Operation, 32> kOperations = {{
      }},
     {"GetItem",
      [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeGetItemRequest, &Database::GetItem, EncodeGetItemResult);
+       return Run(db, body, DecodeGetItemRequest, &Database::GetItemView, EncodeGetItemResult);
      }},
     {"ListTables",
      [](Database& db, const rapidjson::Value& body) {
@@ -207,11 +207,11 @@ const std::array<Operation, 32> kOperations = {{
      }},
     {"Query",
      [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeQueryRequest, &Database::Query, EncodeReadPageResult);
+       return Run(db, body, DecodeQueryRequest, &Database::QueryView, EncodeReadPageResult);
      }},
     {"Scan",
      [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeScanRequest, &Database::Scan, EncodeReadPageResult);
+       return Run(db, body, DecodeScanRequest, &Database::ScanView, EncodeReadPageResult);
      }},
     {"TransactGetItems",
      [](Database& db, const rapidjson::Value& body) {

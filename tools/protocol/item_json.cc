@@ -23,7 +23,8 @@ ReturnConsumedCapacity CapacityOf(const JsonValue* value) {
 }
 
 // The members of a single-item response, into the object the caller has started.
-void WriteResultMembers(const std::optional<Item>& attributes,
+template <typename ItemT>
+void WriteResultMembers(const std::optional<ItemT>& attributes,
                         const std::optional<ConsumedCapacity>& capacity, std::string_view item_key,
                         const std::optional<ItemCollectionMetrics>& metrics, JsonWriter& writer) {
   if (attributes) {
@@ -376,6 +377,9 @@ void WritePutItemResultMembers(const PutItemResult& result, JsonWriter& writer) 
 void WriteGetItemResultMembers(const GetItemResult& result, JsonWriter& writer) {
   WriteResultMembers(result.item, result.consumed_capacity, "Item", std::nullopt, writer);
 }
+void WriteGetItemResultMembers(const GetItemViewResult& result, JsonWriter& writer) {
+  WriteResultMembers(result.item, result.consumed_capacity, "Item", std::nullopt, writer);
+}
 void WriteUpdateItemResultMembers(const UpdateItemResult& result, JsonWriter& writer) {
   WriteResultMembers(result.attributes, result.consumed_capacity, "Attributes",
                      result.item_collection_metrics, writer);
@@ -389,7 +393,10 @@ std::string EncodePutItemResult(const PutItemResult& result) {
   return EncodeObject(result, WritePutItemResultMembers);
 }
 std::string EncodeGetItemResult(const GetItemResult& result) {
-  return EncodeObject(result, WriteGetItemResultMembers);
+  return EncodeObject<GetItemResult>(result, WriteGetItemResultMembers);
+}
+std::string EncodeGetItemResult(const GetItemViewResult& result) {
+  return EncodeObject<GetItemViewResult>(result, WriteGetItemResultMembers);
 }
 std::string EncodeUpdateItemResult(const UpdateItemResult& result) {
   return EncodeObject(result, WriteUpdateItemResultMembers);

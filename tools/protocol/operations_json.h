@@ -47,10 +47,13 @@ Result<UpdateItemRequest> DecodeUpdateItemRequest(const rapidjson::Value& body);
 Result<DeleteItemRequest> DecodeDeleteItemRequest(const rapidjson::Value& body);
 std::string EncodePutItemResult(const PutItemResult& result);
 std::string EncodeGetItemResult(const GetItemResult& result);
+// The same straight from the engine's stored items (no tree in between): what the server sends.
+std::string EncodeGetItemResult(const GetItemViewResult& result);
 std::string EncodeUpdateItemResult(const UpdateItemResult& result);
 std::string EncodeDeleteItemResult(const DeleteItemResult& result);
 void WritePutItemResultMembers(const PutItemResult& result, JsonWriter& writer);
 void WriteGetItemResultMembers(const GetItemResult& result, JsonWriter& writer);
+void WriteGetItemResultMembers(const GetItemViewResult& result, JsonWriter& writer);
 void WriteUpdateItemResultMembers(const UpdateItemResult& result, JsonWriter& writer);
 void WriteDeleteItemResultMembers(const DeleteItemResult& result, JsonWriter& writer);
 
@@ -58,7 +61,9 @@ void WriteDeleteItemResultMembers(const DeleteItemResult& result, JsonWriter& wr
 Result<QueryRequest> DecodeQueryRequest(const rapidjson::Value& body);
 Result<ScanRequest> DecodeScanRequest(const rapidjson::Value& body);
 std::string EncodeReadPageResult(const ReadPageResult& result);  // Query and Scan alike
+std::string EncodeReadPageResult(const ReadPageViewResult& result);
 void WriteReadPageResultMembers(const ReadPageResult& result, JsonWriter& writer);
+void WriteReadPageResultMembers(const ReadPageViewResult& result, JsonWriter& writer);
 
 // ---- Tables (table_json.cc) ----
 Result<CreateTableRequest> DecodeCreateTableRequest(const rapidjson::Value& body);

@@ -218,11 +218,14 @@ Result<ScanRequest> DecodeScanRequest(const JsonValue& body) {
   return request;
 }
 
-void WriteReadPageResultMembers(const ReadPageResult& result, JsonWriter& writer) {
+namespace {
+
+template <typename ItemT>
+void WritePageMembers(const BasicReadPageResult<ItemT>& result, JsonWriter& writer) {
   if (!result.items_omitted) {
     writer.Key("Items");
     writer.StartArray();
-    for (const Item& item : result.items) WriteItem(item, writer);
+    for (const ItemT& item : result.items) WriteItem(item, writer);
     writer.EndArray();
   }
   writer.Key("Count");
@@ -239,13 +242,25 @@ void WriteReadPageResultMembers(const ReadPageResult& result, JsonWriter& writer
   }
 }
 
-std::string EncodeReadPageResult(const ReadPageResult& result) {
+template <typename ItemT>
+std::string EncodePage(const BasicReadPageResult<ItemT>& result) {
   rapidjson::StringBuffer buffer;
   JsonWriter writer(buffer);
   writer.StartObject();
-  WriteReadPageResultMembers(result, writer);
+  WritePageMembers(result, writer);
   writer.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }
+
+}  // namespace
+
+void WriteReadPageResultMembers(const ReadPageResult& result, JsonWriter& writer) {
+  WritePageMembers(result, writer);
+}
+void WriteReadPageResultMembers(const ReadPageViewResult& result, JsonWriter& writer) {
+  WritePageMembers(result, writer);
+}
+std::string EncodeReadPageResult(const ReadPageResult& result) { return EncodePage(result); }
+std::string EncodeReadPageResult(const ReadPageViewResult& result) { return EncodePage(result); }
 
 }  // namespace partstore::protocol
