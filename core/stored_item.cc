@@ -716,12 +716,12 @@ std::optional<ValueView> MapView::Find(std::string_view name) const {
 }
 
 AttributeMap MapView::ToMap() const {
+  // Entries are sorted and unique: the map adopts them as they are, with no search or compare.
+  AttributeMap::sequence_type entries;
+  entries.reserve(count_);
+  for (const Entry& entry : *this) entries.emplace_back(std::string(entry.name), entry.value.ToValue());
   AttributeMap map;
-  map.reserve(count_);
-  // Entries are sorted and unique: append at the end, no search.
-  for (const Entry& entry : *this) {
-    map.emplace_hint(map.end(), std::string(entry.name), entry.value.ToValue());
-  }
+  map.adopt_sequence(boost::container::ordered_unique_range, std::move(entries));
   return map;
 }
 
