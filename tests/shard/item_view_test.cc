@@ -194,13 +194,16 @@ TEST(ItemViewConcurrentTest, ReadersHoldViewsWhileWritersReplaceAndDelete) {
   ASSERT_TRUE(db.CreateTable(OrdersTable(ProjectionType::kAll)).ok());
   constexpr int kKeys = 4;
   constexpr int kWrites = 800;
+  constexpr int64_t kMinViews = 200;  // the writers go on until the readers took this many
   std::atomic<bool> done{false};
+  std::atomic<int> readers_started{0};
   std::atomic<int64_t> views{0};
   auto key = [](int k) { return Item{{"PK", Value("HOT")}, {"SK", Value("K" + std::to_string(k))}}; };
   std::vector<std::thread> threads;
   for (int w = 0; w < 2; ++w) {
     threads.emplace_back([&, w] {
-      for (int i = 0; i < kWrites; ++i) {
+      while (readers_started.load() < 2) std::this_thread::yield();
+      for (int i = 0; i < kWrites || (views.load() < kMinViews && i < 200 * kWrites); ++i) {
         const int k = (i + w) % kKeys;
         const std::string v = std::to_string(w) + ":" + std::to_string(i);
         if (i % 7 == 3) {
@@ -228,6 +231,7 @@ TEST(ItemViewConcurrentTest, ReadersHoldViewsWhileWritersReplaceAndDelete) {
   for (int r = 0; r < 2; ++r) {
     threads.emplace_back([&, r] {
       std::vector<std::pair<StoredItem, Item>> held;
+      readers_started.fetch_add(1);
       while (!done.load(std::memory_order_relaxed)) {
         if (r == 0) {
           auto got = db.GetItemView({.table_name = "Orders", .key = key(static_cast<int>(held.size()) % kKeys)});
@@ -259,7 +263,7 @@ TEST(ItemViewConcurrentTest, ReadersHoldViewsWhileWritersReplaceAndDelete) {
   threads[1].join();
   done.store(true);
   for (size_t t = 2; t < threads.size(); ++t) threads[t].join();
-  EXPECT_GT(views.load(), 0);
+  EXPECT_GE(views.load(), kMinViews);
 }
 
 }  // namespace
