@@ -52,7 +52,11 @@ void AppendNumberKeyEncoding(const Number& number, std::string* out) {
   if (negative) out->push_back(static_cast<char>(kNegativeEnd));
 }
 
-void AppendKeyEncoding(const Value& value, std::string* out) {
+namespace {
+
+// A tree value or an encoded one: the same accessors.
+template <typename V>
+void AppendKeyEncodingOf(const V& value, std::string* out) {
   switch (value.type()) {
     case Type::kS: out->append(value.as_string()); return;
     case Type::kB: out->append(value.as_binary()); return;
@@ -61,13 +65,12 @@ void AppendKeyEncoding(const Value& value, std::string* out) {
   }
 }
 
+}  // namespace
+
+void AppendKeyEncoding(const Value& value, std::string* out) { AppendKeyEncodingOf(value, out); }
+
 void AppendKeyEncoding(const ValueView& value, std::string* out) {
-  switch (value.type()) {
-    case Type::kS: out->append(value.as_string()); return;
-    case Type::kB: out->append(value.as_binary()); return;
-    case Type::kN: AppendNumberKeyEncoding(value.as_number(), out); return;
-    default: assert(false && "AppendKeyEncoding: not a key type"); return;
-  }
+  AppendKeyEncodingOf(value, out);
 }
 
 std::string EncodeKey(const Value& value) {

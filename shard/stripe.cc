@@ -93,20 +93,11 @@ StripeSet::StripeSet(size_t count) {
   for (size_t i = 0; i < rounded; ++i) stripes_.push_back(std::make_unique<Stripe>());
 }
 
-int64_t StripeSet::item_count() const {
+int64_t StripeSet::Sum(int64_t (Stripe::*counter)() const) const {
   int64_t total = 0;
   for (const auto& stripe : stripes_) {
     std::shared_lock lock(stripe->mu);
-    total += stripe->item_count();
-  }
-  return total;
-}
-
-int64_t StripeSet::size_bytes() const {
-  int64_t total = 0;
-  for (const auto& stripe : stripes_) {
-    std::shared_lock lock(stripe->mu);
-    total += stripe->size_bytes();
+    total += ((*stripe).*counter)();
   }
   return total;
 }

@@ -152,8 +152,8 @@ class StripeSet {
   Stripe& at(size_t index) { return *stripes_[index]; }
   const Stripe& at(size_t index) const { return *stripes_[index]; }
   // Items and their DynamoDB size summed over the stripes, each read under its shared lock.
-  int64_t item_count() const;
-  int64_t size_bytes() const;
+  int64_t item_count() const { return Sum(&Stripe::item_count); }
+  int64_t size_bytes() const { return Sum(&Stripe::size_bytes); }
 
   // The first hash stripe `index` covers.
   uint64_t FirstHash(size_t index) const {
@@ -161,6 +161,8 @@ class StripeSet {
   }
 
  private:
+  int64_t Sum(int64_t (Stripe::*counter)() const) const;
+
   int shift_ = 64;  // 64 - log2(size)
   std::vector<std::unique_ptr<Stripe>> stripes_;
 };
