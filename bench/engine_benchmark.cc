@@ -383,12 +383,12 @@ void EngineLookup(benchmark::State& state) {
     sk = Value(text.sk_view());
     Result<Table::EncodedKey> encoded = table.EncodeItemKey(key);
     const Stripe& stripe = table.stripes().ForHash(encoded->hash);
-    std::shared_lock lock(stripe.mu);
+    Stripe::ReadLock lock(stripe);
     const StoredItem* item = stripe.FindItem({encoded->hash, encoded->partition}, encoded->sort);
     if (item == nullptr) state.SkipWithError("lookup failed");
     if constexpr (kCopy != Copy::kNone) {
       StoredItem handle = *item;
-      lock.unlock();
+      lock.Unlock();
       if constexpr (kCopy == Copy::kToItem) {
         Item tree = handle.ToItem();
         benchmark::DoNotOptimize(tree);

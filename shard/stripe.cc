@@ -96,7 +96,7 @@ StripeSet::StripeSet(size_t count) {
 int64_t StripeSet::Sum(int64_t (Stripe::*counter)() const) const {
   int64_t total = 0;
   for (const auto& stripe : stripes_) {
-    std::shared_lock lock(stripe->mu);
+    Stripe::ReadLock lock(*stripe);
     total += ((*stripe).*counter)();
   }
   return total;

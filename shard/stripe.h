@@ -21,11 +21,14 @@
 // Items are immutable StoredItems: a reader copies the handles it needs under the lock and reads
 // them after releasing it.
 //
-// Thread safety: each Stripe's data is guarded by its `mu` (std::shared_mutex): readers hold it
-// shared, writers exclusive. The scan-order vector is rebuilt under `mu` held shared plus
-// `order_mu`, so concurrent readers build it once. Counters (items, bytes) change only under the
-// exclusive lock and are read under the shared one. Lock order: `mu` before `order_mu`; a thread
-// holds at most one stripe of a set at a time.
+// Thread safety: each Stripe's data is guarded by its lock (a std::shared_mutex behind
+// Stripe::Mutex), taken through Stripe::ReadLock (shared: readers) and Stripe::WriteLock
+// (exclusive: writers); every method says which it needs, and clang builds check it
+// (core/thread_annotations.h). The scan-order vector is rebuilt under the lock held shared plus
+// `order_mu_`, so concurrent readers build it once. Counters (items, bytes) change only under the
+// exclusive lock and are read under the shared one. Lock order: the stripe's lock before
+// `order_mu_`; a thread holds at most one stripe of a set at a time, except a transaction
+// (shard/table.h has the whole order).
 #pragma once
 
 #include <atomic>
@@ -38,6 +41,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/thread_annotations.h"
 #include "shard/item_collection.h"
 
 namespace partstore {
@@ -80,61 +84,121 @@ class Stripe {
   using Map = std::unordered_map<StoredKey, ItemCollection, Hasher, Equal>;
   using Entry = Map::value_type;
 
-  // The lock; see the header comment.
-  mutable std::shared_mutex mu;
+  // The stripe's reader/writer lock, a capability clang's analysis follows.
+  class PARTSTORE_CAPABILITY("mutex") Mutex {
+   public:
+    void lock() PARTSTORE_ACQUIRE() { mu_.lock(); }
+    void unlock() PARTSTORE_RELEASE() { mu_.unlock(); }
+    void lock_shared() PARTSTORE_ACQUIRE_SHARED() { mu_.lock_shared(); }
+    void unlock_shared() PARTSTORE_RELEASE_SHARED() { mu_.unlock_shared(); }
 
-  // The collection of partition key `key`, or null when it has no items. REQUIRES: mu held.
-  const ItemCollection* Find(PartitionKeyRef key) const;
-  // The item under (`key`, `sk`), or null. REQUIRES: mu held.
-  const StoredItem* FindItem(PartitionKeyRef key, std::string_view sk) const {
+   private:
+    std::shared_mutex mu_;
+  };
+  // Holds a stripe shared (a reader) until Unlock() or the end of its scope.
+  class PARTSTORE_SCOPED_CAPABILITY ReadLock {
+   public:
+    explicit ReadLock(const Stripe& stripe) PARTSTORE_ACQUIRE_SHARED(stripe.mu_)
+        : mu_(stripe.mu_) {
+      mu_.lock_shared();
+    }
+    ~ReadLock() PARTSTORE_RELEASE_GENERIC() {
+      if (locked_) mu_.unlock_shared();
+    }
+    void Unlock() PARTSTORE_RELEASE_GENERIC() {
+      mu_.unlock_shared();
+      locked_ = false;
+    }
+    ReadLock(const ReadLock&) = delete;
+    ReadLock& operator=(const ReadLock&) = delete;
+
+   private:
+    Mutex& mu_;
+    bool locked_ = true;
+  };
+  // Holds a stripe exclusively (a writer) until Unlock() or the end of its scope.
+  class PARTSTORE_SCOPED_CAPABILITY WriteLock {
+   public:
+    explicit WriteLock(Stripe& stripe) PARTSTORE_ACQUIRE(stripe.mu_) : mu_(stripe.mu_) {
+      mu_.lock();
+    }
+    ~WriteLock() PARTSTORE_RELEASE() {
+      if (locked_) mu_.unlock();
+    }
+    void Unlock() PARTSTORE_RELEASE() {
+      mu_.unlock();
+      locked_ = false;
+    }
+    WriteLock(const WriteLock&) = delete;
+    WriteLock& operator=(const WriteLock&) = delete;
+
+   private:
+    Mutex& mu_;
+    bool locked_ = true;
+  };
+  // The lock itself, for a transaction's StripeLocks (several stripes, locked in address order).
+  Mutex& mutex() const PARTSTORE_RETURN_CAPABILITY(mu_) { return mu_; }
+  // A function whose caller holds the lock where the analysis cannot see it (a transaction's
+  // stripes, locked in a loop) states so with these. They check nothing at run time.
+  void AssertHeld() const PARTSTORE_ASSERT_CAPABILITY(mu_) {}
+  void AssertReaderHeld() const PARTSTORE_ASSERT_SHARED_CAPABILITY(mu_) {}
+
+  // The collection of partition key `key`, or null when it has no items.
+  const ItemCollection* Find(PartitionKeyRef key) const PARTSTORE_REQUIRES_SHARED(mu_);
+  // The item under (`key`, `sk`), or null.
+  const StoredItem* FindItem(PartitionKeyRef key, std::string_view sk) const
+      PARTSTORE_REQUIRES_SHARED(mu_) {
     const ItemCollection* collection = Find(key);
     return collection != nullptr ? collection->Find(sk) : nullptr;
   }
   // Stores `item` (REQUIRES: not empty) under (`key`, `sk`), replacing the item there; returns
   // whether it is new. The replaced item is moved into *old when `old` is not null. Keeps the
-  // counters. REQUIRES: mu held exclusively.
-  bool Put(PartitionKeyRef key, std::string_view sk, StoredItem item, StoredItem* old = nullptr);
+  // counters.
+  bool Put(PartitionKeyRef key, std::string_view sk, StoredItem item, StoredItem* old = nullptr)
+      PARTSTORE_REQUIRES(mu_);
   // Removes the item under (`key`, `sk`) (and the collection, when it was the last); returns
   // whether there was one, moved into *old when `old` is not null. Keeps the counters.
-  // REQUIRES: mu held exclusively.
-  bool Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old = nullptr);
+  bool Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old = nullptr)
+      PARTSTORE_REQUIRES(mu_);
 
-  // Partition keys in scan order. REQUIRES: mu held (shared or exclusive); the vector stays valid
-  // while it is held and no partition key is added or removed. Built on first use after it was
+  // Partition keys in scan order. The vector stays valid while the lock is held and no partition
+  // key is added or removed. Built on first use after it was
   // invalidated; while valid, adding or removing a partition key keeps it in order in place (a
   // binary search and a memmove of pointers) for up to kMaintainedWritesPerScan such writes after
   // the last Ordered() call, and invalidates it at the next: a table scanned now and then between
   // inserts (YCSB E) never re-sorts, and one written in bulk that nobody scans stops paying for the
   // order after a few writes. Either way a stripe's writes between two scans cost at most
   // kMaintainedWritesPerScan memmoves, well below one re-sort.
-  const std::vector<const Entry*>& Ordered() const;
+  const std::vector<const Entry*>& Ordered() const PARTSTORE_REQUIRES_SHARED(mu_);
   static constexpr uint32_t kMaintainedWritesPerScan = 64;
   // Whether the scan order is built and current (tests: kept in place vs. invalidated).
-  // REQUIRES: mu held.
-  bool order_cached() const { return order_valid_.load(std::memory_order_relaxed); }
+  bool order_cached() const PARTSTORE_REQUIRES_SHARED(mu_) {
+    return order_valid_.load(std::memory_order_relaxed);
+  }
 
-  // Items, and the sum of their DynamoDB sizes (ItemSize, no per-item overhead). REQUIRES: mu
-  // held.
-  int64_t item_count() const { return item_count_; }
-  int64_t size_bytes() const { return size_bytes_; }
-  size_t partition_count() const { return map_.size(); }
+  // Items, and the sum of their DynamoDB sizes (ItemSize, no per-item overhead).
+  int64_t item_count() const PARTSTORE_REQUIRES_SHARED(mu_) { return item_count_; }
+  int64_t size_bytes() const PARTSTORE_REQUIRES_SHARED(mu_) { return size_bytes_; }
+  size_t partition_count() const PARTSTORE_REQUIRES_SHARED(mu_) { return map_.size(); }
 
  private:
-  int64_t item_count_ = 0;
-  int64_t size_bytes_ = 0;
-  // Where `key` is or would be in order_. REQUIRES: mu held exclusively.
-  std::vector<const Entry*>::iterator OrderPosition(PartitionKeyRef key) const;
+  mutable Mutex mu_;
+  int64_t item_count_ PARTSTORE_GUARDED_BY(mu_) = 0;
+  int64_t size_bytes_ PARTSTORE_GUARDED_BY(mu_) = 0;
+  // Where `key` is or would be in order_.
+  std::vector<const Entry*>::iterator OrderPosition(PartitionKeyRef key) const
+      PARTSTORE_REQUIRES(mu_);
 
-  Map map_;
+  Map map_ PARTSTORE_GUARDED_BY(mu_);
+  // order_ is written under mu_ held exclusively, or shared together with order_mu_ (Ordered()).
   mutable std::mutex order_mu_;
   mutable std::vector<const Entry*> order_;
   mutable std::atomic<bool> order_valid_{false};  // built by the first scan
   // Partition keys added or removed in place since the last Ordered(); reset by readers (shared
-  // mu, so atomic), counted by writers (exclusive mu).
+  // lock, so atomic), counted by writers (exclusive lock).
   mutable std::atomic<uint32_t> writes_since_scan_{0};
   // Whether the next partition-key write keeps order_ in place (counting it), else invalidates it.
-  // REQUIRES: mu held exclusively.
-  bool KeepOrder();
+  bool KeepOrder() PARTSTORE_REQUIRES(mu_);
 };
 
 class StripeSet {

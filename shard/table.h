@@ -19,7 +19,9 @@
 // most one base stripe at a time, and takes index stripes only after it, one at a time. A
 // transaction (shard/transaction.cc) is the one holder of several: all its base stripes (any
 // tables) in ascending address order, then all the index stripes its writes touch, also in
-// ascending address order; since nobody else holds two stripes at once, no cycle can form. The
+// ascending address order; since nobody else holds two stripes at once, no cycle can form.
+// Stripe locks are taken through Stripe::ReadLock / WriteLock, and what needs one held says so
+// (clang checks it; a function run under a transaction's locks asserts them). The
 // definition (name, key schema) is immutable; throughput settings are behind their own mutex;
 // sharding_mu_ (the PolicySet pointer) is a leaf.
 //

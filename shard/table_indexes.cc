@@ -114,7 +114,7 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
   auto list = std::make_shared<const IndexList>(next);
   for (size_t i = 0; i < stripes_.size(); ++i) {
     Stripe& stripe = stripes_.at(i);
-    std::unique_lock lock(stripe.mu);
+    Stripe::WriteLock lock(stripe);
     // Backfill this stripe's items into the new indexes (items whose index key has the wrong
     // type are left out, as DynamoDB reports them as backfill violations), then switch its writers
     // to the new list.
@@ -130,7 +130,7 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
           StoredItem projected = index->Project(item);
           const size_t size = projected.item_size();
           Stripe& target = index->stripes().ForHash(key->hash);
-          std::unique_lock target_lock(target.mu);
+          Stripe::WriteLock target_lock(target);
           target.Put({key->hash, key->partition}, key->entry, std::move(projected));
           if (capacity_) {
             capacity_->NoteIndexData(index->name(), key->hash, static_cast<int64_t>(size), 1);
@@ -165,16 +165,29 @@ bool Table::HasLocalIndexes(const IndexList& indexes) {
   return false;
 }
 
+namespace {
+
+// The bytes of `key`'s collection in `stripe` (0 when it has none).
+uint64_t CollectionBytes(const Stripe& stripe, const Table::EncodedKey& key)
+    PARTSTORE_REQUIRES_SHARED(stripe.mutex()) {
+  const ItemCollection* entries = stripe.Find({key.hash, key.partition});
+  return entries != nullptr ? entries->total_size() : 0;
+}
+
+}  // namespace
+
 uint64_t Table::ItemCollectionBytes(const IndexList& indexes, const EncodedKey& key,
                                     const ItemCollection* base, bool stripes_held) {
   uint64_t bytes = base != nullptr ? base->total_size() : 0;
   for (const auto& index : indexes) {
     if (index->global()) continue;
     const Stripe& stripe = index->stripes().ForHash(key.hash);
-    std::shared_lock lock(stripe.mu, std::defer_lock);
-    if (!stripes_held) lock.lock();
-    if (const ItemCollection* entries = stripe.Find({key.hash, key.partition})) {
-      bytes += entries->total_size();
+    if (stripes_held) {
+      stripe.AssertReaderHeld();  // a transaction's commit holds them
+      bytes += CollectionBytes(stripe, key);
+    } else {
+      Stripe::ReadLock lock(stripe);
+      bytes += CollectionBytes(stripe, key);
     }
   }
   return bytes;
@@ -200,7 +213,9 @@ std::optional<ItemCollectionMetrics> Table::CollectionMetrics(ReturnItemCollecti
   if (auto it = key_item.find(key_schema_.partition.name); it != key_item.end()) {
     out.item_collection_key.emplace(it->first, it->second);
   }
-  const ItemCollection* base = stripes_.ForHash(key.hash).Find({key.hash, key.partition});
+  const Stripe& base_stripe = stripes_.ForHash(key.hash);
+  base_stripe.AssertReaderHeld();  // REQUIRES: the base stripe held (see table.h)
+  const ItemCollection* base = base_stripe.Find({key.hash, key.partition});
   const double gb =
       static_cast<double>(ItemCollectionBytes(indexes, key, base, stripes_held)) /
       (1024.0 * 1024 * 1024);
@@ -334,16 +349,24 @@ void AddIndexCharge(const SecondaryIndex& index, int64_t half_units, CapacityCha
 
 void EraseEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, bool held) {
   Stripe& stripe = index.stripes().ForHash(key.hash);
-  std::unique_lock lock(stripe.mu, std::defer_lock);
-  if (!held) lock.lock();
+  if (held) {
+    stripe.AssertHeld();  // a transaction's commit holds its index stripes
+    stripe.Erase({key.hash, key.partition}, key.entry);
+    return;
+  }
+  Stripe::WriteLock lock(stripe);
   stripe.Erase({key.hash, key.partition}, key.entry);
 }
 
 void PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, StoredItem entry,
               bool held) {
   Stripe& stripe = index.stripes().ForHash(key.hash);
-  std::unique_lock lock(stripe.mu, std::defer_lock);
-  if (!held) lock.lock();
+  if (held) {
+    stripe.AssertHeld();
+    stripe.Put({key.hash, key.partition}, key.entry, std::move(entry));
+    return;
+  }
+  Stripe::WriteLock lock(stripe);
   stripe.Put({key.hash, key.partition}, key.entry, std::move(entry));
 }
 

@@ -63,7 +63,7 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   PutItemResult result;
   StoredItem old;
   Stripe& stripe = stripes_.ForHash(key.hash);
-  std::unique_lock lock(stripe.mu);
+  Stripe::WriteLock lock(stripe);
   const StoredItem* existing = stripe.FindItem(partition, key.sort);
   const size_t old_size = existing != nullptr ? existing->item_size() : 0;
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
@@ -100,7 +100,7 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
     result.item_collection_metrics =
         CollectionMetrics(request.return_item_collection_metrics, indexes, key, request.item);
   }
-  lock.unlock();
+  lock.Unlock();
 
   if (!inserted && request.return_values == ReturnValue::kAllOld) result.attributes = old.ToItem();
   result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
@@ -114,7 +114,7 @@ Result<GetItemResult> Table::GetItem(const GetItemRequest& request) const {
 
 StoredItem Table::ReadItem(const EncodedKey& key) const {
   const Stripe& stripe = stripes_.ForHash(key.hash);
-  std::shared_lock lock(stripe.mu);
+  Stripe::ReadLock lock(stripe);
   const StoredItem* item = stripe.FindItem({key.hash, key.partition}, key.sort);
   return item != nullptr ? *item : StoredItem();
 }
@@ -178,7 +178,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
   UpdateItemResult result;
   StoredItem old;  // the replaced version, kept for ALL_OLD (read after the lock)
   Stripe& stripe = stripes_.ForHash(key.hash);
-  std::unique_lock lock(stripe.mu);
+  Stripe::WriteLock lock(stripe);
   const IndexList& indexes = WriterIndexes(key.hash);
   const StoredItem* existing = stripe.FindItem(partition, key.sort);
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
@@ -241,7 +241,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
           ChargeWrite(key, request.key, charge.table_half_units, 0, 0, {}, nullptr, nullptr));
     }
   }
-  lock.unlock();
+  lock.Unlock();
 
   if (request.return_values == ReturnValue::kAllOld && old_tree) result.attributes = std::move(old_tree);
   if ((wanted != expr::UpdatedAttributes::kNone) && !outcome.attributes.empty()) {
@@ -265,7 +265,7 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
   DeleteItemResult result;
   StoredItem old;
   Stripe& stripe = stripes_.ForHash(key.hash);
-  std::unique_lock lock(stripe.mu);
+  Stripe::WriteLock lock(stripe);
   const StoredItem* existing = stripe.FindItem(partition, key.sort);
   const size_t old_size = existing != nullptr ? existing->item_size() : 0;
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
@@ -294,7 +294,7 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
           CollectionMetrics(request.return_item_collection_metrics, indexes, key, request.key);
     }
   }
-  lock.unlock();
+  lock.Unlock();
   if (old && request.return_values == ReturnValue::kAllOld) result.attributes = old.ToItem();
   result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
   return result;

@@ -311,7 +311,7 @@ Result<PendingPage> Table::ReadQuery(const QueryRequest& request, const Prepared
   auto full = [&] { return !last.empty(); };
   {
     const Stripe& stripe = stripes.ForHash(hash);
-    std::shared_lock lock(stripe.mu);
+    Stripe::ReadLock lock(stripe);
     const ItemCollection* collection = stripe.Find({hash, partition});
     if (collection != nullptr && !collection->empty()) {
       ItemCollection::Cursor cursor = collection->NewCursor();

@@ -116,7 +116,7 @@ Result<PendingPage> Table::ReadScan(const ScanRequest& request, const PreparedRe
   for (size_t s = stripes_read.IndexOf(from); s < stripes_read.size() && !page.full(); ++s) {
     if (stripes_read.FirstHash(s) > last) break;
     const Stripe& stripe = stripes_read.at(s);
-    std::shared_lock lock(stripe.mu);
+    Stripe::ReadLock lock(stripe);
     const std::vector<const Stripe::Entry*>& order = stripe.Ordered();
     auto it = order.begin();
     if (start) {

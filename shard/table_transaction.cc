@@ -27,6 +27,7 @@ Status Table::StageWrite(StagedWrite* write, const PreparedCondition* condition,
                          ReturnValuesOnConditionCheckFailure on_failure,
                          const ItemRewriter* rewrite) const {
   const Stripe& stripe = stripes_.ForHash(write->key.hash);
+  stripe.AssertHeld();  // REQUIRES: the caller (shard/transaction.cc) holds it exclusively
   const PartitionKeyRef partition{write->key.hash, write->key.partition};
   const StoredItem* existing = stripe.FindItem(partition, write->key.sort);
   if (existing != nullptr) write->existing = *existing;
@@ -131,6 +132,7 @@ std::optional<ItemCollectionMetrics> Table::CommitStaged(StagedWrite& write,
   charge->table_half_units += write.half_units;
   const EncodedKey& key = write.key;
   Stripe& stripe = stripes_.ForHash(key.hash);
+  stripe.AssertHeld();  // REQUIRES: the caller holds it exclusively
   const IndexList& indexes = WriterIndexes(key.hash);
   std::optional<ItemCollectionMetrics> out;
   const PartitionKeyRef partition{key.hash, key.partition};
@@ -151,7 +153,9 @@ std::optional<ItemCollectionMetrics> Table::CommitStaged(StagedWrite& write,
 }
 
 StoredItem Table::ReadLocked(const EncodedKey& key) const {
-  const StoredItem* item = stripes_.ForHash(key.hash).FindItem({key.hash, key.partition}, key.sort);
+  const Stripe& stripe = stripes_.ForHash(key.hash);
+  stripe.AssertReaderHeld();  // REQUIRES: the caller holds it
+  const StoredItem* item = stripe.FindItem({key.hash, key.partition}, key.sort);
   return item != nullptr ? *item : StoredItem();
 }
 

@@ -10,23 +10,10 @@
 #include <unordered_map>
 #include <utility>
 
+#include "core/thread_annotations.h"
+
 namespace partstore::expr {
 namespace {
-
-// Clang's thread-safety analysis (-Wthread-safety); no-ops elsewhere.
-#if defined(__clang__)
-#define PARTSTORE_CAPABILITY(x) __attribute__((capability(x)))
-#define PARTSTORE_GUARDED_BY(x) __attribute__((guarded_by(x)))
-#define PARTSTORE_ACQUIRE(...) __attribute__((acquire_capability(__VA_ARGS__)))
-#define PARTSTORE_RELEASE(...) __attribute__((release_capability(__VA_ARGS__)))
-#define PARTSTORE_SCOPED_CAPABILITY __attribute__((scoped_lockable))
-#else
-#define PARTSTORE_CAPABILITY(x)
-#define PARTSTORE_GUARDED_BY(x)
-#define PARTSTORE_ACQUIRE(...)
-#define PARTSTORE_RELEASE(...)
-#define PARTSTORE_SCOPED_CAPABILITY
-#endif
 
 class PARTSTORE_CAPABILITY("mutex") Mutex {
  public:

@@ -21,7 +21,8 @@ const StoredItem& OneItem() {
   return item;
 }
 
-void ExpectOrder(const Stripe& stripe, const std::set<Key>& model) {
+void ExpectOrder(const Stripe& stripe, const std::set<Key>& model)
+    PARTSTORE_REQUIRES_SHARED(stripe.mutex()) {
   const auto& order = stripe.Ordered();
   ASSERT_EQ(order.size(), model.size());
   size_t i = 0;
@@ -34,14 +35,16 @@ void ExpectOrder(const Stripe& stripe, const std::set<Key>& model) {
 
 TEST(StripeOrder, MaintainedInPlaceAndRebuiltAcrossTheLimit) {
   Stripe stripe;
-  std::unique_lock lock(stripe.mu);
+  Stripe::WriteLock lock(stripe);
   std::set<Key> model;
   std::mt19937_64 random(7);
   auto add = [&](uint64_t hash, std::string key) {
+    stripe.AssertHeld();  // the test's lock, taken above (lambdas are analysed on their own)
     stripe.Put({hash, key}, "", OneItem());
     model.emplace(hash, std::move(key));
   };
   auto remove_some = [&](size_t n) {
+    stripe.AssertHeld();
     for (size_t i = 0; i < n && !model.empty(); ++i) {
       auto it = model.begin();
       std::advance(it, static_cast<long>(random() % model.size()));
@@ -84,10 +87,11 @@ TEST(StripeOrder, MaintainedInPlaceAndRebuiltAcrossTheLimit) {
 // place (no re-sort at the next scan), one more invalidates it; a scan renews the budget.
 TEST(StripeOrder, KeptInPlaceForTheBudgetThenInvalidated) {
   Stripe stripe;
-  std::unique_lock lock(stripe.mu);
+  Stripe::WriteLock lock(stripe);
   std::set<Key> model;
   std::mt19937_64 random(11);
   auto add = [&](std::string key) {
+    stripe.AssertHeld();
     const uint64_t hash = random();
     stripe.Put({hash, key}, "", OneItem());
     model.emplace(hash, std::move(key));
