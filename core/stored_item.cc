@@ -425,9 +425,13 @@ StoredItem::Rep* StoredItem::Allocate(size_t length, size_t item_size) {
   Rep* rep = new (memory) Rep;
   rep->refs.store(1, std::memory_order_relaxed);
   rep->item_size = static_cast<uint32_t>(item_size);
-  rep->length = static_cast<uint32_t>(length);
-  rep->reserved = 0;
   return rep;
+}
+
+std::string_view StoredItem::encoding() const {
+  // The top-level map-body: count, n, width, offsets, then n bytes; it ends the buffer.
+  const Codec::Indexed m = Codec::ReadIndexed(rep_->bytes());
+  return {rep_->bytes(), static_cast<size_t>(m.body.data() + m.body.size() - rep_->bytes())};
 }
 
 void StoredItem::Unref() {

@@ -10,8 +10,8 @@
 // Byte layout (all integers little-endian; varint = LEB128, 7 bits per byte, at most 5 bytes):
 //
 //   buffer  := header item
-//   header  := refs:u32 (atomic) | item_size:u32 (DynamoDB's ItemSize, core/item.h) |
-//              length:u32 (bytes of `item`) | reserved:u32 (0)
+//   header  := refs:u32 (atomic) | item_size:u32 (DynamoDB's ItemSize, core/item.h)
+//              (8 bytes: the item's length is its map-body's own, read from its first bytes)
 //   item    := map-body            (the top-level attributes; a map without its tag)
 //   value   := tag:u8 payload      (tag = the Type enumerator, core/value.h: S=0 .. BS=9)
 //     S, B      varint(n) n bytes
@@ -31,7 +31,7 @@
 //                search of names; a reader that walks in order does not need them.
 //
 // Every composite carries its byte length, so any value can be skipped without reading it. An
-// item of 6 short attributes costs 16 header bytes plus about 4 per attribute (name length, tag,
+// item of 6 short attributes costs 8 header bytes plus about 4 per attribute (name length, tag,
 // value length, offset) over its DynamoDB size.
 //
 // Views (ValueView, MapView, ListView, SetView) point into a buffer and are valid while a
@@ -292,9 +292,9 @@ class StoredItem {
   // DynamoDB's ItemSize of the item, recorded when it was encoded.
   size_t item_size() const { return rep_->item_size; }
   // The encoded attributes (the `item` part of the layout), e.g. to write to a file.
-  std::string_view encoding() const { return {rep_->bytes(), rep_->length}; }
+  std::string_view encoding() const;
   // Bytes this item occupies: header and encoding (not the allocator's rounding).
-  size_t footprint() const { return sizeof(Rep) + rep_->length; }
+  size_t footprint() const { return sizeof(Rep) + encoding().size(); }
   // The tree form, for callers that want to modify it.
   Item ToItem() const;
 
@@ -311,12 +311,12 @@ class StoredItem {
   struct Rep {
     std::atomic<uint32_t> refs;
     uint32_t item_size;
-    uint32_t length;
-    uint32_t reserved;
     char* bytes() { return reinterpret_cast<char*>(this + 1); }
     const char* bytes() const { return reinterpret_cast<const char*>(this + 1); }
   };
-  static_assert(sizeof(Rep) == 16);
+  // 8 bytes: a 200-byte item's buffer (about 245 bytes of encoding) then fits the allocator's
+  // 256-byte class, where a 16-byte header put it in the 320-byte one.
+  static_assert(sizeof(Rep) == 8);
   explicit StoredItem(Rep* rep) : rep_(rep) {}
   static Rep* Allocate(size_t length, size_t item_size);
   void Ref() const {
