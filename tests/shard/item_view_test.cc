@@ -186,6 +186,44 @@ TEST_F(ItemViewTest, AHeldViewOutlivesOverwritesAndDeletes) {
   EXPECT_EQ(held->item->use_count(), 1u);
 }
 
+// Bad requests get the same DynamoDB errors from the view calls as from the tree calls (they share
+// preparation and validation), and change nothing.
+TEST_F(ItemViewTest, BadRequestsGetTheTreeCallsErrors) {
+  const std::vector<GetItemRequest> gets = {
+      {.table_name = "Missing", .key = Get("ORDER#1").key},
+      {.table_name = "Orders", .key = {{"PK", Value("USER#1")}}},  // no sort key
+      {.table_name = "Orders", .key = {{"PK", Value(static_cast<int64_t>(1))}, {"SK", Value("x")}}},
+      {.table_name = "Orders", .key = Get("ORDER#1").key, .projection_expression = "a,,b"}};
+  for (const GetItemRequest& request : gets) {
+    auto tree = db_.GetItem(request);
+    auto view = db_.GetItemView(request);
+    ASSERT_FALSE(tree.ok());
+    ASSERT_FALSE(view.ok());
+    EXPECT_EQ(testing::ErrorText(view), testing::ErrorText(tree));
+  }
+  const std::vector<QueryRequest> queries = {
+      {.table_name = "Missing", .key_condition_expression = "PK = :pk",
+       .expression_attribute_values = AttributeMap{{":pk", Value("USER#1")}}},
+      {.table_name = "Orders", .key_condition_expression = "n = :pk",
+       .expression_attribute_values = AttributeMap{{":pk", Value("USER#1")}}},
+      {.table_name = "Orders", .index_name = "NoSuchIndex", .key_condition_expression = "PK = :pk",
+       .expression_attribute_values = AttributeMap{{":pk", Value("USER#1")}}}};
+  for (const QueryRequest& request : queries) {
+    auto tree = db_.Query(request);
+    auto view = db_.QueryView(request);
+    ASSERT_FALSE(tree.ok());
+    ASSERT_FALSE(view.ok());
+    EXPECT_EQ(testing::ErrorText(view), testing::ErrorText(tree));
+  }
+  const ScanRequest scan{.table_name = "Orders", .filter_expression = "n >"};
+  ASSERT_FALSE(db_.ScanView(scan).ok());
+  EXPECT_EQ(testing::ErrorText(db_.ScanView(scan)), testing::ErrorText(db_.Scan(scan)));
+  // Nothing changed.
+  auto all = db_.ScanView({.table_name = "Orders"});
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->count, 5);
+}
+
 // Readers take views of a few hot items and hold them while writers replace, update and delete
 // those items. A writer always stores an item whose attributes "a" and "b" are equal; a view must
 // show them equal, and unchanged when read again after the writers went on.
