@@ -19,8 +19,14 @@ const ItemCollection* Stripe::Find(PartitionKeyRef key) const {
 bool Stripe::Put(PartitionKeyRef key, std::string_view sk, StoredItem item, StoredItem* old) {
   auto it = map_.find(key);
   if (it == map_.end()) {
+    const size_t capacity = map_.capacity();
     it = map_.try_emplace(StoredKey{key.hash, std::string(key.key)}, ItemCollection{}).first;
-    if (KeepOrder()) order_.insert(OrderPosition(key), &*it);
+    if (map_.capacity() != capacity) {
+      // The map grew and moved every entry: the order's pointers are stale.
+      order_valid_.store(false, std::memory_order_relaxed);
+    } else if (KeepOrder()) {
+      order_.insert(OrderPosition(key), &*it);
+    }
   }
   ItemCollection& collection = it->second;
   const uint64_t before = collection.total_size();

@@ -3,11 +3,13 @@
 // hash = XXH3_64(encoded partition key). Stripe = hash >> (64 - log2(stripe count)): the top
 // bits, so stripes partition the hash space into equal, ordered ranges and iterating stripes in
 // index order iterates hashes in order. Within a stripe:
-//   - an unordered map from (hash, encoded partition key) to the key's ItemCollection gives point
-//     lookups one hash probe (the stored hash is reused, never recomputed); nodes are stable, so
-//     a collection's address survives rehashing;
+//   - an open-addressing hash map (abseil's flat_hash_map) from (hash, encoded partition key) to
+//     the key's ItemCollection gives point lookups one probe (the stored hash is reused, never
+//     recomputed); entries move when the map grows, so a collection's address is good only until
+//     the next new partition key of the stripe;
 //   - the scan order (hash, encoded partition key) is a sorted vector of pointers to the map's
-//     entries, rebuilt lazily: a write that adds or removes a partition key marks it stale, and
+//     entries, rebuilt lazily: a write that adds or removes a partition key marks it stale (or, up
+//     to a bound, keeps it in place; a write that grows the map always marks it stale), and
 //     the next scan of the stripe sorts it again (an item write to an existing key does not).
 //     A read-mostly table scans from a built order at no cost; a scan racing with inserts of new
 //     keys pays one sort of the stripe per page it enters. Keeping an ordered structure up to date
@@ -31,6 +33,8 @@
 // (shard/table.h has the whole order).
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -38,7 +42,6 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/thread_annotations.h"
@@ -81,7 +84,11 @@ class Stripe {
     static PartitionKeyRef Ref(const StoredKey& k) { return k.ref(); }
     static PartitionKeyRef Ref(const PartitionKeyRef& k) { return k; }
   };
-  using Map = std::unordered_map<StoredKey, ItemCollection, Hasher, Equal>;
+  // Open addressing (abseil's Swiss table: one control byte per slot, the key and collection in
+  // the slot itself): a lookup reads a control group and the slot where std::unordered_map read a
+  // bucket and then a heap node (bench/README.md, "The stripe's map"). Slots move when the table
+  // grows, so Entry pointers (order_) live only until the next insert of a new partition key.
+  using Map = absl::flat_hash_map<StoredKey, ItemCollection, Hasher, Equal>;
   using Entry = Map::value_type;
 
   // The stripe's reader/writer lock, a capability clang's analysis follows.
@@ -143,7 +150,8 @@ class Stripe {
   void AssertHeld() const PARTSTORE_ASSERT_CAPABILITY(mu_) {}
   void AssertReaderHeld() const PARTSTORE_ASSERT_SHARED_CAPABILITY(mu_) {}
 
-  // The collection of partition key `key`, or null when it has no items.
+  // The collection of partition key `key`, or null when it has no items. Good until the lock is
+  // released or a Put adds a partition key to this stripe.
   const ItemCollection* Find(PartitionKeyRef key) const PARTSTORE_REQUIRES_SHARED(mu_);
   // The item under (`key`, `sk`), or null.
   const StoredItem* FindItem(PartitionKeyRef key, std::string_view sk) const
