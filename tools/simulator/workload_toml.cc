@@ -1,5 +1,7 @@
 #include "tools/simulator/workload_toml.h"
 
+#include <fmt/format.h>
+
 #include <exception>
 #include <string>
 #include <utility>

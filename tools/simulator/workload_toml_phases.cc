@@ -1,4 +1,8 @@
 // The workload file's sharding policies, preload, phases and operations (workload_toml_parser.h).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
