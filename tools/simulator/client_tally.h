@@ -1,5 +1,5 @@
 // ClientTally: what the simulated client saw, request by request, tallied by the driver
-// (simulation.cc) and turned into a Report with the engine's own metrics (report_builder.h).
+// (simulation_loop.cc) and turned into a Report with the engine's own metrics (report_builder.h).
 //
 // Thread safety: a value type.
 #pragma once

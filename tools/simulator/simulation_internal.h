@@ -1,0 +1,179 @@
+// The simulation driver's internals (simulation.h is the public interface): the state of one
+// run (the Driver class, the requests it is retrying, the prepared mix entries) shared by the
+// files that implement it:
+//   simulation.cc           Simulate: the run's Database, then set-up, the phases, the report;
+//   simulation_setup.cc     tables, sharding policies, the preload, the prepared mix entries;
+//   simulation_loop.cc      the client: arrivals at the phases' rates, retries with backoff, the
+//                           tally of what it saw;
+//   simulation_requests.cc  one attempt of each operation kind, sent and classified;
+//   simulation_items.cc     the keys and items a request is made of, padded to the drawn size.
+//
+// Thread safety: not thread-safe; a Driver belongs to one call of Simulate.
+#pragma once
+
+#include <boost/container/small_vector.hpp>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/status.h"
+#include "shard/database.h"
+#include "tools/simulator/client_tally.h"
+#include "tools/simulator/key_chooser.h"
+#include "tools/simulator/random.h"
+#include "tools/simulator/simulation.h"
+#include "tools/simulator/workload.h"
+
+namespace partstore::sim::internal {
+
+using Clock = std::chrono::steady_clock;
+
+inline double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// A size drawn from `size` (kFixed: its bytes; kNormal: rounded and clamped to [min, max]).
+int64_t DrawSize(const SizeDistribution& size, Random& random);
+
+// The key attributes of a table (or of the index a query reads).
+struct KeyNames {
+  std::string partition;
+  std::optional<std::string> sort;
+};
+
+// What one request is about: the values its templates are expanded with.
+struct RequestSpec {
+  int64_t key = 0;
+  int64_t item = 0;
+  int64_t seq = 0;
+  int64_t time_millis = 0;
+  int64_t size = 0;  // drawn once, so that a retry sends the same item (0: draw when needed)
+};
+
+enum class Outcome : uint8_t { kServed, kThrottled, kThrottledFinal, kConditionFailed, kError };
+
+struct Attempt {
+  Outcome outcome = Outcome::kServed;
+  std::string error;  // kError
+  // A batch's unprocessed part (what a retry sends).
+  std::unique_ptr<BatchWriteItemRequest> unprocessed_writes;
+  std::unique_ptr<BatchGetItemRequest> unprocessed_reads;
+};
+
+// A request waiting for its retry.
+struct Pending {
+  int64_t due = 0;
+  uint64_t order = 0;  // ties in `due` keep their scheduling order
+  int32_t phase = 0;
+  int32_t entry = 0;
+  int32_t attempt = 0;  // attempts made so far
+  int64_t first_micros = 0;
+  // The request's items (one for single-item operations).
+  boost::container::small_vector<RequestSpec, 1> specs;
+  std::unique_ptr<BatchWriteItemRequest> writes;
+  std::unique_ptr<BatchGetItemRequest> reads;
+};
+struct PendingLater {
+  bool operator()(const Pending& a, const Pending& b) const {
+    return a.due != b.due ? a.due > b.due : a.order > b.order;
+  }
+};
+
+// One entry of a phase's mix, ready to send: its key chooser and reusable requests.
+struct Entry {
+  const Operation* op = nullptr;
+  KeyChooser keys;
+  // The table, looked up once: plain (unsharded) requests go to it directly, skipping the
+  // Database's catalogue lookup.
+  std::shared_ptr<Table> table;
+  KeyNames table_keys;  // the table's
+  KeyNames read_keys;   // the queried table's or index's
+  int64_t seq = 0;
+  std::optional<Item> scan_cursor;
+  std::string query_expression;
+  std::string update_expression;
+  // Reused by every GetItem / PutItem of the entry: its strings keep their buffers, so a request
+  // costs no allocation to build (the engine copies what it stores).
+  GetItemRequest get;
+  PutItemRequest put;
+};
+
+// The run: set up once, then Run once; the tally is the client's half of the Report.
+class Driver {
+ public:
+  Driver(const Workload& workload, Database& db, std::shared_ptr<capacity::ManualClock> clock)
+      : w_(workload), db_(db), clock_(std::move(clock)), random_(workload.seed) {
+    sharded_ = !w_.sharding.empty();
+    for (const Phase& phase : w_.phases) sharded_ = sharded_ || !phase.sharding.empty();
+    tally_.operations.resize(w_.phases.size());
+    tally_.delays.resize(w_.phases.size());
+  }
+
+  // Tables, policies, preload and mix entries (simulation_setup.cc). Errors: what the engine
+  // refuses, prefixed with where it came from.
+  Status SetUp(SimulationCost* cost);
+  // The phases, on the manual clock (simulation_loop.cc).
+  void Run(const SimulateOptions& options, SimulationCost* cost);
+  const ClientTally& tally() const { return tally_; }
+
+ private:
+  // --- Set-up (simulation_setup.cc) -------------------------------------------------------------
+  KeyNames NamesOf(const std::string& table, const std::optional<std::string>& index) const;
+  Status SetPolicies(const std::vector<ShardingSpec>& specs);
+  // What the sharded operations cannot do with a workload's policies, refused up front.
+  Status CheckShardedOperations() const;
+
+  // --- The client (simulation_loop.cc) ----------------------------------------------------------
+  void AdvanceTo(int64_t micros) {
+    const int64_t now = clock_->NowMicros();
+    if (micros > now) clock_->Advance(micros - now);
+  }
+  // Sends a new request of `entry` at `now`.
+  void Offer(int32_t phase, int32_t entry, int64_t now);
+  // One attempt of `pending` at `now`, tallied; a throttled one is scheduled for its retry.
+  void Send(Pending pending, int64_t now);
+  // The delay before the next retry, with the workload's jitter.
+  int64_t Backoff(int32_t retries_so_far);
+
+  // --- Item building (simulation_items.cc) ------------------------------------------------------
+  void Expand(const Template& t, const RequestSpec& spec, std::string& out) const {
+    out.clear();
+    t.Expand({spec.key, spec.item, spec.seq, spec.time_millis}, out);
+  }
+  Item KeyOf(const Entry& entry, const RequestSpec& spec);
+  static void SetString(Item& item, const std::string& name, const Template& t,
+                        const RequestSpec& spec);
+  Item ItemOf(const Entry& entry, const RequestSpec& spec);
+
+  // --- One attempt of each operation (simulation_requests.cc) -----------------------------------
+  Attempt Execute(Entry& entry, Pending& pending);
+  Attempt Classify(const Status& status);
+  Attempt Get(Entry& entry, const RequestSpec& spec);
+  Attempt Put(Entry& entry, const RequestSpec& spec);
+  Attempt Update(Entry& entry, const RequestSpec& spec);
+  Attempt Delete(Entry& entry, const RequestSpec& spec);
+  Attempt Query(Entry& entry, const RequestSpec& spec);
+  Attempt Scan(Entry& entry);
+  Attempt BatchWrite(Entry& entry, Pending& pending);
+  Attempt BatchGet(Entry& entry, Pending& pending);
+  Attempt TransactWrite(Entry& entry, const Pending& pending);
+  Attempt TransactGet(Entry& entry, const Pending& pending);
+
+  const Workload& w_;
+  Database& db_;
+  std::shared_ptr<capacity::ManualClock> clock_;
+  Random random_;
+  bool sharded_ = false;
+  std::vector<std::vector<Entry>> entries_;  // [phase][mix entry]
+  std::vector<Pending> retries_;             // a heap by PendingLater
+  uint64_t order_ = 0;
+  int64_t attempts_ = 0;
+  ClientTally tally_;
+  std::string scratch_;
+};
+
+}  // namespace partstore::sim::internal

@@ -1,0 +1,182 @@
+// The simulation's set-up (simulation_internal.h): the workload's tables created in the Database,
+// its operations checked against its sharding policies, the policies set, the preload imported
+// (no capacity consumed, before time starts), and each phase's mix entries prepared (their table
+// looked up once, their key chooser and expressions built).
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tools/simulator/simulation_internal.h"
+
+namespace partstore::sim::internal {
+
+KeyNames Driver::NamesOf(const std::string& table, const std::optional<std::string>& index) const {
+  for (const TableSpec& t : w_.tables) {
+    if (t.name != table) continue;
+    if (!index) return {t.partition_key, t.sort_key};
+    for (const IndexSpec& i : t.indexes) {
+      if (i.name == *index) return {i.partition_key, i.sort_key};
+    }
+  }
+  return {};
+}
+
+Status Driver::SetPolicies(const std::vector<ShardingSpec>& specs) {
+  for (const ShardingSpec& spec : specs) {
+    auto put = db_.PutShardingPolicy({.table_name = spec.table, .policy = spec.policy});
+    if (!put.ok()) {
+      return Status(put.status().code(), "sharding policy on " + spec.table + " (" +
+                                             spec.policy.key +
+                                             "): " + std::string(put.status().message()));
+    }
+  }
+  return Status::Ok();
+}
+
+Status Driver::CheckShardedOperations() const {
+  std::vector<const ShardingSpec*> specs;
+  for (const ShardingSpec& s : w_.sharding) specs.push_back(&s);
+  for (const Phase& phase : w_.phases) {
+    for (const ShardingSpec& s : phase.sharding) specs.push_back(&s);
+  }
+  for (const Phase& phase : w_.phases) {
+    for (size_t e = 0; e < phase.mix.size(); ++e) {
+      const Operation& op = phase.mix[e];
+      const std::string where = "phase " + phase.name + ", " + std::string(OpKindName(op.kind)) +
+                                " on " + op.table + " (mix entry " + std::to_string(e + 1) + ")";
+      for (const ShardingSpec* s : specs) {
+        if (s->table != op.table) continue;
+        if (op.kind == OpKind::kBatchGet || op.kind == OpKind::kTransactGet) {
+          return Status::Validation(where +
+                                    ": the table has write sharding, and BatchGetItem and "
+                                    "TransactGetItems have no sharded form (they would read the "
+                                    "logical keys, where no item is)");
+        }
+        // A suffix calculated from a non-key attribute needs that attribute in every request.
+        const KeyNames keys = NamesOf(op.table, s->policy.index_name);
+        const std::optional<std::string>& from = s->policy.calculated_from;
+        if (s->policy.strategy != sharding::ShardStrategy::kCalculated || !from ||
+            *from == keys.partition || (keys.sort && *from == *keys.sort)) {
+          continue;
+        }
+        const bool has = std::any_of(op.attributes.begin(), op.attributes.end(),
+                                     [&](const auto& a) { return a.first == *from; });
+        const bool point =
+            op.kind == OpKind::kGet || op.kind == OpKind::kUpdate || op.kind == OpKind::kDelete;
+        if (point || (!has && (op.kind == OpKind::kPut || op.kind == OpKind::kBatchWrite ||
+                               op.kind == OpKind::kTransactWrite))) {
+          return Status::Validation(where + ": the sharding policy on " + s->policy.key +
+                                    " is calculated from \"" + *from + "\", which " +
+                                    (point ? "the simulator does not send with a key"
+                                           : "the operation's attributes lack"));
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status Driver::SetUp(SimulationCost* cost) {
+  for (const TableSpec& t : w_.tables) {
+    CreateTableRequest create;
+    create.table_name = t.name;
+    auto define = [&](const std::string& name) {
+      for (const AttributeDefinition& d : create.attribute_definitions) {
+        if (d.attribute_name == name) return;
+      }
+      create.attribute_definitions.push_back({name, KeyType::kString});
+    };
+    define(t.partition_key);
+    create.key_schema.push_back({t.partition_key, KeyRoleName::kHash});
+    if (t.sort_key) {
+      define(*t.sort_key);
+      create.key_schema.push_back({*t.sort_key, KeyRoleName::kRange});
+    }
+    create.billing_mode = t.on_demand ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
+    if (!t.on_demand)
+      create.provisioned_throughput = ProvisionedThroughput{t.read_capacity, t.write_capacity};
+    for (const IndexSpec& i : t.indexes) {
+      GlobalSecondaryIndex gsi;
+      gsi.index_name = i.name;
+      define(i.partition_key);
+      gsi.key_schema.push_back({i.partition_key, KeyRoleName::kHash});
+      if (i.sort_key) {
+        define(*i.sort_key);
+        gsi.key_schema.push_back({*i.sort_key, KeyRoleName::kRange});
+      }
+      gsi.projection.projection_type =
+          i.projection == "KEYS_ONLY" ? ProjectionType::kKeysOnly : ProjectionType::kAll;
+      if (!t.on_demand)
+        gsi.provisioned_throughput = ProvisionedThroughput{i.read_capacity, i.write_capacity};
+      create.global_secondary_indexes.push_back(std::move(gsi));
+    }
+    auto created = db_.CreateTable(create);
+    if (!created.ok()) {
+      return Status(created.status().code(),
+                    "table " + t.name + ": " + std::string(created.status().message()));
+    }
+  }
+  PARTSTORE_RETURN_IF_ERROR(CheckShardedOperations());
+  PARTSTORE_RETURN_IF_ERROR(SetPolicies(w_.sharding));
+
+  // The preload, imported before time starts.
+  const auto started = Clock::now();
+  int64_t items = 0;
+  for (const Preload& p : w_.preload) {
+    Entry entry;
+    entry.table_keys = NamesOf(p.table, std::nullopt);
+    Operation op;  // the templates ItemOf reads
+    op.key = p.key;
+    op.sort = p.sort;
+    op.attributes = p.attributes;
+    op.size = p.size;
+    entry.op = &op;
+    int64_t ordinal = 0;
+    for (int64_t k = 0; k < p.keys; ++k) {
+      for (int64_t i = 0; i < p.items_per_key; ++i) {
+        Item item = ItemOf(entry, {k, i, ordinal++, 0});
+        Status imported = db_.ImportItem(p.table, std::move(item));
+        if (!imported.ok()) {
+          return Status(imported.code(),
+                        "preload of " + p.table + ": " + std::string(imported.message()));
+        }
+        ++items;
+      }
+    }
+  }
+  if (cost != nullptr) {
+    cost->preload_items = items;
+    cost->preload_wall_seconds = SecondsSince(started);
+  }
+
+  entries_.resize(w_.phases.size());
+  for (size_t p = 0; p < w_.phases.size(); ++p) {
+    const Phase& phase = w_.phases[p];
+    tally_.operations[p].resize(phase.mix.size());
+    for (const Operation& op : phase.mix) {
+      Entry entry{.op = &op, .keys = KeyChooser(op.keys.value_or(phase.keys))};
+      entry.table_keys = NamesOf(op.table, std::nullopt);
+      entry.read_keys = NamesOf(op.table, op.index);
+      PARTSTORE_ASSIGN_OR_RETURN(entry.table, db_.GetTable(op.table));
+      if (op.kind == OpKind::kQuery) {
+        entry.query_expression = "#pk = :pk";
+        if (op.sort_prefix) entry.query_expression += " AND begins_with(#sk, :sp)";
+      }
+      if (op.kind == OpKind::kUpdate) {
+        std::string set;
+        for (size_t a = 0; a < op.attributes.size(); ++a) {
+          set += (set.empty() ? "SET " : ", ") + ("#a" + std::to_string(a)) + " = :a" +
+                 std::to_string(a);
+        }
+        if (op.size) set += std::string(set.empty() ? "SET " : ", ") + "#d = :d";
+        entry.update_expression = set + (set.empty() ? "" : " ") + "ADD #c :one";
+      }
+      entries_[p].push_back(std::move(entry));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace partstore::sim::internal
