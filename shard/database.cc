@@ -7,9 +7,9 @@
 // the table (the key against the key schema, key conditions).
 #include "shard/database.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "shard/constraints.h"
 #include "shard/prepared.h"
@@ -136,14 +136,15 @@ Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& reques
   // listed, DELETING (both changes are already complete here).
   auto& gsis = result.table_description.global_secondary_indexes;
   for (auto& gsi : gsis) {
-    const bool existed = std::any_of(before.global_secondary_indexes.begin(),
-                                     before.global_secondary_indexes.end(),
-                                     [&](const auto& old) { return old.index_name == gsi.index_name; });
+    const bool existed =
+        std::any_of(before.global_secondary_indexes.begin(), before.global_secondary_indexes.end(),
+                    [&](const auto& old) { return old.index_name == gsi.index_name; });
     if (!existed) gsi.index_status = IndexStatus::kCreating;
   }
   for (const auto& old : before.global_secondary_indexes) {
-    const bool kept = std::any_of(gsis.begin(), gsis.end(),
-                                  [&](const auto& gsi) { return gsi.index_name == old.index_name; });
+    const bool kept = std::any_of(gsis.begin(), gsis.end(), [&](const auto& gsi) {
+      return gsi.index_name == old.index_name;
+    });
     if (!kept) {
       DropShardingPolicies(**table, old.index_name);
       gsis.push_back(old);
@@ -216,6 +217,20 @@ Result<ScanViewResult> Database::ScanView(const ScanRequest& request) {
                              PrepareScan(request, request.table_name, cache_.get()));
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
   return table->ScanView(request, prepared);
+}
+
+ItemRange Database::QueryAll(QueryRequest request) {
+  return ItemRange([this, request = std::move(request)](std::optional<Item> start) mutable {
+    if (start) request.exclusive_start_key = std::move(start);
+    return QueryView(request);
+  });
+}
+
+ItemRange Database::ScanAll(ScanRequest request) {
+  return ItemRange([this, request = std::move(request)](std::optional<Item> start) mutable {
+    if (start) request.exclusive_start_key = std::move(start);
+    return ScanView(request);
+  });
 }
 
 }  // namespace partstore

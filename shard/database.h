@@ -38,6 +38,7 @@
 #include "shard/batch_requests.h"
 #include "shard/capacity/capacity_options.h"
 #include "shard/capacity_requests.h"
+#include "shard/item_range.h"
 #include "shard/item_requests.h"
 #include "shard/read_requests.h"
 #include "shard/sharding/sharding_requests.h"
@@ -94,6 +95,11 @@ class Database {
   Result<GetItemViewResult> GetItemView(const GetItemRequest& request);
   Result<QueryViewResult> QueryView(const QueryRequest& request);
   Result<ScanViewResult> ScanView(const ScanRequest& request);
+  // Every item of a Query / Scan, page after page, following LastEvaluatedKey
+  // (shard/item_range.h): `for (const StoredItem& item : db.QueryAll(query))`. Nothing is read
+  // until the range's begin(); this Database must outlive the range.
+  ItemRange QueryAll(QueryRequest request);
+  ItemRange ScanAll(ScanRequest request);
   Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& request);
   Result<BatchWriteItemResult> BatchWriteItem(const BatchWriteItemRequest& request);
   // Loads `item` into the table as DynamoDB's ImportTable loads data: stored and indexed (through
@@ -174,9 +180,9 @@ class Database {
   // ClientRequestTokens of TransactWriteItems seen in the last 10 minutes (a leaf lock, never
   // held while a transaction runs).
   struct TokenRecord {
-    uint64_t fingerprint = 0;        // of the request's parameters
+    uint64_t fingerprint = 0;  // of the request's parameters
     bool in_flight = true;
-    int64_t finished_micros = 0;     // on the database clock
+    int64_t finished_micros = 0;  // on the database clock
     TransactWriteItemsResult result;
   };
   std::mutex tokens_mu_;
