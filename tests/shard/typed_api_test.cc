@@ -3,13 +3,16 @@
 // same errors) and the paginating ranges QueryAll / ScanAll (shard/item_range.h).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iterator>
 #include <ranges>
 #include <string>
 #include <vector>
 
+#include "shard/condition_builder.h"
 #include "shard/key_condition.h"
 #include "shard/key_patterns.h"
+#include "shard/update_builder.h"
 #include "tests/capacity/capacity_testutil.h"
 #include "tests/shard/database_testutil.h"
 
@@ -231,6 +234,197 @@ TEST_F(TypedApiTest, AnErrorEndsTheRangeWithItsStatus) {
   ItemRange bad = db_.ScanAll({.table_name = "Social", .limit = 0});
   EXPECT_TRUE(bad.begin() == bad.end());
   EXPECT_EQ(bad.status().code(), Code::kValidation);
+}
+
+// ---- Condition and Update --------------------------------------------------------------------
+
+// Items of every shape the conditions look at: S, N, SS, L, missing attributes, a reserved word.
+class BuilderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    MustCreate(db_, "Things", StringKeys(/*with_sort=*/false));
+    MustPut(db_, "Things",
+            {{"PK", Value("a")},
+             {"status", Value("open")},
+             {"n", N("3")},
+             {"tags", Value(StringSet{"red", "blue"})},
+             {"name", Value("alpha")}});
+    MustPut(
+        db_, "Things",
+        {{"PK", Value("b")}, {"status", Value("closed")}, {"n", N("10")}, {"name", Value("beta")}});
+    MustPut(db_, "Things",
+            {{"PK", Value("c")}, {"n", N("7")}, {"list", Value(ValueList{Value("x")})}});
+    MustPut(db_, "Things", {{"PK", Value("d")}, {"status", Value("open")}, {"n", Value("7")}});
+  }
+
+  // The partition keys a Scan with `filter` returns, sorted; or the error text.
+  std::vector<std::string> Filtered(ScanRequest scan) {
+    auto r = db_.Scan(scan);
+    if (!r.ok()) return {"error: " + std::string(r.error().message())};
+    std::vector<std::string> keys;
+    for (const Item& item : r->items) keys.push_back(item.at("PK").as_string());
+    std::sort(keys.begin(), keys.end());
+    return keys;
+  }
+
+  void ExpectSameFilter(const Condition& condition, const std::string& expression,
+                        AttributeMap values, expr::NameMap names = {}) {
+    ScanRequest typed{.table_name = "Things"};
+    ASSERT_TRUE(condition.ApplyFilterTo(&typed).ok());
+    ScanRequest written{.table_name = "Things", .filter_expression = expression};
+    if (!values.empty()) written.expression_attribute_values = std::move(values);
+    if (!names.empty()) written.expression_attribute_names = std::move(names);
+    const std::vector<std::string> expected = Filtered(written);
+    ASSERT_TRUE(expected.empty() || !expected[0].starts_with("error")) << expected[0];
+    EXPECT_EQ(Filtered(typed), expected) << *typed.filter_expression << " vs " << expression;
+  }
+
+  Database db_;
+};
+
+TEST_F(BuilderTest, EveryConditionFiltersAsItsStringExpression) {
+  ExpectSameFilter(Condition::Exists("status"), "attribute_exists(#s)", {}, {{"#s", "status"}});
+  ExpectSameFilter(Condition::NotExists("status"), "attribute_not_exists(#s)", {},
+                   {{"#s", "status"}});
+  ExpectSameFilter(Condition::Eq("status", "open"), "#s = :v", {{":v", Value("open")}},
+                   {{"#s", "status"}});
+  ExpectSameFilter(Condition::Ne("status", "open"), "#s <> :v", {{":v", Value("open")}},
+                   {{"#s", "status"}});
+  ExpectSameFilter(Condition::Lt("n", N("7")), "n < :v", {{":v", N("7")}});
+  ExpectSameFilter(Condition::Le("n", N("7")), "n <= :v", {{":v", N("7")}});
+  ExpectSameFilter(Condition::Gt("n", N("3")), "n > :v", {{":v", N("3")}});
+  ExpectSameFilter(Condition::Ge("n", N("7")), "n >= :v", {{":v", N("7")}});
+  ExpectSameFilter(Condition::Between("n", N("3"), N("7")), "n BETWEEN :a AND :b",
+                   {{":a", N("3")}, {":b", N("7")}});
+  ExpectSameFilter(Condition::In("n", {N("3"), N("10"), Value("7")}), "n IN (:a, :b, :c)",
+                   {{":a", N("3")}, {":b", N("10")}, {":c", Value("7")}});
+  ExpectSameFilter(Condition::BeginsWith("name", "al"), "begins_with(#n, :v)",
+                   {{":v", Value("al")}}, {{"#n", "name"}});
+  ExpectSameFilter(Condition::Contains("tags", "red"), "contains(tags, :v)",
+                   {{":v", Value("red")}});
+  ExpectSameFilter(Condition::Contains("list", "x"), "contains(#l, :v)", {{":v", Value("x")}},
+                   {{"#l", "list"}});
+  ExpectSameFilter(Condition::HasType("n", Type::kS), "attribute_type(n, :t)",
+                   {{":t", Value("S")}});
+  // Combinations, with the same attribute twice (one name placeholder).
+  ExpectSameFilter(Condition::Eq("status", "open") && Condition::Gt("n", N("5")),
+                   "#s = :a AND n > :b", {{":a", Value("open")}, {":b", N("5")}},
+                   {{"#s", "status"}});
+  ExpectSameFilter(Condition::Eq("status", "closed") || !Condition::Exists("status"),
+                   "#s = :a OR attribute_not_exists(#s)", {{":a", Value("closed")}},
+                   {{"#s", "status"}});
+  ExpectSameFilter(!(Condition::Lt("n", N("5")) || Condition::Gt("n", N("8"))),
+                   "NOT (n < :a OR n > :b)", {{":a", N("5")}, {":b", N("8")}});
+  const Condition both = Condition::Ge("n", N("3")) && Condition::Le("n", N("7"));
+  EXPECT_EQ(both.Expression(), "(#c0 >= :c0) AND (#c0 <= :c1)");
+}
+
+TEST_F(BuilderTest, ConditionsGuardWritesAndKeepTheRequestsOwnPlaceholders) {
+  PutItemRequest put{.table_name = "Things", .item = {{"PK", Value("a")}}};
+  ASSERT_TRUE(Condition::NotExists("PK").ApplyTo(&put).ok());
+  EXPECT_EQ(db_.PutItem(put).status().code(), Code::kConditionalCheckFailed);
+  put.item = {{"PK", Value("new")}};
+  EXPECT_TRUE(db_.PutItem(put).ok());
+  // A second condition on the same request is refused, the request unchanged.
+  EXPECT_EQ(Condition::Exists("x").ApplyTo(&put).code(), Code::kValidation);
+  EXPECT_EQ(*put.condition_expression, "attribute_not_exists(#c0)");
+  // Delete and the transaction's ConditionCheck take conditions too.
+  DeleteItemRequest del{.table_name = "Things", .key = {{"PK", Value("b")}}};
+  ASSERT_TRUE(Condition::Eq("status", "open").ApplyTo(&del).ok());
+  EXPECT_EQ(db_.DeleteItem(del).status().code(), Code::kConditionalCheckFailed);
+  TransactWriteItem check;
+  check.condition_check =
+      ConditionCheckRequest{.table_name = "Things", .key = {{"PK", Value("a")}}};
+  ASSERT_TRUE(Condition::Contains("tags", "blue").ApplyTo(&*check.condition_check).ok());
+  TransactWriteItem write;
+  write.put = PutItemRequest{.table_name = "Things", .item = {{"PK", Value("e")}}};
+  EXPECT_TRUE(db_.TransactWriteItems({.transact_items = {check, write}}).ok());
+  // A filter beside a key condition and the caller's own placeholders.
+  MustCreate(db_, "Qtable", StringKeys());
+  MustPut(db_, "Qtable", {{"PK", Value("p")}, {"SK", Value("1")}, {"v", N("1")}});
+  MustPut(db_, "Qtable", {{"PK", Value("p")}, {"SK", Value("2")}, {"v", N("2")}});
+  QueryRequest query{.table_name = "Qtable", .projection_expression = "#own"};
+  query.expression_attribute_names = expr::NameMap{{"#own", "SK"}};
+  ASSERT_TRUE(KeyCondition::Eq("PK", "p").ApplyTo(&query).ok());
+  ASSERT_TRUE(Condition::Gt("v", N("1")).ApplyFilterTo(&query).ok());
+  auto r = db_.Query(query);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->items.size(), 1u);
+  EXPECT_EQ(r->items[0], (Item{{"SK", Value("2")}}));
+  // A clash with the caller's placeholder.
+  ScanRequest clash{.table_name = "Things"};
+  clash.expression_attribute_values = AttributeMap{{":f0", Value("x")}};
+  EXPECT_EQ(Condition::Eq("a", "b").ApplyFilterTo(&clash).code(), Code::kValidation);
+  EXPECT_FALSE(clash.filter_expression);
+}
+
+// Updates item `pk` with `update` and a copy of it ("<pk>2") with `expression`: same items.
+void ExpectSameUpdate(Database& db, const Update& update, const std::string& expression,
+                      AttributeMap values = {}, expr::NameMap names = {}) {
+  const Item original = {{"PK", Value("u")},
+                         {"n", N("1")},
+                         {"s", Value(StringSet{"a", "b"})},
+                         {"l", Value(ValueList{Value("x")})},
+                         {"gone", Value("y")}};
+  Item copy = original;
+  copy["PK"] = Value("u2");
+  MustPut(db, "Things", original);
+  MustPut(db, "Things", copy);
+  UpdateItemRequest typed{.table_name = "Things", .key = {{"PK", Value("u")}}};
+  ASSERT_TRUE(update.ApplyTo(&typed).ok());
+  UpdateItemRequest written{
+      .table_name = "Things", .key = {{"PK", Value("u2")}}, .update_expression = expression};
+  if (!values.empty()) written.expression_attribute_values = std::move(values);
+  if (!names.empty()) written.expression_attribute_names = std::move(names);
+  auto a = db.UpdateItem(typed);
+  auto b = db.UpdateItem(written);
+  ASSERT_EQ(a.ok(), b.ok()) << a.status().ToString() << " / " << b.status().ToString();
+  if (!a.ok()) {
+    EXPECT_EQ(a.status().code(), b.status().code());
+    return;
+  }
+  std::optional<Item> x = MustGet(db, "Things", {{"PK", Value("u")}});
+  std::optional<Item> y = MustGet(db, "Things", {{"PK", Value("u2")}});
+  ASSERT_TRUE(x && y);
+  y->at("PK") = Value("u");
+  EXPECT_EQ(*x, *y) << update.Expression() << " vs " << expression;
+}
+
+TEST_F(BuilderTest, EveryUpdateActionMatchesItsStringExpression) {
+  ExpectSameUpdate(db_, Update().Set("status", "done"), "SET #s = :v", {{":v", Value("done")}},
+                   {{"#s", "status"}});
+  ExpectSameUpdate(db_, Update().SetIfNotExists("n", N("9")).SetIfNotExists("m", N("9")),
+                   "SET n = if_not_exists(n, :v), m = if_not_exists(m, :v)", {{":v", N("9")}});
+  ExpectSameUpdate(db_, Update().Append("l", Value(ValueList{Value("z")})),
+                   "SET l = list_append(l, :v)", {{":v", Value(ValueList{Value("z")})}});
+  ExpectSameUpdate(db_, Update().Add("n", N("5")).Add("s", Value(StringSet{"c"})), "ADD n :a, s :b",
+                   {{":a", N("5")}, {":b", Value(StringSet{"c"})}});
+  ExpectSameUpdate(db_, Update().Remove("gone").Delete("s", Value(StringSet{"a"})),
+                   "REMOVE gone DELETE s :v", {{":v", Value(StringSet{"a"})}});
+  // Every clause at once, in any order of calls.
+  const Update all = Update().Remove("gone").Add("n", N("1")).Set("x", "y");
+  EXPECT_EQ(all.Expression(), "SET #u2 = :u1 REMOVE #u0 ADD #u1 :u0");
+  ExpectSameUpdate(db_, all, "SET x = :y REMOVE gone ADD n :one",
+                   {{":y", Value("y")}, {":one", N("1")}});
+  // The engine's errors: two actions on one attribute, ADD to a string.
+  ExpectSameUpdate(db_, Update().Set("n", N("1")).Remove("n"), "SET n = :v REMOVE n",
+                   {{":v", N("1")}});
+  ExpectSameUpdate(db_, Update().Add("gone", N("1")), "ADD gone :v", {{":v", N("1")}});
+}
+
+TEST_F(BuilderTest, UpdatesRefuseWhatCannotBeWritten) {
+  UpdateItemRequest request{.table_name = "Things", .key = {{"PK", Value("a")}}};
+  EXPECT_EQ(Update().ApplyTo(&request).code(), Code::kValidation);  // nothing to do
+  EXPECT_FALSE(request.update_expression);
+  ASSERT_TRUE(Update().Add("n", N("1")).ApplyTo(&request).ok());
+  EXPECT_EQ(Update().Set("x", "y").ApplyTo(&request).code(), Code::kValidation);  // already set
+  // With a condition: "c" and "u" placeholders side by side.
+  ASSERT_TRUE(Condition::Eq("status", "open").ApplyTo(&request).ok());
+  ASSERT_TRUE(db_.UpdateItem(request).ok());
+  EXPECT_EQ(MustGet(db_, "Things", {{"PK", Value("a")}})->at("n"), N("4"));
+  EXPECT_EQ(db_.UpdateItem(request).status().code(), Code::kOk);
+  request.key = {{"PK", Value("b")}};  // closed: the condition fails
+  EXPECT_EQ(db_.UpdateItem(request).status().code(), Code::kConditionalCheckFailed);
 }
 
 class RangeThrottleTest : public CapacityTest {};
