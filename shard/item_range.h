@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <iterator>
 #include <optional>
@@ -57,9 +58,7 @@ class ItemRange {
       return *this;
     }
     void operator++(int) { ++*this; }
-    friend bool operator==(const iterator& it, std::default_sentinel_t) {
-      return it.at_end();
-    }
+    friend bool operator==(const iterator& it, std::default_sentinel_t) { return it.at_end(); }
 
    private:
     friend class ItemRange;
@@ -78,10 +77,21 @@ class ItemRange {
   }
   std::default_sentinel_t end() const { return {}; }
 
+  // Reads the remaining pages, their items unseen (a Select=COUNT query has none), and returns
+  // status(): with count() it pages a COUNT query to its total.
+  Status ReadToEnd() {
+    for (iterator it = begin(); it != end(); ++it) {
+    }
+    return status_;
+  }
+
   // OK while reading and after the last page; the error that ended the range otherwise.
   const Status& status() const { return status_; }
-  // Pages read so far.
+  // Pages read so far, and the sums of their Count (items after the filter; what Select=COUNT
+  // asks for) and ScannedCount (items evaluated).
   int pages() const { return pages_; }
+  int64_t count() const { return count_; }
+  int64_t scanned_count() const { return scanned_count_; }
   // The LastEvaluatedKey of the last page read: after an error, where to resume (as the next
   // request's ExclusiveStartKey); unset once the last page was read, and when the first page
   // failed (resume with the request's own ExclusiveStartKey).
@@ -107,6 +117,8 @@ class ItemRange {
         return;
       }
       ++pages_;
+      count_ += page->count;
+      scanned_count_ += page->scanned_count;
       page_ = std::move(*page);
       index_ = 0;
       if (!page_.items.empty()) return;
@@ -124,6 +136,8 @@ class ItemRange {
   bool started_ = false;
   bool done_ = false;
   int pages_ = 0;
+  int64_t count_ = 0;
+  int64_t scanned_count_ = 0;
   Status status_;
 };
 

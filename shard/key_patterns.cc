@@ -28,6 +28,17 @@ std::string KeyPrefix(std::string_view type) {
   return prefix;
 }
 
+std::optional<std::string_view> KeyId(std::string_view key, std::string_view type) {
+  if (key.size() <= type.size() || !key.starts_with(type) || key[type.size()] != kKeySeparator) {
+    return std::nullopt;
+  }
+  return key.substr(type.size() + 1);
+}
+
+Item AdjacencyKey::ToItem(const std::string& pk_name, const std::string& sk_name) const {
+  return Item{{pk_name, Value(pk)}, {sk_name, Value(sk)}};
+}
+
 AdjacencyKey AdjacencyKeys(std::string_view from, std::string_view to) {
   return {std::string(from), std::string(to)};
 }

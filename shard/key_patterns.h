@@ -12,8 +12,11 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "core/item.h"
 
 namespace partstore {
 
@@ -28,11 +31,17 @@ std::string CompositeKey(std::initializer_list<std::string_view> parts);
 // The prefix that selects every key of `type` under a begins_with condition: "TYPE#".
 std::string KeyPrefix(std::string_view type);
 
+// The id of a "TYPE#id" key: KeyId("USER#alice", "USER") -> "alice"; nullopt when `key` does not
+// begin with KeyPrefix(type). The view points into `key`.
+std::optional<std::string_view> KeyId(std::string_view key, std::string_view type);
+
 // An edge of an adjacency list: the item stored under partition key `from` with sort key `to`.
 // Store both directions (AdjacencyKeys(a, b) and AdjacencyKeys(b, a)) to query either way.
 struct AdjacencyKey {
   std::string pk;
   std::string sk;
+  // The edge as a key (GetItem, DeleteItem) or the start of an item: {pk_name: pk, sk_name: sk}.
+  Item ToItem(const std::string& pk_name, const std::string& sk_name) const;
   friend bool operator==(const AdjacencyKey&, const AdjacencyKey&) = default;
 };
 AdjacencyKey AdjacencyKeys(std::string_view from, std::string_view to);

@@ -35,6 +35,15 @@ TEST(KeyPatterns, BuildTheSeedsKeys) {
   EXPECT_EQ(edge.pk, "USER#alice");
   EXPECT_EQ(edge.sk, "USER#bob");
   EXPECT_EQ(AdjacencyKeys("USER#bob", "USER#alice"), (AdjacencyKey{"USER#bob", "USER#alice"}));
+  EXPECT_EQ(edge.ToItem("PK", "SK"),
+            (Item{{"PK", Value("USER#alice")}, {"SK", Value("USER#bob")}}));
+  EXPECT_EQ(KeyId("USER#alice", "USER"), std::optional<std::string_view>("alice"));
+  EXPECT_EQ(KeyId("ORDER#2024-01-05#17", "ORDER"),
+            std::optional<std::string_view>("2024-01-05#17"));
+  EXPECT_EQ(KeyId("USER#", "USER"), std::optional<std::string_view>(""));
+  EXPECT_FALSE(KeyId("USERS#alice", "USER"));
+  EXPECT_FALSE(KeyId("USER", "USER"));
+  EXPECT_FALSE(KeyId("POST#1", "USER"));
 }
 
 // A table of PK/SK strings: USER#alice holds 12 items (FOLLOWER#f00..f09, PROFILE, POST#1), and
@@ -187,6 +196,19 @@ TEST_F(TypedApiTest, QueryAllFollowsLastEvaluatedKeyPageByPage) {
   EXPECT_EQ(SortKeys(back),
             (std::vector<std::string>{"FOLLOWER#f04", "FOLLOWER#f03", "FOLLOWER#f02",
                                       "FOLLOWER#f01", "FOLLOWER#f00"}));
+}
+
+TEST_F(TypedApiTest, ReadToEndPagesACountQueryToItsTotal) {
+  QueryRequest query{.table_name = "Social", .select = Select::kCount, .limit = 4};
+  ASSERT_TRUE(KeyCondition::Eq("PK", "USER#alice").ApplyTo(&query).ok());
+  query.filter_expression = "attribute_exists(n)";
+  ItemRange counted = db_.QueryAll(query);
+  ASSERT_TRUE(counted.ReadToEnd().ok());
+  EXPECT_EQ(counted.count(), 10);          // the followers (they have n)
+  EXPECT_EQ(counted.scanned_count(), 12);  // every item of the collection
+  EXPECT_EQ(counted.pages(), 4);  // 4 + 4 + 4 evaluated; the third was full, so a fourth, empty
+  EXPECT_TRUE(counted.ReadToEnd().ok());  // nothing left: still OK, same totals
+  EXPECT_EQ(counted.count(), 10);
 }
 
 TEST_F(TypedApiTest, RangesSkipPagesTheFilterEmptied) {
