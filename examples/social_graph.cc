@@ -1,7 +1,9 @@
 // Seed 002's adjacency-list pattern as a follow graph, through the C++ API: follow and unfollow
 // as one transaction each (both directions or neither), followers and following (Query
-// begins_with), is-following (GetItem), follower counts (Select COUNT, page by page), mutual
-// followers, friends, the 2-hop neighbourhood, "people you may know" and a shortest path (BFS).
+// begins_with), is-following (GetItem), follower counts (Select COUNT, paged to its total by
+// QueryAll), mutual followers, friends, the 2-hop neighbourhood, "people you may know" and a
+// shortest path (BFS). Requests use the typed builders: KeyCondition for the queries, Condition
+// for the transactions' conditions, AdjacencyKey::ToItem for the edges' keys, KeyId for the ids.
 //
 // Key design: one table "Social", PK and SK strings.
 //   PK = USER#a  SK = USER#a      a's profile ("name")
@@ -9,8 +11,8 @@
 //   PK = USER#b  SK = FOLLOWER#a  the same edge  (who follows b:  begins_with(SK, "FOLLOWER#"))
 // The seed stores the forward edge as SK = USER#b; here it is FOLLOWS#b, so each direction has
 // its own prefix and a "whom a follows" query never picks up a's own profile item (SK = USER#a).
-// follow(a, b) is one TransactWriteItems: both edges, each conditioned on attribute_not_exists
-// (following twice is refused), and a ConditionCheck that b has a profile.
+// follow(a, b) is one TransactWriteItems: both edges, each conditioned on Condition::NotExists
+// (following twice is refused), and a ConditionCheck (Condition::Exists) that b has a profile.
 //
 // The graph is small and fixed; every answer is checked against one worked out by hand, and a
 // wrong one prints MISMATCH and makes the program exit 1. Built and run by the test suite
@@ -25,16 +27,15 @@
 #include <vector>
 
 #include "core/error_detail.h"
+#include "shard/condition_builder.h"
 #include "shard/database.h"
 #include "shard/key_condition.h"
 #include "shard/key_patterns.h"
 
-// Requests are built with designated initializers, naming only the members that matter.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace {
 
 using partstore::AdjacencyKey;
+using partstore::Condition;
 using partstore::ConditionCheckRequest;
 using partstore::Database;
 using partstore::DeleteItemRequest;
@@ -43,7 +44,7 @@ using partstore::PutItemRequest;
 using partstore::QueryRequest;
 using partstore::Result;
 using partstore::Status;
-using partstore::TransactWriteItem;
+using partstore::TransactWriteItemsRequest;
 using Ids = std::vector<std::string>;                     // user ids, in id order
 using Ranked = std::vector<std::pair<std::string, int>>;  // (user id, number)
 
@@ -57,53 +58,49 @@ AdjacencyKey Forward(std::string_view a, std::string_view b) {
 AdjacencyKey Reverse(std::string_view a, std::string_view b) {
   return partstore::AdjacencyKeys(User(b), partstore::EntityKey("FOLLOWER", a));
 }
-Item Key(const AdjacencyKey& edge) { return {{"PK", edge.pk}, {"SK", edge.sk}}; }
 Item ProfileKey(std::string_view id) { return {{"PK", User(id)}, {"SK", User(id)}}; }
 
 // a follows b: both edges or neither. TransactionCanceledException when a already follows b
 // (a put's condition fails) or b has no profile (the ConditionCheck fails).
 Status Follow(Database& db, std::string_view a, std::string_view b) {
-  auto put = [](const AdjacencyKey& edge, const char* type) {
-    Item item = Key(edge);
-    item["type"] = type;
-    return TransactWriteItem{
-        .put = PutItemRequest{.table_name = kTable,
-                              .item = std::move(item),
-                              .condition_expression = "attribute_not_exists(PK)"}};
-  };
-  const ConditionCheckRequest profile_exists{
-      .table_name = kTable, .key = ProfileKey(b), .condition_expression = "attribute_exists(PK)"};
-  return db
-      .TransactWriteItems({.transact_items = {put(Forward(a, b), "FOLLOWS"),
-                                              put(Reverse(a, b), "FOLLOWED_BY"),
-                                              {.condition_check = profile_exists}}})
-      .status();
+  TransactWriteItemsRequest follow;
+  for (const auto& [edge, type] :
+       {std::pair{Forward(a, b), "FOLLOWS"}, std::pair{Reverse(a, b), "FOLLOWED_BY"}}) {
+    PutItemRequest put{.table_name = kTable, .item = edge.ToItem("PK", "SK")};
+    put.item["type"] = type;
+    PARTSTORE_RETURN_IF_ERROR(Condition::NotExists("PK").ApplyTo(&put));
+    follow.transact_items.push_back({.put = std::move(put)});
+  }
+  ConditionCheckRequest profile{.table_name = kTable, .key = ProfileKey(b)};
+  PARTSTORE_RETURN_IF_ERROR(Condition::Exists("PK").ApplyTo(&profile));
+  follow.transact_items.push_back({.condition_check = std::move(profile)});
+  return db.TransactWriteItems(follow).status();
 }
 
 // a stops following b: both edges deleted, or neither when a does not follow b.
 Status Unfollow(Database& db, std::string_view a, std::string_view b) {
-  auto del = [](const AdjacencyKey& edge) {
-    return TransactWriteItem{.del =
-                                 DeleteItemRequest{.table_name = kTable,
-                                                   .key = Key(edge),
-                                                   .condition_expression = "attribute_exists(PK)"}};
-  };
-  return db.TransactWriteItems({.transact_items = {del(Forward(a, b)), del(Reverse(a, b))}})
-      .status();
+  TransactWriteItemsRequest unfollow;
+  for (const AdjacencyKey& edge : {Forward(a, b), Reverse(a, b)}) {
+    DeleteItemRequest del{.table_name = kTable, .key = edge.ToItem("PK", "SK")};
+    PARTSTORE_RETURN_IF_ERROR(Condition::Exists("PK").ApplyTo(&del));
+    unfollow.transact_items.push_back({.del = std::move(del)});
+  }
+  return db.TransactWriteItems(unfollow).status();
 }
 
-// The ids after "TYPE#" in the sort keys of user's TYPE# items, every page of
+// The ids of user's TYPE#id items (their sort keys), every page of
 // Query PK = USER#user AND begins_with(SK, "TYPE#"). In id order: the sort key's byte order, which
 // is std::string's, so the set algorithms below can take the lists as they come.
 Result<Ids> Edges(Database& db, std::string_view user, std::string_view type) {
-  const std::string prefix = partstore::KeyPrefix(type);
   QueryRequest query{.table_name = kTable};
-  PARTSTORE_RETURN_IF_ERROR(
-      partstore::KeyCondition::Eq("PK", User(user)).BeginsWith("SK", prefix).ApplyTo(&query));
+  PARTSTORE_RETURN_IF_ERROR(partstore::KeyCondition::Eq("PK", User(user))
+                                .BeginsWith("SK", partstore::KeyPrefix(type))
+                                .ApplyTo(&query));
   Ids ids;
   auto items = db.QueryAll(std::move(query));
   for (const partstore::StoredItem& item : items) {
-    ids.emplace_back(item.Find("SK")->as_string().substr(prefix.size()));
+    // Every SK here begins with "TYPE#" (the begins_with), so KeyId has an id.
+    ids.emplace_back(*partstore::KeyId(item.Find("SK")->as_string(), type));
   }
   PARTSTORE_RETURN_IF_ERROR(items.status());
   return ids;
@@ -113,26 +110,22 @@ Result<Ids> Followers(Database& db, std::string_view user) { return Edges(db, us
 
 // One GetItem on the forward edge.
 Result<bool> IsFollowing(Database& db, std::string_view a, std::string_view b) {
-  PARTSTORE_ASSIGN_OR_RETURN(auto got,
-                             db.GetItemView({.table_name = kTable, .key = Key(Forward(a, b))}));
+  PARTSTORE_ASSIGN_OR_RETURN(
+      auto got, db.GetItemView({.table_name = kTable, .key = Forward(a, b).ToItem("PK", "SK")}));
   return got.item.has_value();
 }
 
-// How many follow `user`, counted by the engine (Select COUNT: no items come back, so QueryAll,
-// which yields items, has nothing to give; the pages are followed by hand). Pages of 2, so the
-// loop over LastEvaluatedKey really runs on this small graph.
+// How many follow `user`, counted by the engine (Select COUNT: no items come back; QueryAll's
+// ReadToEnd follows LastEvaluatedKey and count() sums the pages' Count). Pages of 2, so there
+// really are several pages on this small graph.
 Result<int> FollowerCount(Database& db, std::string_view user) {
   QueryRequest query{.table_name = kTable, .select = partstore::Select::kCount, .limit = 2};
   PARTSTORE_RETURN_IF_ERROR(partstore::KeyCondition::Eq("PK", User(user))
                                 .BeginsWith("SK", partstore::KeyPrefix("FOLLOWER"))
                                 .ApplyTo(&query));
-  int count = 0;
-  do {
-    PARTSTORE_ASSIGN_OR_RETURN(auto page, db.Query(query));
-    count += page.count;
-    query.exclusive_start_key = std::move(page.last_evaluated_key);
-  } while (query.exclusive_start_key);
-  return count;
+  auto pages = db.QueryAll(std::move(query));
+  PARTSTORE_RETURN_IF_ERROR(pages.ReadToEnd());
+  return static_cast<int>(pages.count());
 }
 
 Ids Intersection(const Ids& a, const Ids& b) {

@@ -2,6 +2,8 @@
 // both ways and written with BatchWriteItem (at most 25 writes a call, unprocessed ones resent),
 // the posts with a tag and the tags of a post (Query begins_with, every page), and "related
 // posts" ranked by how many tags they share with a post, before and after a tag is removed.
+// Queries use the typed KeyCondition and QueryAll; edges' keys come from AdjacencyKey::ToItem and
+// ids from KeyId.
 //
 // Key design: one table "Content", PK and SK strings; "post p has tag t" is two items, the
 // seed's exact shapes:
@@ -25,9 +27,6 @@
 #include "shard/key_condition.h"
 #include "shard/key_patterns.h"
 
-// Requests are built with designated initializers, naming only the members that matter.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace {
 
 using partstore::Database;
@@ -49,7 +48,7 @@ std::vector<WriteRequest> TagWrites(std::string_view post, std::string_view tag,
   for (const auto& [edge, type] :
        {std::pair{partstore::AdjacencyKeys(post_key, tag_key), "HAS_TAG"},
         std::pair{partstore::AdjacencyKeys(tag_key, post_key), "TAGGED_IN"}}) {
-    Item item = {{"PK", edge.pk}, {"SK", edge.sk}};
+    Item item = edge.ToItem("PK", "SK");
     if (kind == WriteRequest::Kind::kPut) item["type"] = type;
     writes.push_back({.kind = kind, .item = std::move(item)});
   }
@@ -77,17 +76,18 @@ Status BatchWrite(Database& db, const std::vector<WriteRequest>& writes) {
   return Status::Ok();
 }
 
-// The ids after "TYPE#" in the sort keys under partition `pk` that begin with "TYPE#": every
-// page of Query PK = pk AND begins_with(SK, "TYPE#"), in sort-key order.
+// The ids of the "TYPE#id" sort keys under partition `pk`: every page of
+// Query PK = pk AND begins_with(SK, "TYPE#"), in sort-key order.
 Result<Ids> Children(Database& db, const std::string& pk, std::string_view type) {
-  const std::string prefix = partstore::KeyPrefix(type);
   partstore::QueryRequest query{.table_name = kTable};
-  PARTSTORE_RETURN_IF_ERROR(
-      partstore::KeyCondition::Eq("PK", pk).BeginsWith("SK", prefix).ApplyTo(&query));
+  PARTSTORE_RETURN_IF_ERROR(partstore::KeyCondition::Eq("PK", pk)
+                                .BeginsWith("SK", partstore::KeyPrefix(type))
+                                .ApplyTo(&query));
   Ids ids;
   auto items = db.QueryAll(std::move(query));
   for (const partstore::StoredItem& item : items) {
-    ids.emplace_back(item.Find("SK")->as_string().substr(prefix.size()));
+    // Every SK here begins with "TYPE#" (the begins_with), so KeyId has an id.
+    ids.emplace_back(*partstore::KeyId(item.Find("SK")->as_string(), type));
   }
   PARTSTORE_RETURN_IF_ERROR(items.status());
   return ids;
