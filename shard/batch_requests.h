@@ -26,43 +26,43 @@ inline constexpr uint64_t kMaxBatchResponseBytes = 16 * 1024 * 1024;
 
 // KeysAndAttributes: the keys to read from one table and how.
 struct KeysAndAttributes {
-  std::vector<Item> keys;
-  std::optional<std::string> projection_expression;
-  std::optional<expr::NameMap> expression_attribute_names;
-  std::optional<std::vector<std::string>> attributes_to_get;  // legacy
+  std::vector<Item> keys{};
+  std::optional<std::string> projection_expression{};
+  std::optional<expr::NameMap> expression_attribute_names{};
+  std::optional<std::vector<std::string>> attributes_to_get{};  // legacy
   bool consistent_read = false;
 };
 
 struct BatchGetItemRequest {
-  std::vector<std::pair<std::string, KeysAndAttributes>> request_items;
+  std::vector<std::pair<std::string, KeysAndAttributes>> request_items{};
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 struct BatchGetItemResult {
   // Per table (request order), the items found, in no particular order (DynamoDB's note).
-  std::vector<std::pair<std::string, std::vector<Item>>> responses;
+  std::vector<std::pair<std::string, std::vector<Item>>> responses{};
   // The keys not read because the response reached 16 MB; same shape as the request.
-  std::vector<std::pair<std::string, KeysAndAttributes>> unprocessed_keys;
-  std::vector<ConsumedCapacity> consumed_capacity;  // one per table, when asked for
+  std::vector<std::pair<std::string, KeysAndAttributes>> unprocessed_keys{};
+  std::vector<ConsumedCapacity> consumed_capacity{};  // one per table, when asked for
 };
 
 // WriteRequest: exactly one of PutRequest{Item} or DeleteRequest{Key}.
 struct WriteRequest {
   enum class Kind : uint8_t { kPut, kDelete };
   Kind kind = Kind::kPut;
-  Item item;  // the item for a put, the key for a delete
+  Item item{};  // the item for a put, the key for a delete
 };
 
 struct BatchWriteItemRequest {
-  std::vector<std::pair<std::string, std::vector<WriteRequest>>> request_items;
+  std::vector<std::pair<std::string, std::vector<WriteRequest>>> request_items{};
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
   ReturnItemCollectionMetrics return_item_collection_metrics = ReturnItemCollectionMetrics::kNone;
 };
 struct BatchWriteItemResult {
-  std::vector<std::pair<std::string, std::vector<WriteRequest>>> unprocessed_items;
+  std::vector<std::pair<std::string, std::vector<WriteRequest>>> unprocessed_items{};
   // Per table (tables with LSIs, ReturnItemCollectionMetrics=SIZE): one entry per item collection
   // written.
-  std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>> item_collection_metrics;
-  std::vector<ConsumedCapacity> consumed_capacity;  // one per table, when asked for
+  std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>> item_collection_metrics{};
+  std::vector<ConsumedCapacity> consumed_capacity{};  // one per table, when asked for
 };
 
 }  // namespace partstore

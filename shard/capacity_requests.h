@@ -34,8 +34,8 @@ struct AdvanceClockResult {
 };
 
 struct DescribePartitionsRequest {
-  std::string table_name;
-  std::optional<std::string> index_name;
+  std::string table_name{};
+  std::optional<std::string> index_name{};
 };
 
 struct PartitionDescription {
@@ -69,91 +69,91 @@ struct PartitionSplitDescription {
   int left_id = 0;
   int right_id = 0;
   uint64_t split_hash = 0;
-  std::string reason;  // THROUGHPUT, SIZE, HEAT or PEAK
+  std::string reason{};  // THROUGHPUT, SIZE, HEAT or PEAK
 };
 
 struct DescribePartitionsResult {
-  std::string table_name;
-  std::optional<std::string> index_name;
-  std::string billing_mode;  // PROVISIONED or PAY_PER_REQUEST
+  std::string table_name{};
+  std::optional<std::string> index_name{};
+  std::string billing_mode{};  // PROVISIONED or PAY_PER_REQUEST
   double now_seconds = 0;
   // On-demand: the previous peak the partitions are sized for (twice it fits at once).
   double peak_read_units = 0;
   double peak_write_units = 0;
-  std::vector<PartitionDescription> partitions;
-  std::vector<PartitionSplitDescription> splits;
+  std::vector<PartitionDescription> partitions{};
+  std::vector<PartitionSplitDescription> splits{};
 };
 
 struct GetMetricsRequest {
-  std::string table_name;
-  std::optional<std::string> index_name;
-  int period = 60;                    // 1 or 60 seconds
-  std::optional<int64_t> start_time;  // seconds, inclusive
-  std::optional<int64_t> end_time;    // seconds, inclusive
-  bool include_partitions = false;    // also each partition's series (retired ones too)
+  std::string table_name{};
+  std::optional<std::string> index_name{};
+  int period = 60;                      // 1 or 60 seconds
+  std::optional<int64_t> start_time{};  // seconds, inclusive
+  std::optional<int64_t> end_time{};    // seconds, inclusive
+  bool include_partitions = false;      // also each partition's series (retired ones too)
 };
 
 struct PartitionMetrics {
   int partition_id = 0;
-  std::vector<capacity::MetricPoint> points;
+  std::vector<capacity::MetricPoint> points{};
 };
 
 struct GetMetricsResult {
-  std::string table_name;
-  std::optional<std::string> index_name;
+  std::string table_name{};
+  std::optional<std::string> index_name{};
   int period = 60;
-  std::vector<capacity::MetricPoint> points;
-  std::vector<PartitionMetrics> partitions;
+  std::vector<capacity::MetricPoint> points{};
+  std::vector<PartitionMetrics> partitions{};
 };
 
 struct GetContributorInsightsRequest {
-  std::string table_name;
-  std::optional<std::string> index_name;
+  std::string table_name{};
+  std::optional<std::string> index_name{};
   int top_n = 10;  // 1..1000
 };
 
 struct Contributor {
-  Item key;            // the key attributes
+  Item key{};          // the key attributes
   double value = 0;    // per-minute maximum: ConsumedThroughputUnits (3 x WCU + RCU) or throttles
   int64_t minute = 0;  // start (seconds) of the minute of that maximum
 };
 
 struct InsightsRuleResult {
-  std::string rule_name;  // MostAccessedPartitionKeys, MostAccessedItems, MostThrottled...
-  std::vector<Contributor> contributors;
+  std::string rule_name{};  // MostAccessedPartitionKeys, MostAccessedItems, MostThrottled...
+  std::vector<Contributor> contributors{};
 };
 
 struct GetContributorInsightsResult {
-  std::string table_name;
-  std::optional<std::string> index_name;
-  std::vector<InsightsRuleResult> rules;
+  std::string table_name{};
+  std::optional<std::string> index_name{};
+  std::vector<InsightsRuleResult> rules{};
 };
 
 enum class ContributorInsightsAction : uint8_t { kEnable, kDisable };
 
 struct UpdateContributorInsightsRequest {
-  std::string table_name;
-  std::optional<std::string> index_name;
-  std::optional<ContributorInsightsAction> action;  // required
+  std::string table_name{};
+  std::optional<std::string> index_name{};
+  std::optional<ContributorInsightsAction> action{};  // required
 };
 
 struct UpdateContributorInsightsResult {
-  std::string table_name;
-  std::optional<std::string> index_name;
-  std::string status;  // ENABLING or DISABLING (the change is already complete here)
+  std::string table_name{};
+  std::optional<std::string> index_name{};
+  std::string status{};  // ENABLING or DISABLING (the change is already complete here)
 };
 
 struct DescribeContributorInsightsRequest {
-  std::string table_name;
-  std::optional<std::string> index_name;
+  std::string table_name{};
+  std::optional<std::string> index_name{};
 };
 
 struct DescribeContributorInsightsResult {
-  std::string table_name;
-  std::optional<std::string> index_name;
-  std::vector<std::string> rule_list;           // DynamoDBContributorInsights-{PKC,PKT,SKC,SKT}-...
-  std::string status;                           // ENABLED or DISABLED
-  std::optional<double> last_update_date_time;  // seconds since the epoch
+  std::string table_name{};
+  std::optional<std::string> index_name{};
+  std::vector<std::string> rule_list{};  // DynamoDBContributorInsights-{PKC,PKT,SKC,SKT}-...
+  std::string status{};                  // ENABLED or DISABLED
+  std::optional<double> last_update_date_time{};  // seconds since the epoch
 };
 
 }  // namespace partstore

@@ -30,7 +30,7 @@ std::string_view ReturnValueName(ReturnValue value);
 // the item collection's partition key and an estimate of its size (base items + LSI entries) in
 // GB, as a [lower, upper] range.
 struct ItemCollectionMetrics {
-  Item item_collection_key;
+  Item item_collection_key{};
   double size_estimate_range_gb[2] = {0, 1};
 };
 
@@ -38,56 +38,56 @@ struct ItemCollectionMetrics {
 inline constexpr uint64_t kMaxItemCollectionBytes = 10ull * 1024 * 1024 * 1024;
 
 struct PutItemRequest {
-  std::string table_name;
-  Item item;
-  std::optional<std::string> condition_expression;
-  std::optional<expr::NameMap> expression_attribute_names;
-  std::optional<AttributeMap> expression_attribute_values;
-  std::optional<std::vector<expr::ExpectedAttribute>> expected;   // legacy
-  std::optional<expr::ConditionalOperator> conditional_operator;  // legacy
-  ReturnValue return_values = ReturnValue::kNone;                 // NONE or ALL_OLD
+  std::string table_name{};
+  Item item{};
+  std::optional<std::string> condition_expression{};
+  std::optional<expr::NameMap> expression_attribute_names{};
+  std::optional<AttributeMap> expression_attribute_values{};
+  std::optional<std::vector<expr::ExpectedAttribute>> expected{};   // legacy
+  std::optional<expr::ConditionalOperator> conditional_operator{};  // legacy
+  ReturnValue return_values = ReturnValue::kNone;                   // NONE or ALL_OLD
   ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
       ReturnValuesOnConditionCheckFailure::kNone;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
   ReturnItemCollectionMetrics return_item_collection_metrics = ReturnItemCollectionMetrics::kNone;
 };
 struct PutItemResult {
-  std::optional<ItemCollectionMetrics> item_collection_metrics;
-  std::optional<Item> attributes;  // ALL_OLD, when an item was replaced
-  std::optional<ConsumedCapacity> consumed_capacity;
+  std::optional<ItemCollectionMetrics> item_collection_metrics{};
+  std::optional<Item> attributes{};  // ALL_OLD, when an item was replaced
+  std::optional<ConsumedCapacity> consumed_capacity{};
 };
 
 struct GetItemRequest {
-  std::string table_name;
-  Item key;
-  std::optional<std::string> projection_expression;
-  std::optional<expr::NameMap> expression_attribute_names;
-  std::optional<std::vector<std::string>> attributes_to_get;  // legacy
+  std::string table_name{};
+  Item key{};
+  std::optional<std::string> projection_expression{};
+  std::optional<expr::NameMap> expression_attribute_names{};
+  std::optional<std::vector<std::string>> attributes_to_get{};  // legacy
   bool consistent_read = false;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 // GetItem's answer, with the item as a tree (GetItemResult) or as the engine stores it
-// (GetItemViewResult: a StoredItem read in place through its views, core/stored_item.h; ToItem() gives
-// the tree). The view is the engine's own buffer, shared, never copied; it stays readable and
+// (GetItemViewResult: a StoredItem read in place through its views, core/stored_item.h; ToItem()
+// gives the tree). The view is the engine's own buffer, shared, never copied; it stays readable and
 // unchanged however the table changes afterwards.
 template <typename ItemT>
 struct BasicGetItemResult {
-  std::optional<ItemT> item;  // absent when no item has the key
-  std::optional<ConsumedCapacity> consumed_capacity;
+  std::optional<ItemT> item{};  // absent when no item has the key
+  std::optional<ConsumedCapacity> consumed_capacity{};
 };
 using GetItemResult = BasicGetItemResult<Item>;
 using GetItemViewResult = BasicGetItemResult<StoredItem>;
 
 struct UpdateItemRequest {
-  std::string table_name;
-  Item key;
-  std::optional<std::string> update_expression;
-  std::optional<std::string> condition_expression;
-  std::optional<expr::NameMap> expression_attribute_names;
-  std::optional<AttributeMap> expression_attribute_values;
-  std::optional<std::vector<expr::AttributeUpdate>> attribute_updates;  // legacy
-  std::optional<std::vector<expr::ExpectedAttribute>> expected;         // legacy
-  std::optional<expr::ConditionalOperator> conditional_operator;        // legacy
+  std::string table_name{};
+  Item key{};
+  std::optional<std::string> update_expression{};
+  std::optional<std::string> condition_expression{};
+  std::optional<expr::NameMap> expression_attribute_names{};
+  std::optional<AttributeMap> expression_attribute_values{};
+  std::optional<std::vector<expr::AttributeUpdate>> attribute_updates{};  // legacy
+  std::optional<std::vector<expr::ExpectedAttribute>> expected{};         // legacy
+  std::optional<expr::ConditionalOperator> conditional_operator{};        // legacy
   ReturnValue return_values = ReturnValue::kNone;
   ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
       ReturnValuesOnConditionCheckFailure::kNone;
@@ -95,29 +95,29 @@ struct UpdateItemRequest {
   ReturnItemCollectionMetrics return_item_collection_metrics = ReturnItemCollectionMetrics::kNone;
 };
 struct UpdateItemResult {
-  std::optional<ItemCollectionMetrics> item_collection_metrics;
-  std::optional<Item> attributes;
-  std::optional<ConsumedCapacity> consumed_capacity;
+  std::optional<ItemCollectionMetrics> item_collection_metrics{};
+  std::optional<Item> attributes{};
+  std::optional<ConsumedCapacity> consumed_capacity{};
 };
 
 struct DeleteItemRequest {
-  std::string table_name;
-  Item key;
-  std::optional<std::string> condition_expression;
-  std::optional<expr::NameMap> expression_attribute_names;
-  std::optional<AttributeMap> expression_attribute_values;
-  std::optional<std::vector<expr::ExpectedAttribute>> expected;   // legacy
-  std::optional<expr::ConditionalOperator> conditional_operator;  // legacy
-  ReturnValue return_values = ReturnValue::kNone;                 // NONE or ALL_OLD
+  std::string table_name{};
+  Item key{};
+  std::optional<std::string> condition_expression{};
+  std::optional<expr::NameMap> expression_attribute_names{};
+  std::optional<AttributeMap> expression_attribute_values{};
+  std::optional<std::vector<expr::ExpectedAttribute>> expected{};   // legacy
+  std::optional<expr::ConditionalOperator> conditional_operator{};  // legacy
+  ReturnValue return_values = ReturnValue::kNone;                   // NONE or ALL_OLD
   ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
       ReturnValuesOnConditionCheckFailure::kNone;
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
   ReturnItemCollectionMetrics return_item_collection_metrics = ReturnItemCollectionMetrics::kNone;
 };
 struct DeleteItemResult {
-  std::optional<ItemCollectionMetrics> item_collection_metrics;
-  std::optional<Item> attributes;  // ALL_OLD, when an item was deleted
-  std::optional<ConsumedCapacity> consumed_capacity;
+  std::optional<ItemCollectionMetrics> item_collection_metrics{};
+  std::optional<Item> attributes{};  // ALL_OLD, when an item was deleted
+  std::optional<ConsumedCapacity> consumed_capacity{};
 };
 
 }  // namespace partstore

@@ -36,41 +36,41 @@ std::string_view SelectName(Select select);
 inline constexpr uint64_t kMaxPageBytes = 1024 * 1024;
 
 struct QueryRequest {
-  std::string table_name;
-  std::optional<std::string> index_name;
-  std::optional<std::string> key_condition_expression;
-  std::optional<std::string> filter_expression;
-  std::optional<std::string> projection_expression;
-  std::optional<expr::NameMap> expression_attribute_names;
-  std::optional<AttributeMap> expression_attribute_values;
-  std::optional<std::vector<expr::AttributeCondition>> key_conditions;  // legacy
-  std::optional<std::vector<expr::AttributeCondition>> query_filter;    // legacy
-  std::optional<expr::ConditionalOperator> conditional_operator;        // legacy
-  std::optional<std::vector<std::string>> attributes_to_get;            // legacy
-  std::optional<Select> select;
-  std::optional<int32_t> limit;
-  std::optional<bool> scan_index_forward;  // absent: true
+  std::string table_name{};
+  std::optional<std::string> index_name{};
+  std::optional<std::string> key_condition_expression{};
+  std::optional<std::string> filter_expression{};
+  std::optional<std::string> projection_expression{};
+  std::optional<expr::NameMap> expression_attribute_names{};
+  std::optional<AttributeMap> expression_attribute_values{};
+  std::optional<std::vector<expr::AttributeCondition>> key_conditions{};  // legacy
+  std::optional<std::vector<expr::AttributeCondition>> query_filter{};    // legacy
+  std::optional<expr::ConditionalOperator> conditional_operator{};        // legacy
+  std::optional<std::vector<std::string>> attributes_to_get{};            // legacy
+  std::optional<Select> select{};
+  std::optional<int32_t> limit{};
+  std::optional<bool> scan_index_forward{};  // absent: true
   bool consistent_read = false;
-  std::optional<Item> exclusive_start_key;
+  std::optional<Item> exclusive_start_key{};
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 
 struct ScanRequest {
-  std::string table_name;
-  std::optional<std::string> index_name;
-  std::optional<std::string> filter_expression;
-  std::optional<std::string> projection_expression;
-  std::optional<expr::NameMap> expression_attribute_names;
-  std::optional<AttributeMap> expression_attribute_values;
-  std::optional<std::vector<expr::AttributeCondition>> scan_filter;  // legacy
-  std::optional<expr::ConditionalOperator> conditional_operator;     // legacy
-  std::optional<std::vector<std::string>> attributes_to_get;         // legacy
-  std::optional<Select> select;
-  std::optional<int32_t> limit;
-  std::optional<int32_t> segment;
-  std::optional<int32_t> total_segments;
+  std::string table_name{};
+  std::optional<std::string> index_name{};
+  std::optional<std::string> filter_expression{};
+  std::optional<std::string> projection_expression{};
+  std::optional<expr::NameMap> expression_attribute_names{};
+  std::optional<AttributeMap> expression_attribute_values{};
+  std::optional<std::vector<expr::AttributeCondition>> scan_filter{};  // legacy
+  std::optional<expr::ConditionalOperator> conditional_operator{};     // legacy
+  std::optional<std::vector<std::string>> attributes_to_get{};         // legacy
+  std::optional<Select> select{};
+  std::optional<int32_t> limit{};
+  std::optional<int32_t> segment{};
+  std::optional<int32_t> total_segments{};
   bool consistent_read = false;
-  std::optional<Item> exclusive_start_key;
+  std::optional<Item> exclusive_start_key{};
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 
@@ -78,11 +78,11 @@ struct ScanRequest {
 // them (ReadPageViewResult: StoredItems, see GetItemViewResult).
 template <typename ItemT>
 struct BasicReadPageResult {
-  std::vector<ItemT> items;   // empty (and not reported) for Select=COUNT
-  int32_t count = 0;          // items after the filter
-  int32_t scanned_count = 0;  // items evaluated
-  std::optional<Item> last_evaluated_key;
-  std::optional<ConsumedCapacity> consumed_capacity;
+  std::vector<ItemT> items{};  // empty (and not reported) for Select=COUNT
+  int32_t count = 0;           // items after the filter
+  int32_t scanned_count = 0;   // items evaluated
+  std::optional<Item> last_evaluated_key{};
+  std::optional<ConsumedCapacity> consumed_capacity{};
   // Select=COUNT: the wire response has no Items member.
   bool items_omitted = false;
 };

@@ -24,7 +24,7 @@ std::string_view TableStatusName(TableStatus status);
 
 // AttributeDefinition: a key attribute's name and type.
 struct AttributeDefinition {
-  std::string attribute_name;
+  std::string attribute_name{};
   KeyType attribute_type = KeyType::kString;
   friend bool operator==(const AttributeDefinition&, const AttributeDefinition&) = default;
 };
@@ -32,7 +32,7 @@ struct AttributeDefinition {
 // KeySchemaElement: HASH or RANGE.
 enum class KeyRoleName : uint8_t { kHash, kRange };
 struct KeySchemaElement {
-  std::string attribute_name;
+  std::string attribute_name{};
   KeyRoleName key_type = KeyRoleName::kHash;
   friend bool operator==(const KeySchemaElement&, const KeySchemaElement&) = default;
 };
@@ -48,24 +48,24 @@ enum class ProjectionType : uint8_t { kKeysOnly, kInclude, kAll };
 // "KEYS_ONLY", "INCLUDE", "ALL".
 std::string_view ProjectionTypeName(ProjectionType type);
 struct Projection {
-  std::optional<ProjectionType> projection_type;  // required by DynamoDB despite its docs
-  std::optional<std::vector<std::string>> non_key_attributes;  // INCLUDE only
+  std::optional<ProjectionType> projection_type{};  // required by DynamoDB despite its docs
+  std::optional<std::vector<std::string>> non_key_attributes{};  // INCLUDE only
   friend bool operator==(const Projection&, const Projection&) = default;
 };
 
 // LocalSecondaryIndex: the table's partition key, another sort key (CreateTable only).
 struct LocalSecondaryIndex {
-  std::string index_name;
-  std::vector<KeySchemaElement> key_schema;
-  Projection projection;
+  std::string index_name{};
+  std::vector<KeySchemaElement> key_schema{};
+  Projection projection{};
 };
 
 // GlobalSecondaryIndex: any partition key and optional sort key.
 struct GlobalSecondaryIndex {
-  std::string index_name;
-  std::vector<KeySchemaElement> key_schema;
-  Projection projection;
-  std::optional<ProvisionedThroughput> provisioned_throughput;  // provisioned tables only
+  std::string index_name{};
+  std::vector<KeySchemaElement> key_schema{};
+  Projection projection{};
+  std::optional<ProvisionedThroughput> provisioned_throughput{};  // provisioned tables only
 };
 
 inline constexpr size_t kMaxLocalSecondaryIndexes = 5;
@@ -73,13 +73,13 @@ inline constexpr size_t kMaxGlobalSecondaryIndexes = 20;
 inline constexpr size_t kMaxProjectedAttributes = 100;  // NonKeyAttributes over all indexes
 
 struct CreateTableRequest {
-  std::string table_name;
-  std::vector<AttributeDefinition> attribute_definitions;
-  std::vector<KeySchemaElement> key_schema;
-  std::vector<LocalSecondaryIndex> local_secondary_indexes;
-  std::vector<GlobalSecondaryIndex> global_secondary_indexes;
-  std::optional<BillingMode> billing_mode;  // absent: PROVISIONED
-  std::optional<ProvisionedThroughput> provisioned_throughput;
+  std::string table_name{};
+  std::vector<AttributeDefinition> attribute_definitions{};
+  std::vector<KeySchemaElement> key_schema{};
+  std::vector<LocalSecondaryIndex> local_secondary_indexes{};
+  std::vector<GlobalSecondaryIndex> global_secondary_indexes{};
+  std::optional<BillingMode> billing_mode{};  // absent: PROVISIONED
+  std::optional<ProvisionedThroughput> provisioned_throughput{};
 };
 
 // Builds the CreateTableRequest of a table with `key` (attribute definitions and key schema
@@ -90,8 +90,8 @@ struct ProvisionedThroughputDescription {
   int64_t read_capacity_units = 0;  // 0 for on-demand tables
   int64_t write_capacity_units = 0;
   int64_t number_of_decreases_today = 0;
-  std::optional<double> last_increase_date_time;  // seconds since the epoch
-  std::optional<double> last_decrease_date_time;
+  std::optional<double> last_increase_date_time{};  // seconds since the epoch
+  std::optional<double> last_decrease_date_time{};
 };
 
 enum class IndexStatus : uint8_t { kCreating, kUpdating, kDeleting, kActive };
@@ -99,93 +99,93 @@ enum class IndexStatus : uint8_t { kCreating, kUpdating, kDeleting, kActive };
 std::string_view IndexStatusName(IndexStatus status);
 
 struct LocalSecondaryIndexDescription {
-  std::string index_name;
-  std::string index_arn;
-  std::vector<KeySchemaElement> key_schema;
-  Projection projection;
+  std::string index_name{};
+  std::string index_arn{};
+  std::vector<KeySchemaElement> key_schema{};
+  Projection projection{};
   int64_t index_size_bytes = 0;
   int64_t item_count = 0;
 };
 
 struct GlobalSecondaryIndexDescription {
-  std::string index_name;
-  std::string index_arn;
+  std::string index_name{};
+  std::string index_arn{};
   IndexStatus index_status = IndexStatus::kActive;
-  std::vector<KeySchemaElement> key_schema;
-  Projection projection;
-  ProvisionedThroughputDescription provisioned_throughput;  // zeros for on-demand tables
+  std::vector<KeySchemaElement> key_schema{};
+  Projection projection{};
+  ProvisionedThroughputDescription provisioned_throughput{};  // zeros for on-demand tables
   int64_t index_size_bytes = 0;
   int64_t item_count = 0;
 };
 
 struct TableDescription {
-  std::string table_name;
-  std::string table_arn;
-  std::string table_id;
+  std::string table_name{};
+  std::string table_arn{};
+  std::string table_id{};
   TableStatus table_status = TableStatus::kActive;
   double creation_date_time = 0;  // seconds since the epoch
-  std::vector<AttributeDefinition> attribute_definitions;
-  std::vector<KeySchemaElement> key_schema;
-  ProvisionedThroughputDescription provisioned_throughput;
+  std::vector<AttributeDefinition> attribute_definitions{};
+  std::vector<KeySchemaElement> key_schema{};
+  ProvisionedThroughputDescription provisioned_throughput{};
   BillingMode billing_mode = BillingMode::kProvisioned;
   // BillingModeSummary.LastUpdateToPayPerRequestDateTime, when the mode was ever switched.
-  std::optional<double> last_update_to_pay_per_request_date_time;
+  std::optional<double> last_update_to_pay_per_request_date_time{};
   int64_t item_count = 0;
   int64_t table_size_bytes = 0;
-  std::vector<LocalSecondaryIndexDescription> local_secondary_indexes;
-  std::vector<GlobalSecondaryIndexDescription> global_secondary_indexes;
+  std::vector<LocalSecondaryIndexDescription> local_secondary_indexes{};
+  std::vector<GlobalSecondaryIndexDescription> global_secondary_indexes{};
 };
 
 struct CreateTableResult {
-  TableDescription table_description;
+  TableDescription table_description{};
 };
 
 struct DeleteTableRequest {
-  std::string table_name;
+  std::string table_name{};
 };
 struct DeleteTableResult {
-  TableDescription table_description;
+  TableDescription table_description{};
 };
 
 struct DescribeTableRequest {
-  std::string table_name;
+  std::string table_name{};
 };
 struct DescribeTableResult {
-  TableDescription table;
+  TableDescription table{};
 };
 
 struct ListTablesRequest {
-  std::optional<std::string> exclusive_start_table_name;
-  std::optional<int32_t> limit;  // 1..100; absent: 100
+  std::optional<std::string> exclusive_start_table_name{};
+  std::optional<int32_t> limit{};  // 1..100; absent: 100
 };
 struct ListTablesResult {
-  std::vector<std::string> table_names;
-  std::optional<std::string> last_evaluated_table_name;
+  std::vector<std::string> table_names{};
+  std::optional<std::string> last_evaluated_table_name{};
 };
 
 // One entry of UpdateTable's GlobalSecondaryIndexUpdates: exactly one of the three actions.
 struct GlobalSecondaryIndexUpdate {
   struct Update {
-    std::string index_name;
-    ProvisionedThroughput provisioned_throughput;
+    std::string index_name{};
+    ProvisionedThroughput provisioned_throughput{};
   };
   struct Delete {
-    std::string index_name;
+    std::string index_name{};
   };
-  std::optional<GlobalSecondaryIndex> create;
-  std::optional<Update> update;
-  std::optional<Delete> remove;  // DynamoDB's "Delete"
+  std::optional<GlobalSecondaryIndex> create{};
+  std::optional<Update> update{};
+  std::optional<Delete> remove{};  // DynamoDB's "Delete"
 };
 
 struct UpdateTableRequest {
-  std::string table_name;
-  std::optional<BillingMode> billing_mode;
-  std::optional<ProvisionedThroughput> provisioned_throughput;
-  std::vector<AttributeDefinition> attribute_definitions;  // the new index's key attributes
-  std::optional<std::vector<GlobalSecondaryIndexUpdate>> global_secondary_index_updates;
+  std::string table_name{};
+  std::optional<BillingMode> billing_mode{};
+  std::optional<ProvisionedThroughput> provisioned_throughput{};
+  std::vector<AttributeDefinition> attribute_definitions{};  // the new index's key attributes
+  std::optional<std::vector<GlobalSecondaryIndexUpdate>> global_secondary_index_updates{};
 };
 struct UpdateTableResult {
-  TableDescription table_description;
+  TableDescription table_description{};
 };
 
 }  // namespace partstore

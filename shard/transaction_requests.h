@@ -28,49 +28,49 @@ inline constexpr double kClientRequestTokenSeconds = 600;
 
 // A ConditionCheck action: a condition on one item, no write.
 struct ConditionCheckRequest {
-  std::string table_name;
-  Item key;
-  std::optional<std::string> condition_expression;  // required
-  std::optional<expr::NameMap> expression_attribute_names;
-  std::optional<AttributeMap> expression_attribute_values;
+  std::string table_name{};
+  Item key{};
+  std::optional<std::string> condition_expression{};  // required
+  std::optional<expr::NameMap> expression_attribute_names{};
+  std::optional<AttributeMap> expression_attribute_values{};
   ReturnValuesOnConditionCheckFailure return_values_on_condition_check_failure =
       ReturnValuesOnConditionCheckFailure::kNone;
 };
 
 // One action of TransactWriteItems: exactly one member set.
 struct TransactWriteItem {
-  std::optional<ConditionCheckRequest> condition_check;
-  std::optional<PutItemRequest> put;
-  std::optional<DeleteItemRequest> del;  // DynamoDB's "Delete"
-  std::optional<UpdateItemRequest> update;
+  std::optional<ConditionCheckRequest> condition_check{};
+  std::optional<PutItemRequest> put{};
+  std::optional<DeleteItemRequest> del{};  // DynamoDB's "Delete"
+  std::optional<UpdateItemRequest> update{};
 };
 
 struct TransactWriteItemsRequest {
-  std::vector<TransactWriteItem> transact_items;
-  std::optional<std::string> client_request_token;
+  std::vector<TransactWriteItem> transact_items{};
+  std::optional<std::string> client_request_token{};
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
   ReturnItemCollectionMetrics return_item_collection_metrics = ReturnItemCollectionMetrics::kNone;
 };
 struct TransactWriteItemsResult {
-  std::vector<ConsumedCapacity> consumed_capacity;  // one per table, when asked for
+  std::vector<ConsumedCapacity> consumed_capacity{};  // one per table, when asked for
   // Per table (tables with LSIs, ReturnItemCollectionMetrics=SIZE): one entry per item written.
-  std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>> item_collection_metrics;
+  std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>> item_collection_metrics{};
 };
 
 // One action of TransactGetItems: a Get (TableName, Key, ProjectionExpression,
 // ExpressionAttributeNames).
 struct TransactGetItem {
-  GetItemRequest get;
+  GetItemRequest get{};
 };
 
 struct TransactGetItemsRequest {
-  std::vector<TransactGetItem> transact_items;
+  std::vector<TransactGetItem> transact_items{};
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 struct TransactGetItemsResult {
   // One per action, in order: the item, or nullopt when there is none (an entry without Item).
-  std::vector<std::optional<Item>> responses;
-  std::vector<ConsumedCapacity> consumed_capacity;  // one per table, when asked for
+  std::vector<std::optional<Item>> responses{};
+  std::vector<ConsumedCapacity> consumed_capacity{};  // one per table, when asked for
 };
 
 // TransactionCanceledException with its reasons (one per action, in order) and DynamoDB's message

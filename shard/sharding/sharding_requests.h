@@ -28,56 +28,56 @@
 namespace partstore {
 
 struct PutShardingPolicyRequest {
-  std::string table_name;
-  sharding::ShardingPolicy policy;
+  std::string table_name{};
+  sharding::ShardingPolicy policy{};
 };
 struct PutShardingPolicyResult {
-  sharding::ShardingPolicy policy;  // as stored, defaults filled in
+  sharding::ShardingPolicy policy{};  // as stored, defaults filled in
 };
 
 struct DeleteShardingPolicyRequest {
-  std::string table_name;
-  std::optional<std::string> index_name;
-  std::string key;
+  std::string table_name{};
+  std::optional<std::string> index_name{};
+  std::string key{};
   sharding::KeyMatch match = sharding::KeyMatch::kExact;
 };
 struct DeleteShardingPolicyResult {
-  sharding::ShardingPolicy policy;  // the policy removed
+  sharding::ShardingPolicy policy{};  // the policy removed
 };
 
 struct DescribeShardingPoliciesRequest {
-  std::string table_name;
+  std::string table_name{};
 };
 struct DescribeShardingPoliciesResult {
-  std::vector<sharding::ShardingPolicy> policies;  // in the order first set
+  std::vector<sharding::ShardingPolicy> policies{};  // in the order first set
 };
 
 // Where a sharded single-item operation went.
 struct ShardUse {
-  bool sharded = false;          // a policy covered the key
-  int32_t shards_touched = 1;    // physical keys read or written (N for random-suffix reads)
-  std::optional<int32_t> shard;  // the one shard used, when exactly one
+  bool sharded = false;            // a policy covered the key
+  int32_t shards_touched = 1;      // physical keys read or written (N for random-suffix reads)
+  std::optional<int32_t> shard{};  // the one shard used, when exactly one
 };
 
 struct ShardedPutItemResult {
-  PutItemResult result;
-  ShardUse shards;
+  PutItemResult result{};
+  ShardUse shards{};
 };
 struct ShardedGetItemResult {
-  GetItemResult result;
-  ShardUse shards;
+  GetItemResult result{};
+  ShardUse shards{};
 };
 struct ShardedUpdateItemResult {
-  UpdateItemResult result;
-  ShardUse shards;
+  UpdateItemResult result{};
+  ShardUse shards{};
 };
 struct ShardedDeleteItemResult {
-  DeleteItemResult result;
-  ShardUse shards;
+  DeleteItemResult result{};
+  ShardUse shards{};
 };
 struct ShardedBatchWriteItemResult {
   // UnprocessedItems hold the *logical* requests, ready to be sent again.
-  BatchWriteItemResult result;
+  BatchWriteItemResult result{};
   int32_t physical_writes = 0;  // physical puts and deletes sent
 };
 
@@ -90,7 +90,7 @@ struct ShardedQueryOptions {
 struct ShardedQueryResult {
   // Shaped like Query's; LastEvaluatedKey is a physical key (of the shard the merge stopped in)
   // that, passed back as ExclusiveStartKey, resumes every shard where the merge stopped.
-  QueryResult result;
+  QueryResult result{};
   int32_t shards_queried = 1;  // shards the key condition covers
   int32_t shard_reads = 1;     // Query calls made on the shards
 };
@@ -99,18 +99,18 @@ struct ShardedQueryResult {
 // numeric attribute, over every shard of a logical partition key. `query` is shaped like Query
 // (KeyConditionExpression, FilterExpression, ...; Limit, Select and projection are not used).
 struct ShardedAggregateRequest {
-  QueryRequest query;
-  std::optional<std::string> sum_attribute;  // a top-level attribute name
+  QueryRequest query{};
+  std::optional<std::string> sum_attribute{};  // a top-level attribute name
 };
 struct ShardedAggregateResult {
   int64_t count = 0;          // items passing the filter
   int64_t scanned_count = 0;  // items read
   // Sum of sum_attribute over the counted items that have it as a number (absent when not asked).
-  std::optional<Number> sum;
+  std::optional<Number> sum{};
   int64_t summed_items = 0;  // counted items that had a numeric sum_attribute
   int32_t shards_queried = 1;
   int32_t shard_reads = 0;
-  std::optional<ConsumedCapacity> consumed_capacity;
+  std::optional<ConsumedCapacity> consumed_capacity{};
 };
 
 }  // namespace partstore
