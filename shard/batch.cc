@@ -93,8 +93,8 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
       if (capacity::TableCapacity* capacity = plan.table->capacity()) {
         const std::string item_key = key.partition + key.sort;
         const capacity::KeyAccess access{key.partition, item_key, &keys.keys[k]};
-        if (Status admitted =
-                capacity->Read("", key.hash, half_units, /*returned_items=*/0, &access, false);
+        if (Status admitted = capacity->Read("", key.hash, half_units, /*returned_items=*/0,
+                                             &access, capacity::RequestCounting::kPartOfRequest);
             !admitted.ok()) {
           ++throttled;
           throttle = std::move(admitted);

@@ -96,6 +96,11 @@ namespace sharding {
 class PolicySet;
 }
 
+// Who takes the index stripe locks a Table function needs (ApplyIndexWrites, ItemCollectionBytes,
+// CollectionMetrics): the function itself, or the caller (a transaction's commit), which already
+// holds every stripe involved.
+enum class StripeLocking { kTake, kHeldByCaller };
+
 class Table {
  public:
   using IndexList = std::vector<std::shared_ptr<SecondaryIndex>>;
@@ -146,9 +151,9 @@ class Table {
   // tree built; see GetItemViewResult in shard/item_requests.h). With a projection, the items are
   // buffers of the projected attributes.
   Result<GetItemViewResult> GetItemView(const GetItemRequest& request,
-                                  const PreparedProjection& prepared) const;
+                                        const PreparedProjection& prepared) const;
   Result<QueryViewResult> QueryView(const QueryRequest& request, const PreparedRead& prepared,
-                              TableQueryOptions options = {}) const;
+                                    TableQueryOptions options = {}) const;
   Result<ScanViewResult> ScanView(const ScanRequest& request, const PreparedRead& prepared) const;
 
   // How a Query of the table (`index` empty) or of an index orders and resumes, for write
@@ -268,16 +273,17 @@ class Table {
   using IndexWritePlan = std::vector<IndexWrite>;
   IndexWritePlan PlanIndexWrites(const IndexList& indexes, const StoredItem* old_item,
                                  const StoredItem* new_item, const EncodedKey& key) const;
-  // `stripes_held`: the caller holds every index stripe the plan touches (a transaction).
+  // The stripes involved: every index stripe the plan touches.
   void ApplyIndexWrites(const IndexWritePlan& plan, const StoredItem* new_item,
-                        CapacityCharge* charge, bool stripes_held = false);
+                        CapacityCharge* charge, StripeLocking locking = StripeLocking::kTake);
   // With capacity simulation on: admits and charges a write of `half_units` to the table (LSIs
   // included) changing the stored size by `bytes` / `items`, and the GSI part of `plan` (the
   // base write is throttled when any part cannot pay). OK when simulation is off.
   Status ChargeWrite(const EncodedKey& key, const Item& key_source, int64_t half_units,
                      int64_t bytes, int64_t items, const IndexWritePlan& plan,
                      const StoredItem* old_item, const StoredItem* new_item,
-                     bool count_request = true, bool metered = true);
+                     capacity::RequestCounting counting = capacity::RequestCounting::kCountRequest,
+                     capacity::Metering metering = capacity::Metering::kMetered);
   // The table's half units of a plan (its LSIs' part).
   static int64_t LocalHalfUnits(const IndexWritePlan& plan);
   // UpdateTable's GlobalSecondaryIndexUpdates: create (with a backfill of the existing items),
@@ -285,9 +291,10 @@ class Table {
   Status UpdateIndexes(const UpdateTableRequest& request);
   // Tables with LSIs: the bytes of `partition`'s item collection (base items + LSI entries).
   // REQUIRES: the base stripe of `partition` held.
-  // `stripes_held`: the caller holds the LSI stripes of `key` (a transaction's commit).
+  // The stripes involved: the LSI stripes of `key`.
   static uint64_t ItemCollectionBytes(const IndexList& indexes, const EncodedKey& key,
-                                      const ItemCollection* base, bool stripes_held = false);
+                                      const ItemCollection* base,
+                                      StripeLocking locking = StripeLocking::kTake);
   static bool HasLocalIndexes(const IndexList& indexes);
   // ItemCollectionSizeLimitExceededException when a write that grows the collection by
   // `growth` bytes would pass the limit. REQUIRES: the base stripe held.
@@ -295,11 +302,9 @@ class Table {
                                   const ItemCollection* base, int64_t growth) const;
   // The metrics DynamoDB returns for the collection of `key` (`key_item` holds its key
   // attributes: the request's key or item). REQUIRES: the base stripe held.
-  std::optional<ItemCollectionMetrics> CollectionMetrics(ReturnItemCollectionMetrics mode,
-                                                         const IndexList& indexes,
-                                                         const EncodedKey& key,
-                                                         const Item& key_item,
-                                                         bool stripes_held = false) const;
+  std::optional<ItemCollectionMetrics> CollectionMetrics(
+      ReturnItemCollectionMetrics mode, const IndexList& indexes, const EncodedKey& key,
+      const Item& key_item, StripeLocking locking = StripeLocking::kTake) const;
   // Every index's CheckItem for an item about to be written.
   static Status CheckIndexKeys(const IndexList& indexes, const Item& item);
   // Reads of an index: no strongly consistent GSI reads, ALL_ATTRIBUTES only from a GSI that
@@ -354,14 +359,14 @@ class Table {
     enum class Kind : uint8_t { kConditionCheck, kPut, kUpdate, kDelete };
     Kind kind = Kind::kConditionCheck;
     EncodedKey key;
-    Item key_item;                  // the key attributes (capacity, insights, metrics)
-    StoredItem existing;            // the item there when it was staged (empty: none)
-    StoredItem new_item;            // the item a put or update stores (empty: none)
-    bool erase = false;             // a delete of an existing item
-    bool existed = false;           // an item was there before
+    Item key_item;         // the key attributes (capacity, insights, metrics)
+    StoredItem existing;   // the item there when it was staged (empty: none)
+    StoredItem new_item;   // the item a put or update stores (empty: none)
+    bool erase = false;    // a delete of an existing item
+    bool existed = false;  // an item was there before
     size_t old_size = 0;
     size_t new_size = 0;
-    int64_t half_units = 0;         // the base table's transactional units (2 per KB)
+    int64_t half_units = 0;  // the base table's transactional units (2 per KB)
     IndexWritePlan plan;
   };
   // Stages one action. `condition` / `update` may be null; `put` is the item of a put.

@@ -177,12 +177,12 @@ uint64_t CollectionBytes(const Stripe& stripe, const Table::EncodedKey& key)
 }  // namespace
 
 uint64_t Table::ItemCollectionBytes(const IndexList& indexes, const EncodedKey& key,
-                                    const ItemCollection* base, bool stripes_held) {
+                                    const ItemCollection* base, StripeLocking locking) {
   uint64_t bytes = base != nullptr ? base->total_size() : 0;
   for (const auto& index : indexes) {
     if (index->global()) continue;
     const Stripe& stripe = index->stripes().ForHash(key.hash);
-    if (stripes_held) {
+    if (locking == StripeLocking::kHeldByCaller) {
       stripe.AssertReaderHeld();  // a transaction's commit holds them
       bytes += CollectionBytes(stripe, key);
     } else {
@@ -207,7 +207,7 @@ std::optional<ItemCollectionMetrics> Table::CollectionMetrics(ReturnItemCollecti
                                                               const IndexList& indexes,
                                                               const EncodedKey& key,
                                                               const Item& key_item,
-                                                              bool stripes_held) const {
+                                                              StripeLocking locking) const {
   if (mode != ReturnItemCollectionMetrics::kSize || !HasLocalIndexes(indexes)) return std::nullopt;
   ItemCollectionMetrics out;
   if (auto it = key_item.find(key_schema_.partition.name); it != key_item.end()) {
@@ -216,9 +216,8 @@ std::optional<ItemCollectionMetrics> Table::CollectionMetrics(ReturnItemCollecti
   const Stripe& base_stripe = stripes_.ForHash(key.hash);
   base_stripe.AssertReaderHeld();  // REQUIRES: the base stripe held (see table.h)
   const ItemCollection* base = base_stripe.Find({key.hash, key.partition});
-  const double gb =
-      static_cast<double>(ItemCollectionBytes(indexes, key, base, stripes_held)) /
-      (1024.0 * 1024 * 1024);
+  const double gb = static_cast<double>(ItemCollectionBytes(indexes, key, base, locking)) /
+                    (1024.0 * 1024 * 1024);
   const double lower = static_cast<double>(static_cast<int64_t>(gb));
   out.size_estimate_range_gb[0] = lower;
   out.size_estimate_range_gb[1] = lower + 1;
@@ -311,7 +310,8 @@ Item Table::IndexKeyOf(const SecondaryIndex& index, const StoredItem& entry) con
        {&index.definition().key.partition,
         index.definition().key.sort ? &*index.definition().key.sort : nullptr}) {
     if (a == nullptr) continue;
-    if (std::optional<ValueView> v = entry.Find(a->name)) out.insert_or_assign(a->name, v->ToValue());
+    if (std::optional<ValueView> v = entry.Find(a->name))
+      out.insert_or_assign(a->name, v->ToValue());
   }
   return out;
 }
@@ -347,9 +347,9 @@ void AddIndexCharge(const SecondaryIndex& index, int64_t half_units, CapacityCha
   map[index.name()] += half_units;
 }
 
-void EraseEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, bool held) {
+void EraseEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, StripeLocking locking) {
   Stripe& stripe = index.stripes().ForHash(key.hash);
-  if (held) {
+  if (locking == StripeLocking::kHeldByCaller) {
     stripe.AssertHeld();  // a transaction's commit holds its index stripes
     stripe.Erase({key.hash, key.partition}, key.entry);
     return;
@@ -359,9 +359,9 @@ void EraseEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, bool
 }
 
 void PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, StoredItem entry,
-              bool held) {
+              StripeLocking locking) {
   Stripe& stripe = index.stripes().ForHash(key.hash);
-  if (held) {
+  if (locking == StripeLocking::kHeldByCaller) {
     stripe.AssertHeld();
     stripe.Put({key.hash, key.partition}, key.entry, std::move(entry));
     return;
@@ -372,8 +372,7 @@ void PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, Stored
 
 }  // namespace
 
-Table::IndexWritePlan Table::PlanIndexWrites(const IndexList& indexes,
-                                             const StoredItem* old_item,
+Table::IndexWritePlan Table::PlanIndexWrites(const IndexList& indexes, const StoredItem* old_item,
                                              const StoredItem* new_item,
                                              const EncodedKey& key) const {
   IndexWritePlan plan;
@@ -412,12 +411,12 @@ Table::IndexWritePlan Table::PlanIndexWrites(const IndexList& indexes,
 }
 
 void Table::ApplyIndexWrites(const IndexWritePlan& plan, const StoredItem* new_item,
-                             CapacityCharge* charge, bool stripes_held) {
+                             CapacityCharge* charge, StripeLocking locking) {
   for (const IndexWrite& write : plan) {
-    if (write.erase) EraseEntry(*write.index, *write.erase, stripes_held);
+    if (write.erase) EraseEntry(*write.index, *write.erase, locking);
     if (write.put) {
       // An ALL projection stores the base item's own buffer (one more reference).
-      PutEntry(*write.index, *write.put, write.index->Project(*new_item), stripes_held);
+      PutEntry(*write.index, *write.put, write.index->Project(*new_item), locking);
     }
     AddIndexCharge(*write.index, write.erase_half_units + write.put_half_units, charge);
   }

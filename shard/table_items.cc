@@ -79,20 +79,22 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   const IndexList& indexes = WriterIndexes(key.hash);
   PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, request.item));
   if (!indexes.empty()) {
-    PARTSTORE_RETURN_IF_ERROR(CheckItemCollectionLimit(
-        indexes, key, stripe.Find(partition),
-        static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
+    PARTSTORE_RETURN_IF_ERROR(
+        CheckItemCollectionLimit(indexes, key, stripe.Find(partition),
+                                 static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size)));
   }
   CapacityCharge charge;
   charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
   IndexWritePlan plan;
   if (!indexes.empty()) plan = PlanIndexWrites(indexes, existing, &item, key);
   if (capacity_) {
-    PARTSTORE_RETURN_IF_ERROR(
-        ChargeWrite(key, request.item, charge.table_half_units,
-                    static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size),
-                    existing ? 0 : 1, plan, existing, &item, !context.batch_item,
-                    !context.unmetered));
+    PARTSTORE_RETURN_IF_ERROR(ChargeWrite(
+        key, request.item, charge.table_half_units,
+        static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size), existing ? 0 : 1, plan,
+        existing, &item,
+        context.batch_item ? capacity::RequestCounting::kPartOfRequest
+                           : capacity::RequestCounting::kCountRequest,
+        context.unmetered ? capacity::Metering::kUnmetered : capacity::Metering::kMetered));
   }
   const bool inserted = stripe.Put(partition, key.sort, item, &old);
   if (!indexes.empty()) {
@@ -124,9 +126,9 @@ Result<StoredItem> Table::GetStored(const GetItemRequest& request,
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKey(request.key));
   // The handle is taken under the stripe's shared lock; the result is built after it.
   StoredItem item = ReadItem(key);
-  const int64_t half_units =
-      ReadHalfUnits(item ? item.item_size() : 0,
-                    request.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual);
+  const int64_t half_units = ReadHalfUnits(
+      item ? item.item_size() : 0,
+      request.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual);
   if (capacity_) {
     // Admitted when the partition had tokens left, then charged what was read; a refused read
     // returns nothing, so reading first changes nothing (and takes the capacity lock once).
@@ -150,7 +152,7 @@ Result<GetItemResult> Table::GetItem(const GetItemRequest& request,
 }
 
 Result<GetItemViewResult> Table::GetItemView(const GetItemRequest& request,
-                                       const PreparedProjection& prepared) const {
+                                             const PreparedProjection& prepared) const {
   GetItemViewResult result;
   PARTSTORE_ASSIGN_OR_RETURN(StoredItem item, GetStored(request, &result.consumed_capacity));
   if (item) {
@@ -202,7 +204,8 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
     if (existing == nullptr) {
       for (const auto& [name, value] : request.key) outcome.item.insert_or_assign(name, value);
     }
-    if (context.rewrite != nullptr) PARTSTORE_RETURN_IF_ERROR(context.rewrite->Rewrite(&outcome.item));
+    if (context.rewrite != nullptr)
+      PARTSTORE_RETURN_IF_ERROR(context.rewrite->Rewrite(&outcome.item));
     if (Status valid = ValidateItem(outcome.item); !valid.ok()) {
       if (valid.message() == messages::kItemTooLarge) {
         return Status::Validation("Item size to update has exceeded the maximum allowed size");
@@ -243,7 +246,8 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
   }
   lock.Unlock();
 
-  if (request.return_values == ReturnValue::kAllOld && old_tree) result.attributes = std::move(old_tree);
+  if (request.return_values == ReturnValue::kAllOld && old_tree)
+    result.attributes = std::move(old_tree);
   if ((wanted != expr::UpdatedAttributes::kNone) && !outcome.attributes.empty()) {
     result.attributes = std::move(outcome.attributes);
   }
@@ -282,9 +286,11 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
   if (existing != nullptr && !indexes.empty())
     plan = PlanIndexWrites(indexes, existing, nullptr, key);
   if (capacity_) {
-    PARTSTORE_RETURN_IF_ERROR(ChargeWrite(key, request.key, charge.table_half_units,
-                                          -static_cast<int64_t>(old_size), existing ? -1 : 0, plan,
-                                          existing, nullptr, !context.batch_item));
+    PARTSTORE_RETURN_IF_ERROR(
+        ChargeWrite(key, request.key, charge.table_half_units, -static_cast<int64_t>(old_size),
+                    existing ? -1 : 0, plan, existing, nullptr,
+                    context.batch_item ? capacity::RequestCounting::kPartOfRequest
+                                       : capacity::RequestCounting::kCountRequest));
   }
   if (existing != nullptr) {
     stripe.Erase(partition, key.sort, &old);

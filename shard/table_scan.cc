@@ -42,12 +42,14 @@ Result<ScanResult> Table::Scan(const ScanRequest& request, const PreparedRead& p
   return std::move(page).Finish();
 }
 
-Result<ScanViewResult> Table::ScanView(const ScanRequest& request, const PreparedRead& prepared) const {
+Result<ScanViewResult> Table::ScanView(const ScanRequest& request,
+                                       const PreparedRead& prepared) const {
   PARTSTORE_ASSIGN_OR_RETURN(PendingPage page, ReadScan(request, prepared));
   return std::move(page).FinishStored();
 }
 
-Result<PendingPage> Table::ReadScan(const ScanRequest& request, const PreparedRead& prepared) const {
+Result<PendingPage> Table::ReadScan(const ScanRequest& request,
+                                    const PreparedRead& prepared) const {
   // What is read: the table, or an index's entries.
   std::shared_ptr<SecondaryIndex> index;
   if (request.index_name) {
@@ -171,7 +173,9 @@ Result<PendingPage> Table::ReadScan(const ScanRequest& request, const PreparedRe
     if (capacity_) {
       // The page is one request, counted on its first partition; its items are reported there.
       capacity_->ChargeRead(capacity_name, starts[p], half_units,
-                            p == first_partition ? page.count() : 0, nullptr, p == first_partition);
+                            p == first_partition ? page.count() : 0, nullptr,
+                            p == first_partition ? capacity::RequestCounting::kCountRequest
+                                                 : capacity::RequestCounting::kPartOfRequest);
     }
   }
 

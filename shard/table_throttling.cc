@@ -18,7 +18,7 @@ int64_t Table::LocalHalfUnits(const IndexWritePlan& plan) {
 Status Table::ChargeWrite(const EncodedKey& key, const Item& key_source, int64_t half_units,
                           int64_t bytes, int64_t items, const IndexWritePlan& plan,
                           const StoredItem* old_item, const StoredItem* new_item,
-                          bool count_request, bool metered) {
+                          capacity::RequestCounting counting, capacity::Metering metering) {
   if (!capacity_) return Status::Ok();
   const KeyAccessBuffer base = AccessOf(key, &key_source);
   capacity::WriteCharge write;
@@ -27,8 +27,8 @@ Status Table::ChargeWrite(const EncodedKey& key, const Item& key_source, int64_t
   write.bytes = bytes;
   write.items = items;
   write.key = base.access();
-  write.count_request = count_request;
-  write.metered = metered;
+  write.counting = counting;
+  write.metering = metering;
   // The GSI entries' item keys, reserved up front so that the views into them stay valid.
   std::vector<std::string> item_keys;
   if (!plan.empty()) item_keys.reserve(2 * plan.size());

@@ -61,13 +61,13 @@ Status Table::StageWrite(StagedWrite* write, const PreparedCondition* condition,
     case StagedWrite::Kind::kUpdate: {
       std::optional<Item> old_tree;
       if (existing != nullptr) old_tree = existing->ToItem();
-      PARTSTORE_ASSIGN_OR_RETURN(
-          expr::UpdateOutcome outcome,
-          expr::ApplyUpdate(update->update, old_tree ? &*old_tree : nullptr, key_schema_,
-                            expr::UpdatedAttributes::kNone));
+      PARTSTORE_ASSIGN_OR_RETURN(expr::UpdateOutcome outcome,
+                                 expr::ApplyUpdate(update->update, old_tree ? &*old_tree : nullptr,
+                                                   key_schema_, expr::UpdatedAttributes::kNone));
       if (!outcome.exists) break;  // REMOVE on a missing item: nothing to store
       if (existing == nullptr) {
-        for (const auto& [name, value] : write->key_item) outcome.item.insert_or_assign(name, value);
+        for (const auto& [name, value] : write->key_item)
+          outcome.item.insert_or_assign(name, value);
       }
       if (rewrite != nullptr) PARTSTORE_RETURN_IF_ERROR(rewrite->Rewrite(&outcome.item));
       if (Status valid = ValidateItem(outcome.item); !valid.ok()) {
@@ -139,14 +139,14 @@ std::optional<ItemCollectionMetrics> Table::CommitStaged(StagedWrite& write,
   if (write.new_item) {
     stripe.Put(partition, key.sort, write.new_item);
     if (!indexes.empty()) {
-      ApplyIndexWrites(write.plan, &write.new_item, charge, /*stripes_held=*/true);
-      out = CollectionMetrics(metrics, indexes, key, write.key_item, /*stripes_held=*/true);
+      ApplyIndexWrites(write.plan, &write.new_item, charge, StripeLocking::kHeldByCaller);
+      out = CollectionMetrics(metrics, indexes, key, write.key_item, StripeLocking::kHeldByCaller);
     }
   } else if (write.erase) {
     stripe.Erase(partition, key.sort);
     if (!indexes.empty()) {
-      ApplyIndexWrites(write.plan, nullptr, charge, /*stripes_held=*/true);
-      out = CollectionMetrics(metrics, indexes, key, write.key_item, /*stripes_held=*/true);
+      ApplyIndexWrites(write.plan, nullptr, charge, StripeLocking::kHeldByCaller);
+      out = CollectionMetrics(metrics, indexes, key, write.key_item, StripeLocking::kHeldByCaller);
     }
   }
   return out;

@@ -134,19 +134,21 @@ Status TableCapacity::AdmitRead(std::string_view index, uint64_t hash, const Key
 }
 
 void TableCapacity::ChargeRead(std::string_view index, uint64_t hash, int64_t half_units,
-                               int64_t returned_items, const KeyAccess* key, bool count_request) {
+                               int64_t returned_items, const KeyAccess* key,
+                               RequestCounting counting) {
   std::lock_guard<SpinLock> lock(mu_);
   ResourceCapacity* resource = Find(index);
   if (resource == nullptr) return;
   const int64_t now = clock_->NowMicros();
   resource->AdvanceTo(now);
   resource->Charge(resource->Locate(hash, ThrottleOperation::kRead, now), ThrottleOperation::kRead,
-                   HalfUnitsToTokens(half_units), hash, returned_items, count_request, now);
+                   HalfUnitsToTokens(half_units), hash, returned_items,
+                   counting == RequestCounting::kCountRequest, now);
   if (key != nullptr) resource->RecordKey(*key, half_units, false, now);
 }
 
 Status TableCapacity::Read(std::string_view index, uint64_t hash, int64_t half_units,
-                           int64_t returned_items, const KeyAccess* key, bool count_request) {
+                           int64_t returned_items, const KeyAccess* key, RequestCounting counting) {
   std::lock_guard<SpinLock> lock(mu_);
   ResourceCapacity* resource = Find(index);
   if (resource == nullptr) return Status::Ok();
@@ -156,7 +158,9 @@ Status TableCapacity::Read(std::string_view index, uint64_t hash, int64_t half_u
   if (const std::optional<ThrottleLimit> limit = resource->Check(p, ThrottleOperation::kRead, 1)) {
     const ThrottleReason reason{resource->kind(), ThrottleOperation::kRead, *limit};
     resource->CountThrottleEvent(p, reason, now);
-    if (count_request) resource->CountThrottledRequest(p, ThrottleOperation::kRead, now);
+    if (counting == RequestCounting::kCountRequest) {
+      resource->CountThrottledRequest(p, ThrottleOperation::kRead, now);
+    }
     if (key != nullptr) resource->RecordKey(*key, 0, true, now);
     return Throttled({{resource, reason}});
   }
@@ -187,7 +191,7 @@ Status TableCapacity::Write(const WriteCharge& write) {
   std::lock_guard<SpinLock> lock(mu_);
   const int64_t now = clock_->NowMicros();
   table_.AdvanceTo(now);
-  if (!write.metered) {
+  if (write.metering == Metering::kUnmetered) {
     table_.NoteData(write.hash, write.bytes, write.items, now);
     for (const IndexWriteCharge& charge : write.indexes) {
       ResourceCapacity* index = charge.index.empty() ? nullptr : Find(charge.index);
@@ -232,7 +236,9 @@ Status TableCapacity::Write(const WriteCharge& write) {
     if (t.resource != &table_) table_.CountThrottleEvent(std::nullopt, reason, now);
   }
   if (!hits.empty()) {
-    if (write.count_request) table_.CountThrottledRequest(p, ThrottleOperation::kWrite, now);
+    if (write.counting == RequestCounting::kCountRequest) {
+      table_.CountThrottledRequest(p, ThrottleOperation::kWrite, now);
+    }
     table_.RecordKey(write.key, 0, true, now);
     for (const IndexWriteCharge& charge : write.indexes) {
       if (ResourceCapacity* index = Find(charge.index); index != nullptr && !charge.index.empty()) {

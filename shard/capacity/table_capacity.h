@@ -46,6 +46,14 @@ struct IndexWriteCharge {
   KeyAccess key;
 };
 
+// How an access counts in the request metrics: as a request of its own, or as part of a larger
+// request (a batch's items, a Scan's further partitions) that is counted elsewhere.
+enum class RequestCounting { kCountRequest, kPartOfRequest };
+
+// kUnmetered: an import (Database::ImportItem), counted in its partitions (sizes, item counts,
+// size splits) but not consumed, recorded or throttled.
+enum class Metering { kMetered, kUnmetered };
+
 struct WriteCharge {
   uint64_t hash = 0;
   int64_t half_units = 0;  // the table's (LSI writes included)
@@ -53,12 +61,10 @@ struct WriteCharge {
   int64_t items = 0;
   KeyAccess key;
   std::vector<IndexWriteCharge> indexes;
-  // False for a batch's writes: a throttle then counts events but no throttled request (an
-  // admitted write still counts as a write request).
-  bool count_request = true;
-  // False for an import (Database::ImportItem): the data is counted in its partitions (sizes,
-  // item counts, size splits) but nothing is consumed, recorded or throttled.
-  bool metered = true;
+  // kPartOfRequest for a batch's writes: a throttle then counts events but no throttled request
+  // (an admitted write still counts as a write request).
+  RequestCounting counting = RequestCounting::kCountRequest;
+  Metering metering = Metering::kMetered;
 };
 
 class TableCapacity {
@@ -84,14 +90,15 @@ class TableCapacity {
 
   // Reads of the table (`index` empty; LSIs too) or a GSI.
   Status AdmitRead(std::string_view index, uint64_t hash, const KeyAccess* key);
-  // `key` may be null (Scan pages); `count_request` false for a Scan's further partitions.
+  // `key` may be null (Scan pages); kPartOfRequest for a Scan's further partitions (charged, but
+  // no read request counted).
   void ChargeRead(std::string_view index, uint64_t hash, int64_t half_units, int64_t returned_items,
-                  const KeyAccess* key, bool count_request = true);
+                  const KeyAccess* key, RequestCounting counting = RequestCounting::kCountRequest);
   // AdmitRead and ChargeRead in one step, for a read already done that has no effect when refused
   // (GetItem, BatchGetItem's gets): admitted when the partition had tokens left, then charged.
-  // `count_request` false for a batch's gets (see WriteCharge::count_request).
+  // kPartOfRequest for a batch's gets (see WriteCharge::counting).
   Status Read(std::string_view index, uint64_t hash, int64_t half_units, int64_t returned_items,
-              const KeyAccess* key, bool count_request = true);
+              const KeyAccess* key, RequestCounting counting = RequestCounting::kCountRequest);
   // One throttled request of a batch all of whose requests were throttled (the table's count).
   void CountThrottledBatch(ThrottleOperation op);
   // The first hash of each partition of the table or GSI (Scan charges per partition).
