@@ -18,7 +18,7 @@
 //
 // ApplyTo works on every request with a ConditionExpression (PutItem, UpdateItem, DeleteItem and
 // the transaction's Put / Update / Delete / ConditionCheck); ApplyFilterTo on Query and Scan. The
-// placeholders begin with "c" (conditions) or "f" (filters), apart from KeyCondition's "kc_" and
+// placeholders begin with "c" (conditions) or "f" (filters), apart from KeyCondition's "kc" and
 // Update's "u"; the request's own names and values are kept. A value type; not synchronized.
 #pragma once
 

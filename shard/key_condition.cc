@@ -2,17 +2,9 @@
 
 #include <utility>
 
+#include "shard/expression_placeholders.h"
+
 namespace partstore {
-
-namespace {
-
-constexpr const char* kPartitionName = "#kc_pk";
-constexpr const char* kPartitionValue = ":kc_pk";
-constexpr const char* kSortName = "#kc_sk";
-constexpr const char* kSortValue = ":kc_sk";
-constexpr const char* kSortHigh = ":kc_sk2";
-
-}  // namespace
 
 KeyCondition KeyCondition::Eq(std::string name, Value value) {
   KeyCondition c;
@@ -53,72 +45,50 @@ KeyCondition& KeyCondition::BeginsWith(std::string name, Value prefix) & {
   return SetSort(SortOp::kBeginsWith, std::move(name), std::move(prefix));
 }
 
-std::string KeyCondition::Expression() const {
-  std::string e = std::string(kPartitionName) + " = " + kPartitionValue;
-  const std::string n = kSortName;
-  const std::string v = kSortValue;
+std::string KeyCondition::Render(builder_internal::Placeholders& p) const {
+  const std::string pk = p.Name(partition_name_);
+  std::string e = pk + " = " + p.Value(partition_value_);
+  if (sort_op_ == SortOp::kNone) return e;
+  const std::string n = p.Name(sort_name_);
+  const std::string v = p.Value(sort_value_);
   switch (sort_op_) {
     case SortOp::kNone:
       break;
     case SortOp::kEq:
-      e += " AND " + n + " = " + v;
-      break;
+      return e + " AND " + n + " = " + v;
     case SortOp::kLt:
-      e += " AND " + n + " < " + v;
-      break;
+      return e + " AND " + n + " < " + v;
     case SortOp::kLe:
-      e += " AND " + n + " <= " + v;
-      break;
+      return e + " AND " + n + " <= " + v;
     case SortOp::kGt:
-      e += " AND " + n + " > " + v;
-      break;
+      return e + " AND " + n + " > " + v;
     case SortOp::kGe:
-      e += " AND " + n + " >= " + v;
-      break;
+      return e + " AND " + n + " >= " + v;
     case SortOp::kBetween:
-      e += " AND " + n + " BETWEEN " + v + " AND " + kSortHigh;
-      break;
+      return e + " AND " + n + " BETWEEN " + v + " AND " + p.Value(*sort_high_);
     case SortOp::kBeginsWith:
-      e += " AND begins_with(" + n + ", " + v + ")";
-      break;
+      return e + " AND begins_with(" + n + ", " + v + ")";
   }
   return e;
 }
 
+std::string KeyCondition::Expression() const {
+  builder_internal::Placeholders p(kPrefix);
+  return Render(p);
+}
+
 Status KeyCondition::ApplyTo(QueryRequest* request) const {
-  if (request->key_condition_expression || request->key_conditions) {
-    return Status::Validation("KeyCondition: the request already has a key condition");
+  if (request->key_conditions) {
+    return Status::Validation("KeyCondition: the request already has KeyConditions");
   }
   if (sort_conditions_ > 1) {
     return Status::Validation(
         "KeyCondition: more than one sort key condition (DynamoDB allows one)");
   }
-  auto taken = [](const auto& map, const char* placeholder) {
-    return map && map->find(std::string_view(placeholder)) != map->end();
-  };
-  for (const char* name : {kPartitionName, kSortName}) {
-    if (taken(request->expression_attribute_names, name)) {
-      return Status::Validation(std::string("KeyCondition: the request already defines ") + name);
-    }
-  }
-  for (const char* value : {kPartitionValue, kSortValue, kSortHigh}) {
-    if (taken(request->expression_attribute_values, value)) {
-      return Status::Validation(std::string("KeyCondition: the request already defines ") + value);
-    }
-  }
-  if (!request->expression_attribute_names) request->expression_attribute_names.emplace();
-  if (!request->expression_attribute_values) request->expression_attribute_values.emplace();
-  expr::NameMap& names = *request->expression_attribute_names;
-  AttributeMap& values = *request->expression_attribute_values;
-  names.emplace(kPartitionName, partition_name_);
-  values.emplace(kPartitionValue, partition_value_);
-  if (sort_op_ != SortOp::kNone) {
-    names.emplace(kSortName, sort_name_);
-    values.emplace(kSortValue, sort_value_);
-    if (sort_high_) values.emplace(kSortHigh, *sort_high_);
-  }
-  request->key_condition_expression = Expression();
-  return Status::Ok();
+  builder_internal::Placeholders p(kPrefix);
+  std::string expression = Render(p);
+  return p.WriteInto(std::move(expression), "key condition", &request->key_condition_expression,
+                     &request->expression_attribute_names, &request->expression_attribute_values);
 }
 
 }  // namespace partstore

@@ -5,12 +5,13 @@
 //                  .BeginsWith("SK", KeyPrefix("FOLLOWER"))
 //                  .ApplyTo(&query);
 //
-// ApplyTo writes what a caller would have written by hand, "#kc_pk = :kc_pk AND
-// begins_with(#kc_sk, :kc_sk)" with its ExpressionAttributeNames and ExpressionAttributeValues,
+// ApplyTo writes what a caller would have written by hand, "#kc0 = :kc0 AND begins_with(#kc1,
+// :kc1)" with its ExpressionAttributeNames and ExpressionAttributeValues,
 // into the request, so a typed query and a string query are the same request and go through the
 // same parser, validation and evaluator (an invalid condition, such as a sort-key comparison on a
 // number with a string, gets DynamoDB's error from Query, not from the builder). The placeholders
-// all begin with "kc_"; the request's own names and values (for a filter or projection) are kept.
+// all begin with "kc" (Condition's begin with "c" / "f", Update's with "u"); the request's own
+// names and values (for a filter or projection) are kept.
 //
 // One partition-key equality (required: the factory) and at most one sort-key condition, as
 // DynamoDB allows. Names are written as placeholders, so reserved words and names with dots need
@@ -25,6 +26,10 @@
 #include "shard/read_requests.h"
 
 namespace partstore {
+
+namespace builder_internal {
+class Placeholders;
+}  // namespace builder_internal
 
 class KeyCondition {
  public:
@@ -71,12 +76,14 @@ class KeyCondition {
   // Sets `request`'s key_condition_expression and adds this condition's names and values to its
   // expression_attribute_names / _values. ValidationException, request unchanged, when the request
   // already has a key condition (expression or legacy KeyConditions), when two sort-key conditions
-  // were given, or when the request already uses one of the "kc_" placeholders.
+  // were given, or when the request already uses one of the "kc<n>" placeholders.
   Status ApplyTo(QueryRequest* request) const;
 
  private:
+  static constexpr const char* kPrefix = "kc";
   KeyCondition() = default;
   enum class SortOp { kNone, kEq, kLt, kLe, kGt, kGe, kBetween, kBeginsWith };
+  std::string Render(builder_internal::Placeholders& p) const;
   KeyCondition& SetSort(SortOp op, std::string name, Value value, std::optional<Value> high = {});
 
   std::string partition_name_;

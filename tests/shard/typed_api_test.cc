@@ -127,7 +127,7 @@ TEST_F(TypedApiTest, KeyConditionKeepsTheRequestsOwnNamesAndValues) {
       KeyCondition::Eq("PK", "USER#alice").BeginsWith("SK", "FOLLOWER#").ApplyTo(&query).ok());
   EXPECT_EQ(Run(query), (std::vector<std::string>{"FOLLOWER#f07", "FOLLOWER#f08", "FOLLOWER#f09"}));
   EXPECT_EQ(query.expression_attribute_names->at("#n"), "n");
-  EXPECT_EQ(*query.key_condition_expression, "#kc_pk = :kc_pk AND begins_with(#kc_sk, :kc_sk)");
+  EXPECT_EQ(*query.key_condition_expression, "#kc0 = :kc0 AND begins_with(#kc1, :kc1)");
 }
 
 TEST_F(TypedApiTest, KeyConditionRefusesWhatDynamoDBWouldNotTake) {
@@ -142,7 +142,7 @@ TEST_F(TypedApiTest, KeyConditionRefusesWhatDynamoDBWouldNotTake) {
   QueryRequest written{.table_name = "Social", .key_condition_expression = "PK = :p"};
   EXPECT_EQ(KeyCondition::Eq("PK", "x").ApplyTo(&written).code(), Code::kValidation);
   QueryRequest clash{.table_name = "Social"};
-  clash.expression_attribute_values = AttributeMap{{":kc_sk", Value("x")}};
+  clash.expression_attribute_values = AttributeMap{{":kc0", Value("x")}};
   EXPECT_EQ(KeyCondition::Eq("PK", "x").ApplyTo(&clash).code(), Code::kValidation);
   EXPECT_FALSE(clash.key_condition_expression);
   // Wrong types are the engine's to refuse, with the same error as the string query.
