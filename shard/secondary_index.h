@@ -17,9 +17,9 @@
 // entry (sparse index).
 //
 // Thread safety: the definition is immutable. Entries are guarded by the index's stripes, taken
-// by the table's writers after their base stripe (lock order: base stripe, then index stripes in
-// ascending (index, stripe) order; index stripes are never held while acquiring a base stripe)
-// and by readers of the index alone.
+// by the table's writers after their base stripe and by readers of the index alone (the lock
+// order is written once, at the top of shard/table.h: a base stripe before index stripes, one at
+// a time outside transactions; index stripes are never held while acquiring a base stripe).
 #pragma once
 
 #include <cstdint>

@@ -351,10 +351,10 @@ class Table {
 
  public:
   // ---- Transactions (shard/transaction.cc drives them; shard/table_transaction.cc) ----
-  // A transaction holds the base stripes of all its items exclusively (in the global order:
-  // table, then stripe number), stages every action (the condition checked, the new item and the
-  // index plan computed; nothing changed), charges capacity, then takes the index stripes its
-  // writes touch (in the same global order, after every base stripe) and commits.
+  // A transaction holds the base stripes of all its items exclusively (in the lock order at the
+  // top of this file: ascending stripe address), stages every action (the condition checked, the
+  // new item and the index plan computed; nothing changed), charges capacity, then takes the
+  // index stripes its writes touch (the same order, after every base stripe) and commits.
   struct StagedWrite {
     enum class Kind : uint8_t { kConditionCheck, kPut, kUpdate, kDelete };
     Kind kind = Kind::kConditionCheck;
