@@ -15,8 +15,8 @@
 // The items are the stored items themselves (StoredItem: see GetItemViewResult); ToItem() gives
 // a tree. A page's items stay valid after the range moves on (each is its own reference).
 //
-// A single-pass input range: begin() once. Not synchronized; the Database it reads must outlive
-// it.
+// A single-pass input range: begin() once; moving the range invalidates its iterators. Not
+// synchronized; the Database it reads must outlive it.
 #pragma once
 
 #include <cstddef>

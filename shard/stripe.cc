@@ -22,7 +22,12 @@ bool Stripe::Put(PartitionKeyRef key, std::string_view sk, StoredItem item, Stor
     const size_t capacity = map_.capacity();
     it = map_.try_emplace(StoredKey{key.hash, std::string(key.key)}, ItemCollection{}).first;
     if (map_.capacity() != capacity) {
-      // The map grew and moved every entry: the order's pointers are stale.
+      // The map grew and moved every entry (and left no erased slot behind).
+      order_valid_.store(false, std::memory_order_relaxed);
+      erased_since_growth_ = false;
+    } else if (erased_since_growth_) {
+      // An insert into a map with erased slots may re-hash it in place, at the same capacity,
+      // moving entries: the order's pointers may be stale.
       order_valid_.store(false, std::memory_order_relaxed);
     } else if (KeepOrder()) {
       order_.insert(OrderPosition(key), &*it);
@@ -54,6 +59,7 @@ bool Stripe::Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old) {
       }
     }
     map_.erase(it);
+    erased_since_growth_ = true;
   }
   return true;
 }

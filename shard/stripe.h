@@ -9,7 +9,8 @@
 //     the next new partition key of the stripe;
 //   - the scan order (hash, encoded partition key) is a sorted vector of pointers to the map's
 //     entries, rebuilt lazily: a write that adds or removes a partition key marks it stale (or, up
-//     to a bound, keeps it in place; a write that grows the map always marks it stale), and
+//     to a bound, keeps it in place; a new key that grows the map, or arrives after a key was
+//     erased since it last grew (the map may re-hash in place), always marks it stale), and
 //     the next scan of the stripe sorts it again (an item write to an existing key does not).
 //     A read-mostly table scans from a built order at no cost; a scan racing with inserts of new
 //     keys pays one sort of the stripe per page it enters. Keeping an ordered structure up to date
@@ -87,7 +88,8 @@ class Stripe {
   // Open addressing (abseil's Swiss table: one control byte per slot, the key and collection in
   // the slot itself): a lookup reads a control group and the slot where std::unordered_map read a
   // bucket and then a heap node (bench/README.md, "The stripe's map"). Slots move when the table
-  // grows, so Entry pointers (order_) live only until the next insert of a new partition key.
+  // grows or re-hashes in place, so Entry pointers (order_) live only until the next insert of a
+  // new partition key.
   using Map = absl::flat_hash_map<StoredKey, ItemCollection, Hasher, Equal>;
   using Entry = Map::value_type;
 
@@ -105,8 +107,7 @@ class Stripe {
   // Holds a stripe shared (a reader) until Unlock() or the end of its scope.
   class PARTSTORE_SCOPED_CAPABILITY ReadLock {
    public:
-    explicit ReadLock(const Stripe& stripe) PARTSTORE_ACQUIRE_SHARED(stripe.mu_)
-        : mu_(stripe.mu_) {
+    explicit ReadLock(const Stripe& stripe) PARTSTORE_ACQUIRE_SHARED(stripe.mu_) : mu_(stripe.mu_) {
       mu_.lock_shared();
     }
     ~ReadLock() PARTSTORE_RELEASE_GENERIC() {
@@ -198,6 +199,10 @@ class Stripe {
       PARTSTORE_REQUIRES(mu_);
 
   Map map_ PARTSTORE_GUARDED_BY(mu_);
+  // A partition key was erased since the map last grew: the map may hold erased slots, and an
+  // insert may then re-hash it in place (same capacity, entries moved), so a new partition key
+  // invalidates order_ instead of keeping it in place (see Put).
+  bool erased_since_growth_ PARTSTORE_GUARDED_BY(mu_) = false;
   // order_ is written under mu_ held exclusively, or shared together with order_mu_ (Ordered()).
   mutable std::mutex order_mu_;
   mutable std::vector<const Entry*> order_;

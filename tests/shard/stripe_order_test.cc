@@ -112,5 +112,34 @@ TEST(StripeOrder, KeptInPlaceForTheBudgetThenInvalidated) {
   EXPECT_TRUE(stripe.order_cached());
 }
 
+// Churn at a steady size (a cache's writes and evictions): erased keys leave tombstones in the
+// open-addressing map, which it eventually clears by re-hashing in place, at the same capacity,
+// moving entries. The order kept in place between scans must not survive that move.
+TEST(StripeOrder, SurvivesTheMapRehashingInPlace) {
+  Stripe stripe;
+  Stripe::WriteLock lock(stripe);
+  std::set<Key> model;
+  std::mt19937_64 random(23);
+  for (int i = 0; i < 3'000; ++i) {
+    const Key k{random(), "k" + std::to_string(i)};
+    stripe.Put({k.first, k.second}, "", OneItem());
+    model.insert(k);
+  }
+  ExpectOrder(stripe, model);
+  for (int round = 0; round < 400; ++round) {
+    for (int i = 0; i < 16; ++i) {
+      const Key k{random(), "c" + std::to_string(round) + "-" + std::to_string(i)};
+      stripe.Put({k.first, k.second}, "", OneItem());
+      model.insert(k);
+      auto victim = model.begin();
+      std::advance(victim, static_cast<long>(random() % model.size()));
+      ASSERT_TRUE(stripe.Erase({victim->first, victim->second}, ""));
+      model.erase(victim);
+    }
+    ExpectOrder(stripe, model);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
 }  // namespace
 }  // namespace partstore

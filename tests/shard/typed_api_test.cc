@@ -432,6 +432,13 @@ TEST_F(BuilderTest, EveryUpdateActionMatchesItsStringExpression) {
   ExpectSameUpdate(db_, Update().Set("n", N("1")).Remove("n"), "SET n = :v REMOVE n",
                    {{":v", N("1")}});
   ExpectSameUpdate(db_, Update().Add("gone", N("1")), "ADD gone :v", {{":v", N("1")}});
+  // (Both forms were refused above: the engine's checks run on the typed form too.)
+  UpdateItemRequest overlap{.table_name = "Things", .key = {{"PK", Value("u")}}};
+  ASSERT_TRUE(Update().Set("n", N("1")).Remove("n").ApplyTo(&overlap).ok());
+  EXPECT_EQ(db_.UpdateItem(overlap).status().code(), Code::kValidation);
+  UpdateItemRequest add_to_string{.table_name = "Things", .key = {{"PK", Value("u")}}};
+  ASSERT_TRUE(Update().Add("gone", N("1")).ApplyTo(&add_to_string).ok());
+  EXPECT_EQ(db_.UpdateItem(add_to_string).status().code(), Code::kValidation);
 }
 
 TEST_F(BuilderTest, UpdatesRefuseWhatCannotBeWritten) {
