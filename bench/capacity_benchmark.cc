@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "shard/database.h"
+#include "partstore/database.h"
 
 namespace partstore {
 namespace {

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "core/item.h"
 #include "core/key_encoding.h"
-#include "core/number.h"
+#include "partstore/item.h"
+#include "partstore/number.h"
 
 namespace partstore {
 namespace {
@@ -70,7 +70,8 @@ void BM_KeyEncoding_Number38Digits(benchmark::State& state) {
 BENCHMARK(BM_KeyEncoding_Number38Digits);
 
 void BM_KeyEncoding_CompareEncoded(benchmark::State& state) {
-  const std::string a = EncodeKey(Value(N("1700000000.25"))), b = EncodeKey(Value(N("1700000000.5")));
+  const std::string a = EncodeKey(Value(N("1700000000.25"))),
+                    b = EncodeKey(Value(N("1700000000.5")));
   for (auto _ : state) benchmark::DoNotOptimize(a.compare(b));
 }
 BENCHMARK(BM_KeyEncoding_CompareEncoded);

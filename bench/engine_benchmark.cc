@@ -11,9 +11,9 @@
 //   key "USER#000123#ORDER#07" -> a 200-byte value, stripe = top 6 bits of std::hash.
 //
 //   BM_Engine_GetItem                Database::GetItem, prebuilt request, eventually consistent
-//   BM_Engine_GetItemView            Database::GetItemView: the same, answering with the stored item
-//   BM_Engine_GetItemTable           Table::GetItem(request, prepared): no catalogue / PrepareGet
-//   BM_Engine_LookupOnly             EncodeItemKey + stripe shared lock + find, no copy
+//   BM_Engine_GetItemView            Database::GetItemView: the same, answering with the stored
+//   item BM_Engine_GetItemTable           Table::GetItem(request, prepared): no catalogue /
+//   PrepareGet BM_Engine_LookupOnly             EncodeItemKey + stripe shared lock + find, no copy
 //   BM_Engine_LookupHandle           the same + the StoredItem handle taken under the lock
 //   BM_Engine_LookupToItem           the same + its Item tree built after the lock (GetItem)
 //   BM_BareMap_Get                   the ceiling: shared lock + find + copy the value out
@@ -37,7 +37,8 @@
 //                                    loading the 1M items, per item and as a ratio to ItemSize.
 //                                    One iteration: they report what the fixture's load measured.
 //                                    RSS is exact only when the fixture is the first large
-//                                    allocation of the process (run with --benchmark_filter=Engine).
+//                                    allocation of the process (run with
+//                                    --benchmark_filter=Engine).
 // Run: --benchmark_filter='Engine|BareMap' (about 90 s with 3 repetitions). Two-thread figures
 // need an idle machine: with another session busy, the scheduler gives this process one core.
 // Figures and analysis: bench/README.md, "Engine (issue 4)".
@@ -63,8 +64,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/item.h"
-#include "shard/database.h"
+#include "partstore/database.h"
+#include "partstore/item.h"
+#include "shard/database_state.h"
 #include "shard/table.h"
 
 // jemalloc's control interface, when jemalloc is the allocator (Debian's libjemalloc exports it
@@ -125,16 +127,16 @@ void BareKey(uint32_t partition, uint32_t sort, std::string* key) {
 
 // The 200-byte item (PK and SK are set by the caller).
 Item MakeItem() {
-  Item item{{"PK", "USER#000000"},
-            {"SK", "ORDER#00"},
-            {"status", "SHIPPED"},
-            {"amount", Value(Number::FromInt64(123456))},
-            {"paid", true},
-            {"counter", 0},
-            {"address", Value::Map({{"street", "123 Main Street"},
-                                    {"city", "Springfield"},
-                                    {"zip", "12345"}})},
-            {"description", ""}};
+  Item item{
+      {"PK", "USER#000000"},
+      {"SK", "ORDER#00"},
+      {"status", "SHIPPED"},
+      {"amount", Value(Number::FromInt64(123456))},
+      {"paid", true},
+      {"counter", 0},
+      {"address",
+       Value::Map({{"street", "123 Main Street"}, {"city", "Springfield"}, {"zip", "12345"}})},
+      {"description", ""}};
   const size_t without = ItemSize(item);
   item["description"] = std::string(kItemSize - without, 'x');
   return item;
@@ -216,7 +218,7 @@ std::shared_ptr<Table> MakeTable(Database& db, const char* name) {
   KeySchema schema{KeyAttribute{"PK", KeyType::kString}, KeyAttribute{"SK", KeyType::kString}};
   auto created = db.CreateTable(SimpleTable(name, schema));
   if (!created.ok()) std::abort();
-  return *db.GetTable(name);
+  return *internal::GetTable(db, name);
 }
 
 Engine* BuildEngine() {
@@ -239,8 +241,7 @@ Engine* BuildEngine() {
       if (!e->db.PutItem(put).ok()) std::abort();
     }
   }
-  e->load.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  e->load.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   e->load.after = Snapshot();
   e->load.items = e->table->item_count();
   e->load.item_bytes = e->table->size_bytes();
@@ -263,7 +264,9 @@ struct BareMap {
   BareStripe stripes[kStripes];
   LoadStats load;
   static size_t StripeOf(size_t hash) { return hash >> 58; }  // top 6 bits: 64 stripes
-  BareStripe& For(const std::string& key) { return stripes[StripeOf(std::hash<std::string>{}(key))]; }
+  BareStripe& For(const std::string& key) {
+    return stripes[StripeOf(std::hash<std::string>{}(key))];
+  }
 };
 static_assert(kStripes == 64);
 
@@ -281,8 +284,7 @@ BareMap* BuildBareMap() {
       stripe.map.insert_or_assign(key, value);
     }
   }
-  m->load.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m->load.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   m->load.after = Snapshot();
   m->load.items = kItems;
   m->load.item_bytes = static_cast<int64_t>(kItems) * static_cast<int64_t>(kItemSize);
@@ -303,18 +305,24 @@ void SetItems(benchmark::State& state, int64_t per_iteration = 1) {
 // The tree-returning reads or their view-returning forms (the items as stored, no tree built).
 template <bool kView>
 auto Get(Database& db, const GetItemRequest& request) {
-  if constexpr (kView) return db.GetItemView(request);
-  else return db.GetItem(request);
+  if constexpr (kView)
+    return db.GetItemView(request);
+  else
+    return db.GetItem(request);
 }
 template <bool kView>
 auto QueryOf(Database& db, const QueryRequest& request) {
-  if constexpr (kView) return db.QueryView(request);
-  else return db.Query(request);
+  if constexpr (kView)
+    return db.QueryView(request);
+  else
+    return db.Query(request);
 }
 template <bool kView>
 auto ScanOf(Database& db, const ScanRequest& request) {
-  if constexpr (kView) return db.ScanView(request);
-  else return db.Scan(request);
+  if constexpr (kView)
+    return db.ScanView(request);
+  else
+    return db.Scan(request);
 }
 
 template <bool kView>
@@ -671,8 +679,20 @@ PARTSTORE_THREADED(BM_BareMap_Overwrite);
 PARTSTORE_THREADED(BM_Engine_PutItemOverwrite);
 PARTSTORE_THREADED(BM_Engine_PutItemInsert);
 PARTSTORE_THREADED(BM_Engine_UpdateItem);
-BENCHMARK(BM_Engine_Query)->ArgName("between")->Arg(0)->Arg(1)->Threads(1)->Threads(2)->UseRealTime();
-BENCHMARK(BM_Engine_QueryView)->ArgName("between")->Arg(0)->Arg(1)->Threads(1)->Threads(2)->UseRealTime();
+BENCHMARK(BM_Engine_Query)
+    ->ArgName("between")
+    ->Arg(0)
+    ->Arg(1)
+    ->Threads(1)
+    ->Threads(2)
+    ->UseRealTime();
+BENCHMARK(BM_Engine_QueryView)
+    ->ArgName("between")
+    ->Arg(0)
+    ->Arg(1)
+    ->Threads(1)
+    ->Threads(2)
+    ->UseRealTime();
 PARTSTORE_THREADED(BM_Engine_Scan);
 PARTSTORE_THREADED(BM_Engine_ScanView);
 BENCHMARK(BM_Engine_CollectionInsert)->Arg(100)->Arg(1000)->Arg(10000)->Arg(100000)->UseRealTime();

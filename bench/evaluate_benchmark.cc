@@ -9,7 +9,7 @@
 #include "core/expr/parser.h"
 #include "core/expr/projection.h"
 #include "core/expr/resolve.h"
-#include "core/item.h"
+#include "partstore/item.h"
 
 namespace partstore::expr {
 namespace {

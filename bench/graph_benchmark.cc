@@ -18,9 +18,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "shard/database.h"
-#include "shard/key_condition.h"
-#include "shard/key_patterns.h"
+#include "partstore/database.h"
+#include "partstore/key_condition.h"
+#include "partstore/key_patterns.h"
 
 namespace partstore {
 namespace {

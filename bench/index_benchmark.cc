@@ -50,8 +50,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/item.h"
-#include "shard/database.h"
+#include "partstore/database.h"
+#include "partstore/item.h"
 #include "shard/table.h"
 
 extern "C" int mallctl(const char* name, void* oldp, size_t* oldlenp, void* newp, size_t newlen)
@@ -105,8 +105,11 @@ struct ItemTemplate {
   Value* gs[kMaxGsis] = {};
 
   ItemTemplate() {
-    item = Item{{"PK", "USER#000000"}, {"SK", "ORDER#00"}, {"status", "SHIPPED"},
-                {"amount", Value(Number::FromInt64(1234))}, {"description", ""}};
+    item = Item{{"PK", "USER#000000"},
+                {"SK", "ORDER#00"},
+                {"status", "SHIPPED"},
+                {"amount", Value(Number::FromInt64(1234))},
+                {"description", ""}};
     for (int i = 0; i < kMaxGsis; ++i) {
       item.insert_or_assign("gp" + std::to_string(i), Value("G#00000"));
       item.insert_or_assign("gs" + std::to_string(i), Value("0000000000"));
@@ -158,10 +161,8 @@ struct TableSpec {
 };
 
 constexpr TableSpec kTables[] = {
-    {"Idx0", 0, ProjectionType::kAll},
-    {"Idx1All", 1, ProjectionType::kAll},
-    {"Idx1Keys", 1, ProjectionType::kKeysOnly},
-    {"Idx5All", 5, ProjectionType::kAll},
+    {"Idx0", 0, ProjectionType::kAll},          {"Idx1All", 1, ProjectionType::kAll},
+    {"Idx1Keys", 1, ProjectionType::kKeysOnly}, {"Idx5All", 5, ProjectionType::kAll},
     {"Idx5Keys", 5, ProjectionType::kKeysOnly},
 };
 constexpr const char* kQueryTable = "IdxQuery";
@@ -241,8 +242,8 @@ LoadStats CreateAndLoad(CreateTableRequest request) {
 }
 
 CreateTableRequest BaseRequest(const char* name) {
-  return SimpleTable(name, KeySchema{KeyAttribute{"PK", KeyType::kString},
-                                     KeyAttribute{"SK", KeyType::kString}});
+  return SimpleTable(
+      name, KeySchema{KeyAttribute{"PK", KeyType::kString}, KeyAttribute{"SK", KeyType::kString}});
 }
 
 const LoadStats& GetTable(int table) {
@@ -437,10 +438,9 @@ const int kRegistered = [] {
   // Grouped by change so the rows to compare run back to back.
   for (int c = 0; c < 3; ++c) {
     for (int t = 0; t < kTableCount; ++t) {
-      benchmark::RegisterBenchmark((std::string("BM_Index_PutOverwrite/") + kTables[t].name +
-                                    "/" + kChangeNames[c])
-                                       .c_str(),
-                                   BM_Index_PutOverwrite, t, static_cast<Change>(c));
+      benchmark::RegisterBenchmark(
+          (std::string("BM_Index_PutOverwrite/") + kTables[t].name + "/" + kChangeNames[c]).c_str(),
+          BM_Index_PutOverwrite, t, static_cast<Change>(c));
     }
   }
   for (int t = 0; t < kTableCount; ++t) {

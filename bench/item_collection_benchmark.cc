@@ -12,11 +12,13 @@
 //                                   was chosen)
 //
 // Items are one shared empty StoredItem: a stored item is an 8-byte handle whichever its
-// contents, so moving it costs the same, and the measurement stays on the container. `bytes_per_item` counts the container's
-// own structure (element arrays by capacity, segment index, separators), not keys or items.
+// contents, so moving it costs the same, and the measurement stays on the container.
+// `bytes_per_item` counts the container's own structure (element arrays by capacity, segment index,
+// separators), not keys or items.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <boost/container/flat_map.hpp>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -24,9 +26,7 @@
 #include <string_view>
 #include <vector>
 
-#include <boost/container/flat_map.hpp>
-
-#include "core/item.h"
+#include "partstore/item.h"
 #include "shard/item_collection.h"
 
 namespace partstore {

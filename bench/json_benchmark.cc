@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "core/item.h"
+#include "partstore/item.h"
 #include "tools/protocol/attribute_value_json.h"
 
 namespace partstore {

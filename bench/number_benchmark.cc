@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/number.h"
+#include "partstore/number.h"
 
 namespace partstore {
 namespace {

@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "core/key_encoding.h"
-#include "shard/database.h"
+#include "partstore/database.h"
 #include "shard/stripe.h"
 
 namespace partstore {

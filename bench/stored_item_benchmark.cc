@@ -1,4 +1,4 @@
-// Microbenchmarks of the stored-item encoding (core/stored_item.h) against the request tree
+// Microbenchmarks of the stored-item encoding (partstore/stored_item.h) against the request tree
 // (Item): what a reader pays to take an item (deep copy vs. one reference), to read one attribute,
 // to build a tree back, and what a writer pays to encode. Counters report bytes per item: the
 // encoding's footprint against DynamoDB's size.
@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "core/item.h"
-#include "core/stored_item.h"
+#include "partstore/item.h"
+#include "partstore/stored_item.h"
 #include "tools/protocol/attribute_value_json.h"
 
 namespace partstore {
@@ -30,8 +30,10 @@ Item OrderItem() {
           {"quantity", 3},
           {"unitPrice", Number::Parse("199.99").value()},
           {"tags", StringSet{"audio", "wireless", "premium"}},
-          {"shipping", Value::Map({{"street", "1 Main St"}, {"city", "Springfield"},
-                                   {"zip", "12345"}, {"express", true}})},
+          {"shipping", Value::Map({{"street", "1 Main St"},
+                                   {"city", "Springfield"},
+                                   {"zip", "12345"},
+                                   {"express", true}})},
           {"history", Value::List({"created", "paid", "packed", "shipped"})},
           {"notes", std::string(700, 'n')}};
 }

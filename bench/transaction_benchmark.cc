@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "shard/database.h"
+#include "partstore/database.h"
 
 namespace partstore {
 namespace {
@@ -25,10 +25,10 @@ Database& Db() {
     key.partition = {"PK", KeyType::kString};
     if (!d->CreateTable(SimpleTable("Accounts", key)).ok()) std::abort();
     for (int i = 0; i < kItems; ++i) {
-      PutItemRequest put{.table_name = "Accounts",
-                         .item = {{"PK", "acct" + std::to_string(i)},
-                                  {"n", 0},
-                                  {"payload", std::string(180, 'x')}}};
+      PutItemRequest put{
+          .table_name = "Accounts",
+          .item = {
+              {"PK", "acct" + std::to_string(i)}, {"n", 0}, {"payload", std::string(180, 'x')}}};
       if (!d->PutItem(put).ok()) std::abort();
     }
     return d;

@@ -1,4 +1,4 @@
-#include "core/item.h"
+#include "partstore/item.h"
 
 #include <algorithm>
 #include <string>
@@ -12,14 +12,19 @@ namespace partstore {
 //   SS / BS / NS: sum of element sizes, no per-element overhead.
 size_t ValueSize(const Value& value) {
   switch (value.type()) {
-    case Type::kS: return value.as_string().size();
-    case Type::kN: return value.as_number().StorageSize();
-    case Type::kB: return value.as_binary().size();
+    case Type::kS:
+      return value.as_string().size();
+    case Type::kN:
+      return value.as_number().StorageSize();
+    case Type::kB:
+      return value.as_binary().size();
     case Type::kBool:
-    case Type::kNull: return 1;
+    case Type::kNull:
+      return 1;
     case Type::kM: {
       size_t size = 3;
-      for (const auto& [name, element] : value.as_map()) size += 1 + name.size() + ValueSize(element);
+      for (const auto& [name, element] : value.as_map())
+        size += 1 + name.size() + ValueSize(element);
       return size;
     }
     case Type::kL: {
@@ -79,9 +84,12 @@ Status CheckName(std::string_view name) {
 
 std::string_view EmptySetMessage(Type set_type) {
   switch (set_type) {
-    case Type::kNS: return messages::kEmptyNumberSet;
-    case Type::kBS: return messages::kEmptyBinarySet;
-    default: return messages::kEmptyStringSet;
+    case Type::kNS:
+      return messages::kEmptyNumberSet;
+    case Type::kBS:
+      return messages::kEmptyBinarySet;
+    default:
+      return messages::kEmptyStringSet;
   }
 }
 
@@ -123,7 +131,8 @@ Status ValidateItem(const Item& item) {
     PARTSTORE_RETURN_IF_ERROR(CheckName(name));
     PARTSTORE_RETURN_IF_ERROR(ValidateValue(value, 2));
   }
-  if (ItemSize(item) > kMaxItemSize) return Status::Validation(std::string(messages::kItemTooLarge));
+  if (ItemSize(item) > kMaxItemSize)
+    return Status::Validation(std::string(messages::kItemTooLarge));
   return Status::Ok();
 }
 

@@ -1,4 +1,4 @@
-#include "core/key.h"
+#include "partstore/key.h"
 
 #include <string>
 
@@ -6,9 +6,12 @@ namespace partstore {
 
 Type ValueTypeOf(KeyType type) {
   switch (type) {
-    case KeyType::kString: return Type::kS;
-    case KeyType::kNumber: return Type::kN;
-    case KeyType::kBinary: return Type::kB;
+    case KeyType::kString:
+      return Type::kS;
+    case KeyType::kNumber:
+      return Type::kN;
+    case KeyType::kBinary:
+      return Type::kB;
   }
   return Type::kS;
 }

@@ -26,7 +26,7 @@
 //    model's predictions beyond the observed cases are unverified (see Parse).
 //  - For text that is both out of range and over 38 digits, the order is dynalite's, unverified
 //    live. An arithmetic result below 1E-130 reports the parse-time underflow message, inferred.
-#include "core/number.h"
+#include "partstore/number.h"
 
 #include <algorithm>
 #include <array>

@@ -1,26 +1,43 @@
-#include "core/status.h"
+#include "partstore/status.h"
 
 namespace partstore {
 
 std::string_view CodeName(Code code) {
   switch (code) {
-    case Code::kOk: return "OK";
-    case Code::kValidation: return "Validation";
-    case Code::kSerialization: return "Serialization";
-    case Code::kUnknownOperation: return "UnknownOperation";
-    case Code::kConditionalCheckFailed: return "ConditionalCheckFailed";
-    case Code::kProvisionedThroughputExceeded: return "ProvisionedThroughputExceeded";
-    case Code::kThrottling: return "Throttling";
-    case Code::kRequestLimitExceeded: return "RequestLimitExceeded";
-    case Code::kItemCollectionSizeLimitExceeded: return "ItemCollectionSizeLimitExceeded";
-    case Code::kTransactionCanceled: return "TransactionCanceled";
-    case Code::kTransactionConflict: return "TransactionConflict";
-    case Code::kTransactionInProgress: return "TransactionInProgress";
-    case Code::kIdempotentParameterMismatch: return "IdempotentParameterMismatch";
-    case Code::kResourceNotFound: return "ResourceNotFound";
-    case Code::kResourceInUse: return "ResourceInUse";
-    case Code::kLimitExceeded: return "LimitExceeded";
-    case Code::kInternal: return "Internal";
+    case Code::kOk:
+      return "OK";
+    case Code::kValidation:
+      return "Validation";
+    case Code::kSerialization:
+      return "Serialization";
+    case Code::kUnknownOperation:
+      return "UnknownOperation";
+    case Code::kConditionalCheckFailed:
+      return "ConditionalCheckFailed";
+    case Code::kProvisionedThroughputExceeded:
+      return "ProvisionedThroughputExceeded";
+    case Code::kThrottling:
+      return "Throttling";
+    case Code::kRequestLimitExceeded:
+      return "RequestLimitExceeded";
+    case Code::kItemCollectionSizeLimitExceeded:
+      return "ItemCollectionSizeLimitExceeded";
+    case Code::kTransactionCanceled:
+      return "TransactionCanceled";
+    case Code::kTransactionConflict:
+      return "TransactionConflict";
+    case Code::kTransactionInProgress:
+      return "TransactionInProgress";
+    case Code::kIdempotentParameterMismatch:
+      return "IdempotentParameterMismatch";
+    case Code::kResourceNotFound:
+      return "ResourceNotFound";
+    case Code::kResourceInUse:
+      return "ResourceInUse";
+    case Code::kLimitExceeded:
+      return "LimitExceeded";
+    case Code::kInternal:
+      return "Internal";
   }
   return "Unknown";
 }

@@ -1,4 +1,33 @@
-#include "core/stored_item.h"
+// StoredItem's encoding (partstore/stored_item.h has the views that read it).
+//
+// Byte layout (all integers little-endian; varint = LEB128, 7 bits per byte, at most 5 bytes):
+//
+//   buffer  := header item
+//   header  := refs:u32 (atomic) | item_size:u32 (DynamoDB's ItemSize, partstore/item.h)
+//              (8 bytes: the item's length is its map-body's own, read from its first bytes)
+//   item    := map-body            (the top-level attributes; a map without its tag)
+//   value   := tag:u8 payload      (tag = the Type enumerator, partstore/value.h: S=0 .. BS=9)
+//     S, B      varint(n) n bytes
+//     N         varint(n) n bytes: the canonical decimal text (Number::ToString(), exact)
+//     BOOL      u8 (0 or 1)
+//     NULL      (nothing)
+//     SS, NS, BS  varint(count) varint(n) n bytes of elements, each varint(len) bytes, in the
+//               set's order (S and B by unsigned bytes, N numerically; N as canonical text)
+//     L         list-body
+//     M         map-body
+//   list-body := varint(count) varint(n) width:u8 offsets (count x width bytes) n bytes of
+//                elements, each a value
+//   map-body  := varint(count) varint(n) width:u8 offsets (count x width bytes) n bytes of
+//                entries, each varint(len) name value, sorted by name (unsigned bytes), unique
+//   offsets:     where each element or entry starts, from the start of the n bytes; width is
+//                1, 2 or 4, the smallest that holds n. They give O(1) list indexing and binary
+//                search of names; a reader that walks in order does not need them.
+//
+// Every composite carries its byte length, so any value can be skipped without reading it. An
+// item of 6 short attributes costs 8 header bytes plus about 4 per attribute (name length, tag,
+// value length, offset) over its DynamoDB size.
+
+#include "partstore/stored_item.h"
 
 #include <algorithm>
 #include <cassert>
@@ -56,18 +85,25 @@ struct StoredItemCodec {
     // Encoded bytes of a value, its tag included.
     size_t Value(const partstore::Value& value) {
       switch (value.type()) {
-        case Type::kS: return 1 + BytesLength(value.as_string().size());
-        case Type::kN: return 1 + BytesLength(value.as_number().ToString().size());
-        case Type::kB: return 1 + BytesLength(value.as_binary().size());
-        case Type::kBool: return 2;
-        case Type::kNull: return 1;
-        case Type::kM: return 1 + Map(value.as_map());
-        case Type::kL: return 1 + List(value.as_list());
+        case Type::kS:
+          return 1 + BytesLength(value.as_string().size());
+        case Type::kN:
+          return 1 + BytesLength(value.as_number().ToString().size());
+        case Type::kB:
+          return 1 + BytesLength(value.as_binary().size());
+        case Type::kBool:
+          return 2;
+        case Type::kNull:
+          return 1;
+        case Type::kM:
+          return 1 + Map(value.as_map());
+        case Type::kL:
+          return 1 + List(value.as_list());
         case Type::kSS:
           return 1 + SetOf(value.as_string_set(), [](const std::string& e) { return e.size(); });
         case Type::kNS:
-          return 1 + SetOf(value.as_number_set(),
-                           [](const Number& e) { return e.ToString().size(); });
+          return 1 +
+                 SetOf(value.as_number_set(), [](const Number& e) { return e.ToString().size(); });
         case Type::kBS:
           return 1 + SetOf(value.as_binary_set(), [](const Bytes& e) { return e.data.size(); });
       }
@@ -144,13 +180,26 @@ struct StoredItemCodec {
     void Value(const partstore::Value& value) {
       *d++ = static_cast<char>(value.type());
       switch (value.type()) {
-        case Type::kS: Bytes(value.as_string()); return;
-        case Type::kN: Bytes(value.as_number().ToString()); return;
-        case Type::kB: Bytes(value.as_binary()); return;
-        case Type::kBool: *d++ = value.as_bool() ? 1 : 0; return;
-        case Type::kNull: return;
-        case Type::kM: Map(value.as_map()); return;
-        case Type::kL: List(value.as_list()); return;
+        case Type::kS:
+          Bytes(value.as_string());
+          return;
+        case Type::kN:
+          Bytes(value.as_number().ToString());
+          return;
+        case Type::kB:
+          Bytes(value.as_binary());
+          return;
+        case Type::kBool:
+          *d++ = value.as_bool() ? 1 : 0;
+          return;
+        case Type::kNull:
+          return;
+        case Type::kM:
+          Map(value.as_map());
+          return;
+        case Type::kL:
+          List(value.as_list());
+          return;
         case Type::kSS:
           SetOf(value.as_string_set(), [](const std::string& e) { return std::string_view(e); });
           return;
@@ -158,7 +207,8 @@ struct StoredItemCodec {
           SetOf(value.as_number_set(), [](const Number& e) { return e.ToString(); });
           return;
         case Type::kBS:
-          SetOf(value.as_binary_set(), [](const partstore::Bytes& e) { return std::string_view(e.data); });
+          SetOf(value.as_binary_set(),
+                [](const partstore::Bytes& e) { return std::string_view(e.data); });
           return;
       }
     }
@@ -177,7 +227,8 @@ struct StoredItemCodec {
 
   static uint32_t GetFixed(const char* p, uint8_t width) {
     uint32_t v = 0;
-    for (uint8_t i = 0; i < width; ++i) v |= static_cast<uint32_t>(static_cast<uint8_t>(p[i])) << (8 * i);
+    for (uint8_t i = 0; i < width; ++i)
+      v |= static_cast<uint32_t>(static_cast<uint8_t>(p[i])) << (8 * i);
     return v;
   }
 
@@ -193,8 +244,10 @@ struct StoredItemCodec {
         p += n;
         return view;
       }
-      case Type::kBool: return ValueView(type, {p++, 1});
-      case Type::kNull: return ValueView(type, {});
+      case Type::kBool:
+        return ValueView(type, {p++, 1});
+      case Type::kNull:
+        return ValueView(type, {});
       case Type::kM:
       case Type::kL: {
         const char* start = p;
@@ -294,7 +347,9 @@ struct StoredItemCodec {
         ++r.p;
         *size += 1;
         return Status::Ok();
-      case Type::kNull: *size += 1; return Status::Ok();
+      case Type::kNull:
+        *size += 1;
+        return Status::Ok();
       case Type::kM:
       case Type::kL:
         if (depth > kMaxNestingDepth) return Status::Internal("stored item: nested too deep");
@@ -302,7 +357,8 @@ struct StoredItemCodec {
         return CheckIndexed(r, type == Type::kM, depth, size);
       case Type::kSS:
       case Type::kNS:
-      case Type::kBS: return CheckSet(r, type, size);
+      case Type::kBS:
+        return CheckSet(r, type, size);
     }
     return Status::Internal("stored item: bad type tag");
   }
@@ -339,7 +395,8 @@ struct StoredItemCodec {
         previous_number = std::move(number);
         *size += number_size;
       } else {
-        if (i > 0 && !(previous < element)) return Status::Internal("stored item: set out of order");
+        if (i > 0 && !(previous < element))
+          return Status::Internal("stored item: set out of order");
         previous = element;
         *size += element.size();
       }
@@ -554,13 +611,20 @@ SetView ValueView::as_set() const {
 
 Value ValueView::ToValue() const {
   switch (type_) {
-    case Type::kS: return Value(std::string(payload_));
-    case Type::kN: return Value(as_number());
-    case Type::kB: return Value::Binary(std::string(payload_));
-    case Type::kBool: return Value(as_bool());
-    case Type::kNull: return Value();
-    case Type::kM: return Value(as_map().ToMap());
-    case Type::kL: return Value(as_list().ToList());
+    case Type::kS:
+      return Value(std::string(payload_));
+    case Type::kN:
+      return Value(as_number());
+    case Type::kB:
+      return Value::Binary(std::string(payload_));
+    case Type::kBool:
+      return Value(as_bool());
+    case Type::kNull:
+      return Value();
+    case Type::kM:
+      return Value(as_map().ToMap());
+    case Type::kL:
+      return Value(as_list().ToList());
     case Type::kSS: {
       std::vector<std::string> elements;
       for (std::string_view e : as_set()) elements.emplace_back(e);
@@ -583,10 +647,13 @@ Value ValueView::ToValue() const {
 size_t ValueView::Size() const {
   switch (type_) {
     case Type::kS:
-    case Type::kB: return payload_.size();
-    case Type::kN: return as_number().StorageSize();
+    case Type::kB:
+      return payload_.size();
+    case Type::kN:
+      return as_number().StorageSize();
     case Type::kBool:
-    case Type::kNull: return 1;
+    case Type::kNull:
+      return 1;
     case Type::kM: {
       size_t size = 3;
       for (const MapView::Entry& e : as_map()) size += 1 + e.name.size() + e.value.Size();
@@ -615,11 +682,16 @@ size_t ValueView::Size() const {
 bool operator==(const ValueView& view, const Value& value) {
   if (view.type() != value.type()) return false;
   switch (view.type()) {
-    case Type::kS: return view.as_string() == value.as_string();
-    case Type::kB: return view.as_binary() == value.as_binary();
-    case Type::kN: return view.as_number() == value.as_number();
-    case Type::kBool: return view.as_bool() == value.as_bool();
-    case Type::kNull: return true;
+    case Type::kS:
+      return view.as_string() == value.as_string();
+    case Type::kB:
+      return view.as_binary() == value.as_binary();
+    case Type::kN:
+      return view.as_number() == value.as_number();
+    case Type::kBool:
+      return view.as_bool() == value.as_bool();
+    case Type::kNull:
+      return true;
     case Type::kM: {
       const MapView map = view.as_map();
       const AttributeMap& other = value.as_map();
@@ -723,7 +795,8 @@ AttributeMap MapView::ToMap() const {
   // Entries are sorted and unique: the map adopts them as they are, with no search or compare.
   AttributeMap::sequence_type entries;
   entries.reserve(count_);
-  for (const Entry& entry : *this) entries.emplace_back(std::string(entry.name), entry.value.ToValue());
+  for (const Entry& entry : *this)
+    entries.emplace_back(std::string(entry.name), entry.value.ToValue());
   AttributeMap map;
   map.adopt_sequence(boost::container::ordered_unique_range, std::move(entries));
   return map;

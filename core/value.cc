@@ -1,11 +1,11 @@
-#include "core/value.h"
+#include "partstore/value.h"
 
 #include <array>
 
 namespace partstore {
 namespace {
 
-constexpr std::array<std::string_view, 10> kTypeNames = {"S", "N",  "B", "BOOL", "NULL",
+constexpr std::array<std::string_view, 10> kTypeNames = {"S", "N", "B",  "BOOL", "NULL",
                                                          "M", "L", "SS", "NS",   "BS"};
 
 void AppendQuoted(std::string_view s, std::string* out) {
@@ -31,11 +31,23 @@ void AppendDebug(const Value& value, std::string* out) {
   out->append(TypeName(value.type()));
   out->append("\":");
   switch (value.type()) {
-    case Type::kS: AppendQuoted(value.as_string(), out); break;
-    case Type::kN: out->push_back('"'); value.as_number().AppendTo(out); out->push_back('"'); break;
-    case Type::kB: AppendHex(value.as_binary(), out); break;
-    case Type::kBool: out->append(value.as_bool() ? "true" : "false"); break;
-    case Type::kNull: out->append("true"); break;
+    case Type::kS:
+      AppendQuoted(value.as_string(), out);
+      break;
+    case Type::kN:
+      out->push_back('"');
+      value.as_number().AppendTo(out);
+      out->push_back('"');
+      break;
+    case Type::kB:
+      AppendHex(value.as_binary(), out);
+      break;
+    case Type::kBool:
+      out->append(value.as_bool() ? "true" : "false");
+      break;
+    case Type::kNull:
+      out->append("true");
+      break;
     case Type::kM: {
       out->push_back('{');
       bool first = true;
@@ -102,10 +114,14 @@ std::optional<Type> TypeFromName(std::string_view name) {
 std::partial_ordering Compare(const Value& a, const Value& b) {
   if (a.type() != b.type()) return std::partial_ordering::unordered;
   switch (a.type()) {
-    case Type::kS: return a.as_string() <=> b.as_string();  // std::string compares as unsigned bytes
-    case Type::kN: return a.as_number() <=> b.as_number();
-    case Type::kB: return a.as_binary() <=> b.as_binary();
-    default: return std::partial_ordering::unordered;
+    case Type::kS:
+      return a.as_string() <=> b.as_string();  // std::string compares as unsigned bytes
+    case Type::kN:
+      return a.as_number() <=> b.as_number();
+    case Type::kB:
+      return a.as_binary() <=> b.as_binary();
+    default:
+      return std::partial_ordering::unordered;
   }
 }
 

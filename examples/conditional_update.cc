@@ -1,61 +1,53 @@
-// A conditional update on a typed item, the way PutItem / UpdateItem use expressions: parse
-// (cached), resolve the request's placeholders, evaluate the condition, apply the update.
+// A conditional update through the public API: ship an order only while it is pending, add a fee
+// to its total, and get the updated attributes back. The attribute names are DynamoDB reserved
+// words, so the expressions use ExpressionAttributeNames; the values are typed. A second attempt
+// fails its condition and returns DynamoDB's ConditionalCheckFailedException as a value.
 // Built and run by the test suite, so this example cannot rot.
-#include <iostream>
+#include <partstore/database.h>
 
-#include "core/expr/cache.h"
-#include "core/expr/evaluate.h"
-#include "core/expr/resolve.h"
-#include "core/expr/update.h"
-#include "core/item.h"
+#include <iostream>
 
 using partstore::AttributeMap;
 using partstore::Item;
-using partstore::expr::ExpressionKind;
+using partstore::Number;
 
 int main() {
+  partstore::Database db;
   const partstore::KeySchema key{{"PK", partstore::KeyType::kString},
                                  {{"SK", partstore::KeyType::kString}}};
-  Item order = {{"PK", "ORDER#ORD001"}, {"SK", "ORDER#ORD001"}, {"status", "pending"},
-                {"total", partstore::Number::Parse("199.99").value()}};
+  if (!db.CreateTable(partstore::SimpleTable("Orders", key)).ok()) return 1;
+  const Item order = {{"PK", "ORDER#ORD001"},
+                      {"SK", "ORDER#ORD001"},
+                      {"status", "pending"},
+                      {"total", Number::Parse("199.99").value()}};
+  if (!db.PutItem({.table_name = "Orders", .item = order}).ok()) return 1;
 
-  // One cache per process; safe for concurrent use.
-  partstore::expr::ExpressionCache cache(1024);
-  auto condition = cache.GetCondition("#s = :pending", ExpressionKind::kCondition);
-  auto update = cache.GetUpdate("SET #s = :shipped, #t = #t + :fee");
-  if (!condition.ok() || !update.ok()) {
-    std::cout << condition.status().ToString() << " " << update.status().ToString() << "\n";
+  const partstore::UpdateItemRequest ship{
+      .table_name = "Orders",
+      .key = {{"PK", "ORDER#ORD001"}, {"SK", "ORDER#ORD001"}},
+      .update_expression = "SET #s = :shipped, #t = #t + :fee",
+      .condition_expression = "#s = :pending",
+      .expression_attribute_names = partstore::expr::NameMap{{"#s", "status"}, {"#t", "total"}},
+      .expression_attribute_values = AttributeMap{{":pending", "pending"},
+                                                  {":shipped", "shipped"},
+                                                  {":fee", Number::Parse("4.50").value()}},
+      .return_values = partstore::ReturnValue::kUpdatedNew,
+  };
+  auto shipped = db.UpdateItem(ship);
+  if (!shipped.ok() || !shipped->attributes) {
+    std::cout << shipped.status().ToString() << "\n";
+    return 1;
+  }
+  const Item& updated = *shipped->attributes;
+  std::cout << "UPDATED_NEW: " << partstore::DebugString(partstore::Value(updated)) << "\n";
+  if (updated.at("status").as_string() != "shipped" ||
+      updated.at("total") != partstore::Value(Number::Parse("204.49").value())) {
     return 1;
   }
 
-  // The request's ExpressionAttributeNames and ExpressionAttributeValues.
-  const partstore::expr::NameMap names{{"#s", "status"}, {"#t", "total"}};  // both reserved words
-  const AttributeMap values{{":pending", "pending"}, {":shipped", "shipped"},
-                            {":fee", partstore::Number::Parse("4.50").value()}};
-  partstore::expr::Resolver resolver(&names, &values);
-  auto resolved_update = resolver.Resolve(**update);
-  auto resolved_condition = resolver.Resolve(**condition, ExpressionKind::kCondition);
-  const partstore::Status used = resolver.CheckAllUsed();
-  if (!resolved_update.ok() || !resolved_condition.ok() || !used.ok()) {
-    std::cout << resolved_update.status().ToString() << " / "
-              << resolved_condition.status().ToString() << " / " << used.ToString() << "\n";
-    return 1;
-  }
-
-  if (!partstore::expr::Evaluate(*resolved_condition, &order)) {
-    std::cout << "ConditionalCheckFailedException: The conditional request failed\n";
-    return 1;
-  }
-  auto outcome = partstore::expr::ApplyUpdate(*resolved_update, &order, key,
-                                              partstore::expr::UpdatedAttributes::kUpdatedNew);
-  if (!outcome.ok()) {
-    std::cout << outcome.status().ToString() << "\n";
-    return 1;
-  }
-  std::cout << "UPDATED_NEW: " << partstore::DebugString(partstore::Value(outcome->attributes))
-            << "\n";
-  // A second attempt fails its condition: the order is no longer pending.
-  std::cout << "condition holds again: " << std::boolalpha
-            << partstore::expr::Evaluate(*resolved_condition, &outcome->item) << "\n";
+  // The order is no longer pending: the same request now fails its condition, as a value.
+  auto again = db.UpdateItem(ship);
+  std::cout << "again: " << again.status().ToString() << "\n";
+  if (again.status().code() != partstore::Code::kConditionalCheckFailed) return 1;
   return 0;
 }

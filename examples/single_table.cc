@@ -2,10 +2,10 @@
 // and their orders, read one item, query the customer's orders newest first with paging, and
 // handle a failed condition — all as typed values, with DynamoDB's errors returned as values.
 // Built and run by the test suite, so this example cannot rot.
-#include <iostream>
+#include <partstore/database.h>
+#include <partstore/error_detail.h>
 
-#include "core/error_detail.h"
-#include "shard/database.h"
+#include <iostream>
 
 using partstore::AttributeMap;
 using partstore::Item;
@@ -28,8 +28,8 @@ int main() {
   }
 
   // GetItem: the profile.
-  auto profile = db.GetItem({.table_name = "EcommerceData",
-                             .key = {{"PK", "USER#12345"}, {"SK", "USER#12345"}}});
+  auto profile = db.GetItem(
+      {.table_name = "EcommerceData", .key = {{"PK", "USER#12345"}, {"SK", "USER#12345"}}});
   if (!profile.ok() || !profile->item) return 1;
   std::cout << "profile: " << profile->item->at("name").as_string() << "\n";
 

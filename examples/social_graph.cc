@@ -17,6 +17,12 @@
 // The graph is small and fixed; every answer is checked against one worked out by hand, and a
 // wrong one prints MISMATCH and makes the program exit 1. Built and run by the test suite
 // (example.social_graph), so this example cannot rot.
+#include <partstore/condition_builder.h>
+#include <partstore/database.h>
+#include <partstore/error_detail.h>
+#include <partstore/key_condition.h>
+#include <partstore/key_patterns.h>
+
 #include <algorithm>
 #include <deque>
 #include <iostream>
@@ -25,12 +31,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "core/error_detail.h"
-#include "shard/condition_builder.h"
-#include "shard/database.h"
-#include "shard/key_condition.h"
-#include "shard/key_patterns.h"
 
 namespace {
 

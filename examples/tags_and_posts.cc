@@ -15,6 +15,10 @@
 // Every answer is checked against one worked out by hand; a wrong one prints MISMATCH and makes
 // the program exit 1. Built and run by the test suite (example.tags_and_posts), so this example
 // cannot rot.
+#include <partstore/database.h>
+#include <partstore/key_condition.h>
+#include <partstore/key_patterns.h>
+
 #include <algorithm>
 #include <iostream>
 #include <iterator>
@@ -22,10 +26,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "shard/database.h"
-#include "shard/key_condition.h"
-#include "shard/key_patterns.h"
 
 namespace {
 

@@ -3,13 +3,13 @@
 // with a filter, read page by page through QueryAll. Each builder writes the expression text it
 // stands for into the request, so these are the same requests as the string forms.
 // Built and run by the test suite, so this example cannot rot.
-#include <iostream>
+#include <partstore/condition_builder.h>
+#include <partstore/database.h>
+#include <partstore/key_condition.h>
+#include <partstore/key_patterns.h>
+#include <partstore/update_builder.h>
 
-#include "shard/condition_builder.h"
-#include "shard/database.h"
-#include "shard/key_condition.h"
-#include "shard/key_patterns.h"
-#include "shard/update_builder.h"
+#include <iostream>
 
 using namespace partstore;  // NOLINT: an example
 

@@ -14,7 +14,7 @@
 
 #include "core/expr/projection.h"
 #include "shard/constraints.h"
-#include "shard/database.h"
+#include "shard/database_state.h"
 #include "shard/prepared.h"
 
 namespace partstore {
@@ -55,8 +55,9 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
   plans.reserve(request.request_items.size());
   for (const auto& [name, keys] : request.request_items) {
     TablePlan plan;
-    PARTSTORE_ASSIGN_OR_RETURN(plan.projection, PrepareKeysAndAttributes(keys, cache_.get()));
-    PARTSTORE_ASSIGN_OR_RETURN(plan.table, GetTable(name));
+    PARTSTORE_ASSIGN_OR_RETURN(plan.projection,
+                               PrepareKeysAndAttributes(keys, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(plan.table, state_->GetTable(name));
     std::set<KeyIdentity> seen;
     for (const Item& key : keys.keys) {
       PARTSTORE_ASSIGN_OR_RETURN(Table::EncodedKey encoded, plan.table->EncodeItemKey(key));
@@ -164,7 +165,7 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
   std::vector<TablePlan> plans;
   for (const auto& [name, writes] : request.request_items) {
     TablePlan plan;
-    PARTSTORE_ASSIGN_OR_RETURN(plan.table, GetTable(name));
+    PARTSTORE_ASSIGN_OR_RETURN(plan.table, state_->GetTable(name));
     std::set<KeyIdentity> seen;
     for (const WriteRequest& write : writes) {
       Table::EncodedKey key;

@@ -1,4 +1,4 @@
-#include "shard/condition_builder.h"
+#include "partstore/condition_builder.h"
 
 #include <utility>
 

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/status.h"
+#include "partstore/status.h"
 
 namespace partstore {
 

@@ -5,13 +5,14 @@
 // of live captures): the request's own rules (model constraints, ReturnValues, expressions) —
 // Prepare* in shard/prepared.h — then the table ("Requested resource not found"), then what needs
 // the table (the key against the key schema, key conditions).
-#include "shard/database.h"
+#include "partstore/database.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "shard/constraints.h"
+#include "shard/database_state.h"
 #include "shard/prepared.h"
 
 namespace partstore {
@@ -32,35 +33,97 @@ Status CheckName(std::string_view name) {
 
 }  // namespace
 
-Database::Database(DatabaseOptions options)
+internal::DatabaseState::DatabaseState(DatabaseOptions options)
     : options_(std::move(options)),
       cache_(std::make_shared<expr::ExpressionCache>(options_.expression_cache_capacity)) {
   // The capacity simulation's clock, and the one ClientRequestTokens expire on.
   if (!options_.capacity.clock) options_.capacity.clock = std::make_shared<capacity::SystemClock>();
 }
 
-Database::~Database() = default;
-
-Result<std::shared_ptr<Table>> Database::GetTable(std::string_view name) const {
+Result<std::shared_ptr<Table>> internal::DatabaseState::GetTable(std::string_view name) const {
   std::shared_lock lock(mu_);
   auto it = tables_.find(name);
   if (it == tables_.end()) return Status::ResourceNotFound();
   return it->second;
 }
 
+namespace {
+
+// The first option out of range, as a ValidationException naming it.
+Status CheckOptions(const DatabaseOptions& options) {
+  auto bad = [](std::string_view name, auto value, std::string_view rule) {
+    return Status::Validation(
+        fmt::format("DatabaseOptions: {} = {} is out of range: {}", name, value, rule));
+  };
+  if (options.stripes_per_table < 1 || options.stripes_per_table > 65536) {
+    return bad("stripes_per_table", options.stripes_per_table, "1..65536");
+  }
+  if (options.item_collection_size_limit == 0) {
+    return bad("item_collection_size_limit", 0, "must be positive");
+  }
+  if (options.region.empty()) return Status::Validation("DatabaseOptions: region is empty");
+  if (options.account_id.empty()) return Status::Validation("DatabaseOptions: account_id is empty");
+  const capacity::CapacityOptions& c = options.capacity;
+  const std::pair<std::string_view, int64_t> positive[] = {
+      {"capacity.partition_read_units", c.partition_read_units},
+      {"capacity.partition_write_units", c.partition_write_units},
+      {"capacity.heat_split_seconds", c.heat_split_seconds},
+      {"capacity.on_demand_initial_peak_read_units", c.on_demand_initial_peak_read_units},
+      {"capacity.on_demand_initial_peak_write_units", c.on_demand_initial_peak_write_units},
+      {"capacity.on_demand_table_read_quota", c.on_demand_table_read_quota},
+      {"capacity.on_demand_table_write_quota", c.on_demand_table_write_quota},
+      {"capacity.insights_sketch_capacity", static_cast<int64_t>(c.insights_sketch_capacity)},
+      {"capacity.insights_minutes", static_cast<int64_t>(c.insights_minutes)},
+  };
+  for (const auto& [name, value] : positive) {
+    if (value <= 0) return bad(name, value, "must be positive");
+  }
+  const std::pair<std::string_view, int64_t> non_negative[] = {
+      {"capacity.burst_seconds", c.burst_seconds},
+      {"capacity.on_demand_peak_delay_seconds", c.on_demand_peak_delay_seconds},
+      {"capacity.metric_seconds", c.metric_seconds},
+      {"capacity.metric_minutes", c.metric_minutes},
+      {"capacity.partition_metric_seconds", c.partition_metric_seconds},
+      {"capacity.partition_metric_minutes", c.partition_metric_minutes},
+  };
+  for (const auto& [name, value] : non_negative) {
+    if (value < 0) return bad(name, value, "must not be negative");
+  }
+  if (c.partition_size_limit == 0)
+    return bad("capacity.partition_size_limit", 0, "must be positive");
+  if (c.heat_percent < 1 || c.heat_percent > 100) {
+    return bad("capacity.heat_percent", c.heat_percent, "1..100");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Database>> Database::Open(DatabaseOptions options) {
+  PARTSTORE_RETURN_IF_ERROR(CheckOptions(options));
+  return std::make_unique<Database>(std::move(options));
+}
+
+Database::Database(DatabaseOptions options)
+    : state_(std::make_unique<internal::DatabaseState>(std::move(options))) {}
+
+Database::~Database() = default;
+
+const DatabaseOptions& Database::options() const { return state_->options_; }
+
 Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& request) {
   TableOptions table_options;
-  table_options.stripes = options_.stripes_per_table;
-  table_options.item_collection_size_limit = options_.item_collection_size_limit;
-  table_options.expression_cache = cache_;
-  table_options.capacity = options_.capacity;
-  table_options.arn_prefix =
-      fmt::format("arn:aws:dynamodb:{}:{}:table/", options_.region, options_.account_id);
+  table_options.stripes = state_->options_.stripes_per_table;
+  table_options.item_collection_size_limit = state_->options_.item_collection_size_limit;
+  table_options.expression_cache = state_->cache_;
+  table_options.capacity = state_->options_.capacity;
+  table_options.arn_prefix = fmt::format("arn:aws:dynamodb:{}:{}:table/", state_->options_.region,
+                                         state_->options_.account_id);
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
                              Table::Create(request, std::move(table_options)));
   {
-    std::unique_lock lock(mu_);
-    auto [it, inserted] = tables_.try_emplace(request.table_name, table);
+    std::unique_lock lock(state_->mu_);
+    auto [it, inserted] = state_->tables_.try_emplace(request.table_name, table);
     if (!inserted) {
       return Status(Code::kResourceInUse, "Table already exists: " + request.table_name);
     }
@@ -80,11 +143,11 @@ Result<DeleteTableResult> Database::DeleteTable(const DeleteTableRequest& reques
   PARTSTORE_RETURN_IF_ERROR(CheckName(request.table_name));
   std::shared_ptr<Table> table;
   {
-    std::unique_lock lock(mu_);
-    auto it = tables_.find(request.table_name);
-    if (it == tables_.end()) return TableNotFound(request.table_name);
+    std::unique_lock lock(state_->mu_);
+    auto it = state_->tables_.find(request.table_name);
+    if (it == state_->tables_.end()) return TableNotFound(request.table_name);
     table = std::move(it->second);
-    tables_.erase(it);
+    state_->tables_.erase(it);
   }
   table->set_status(TableStatus::kDeleting);
   DeleteTableResult result;
@@ -94,7 +157,7 @@ Result<DeleteTableResult> Database::DeleteTable(const DeleteTableRequest& reques
 
 Result<DescribeTableResult> Database::DescribeTable(const DescribeTableRequest& request) {
   PARTSTORE_RETURN_IF_ERROR(CheckName(request.table_name));
-  Result<std::shared_ptr<Table>> table = GetTable(request.table_name);
+  Result<std::shared_ptr<Table>> table = state_->GetTable(request.table_name);
   if (!table.ok()) return TableNotFound(request.table_name);
   DescribeTableResult result;
   result.table = (*table)->Describe();
@@ -111,14 +174,14 @@ Result<ListTablesResult> Database::ListTables(const ListTablesRequest& request) 
   const size_t limit = request.limit ? static_cast<size_t>(*request.limit) : 100;
 
   ListTablesResult result;
-  std::shared_lock lock(mu_);
+  std::shared_lock lock(state_->mu_);
   auto it = request.exclusive_start_table_name
-                ? tables_.upper_bound(*request.exclusive_start_table_name)
-                : tables_.begin();
-  for (; it != tables_.end() && result.table_names.size() < limit; ++it) {
+                ? state_->tables_.upper_bound(*request.exclusive_start_table_name)
+                : state_->tables_.begin();
+  for (; it != state_->tables_.end() && result.table_names.size() < limit; ++it) {
     result.table_names.push_back(it->first);
   }
-  if (it != tables_.end() && !result.table_names.empty()) {
+  if (it != state_->tables_.end() && !result.table_names.empty()) {
     result.last_evaluated_table_name = result.table_names.back();
   }
   return result;
@@ -126,7 +189,7 @@ Result<ListTablesResult> Database::ListTables(const ListTablesRequest& request) 
 
 Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& request) {
   PARTSTORE_RETURN_IF_ERROR(CheckName(request.table_name));
-  Result<std::shared_ptr<Table>> table = GetTable(request.table_name);
+  Result<std::shared_ptr<Table>> table = state_->GetTable(request.table_name);
   if (!table.ok()) return TableNotFound(request.table_name);
   const TableDescription before = (*table)->Describe();
   PARTSTORE_RETURN_IF_ERROR((*table)->Update(request));
@@ -146,7 +209,7 @@ Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& reques
       return gsi.index_name == old.index_name;
     });
     if (!kept) {
-      DropShardingPolicies(**table, old.index_name);
+      state_->DropShardingPolicies(**table, old.index_name);
       gsis.push_back(old);
       gsis.back().index_status = IndexStatus::kDeleting;
     }
@@ -158,64 +221,64 @@ Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& reques
 
 Result<PutItemResult> Database::PutItem(const PutItemRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
-                             PreparePut(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PreparePut(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   return table->PutItem(request, prepared);
 }
 
 Result<GetItemResult> Database::GetItem(const GetItemRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
-                             PrepareGet(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PrepareGet(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   return table->GetItem(request, prepared);
 }
 
 Result<GetItemViewResult> Database::GetItemView(const GetItemRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
-                             PrepareGet(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PrepareGet(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   return table->GetItemView(request, prepared);
 }
 
 Result<UpdateItemResult> Database::UpdateItem(const UpdateItemRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedUpdate prepared,
-                             PrepareUpdate(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PrepareUpdate(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   return table->UpdateItem(request, prepared);
 }
 
 Result<DeleteItemResult> Database::DeleteItem(const DeleteItemRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
-                             PrepareDelete(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PrepareDelete(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   return table->DeleteItem(request, prepared);
 }
 
 Result<QueryResult> Database::Query(const QueryRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
-                             PrepareQuery(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PrepareQuery(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   return table->Query(request, prepared);
 }
 
 Result<ScanResult> Database::Scan(const ScanRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
-                             PrepareScan(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PrepareScan(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   return table->Scan(request, prepared);
 }
 
 Result<QueryViewResult> Database::QueryView(const QueryRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
-                             PrepareQuery(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PrepareQuery(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   return table->QueryView(request, prepared);
 }
 
 Result<ScanViewResult> Database::ScanView(const ScanRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
-                             PrepareScan(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PrepareScan(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   return table->ScanView(request, prepared);
 }
 

@@ -1,4 +1,4 @@
-// Database: partstore's capacity extensions (shard/capacity_requests.h): the manual clock, and
+// Database: partstore's capacity extensions (partstore/capacity_requests.h): the manual clock, and
 // what the simulated partitions, metrics and Contributor Insights of a table or GSI show.
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "shard/constraints.h"
-#include "shard/database.h"
+#include "shard/database_state.h"
 
 namespace partstore {
 
@@ -26,8 +26,8 @@ double Seconds(int64_t micros) {
 }  // namespace
 
 Result<AdvanceClockResult> Database::AdvanceClock(const AdvanceClockRequest& request) {
-  auto* clock = dynamic_cast<capacity::ManualClock*>(options_.capacity.clock.get());
-  if (!options_.capacity.enabled || clock == nullptr) {
+  auto* clock = dynamic_cast<capacity::ManualClock*>(state_->options_.capacity.clock.get());
+  if (!state_->options_.capacity.enabled || clock == nullptr) {
     return Status::Validation(
         "The clock is not manual: start partstore with --clock manual (or give "
         "DatabaseOptions::capacity a ManualClock)");
@@ -58,7 +58,7 @@ Result<std::shared_ptr<Table>> CapacityTable(const Database& db, const std::stri
   if (index_name) violations.Name(*index_name, "indexName");
   PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
   if (!db.options().capacity.enabled) return Status::Validation(std::string(kCapacityOff));
-  Result<std::shared_ptr<Table>> table = db.GetTable(table_name);
+  Result<std::shared_ptr<Table>> table = internal::GetTable(db, table_name);
   if (!table.ok()) {
     return Status::ResourceNotFound("Requested resource not found: Table: " + table_name +
                                     " not found");
@@ -167,8 +167,8 @@ Result<UpdateContributorInsightsResult> Database::UpdateContributorInsights(
     return IndexNotFound(request.table_name, *request.index_name);
   }
   {
-    std::lock_guard<std::mutex> lock(insights_mu_);
-    insights_updated_[request.table_name + "/" + request.index_name.value_or("")] =
+    std::lock_guard<std::mutex> lock(state_->insights_mu_);
+    state_->insights_updated_[request.table_name + "/" + request.index_name.value_or("")] =
         static_cast<double>(std::chrono::duration_cast<std::chrono::milliseconds>(
                                 std::chrono::system_clock::now().time_since_epoch())
                                 .count()) /
@@ -186,9 +186,10 @@ Result<DescribeContributorInsightsResult> Database::DescribeContributorInsights(
   result.table_name = request.table_name;
   result.index_name = request.index_name;
   {
-    std::lock_guard<std::mutex> lock(insights_mu_);
-    auto it = insights_updated_.find(request.table_name + "/" + request.index_name.value_or(""));
-    if (it != insights_updated_.end()) result.last_update_date_time = it->second;
+    std::lock_guard<std::mutex> lock(state_->insights_mu_);
+    auto it =
+        state_->insights_updated_.find(request.table_name + "/" + request.index_name.value_or(""));
+    if (it != state_->insights_updated_.end()) result.last_update_date_time = it->second;
   }
   const bool found = table->capacity()->Inspect(
       request.index_name.value_or(""), [&](const capacity::ResourceCapacity& r, int64_t) {

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "core/expr/projection.h"
-#include "shard/database.h"
+#include "shard/database_state.h"
 #include "shard/sharding/item_routing.h"
 #include "shard/sharding/scatter_gather.h"
 
@@ -36,7 +36,7 @@ std::vector<std::string> KeyAttributeNames(const Table& table) {
 
 Result<PutShardingPolicyResult> Database::PutShardingPolicy(
     const PutShardingPolicyRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   KeySchema schema = table->key_schema();
   if (request.policy.index_name) {
     bool found = false;
@@ -59,7 +59,7 @@ Result<PutShardingPolicyResult> Database::PutShardingPolicy(
       std::shared_ptr<const sharding::Policy> policy,
       sharding::Policy::Make(request.policy, schema, KeyAttributeNames(*table)));
 
-  std::lock_guard lock(sharding_mu_);
+  std::lock_guard lock(state_->sharding_mu_);
   std::shared_ptr<const PolicySet> policies = table->sharding_policies();
   for (const auto& other : policies->policies()) {
     if (other->logical_attribute() == policy->logical_attribute() &&
@@ -75,11 +75,11 @@ Result<PutShardingPolicyResult> Database::PutShardingPolicy(
 
 Result<DeleteShardingPolicyResult> Database::DeleteShardingPolicy(
     const DeleteShardingPolicyRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   // (Both arms string_view: "cond ? std::string : \"\"" would make a temporary std::string.)
   const std::string_view index =
       request.index_name ? std::string_view(*request.index_name) : std::string_view();
-  std::lock_guard lock(sharding_mu_);
+  std::lock_guard lock(state_->sharding_mu_);
   std::shared_ptr<const PolicySet> policies = table->sharding_policies();
   const sharding::Policy* policy = policies->FindDefinition(index, request.key, request.match);
   if (policy == nullptr) return Status::ResourceNotFound("Sharding policy not found");
@@ -89,7 +89,7 @@ Result<DeleteShardingPolicyResult> Database::DeleteShardingPolicy(
   return result;
 }
 
-void Database::DropShardingPolicies(Table& table, std::string_view index) {
+void internal::DatabaseState::DropShardingPolicies(Table& table, std::string_view index) {
   std::lock_guard lock(sharding_mu_);
   std::shared_ptr<const PolicySet> policies = table.sharding_policies();
   PolicySet::PolicyList kept;
@@ -103,7 +103,7 @@ void Database::DropShardingPolicies(Table& table, std::string_view index) {
 
 Result<DescribeShardingPoliciesResult> Database::DescribeShardingPolicies(
     const DescribeShardingPoliciesRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   DescribeShardingPoliciesResult result;
   for (const auto& policy : table->sharding_policies()->policies()) {
     result.policies.push_back(policy->definition());
@@ -113,8 +113,8 @@ Result<DescribeShardingPoliciesResult> Database::DescribeShardingPolicies(
 
 Result<ShardedPutItemResult> Database::ShardedPutItem(const PutItemRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
-                             PreparePut(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PreparePut(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   std::shared_ptr<const PolicySet> policies = table->sharding_policies();
   ShardedPutItemResult out;
   if (policies->empty()) {
@@ -134,8 +134,8 @@ Result<ShardedPutItemResult> Database::ShardedPutItem(const PutItemRequest& requ
 Status Database::ImportItem(std::string_view table_name, Item item) {
   PutItemRequest request{.table_name = std::string(table_name), .item = std::move(item)};
   PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
-                             PreparePut(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PreparePut(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   std::shared_ptr<const PolicySet> policies = table->sharding_policies();
   if (!policies->empty()) {
     std::optional<int32_t> shard;
@@ -147,8 +147,8 @@ Status Database::ImportItem(std::string_view table_name, Item item) {
 
 Result<ShardedGetItemResult> Database::ShardedGetItem(const GetItemRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
-                             PrepareGet(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PrepareGet(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   std::shared_ptr<const PolicySet> policies = table->sharding_policies();
   PARTSTORE_ASSIGN_OR_RETURN(KeyRoute route, sharding::RouteKey(*policies, table->key_schema(),
                                                                 request.key, KeyUse::kRead));
@@ -186,8 +186,8 @@ Result<ShardedGetItemResult> Database::ShardedGetItem(const GetItemRequest& requ
 
 Result<ShardedUpdateItemResult> Database::ShardedUpdateItem(const UpdateItemRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedUpdate prepared,
-                             PrepareUpdate(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PrepareUpdate(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   std::shared_ptr<const PolicySet> policies = table->sharding_policies();
   ShardedUpdateItemResult out;
   if (policies->empty()) {
@@ -208,8 +208,8 @@ Result<ShardedUpdateItemResult> Database::ShardedUpdateItem(const UpdateItemRequ
 
 Result<ShardedDeleteItemResult> Database::ShardedDeleteItem(const DeleteItemRequest& request) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
-                             PrepareDelete(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PrepareDelete(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   std::shared_ptr<const PolicySet> policies = table->sharding_policies();
   PARTSTORE_ASSIGN_OR_RETURN(KeyRoute route, sharding::RouteKey(*policies, table->key_schema(),
                                                                 request.key, KeyUse::kDelete));
@@ -262,7 +262,7 @@ Result<ShardedBatchWriteItemResult> Database::ShardedBatchWriteItem(
   }
   for (size_t t = 0; t < request.request_items.size(); ++t) {
     const auto& [name, writes] = request.request_items[t];
-    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(name));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(name));
     std::shared_ptr<const PolicySet> policies = table->sharding_policies();
     for (size_t w = 0; w < writes.size(); ++w) {
       const WriteRequest& write = writes[w];
@@ -364,7 +364,7 @@ Result<TransactWriteItemsResult> Database::ShardedTransactWriteItems(
       add(i, action, nullptr, nullptr);  // the transaction reports the malformed action
       continue;
     }
-    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(*table_name));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(*table_name));
     std::shared_ptr<const PolicySet> policies = table->sharding_policies();
     const KeySchema& schema = table->key_schema();
     if (action.put) {
@@ -402,7 +402,7 @@ Result<TransactWriteItemsResult> Database::ShardedTransactWriteItems(
       }
     }
   }
-  Result<TransactWriteItemsResult> result = RunTransaction(physical, rewriters, &request);
+  Result<TransactWriteItemsResult> result = state_->RunTransaction(physical, rewriters, &request);
   if (result.ok() || result.status().code() != Code::kTransactionCanceled ||
       result.status().detail() == nullptr) {
     return result;
@@ -422,18 +422,20 @@ Result<TransactWriteItemsResult> Database::ShardedTransactWriteItems(
 Result<ShardedQueryResult> Database::ShardedQuery(const QueryRequest& request,
                                                   ShardedQueryOptions options) {
   PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
-                             PrepareQuery(request, request.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.table_name));
+                             PrepareQuery(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   return sharding::ScatterGatherQuery(*table, *table->sharding_policies(), request, prepared,
-                                      cache_.get(), options);
+                                      state_->cache_.get(), options);
 }
 
 Result<ShardedAggregateResult> Database::ShardedAggregate(const ShardedAggregateRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
-                             PrepareQuery(request.query, request.query.table_name, cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, GetTable(request.query.table_name));
+  PARTSTORE_ASSIGN_OR_RETURN(
+      PreparedRead prepared,
+      PrepareQuery(request.query, request.query.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
+                             state_->GetTable(request.query.table_name));
   return sharding::AggregateShards(*table, *table->sharding_policies(), request, prepared,
-                                   cache_.get());
+                                   state_->cache_.get());
 }
 
 }  // namespace partstore

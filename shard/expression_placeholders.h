@@ -10,8 +10,8 @@
 #include <utility>
 
 #include "core/expr/resolve.h"
-#include "core/status.h"
-#include "core/value.h"
+#include "partstore/status.h"
+#include "partstore/value.h"
 
 namespace partstore::builder_internal {
 

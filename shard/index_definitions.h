@@ -8,9 +8,9 @@
 
 #include <vector>
 
-#include "core/status.h"
+#include "partstore/status.h"
+#include "partstore/table_requests.h"
 #include "shard/secondary_index.h"
-#include "shard/table_requests.h"
 
 namespace partstore {
 

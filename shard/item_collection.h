@@ -27,7 +27,7 @@
 //     vs 1.25 us at 1M keys) and per item on scans; storing items by pointer in one flat_map only
 //     cuts the move cost by about a third, not the O(n) growth.
 //
-// Items. The collection holds StoredItems (core/stored_item.h): immutable, reference-counted
+// Items. The collection holds StoredItems (partstore/stored_item.h): immutable, reference-counted
 // buffers, 8 bytes per element beside the key. A write replaces an item's handle, never the bytes
 // behind it, so a reader that copied a handle (one atomic increment) under the lock may read the
 // item after releasing the lock, and keeps reading the version it took.
@@ -41,8 +41,9 @@
 // cursor's Seek* methods re-read the collection, so a cursor may be repositioned with a Seek*
 // after a mutation; its other methods require that nothing was mutated since the last Seek*.
 //
-// Total size. total_size() is the sum of DynamoDB's ItemSize (core/item.h, no 100-byte overhead)
-// of the items, kept on every mutation from the size each StoredItem carries in its header.
+// Total size. total_size() is the sum of DynamoDB's ItemSize (partstore/item.h, no 100-byte
+// overhead) of the items, kept on every mutation from the size each StoredItem carries in its
+// header.
 //
 // Thread safety: not thread-safe. The owning stripe's reader/writer lock protects it: const
 // methods and cursors under the shared lock, mutations under the exclusive lock. Pointers and
@@ -60,7 +61,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/stored_item.h"
+#include "partstore/stored_item.h"
 
 namespace partstore {
 

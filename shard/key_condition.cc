@@ -1,4 +1,4 @@
-#include "shard/key_condition.h"
+#include "partstore/key_condition.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "shard/key_patterns.h"
+#include "partstore/key_patterns.h"
 
 namespace partstore {
 

@@ -23,10 +23,10 @@
 
 #include "core/expr/ast.h"
 #include "core/expr/cache.h"
-#include "core/status.h"
-#include "shard/batch_requests.h"
-#include "shard/item_requests.h"
-#include "shard/read_requests.h"
+#include "partstore/batch_requests.h"
+#include "partstore/item_requests.h"
+#include "partstore/read_requests.h"
+#include "partstore/status.h"
 
 namespace partstore {
 

@@ -23,9 +23,9 @@
 #include "core/expr/ast.h"
 #include "core/expr/evaluate.h"
 #include "core/expr/projection.h"
-#include "core/item.h"
-#include "core/stored_item.h"
-#include "shard/read_requests.h"
+#include "partstore/item.h"
+#include "partstore/read_requests.h"
+#include "partstore/stored_item.h"
 
 namespace partstore {
 
@@ -75,7 +75,8 @@ class ReadPage {
       count_ += static_cast<int64_t>(read_.size());
       return;
     }
-    std::erase_if(read_, [this](const StoredItem& item) { return !expr::Evaluate(*filter_, &item); });
+    std::erase_if(read_,
+                  [this](const StoredItem& item) { return !expr::Evaluate(*filter_, &item); });
     count_ += static_cast<int64_t>(read_.size());
   }
   // Items that passed the filter. REQUIRES: Filter() called, when stored items were added.
@@ -103,7 +104,8 @@ class ReadPage {
     if (!count_only_) {
       if (projection_ != nullptr) {
         out.items.reserve(read_.size());
-        for (const StoredItem& item : read_) out.items.push_back(expr::ProjectStored(*projection_, item));
+        for (const StoredItem& item : read_)
+          out.items.push_back(expr::ProjectStored(*projection_, item));
       } else {
         out.items = std::move(read_);
       }

@@ -1,8 +1,8 @@
 // The small shared pieces of the request structs: enum names and SimpleTable.
-#include "shard/batch_requests.h"
-#include "shard/item_requests.h"
-#include "shard/read_requests.h"
-#include "shard/table_requests.h"
+#include "partstore/batch_requests.h"
+#include "partstore/item_requests.h"
+#include "partstore/read_requests.h"
+#include "partstore/table_requests.h"
 
 namespace partstore {
 

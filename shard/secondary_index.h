@@ -27,10 +27,10 @@
 #include <string>
 #include <vector>
 
-#include "core/key.h"
-#include "core/status.h"
+#include "partstore/key.h"
+#include "partstore/status.h"
+#include "partstore/table_requests.h"
 #include "shard/stripe.h"
-#include "shard/table_requests.h"
 
 namespace partstore {
 

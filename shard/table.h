@@ -41,16 +41,16 @@
 #include <vector>
 
 #include "core/expr/cache.h"
-#include "core/key.h"
-#include "core/status.h"
+#include "partstore/item_requests.h"
+#include "partstore/key.h"
+#include "partstore/read_requests.h"
+#include "partstore/status.h"
+#include "partstore/table_requests.h"
 #include "shard/capacity/table_capacity.h"
-#include "shard/item_requests.h"
 #include "shard/prepared.h"
 #include "shard/read_page.h"
-#include "shard/read_requests.h"
 #include "shard/secondary_index.h"
 #include "shard/stripe.h"
-#include "shard/table_requests.h"
 
 namespace partstore {
 
@@ -148,8 +148,8 @@ class Table {
   Result<ScanResult> Scan(const ScanRequest& request, const PreparedRead& prepared) const;
 
   // The reads again, answering with the items as the engine stores them (StoredItem views, no
-  // tree built; see GetItemViewResult in shard/item_requests.h). With a projection, the items are
-  // buffers of the projected attributes.
+  // tree built; see GetItemViewResult in partstore/item_requests.h). With a projection, the items
+  // are buffers of the projected attributes.
   Result<GetItemViewResult> GetItemView(const GetItemRequest& request,
                                         const PreparedProjection& prepared) const;
   Result<QueryViewResult> QueryView(const QueryRequest& request, const PreparedRead& prepared,

@@ -10,10 +10,10 @@
 // item's size when one existed, else 1).
 #include <utility>
 
-#include "core/error_detail.h"
 #include "core/expr/evaluate.h"
 #include "core/expr/projection.h"
 #include "core/expr/update.h"
+#include "partstore/error_detail.h"
 #include "shard/prepared.h"
 #include "shard/table.h"
 

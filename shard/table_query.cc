@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/expr/key_condition.h"
+#include "core/expr/legacy.h"
 #include "core/key_encoding.h"
 #include "shard/prepared.h"
 #include "shard/read_page.h"
@@ -186,7 +187,8 @@ Result<std::vector<std::string>> Table::QueryOrderKeys(std::string_view index_na
   for (const Item& item : items) {
     PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKeyOfItem(item));
     std::optional<SecondaryIndex::EntryKey> entry = index->KeyOf(item, key.partition, key.sort);
-    if (!entry) return Status::Validation("The item has no key in index " + std::string(index_name));
+    if (!entry)
+      return Status::Validation("The item has no key in index " + std::string(index_name));
     out.push_back(std::move(entry->entry));
   }
   return out;
@@ -209,7 +211,7 @@ Result<QueryResult> Table::Query(const QueryRequest& request, const PreparedRead
 }
 
 Result<QueryViewResult> Table::QueryView(const QueryRequest& request, const PreparedRead& prepared,
-                                   TableQueryOptions options) const {
+                                         TableQueryOptions options) const {
   PARTSTORE_ASSIGN_OR_RETURN(PendingPage page, ReadQuery(request, prepared, options));
   return std::move(page).FinishStored();
 }

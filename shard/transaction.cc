@@ -30,9 +30,9 @@
 #include <set>
 #include <shared_mutex>
 
-#include "core/error_detail.h"
 #include "core/expr/projection.h"
-#include "shard/database.h"
+#include "partstore/error_detail.h"
+#include "shard/database_state.h"
 
 namespace partstore {
 
@@ -96,11 +96,10 @@ Status CanceledAt(size_t count, size_t index, const Status& failed) {
 
 Status LengthViolation(std::string_view member, std::string_view value, bool too_long,
                        size_t bound) {
-  return Status::Validation(std::string("1 validation error detected: Value '") +
-                            std::string(value) + "' at '" + std::string(member) +
-                            "' failed to satisfy constraint: Member must have length " +
-                            (too_long ? "less than or equal to " : "greater than or equal to ") +
-                            std::to_string(bound));
+  return Status::Validation(
+      std::string("1 validation error detected: Value '") + std::string(value) + "' at '" +
+      std::string(member) + "' failed to satisfy constraint: Member must have length " +
+      (too_long ? "less than or equal to " : "greater than or equal to ") + std::to_string(bound));
 }
 
 // Locks a set of stripes in the global order (by address), exclusively or shared. The analysis
@@ -231,8 +230,10 @@ uint64_t PayloadBytes(const TransactWriteItemsRequest& request) {
       bytes += ItemSize(action.condition_check->key) +
                values(action.condition_check->expression_attribute_values);
     }
-    if (action.put) bytes += ItemSize(action.put->item) + values(action.put->expression_attribute_values);
-    if (action.del) bytes += ItemSize(action.del->key) + values(action.del->expression_attribute_values);
+    if (action.put)
+      bytes += ItemSize(action.put->item) + values(action.put->expression_attribute_values);
+    if (action.del)
+      bytes += ItemSize(action.del->key) + values(action.del->expression_attribute_values);
     if (action.update) {
       bytes += ItemSize(action.update->key) + values(action.update->expression_attribute_values);
     }
@@ -251,18 +252,18 @@ Status NoLegacy(bool legacy) {
 
 Result<TransactWriteItemsResult> Database::TransactWriteItems(
     const TransactWriteItemsRequest& request) {
-  return RunTransaction(request, {}, nullptr);
+  return state_->RunTransaction(request, {}, nullptr);
 }
 
-Result<TransactWriteItemsResult> Database::RunTransaction(
+Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
     const TransactWriteItemsRequest& request, const std::vector<const ItemRewriter*>& rewriters,
     const TransactWriteItemsRequest* logical) {
   // 1. The request.
   const size_t count = request.transact_items.size();
   if (count == 0) return LengthViolation("transactItems", "[]", false, 1);
   if (count > kMaxTransactionActions) {
-    return LengthViolation("transactItems", "[" + std::to_string(count) + " transact items]",
-                           true, kMaxTransactionActions);
+    return LengthViolation("transactItems", "[" + std::to_string(count) + " transact items]", true,
+                           kMaxTransactionActions);
   }
   if (request.client_request_token) {
     const std::string& token = *request.client_request_token;
@@ -275,8 +276,8 @@ Result<TransactWriteItemsResult> Database::RunTransaction(
   for (size_t i = 0; i < count; ++i) {
     const TransactWriteItem& item = request.transact_items[i];
     Action& action = actions[i];
-    const int set = item.condition_check.has_value() + item.put.has_value() +
-                    item.del.has_value() + item.update.has_value();
+    const int set = item.condition_check.has_value() + item.put.has_value() + item.del.has_value() +
+                    item.update.has_value();
     if (set != 1) {
       return Status::Validation(
           "TransactItems can only contain one of Check, Put, Update or Delete");
@@ -287,12 +288,12 @@ Result<TransactWriteItemsResult> Database::RunTransaction(
         return Status::Validation(
             "The ConditionExpression parameter is required for a ConditionCheck action");
       }
-      action.check_request = DeleteItemRequest{
-          .table_name = check.table_name,
-          .key = check.key,
-          .condition_expression = check.condition_expression,
-          .expression_attribute_names = check.expression_attribute_names,
-          .expression_attribute_values = check.expression_attribute_values};
+      action.check_request =
+          DeleteItemRequest{.table_name = check.table_name,
+                            .key = check.key,
+                            .condition_expression = check.condition_expression,
+                            .expression_attribute_names = check.expression_attribute_names,
+                            .expression_attribute_values = check.expression_attribute_values};
       PARTSTORE_ASSIGN_OR_RETURN(
           action.condition, PrepareDelete(action.check_request, check.table_name, cache_.get()));
       action.kind = Kind::kConditionCheck;
@@ -310,7 +311,8 @@ Result<TransactWriteItemsResult> Database::RunTransaction(
     } else if (item.del) {
       const DeleteItemRequest& del = *item.del;
       PARTSTORE_RETURN_IF_ERROR(NoLegacy(del.expected || del.conditional_operator));
-      PARTSTORE_ASSIGN_OR_RETURN(action.condition, PrepareDelete(del, del.table_name, cache_.get()));
+      PARTSTORE_ASSIGN_OR_RETURN(action.condition,
+                                 PrepareDelete(del, del.table_name, cache_.get()));
       action.kind = Kind::kDelete;
       action.table_name = &del.table_name;
       action.staged.key_item = del.key;
@@ -333,8 +335,7 @@ Result<TransactWriteItemsResult> Database::RunTransaction(
     action.staged.kind = action.kind;
   }
   if (PayloadBytes(request) > kMaxTransactionPayloadBytes) {
-    return Status::Validation(
-        "Transaction request size exceeded the maximum allowed size of 4 MB");
+    return Status::Validation("Transaction request size exceeded the maximum allowed size of 4 MB");
   }
   for (Action& action : actions) {
     PARTSTORE_ASSIGN_OR_RETURN(action.table, GetTable(*action.table_name));
@@ -353,7 +354,8 @@ Result<TransactWriteItemsResult> Database::RunTransaction(
   for (const Action& action : actions) {
     if (!seen.emplace(action.table.get(), action.staged.key.partition, action.staged.key.sort)
              .second) {
-      return Status::Validation("Transaction request cannot include multiple operations on one item");
+      return Status::Validation(
+          "Transaction request cannot include multiple operations on one item");
     }
   }
 
@@ -395,7 +397,8 @@ Result<TransactWriteItemsResult> Database::RunTransaction(
 
   // 3. The base stripes.
   StripeLocks base;
-  for (const Action& action : actions) base.Add(&action.table->stripes().ForHash(action.staged.key.hash));
+  for (const Action& action : actions)
+    base.Add(&action.table->stripes().ForHash(action.staged.key.hash));
   base.LockExclusive();
 
   // 4. Stage everything, then charge.
@@ -444,12 +447,12 @@ Result<TransactWriteItemsResult> Database::RunTransaction(
     std::optional<ItemCollectionMetrics> metrics = action.table->CommitStaged(
         action.staged, request.return_item_collection_metrics, &charge->second);
     if (metrics) {
-      auto table = std::find_if(result.item_collection_metrics.begin(),
-                                result.item_collection_metrics.end(),
-                                [&](const auto& m) { return m.first == name; });
+      auto table =
+          std::find_if(result.item_collection_metrics.begin(), result.item_collection_metrics.end(),
+                       [&](const auto& m) { return m.first == name; });
       if (table == result.item_collection_metrics.end()) {
-        table = result.item_collection_metrics.insert(result.item_collection_metrics.end(),
-                                                      {name, {}});
+        table =
+            result.item_collection_metrics.insert(result.item_collection_metrics.end(), {name, {}});
       }
       table->second.push_back(std::move(*metrics));
     }
@@ -477,8 +480,8 @@ Result<TransactGetItemsResult> Database::TransactGetItems(const TransactGetItems
   const size_t count = request.transact_items.size();
   if (count == 0) return LengthViolation("transactItems", "[]", false, 1);
   if (count > kMaxTransactionActions) {
-    return LengthViolation("transactItems", "[" + std::to_string(count) + " transact items]",
-                           true, kMaxTransactionActions);
+    return LengthViolation("transactItems", "[" + std::to_string(count) + " transact items]", true,
+                           kMaxTransactionActions);
   }
   struct Get {
     std::shared_ptr<Table> table;
@@ -489,13 +492,16 @@ Result<TransactGetItemsResult> Database::TransactGetItems(const TransactGetItems
   for (size_t i = 0; i < count; ++i) {
     const GetItemRequest& get = request.transact_items[i].get;
     if (get.attributes_to_get) {
-      return Status::Validation("Transactions take ProjectionExpression; AttributesToGet is not "
-                                "supported");
+      return Status::Validation(
+          "Transactions take ProjectionExpression; AttributesToGet is not "
+          "supported");
     }
-    PARTSTORE_ASSIGN_OR_RETURN(gets[i].projection, PrepareGet(get, get.table_name, cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(gets[i].projection,
+                               PrepareGet(get, get.table_name, state_->cache_.get()));
   }
   for (size_t i = 0; i < count; ++i) {
-    PARTSTORE_ASSIGN_OR_RETURN(gets[i].table, GetTable(request.transact_items[i].get.table_name));
+    PARTSTORE_ASSIGN_OR_RETURN(gets[i].table,
+                               state_->GetTable(request.transact_items[i].get.table_name));
   }
   for (size_t i = 0; i < count; ++i) {
     Result<Table::EncodedKey> key = gets[i].table->EncodeItemKey(request.transact_items[i].get.key);

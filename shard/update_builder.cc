@@ -1,4 +1,4 @@
-#include "shard/update_builder.h"
+#include "partstore/update_builder.h"
 
 #include <utility>
 

@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/value.h"
+#include "partstore/value.h"
 
 namespace partstore::expr {
 
@@ -67,10 +67,10 @@ enum class OperandKind : uint8_t {
 
 struct Operand {
   OperandKind kind = OperandKind::kPath;
-  Path path;                  // kPath
-  std::string placeholder;    // kValue: ":v" as written
+  Path path;                     // kPath
+  std::string placeholder;       // kValue: ":v" as written
   const Value* value = nullptr;  // kValue, after resolution: the request's value
-  std::vector<Operand> args;  // kSize: 1; kIfNotExists, kListAppend, kPlus, kMinus: 2
+  std::vector<Operand> args;     // kSize: 1; kIfNotExists, kListAppend, kPlus, kMinus: 2
 };
 
 // ---- Conditions (ConditionExpression, FilterExpression, KeyConditionExpression) ---------------

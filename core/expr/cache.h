@@ -34,7 +34,7 @@
 
 #include "core/expr/ast.h"
 #include "core/expr/parser.h"
-#include "core/status.h"
+#include "partstore/status.h"
 
 namespace partstore::expr {
 

@@ -7,7 +7,7 @@
 // sets / L / M elements, and of anything else is missing. evaluate.cc has each rule.
 //
 // On a tree item Evaluate allocates nothing; on a stored item it reads the encoding in place
-// (core/stored_item.h) and allocates only to compare numbers (parsing their text).
+// (partstore/stored_item.h) and allocates only to compare numbers (parsing their text).
 //
 // Thread safety: pure functions; thread-safe for const arguments.
 #pragma once
@@ -16,8 +16,8 @@
 #include <optional>
 
 #include "core/expr/ast.h"
-#include "core/item.h"
-#include "core/stored_item.h"
+#include "partstore/item.h"
+#include "partstore/stored_item.h"
 
 namespace partstore::expr {
 

@@ -10,9 +10,9 @@
 #pragma once
 
 #include "core/expr/ast.h"
-#include "core/key.h"
-#include "core/status.h"
-#include "core/value.h"
+#include "partstore/key.h"
+#include "partstore/status.h"
+#include "partstore/value.h"
 
 namespace partstore::expr {
 

@@ -38,69 +38,23 @@
 #include <vector>
 
 #include "core/expr/ast.h"
-#include "core/key.h"
-#include "core/status.h"
-#include "core/value.h"
+#include "partstore/expression_parameters.h"
+#include "partstore/key.h"
+#include "partstore/status.h"
+#include "partstore/value.h"
 
 namespace partstore::expr {
 
-// ---- The parameters -----------------------------------------------------------------------
+// ---- The parameters' names (the parameters: partstore/expression_parameters.h) ----
 
-// DynamoDB's ComparisonOperator enum.
-enum class ComparisonOperator : uint8_t {
-  kEq,
-  kNe,
-  kLe,
-  kLt,
-  kGe,
-  kGt,
-  kNotNull,
-  kNull,
-  kContains,
-  kNotContains,
-  kBeginsWith,
-  kIn,
-  kBetween,
-};
 // "EQ", "NOT_NULL", "BEGINS_WITH", ...
 std::string_view ComparisonOperatorName(ComparisonOperator op);
 // Case-sensitive, as DynamoDB ("eq" is not an operator). nullopt for an unknown name.
 std::optional<ComparisonOperator> ComparisonOperatorFromName(std::string_view name);
-
-// DynamoDB's ConditionalOperator: how several Expected / filter entries combine (default AND).
-enum class ConditionalOperator : uint8_t { kAnd, kOr };
 std::string_view ConditionalOperatorName(ConditionalOperator op);
 std::optional<ConditionalOperator> ConditionalOperatorFromName(std::string_view name);
-
-// One entry of Expected (ExpectedAttributeValue). Which members the request carried matters
-// (e.g. an empty AttributeValueList is not an absent one), hence the optionals.
-struct ExpectedAttribute {
-  std::string name;  // the attribute: a literal top-level name, never a document path
-  std::optional<Value> value;
-  std::optional<bool> exists;
-  std::optional<ComparisonOperator> comparison_operator;
-  std::optional<std::vector<Value>> attribute_value_list;
-};
-
-// One entry of KeyConditions, QueryFilter or ScanFilter (DynamoDB's Condition structure; its
-// ComparisonOperator is required by the wire model).
-struct AttributeCondition {
-  std::string name;
-  ComparisonOperator comparison_operator = ComparisonOperator::kEq;
-  std::vector<Value> attribute_value_list;  // an absent list is an empty one
-};
-
-// DynamoDB's AttributeAction.
-enum class AttributeAction : uint8_t { kPut, kAdd, kDelete };
 std::string_view AttributeActionName(AttributeAction action);
 std::optional<AttributeAction> AttributeActionFromName(std::string_view name);
-
-// One entry of AttributeUpdates (AttributeValueUpdate).
-struct AttributeUpdate {
-  std::string name;
-  std::optional<AttributeAction> action;  // absent means PUT
-  std::optional<Value> value;
-};
 
 // ---- Translations -------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "core/expr/ast.h"
-#include "core/status.h"
+#include "partstore/status.h"
 
 namespace partstore::expr {
 

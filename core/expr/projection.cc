@@ -32,7 +32,7 @@ bool SameElement(const Path* a, const Path* b, size_t depth) {
   return a->elements[depth] == b->elements[depth];
 }
 
-// The same projection over a tree value and an encoded one (core/stored_item.h): these
+// The same projection over a tree value and an encoded one (partstore/stored_item.h): these
 // adapters are all that differ.
 const AttributeMap* AsMap(const Value& v) { return v.if_map(); }
 std::optional<MapView> AsMap(const ValueView& v) {
@@ -81,8 +81,7 @@ std::optional<Value> ProjectChild(const V& child, std::vector<const Path*>::iter
 }
 
 template <typename V>
-std::optional<Value> ProjectValue(const V& source, std::vector<const Path*>& paths,
-                                  size_t depth) {
+std::optional<Value> ProjectValue(const V& source, std::vector<const Path*>& paths, size_t depth) {
   std::sort(paths.begin(), paths.end(), ElementLess{depth});
   if (const auto map = AsMap(source)) {
     AttributeMap out;

@@ -7,8 +7,8 @@
 #pragma once
 
 #include "core/expr/ast.h"
-#include "core/item.h"
-#include "core/stored_item.h"
+#include "partstore/item.h"
+#include "partstore/stored_item.h"
 
 namespace partstore::expr {
 

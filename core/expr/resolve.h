@@ -31,13 +31,11 @@
 
 #include "core/expr/ast.h"
 #include "core/expr/parser.h"
-#include "core/status.h"
-#include "core/value.h"
+#include "partstore/expression_parameters.h"
+#include "partstore/status.h"
+#include "partstore/value.h"
 
 namespace partstore::expr {
-
-// ExpressionAttributeNames: "#placeholder" -> attribute name.
-using NameMap = std::map<std::string, std::string, std::less<>>;
 
 class Resolver {
  public:

@@ -39,9 +39,9 @@
 #pragma once
 
 #include "core/expr/ast.h"
-#include "core/item.h"
-#include "core/key.h"
-#include "core/status.h"
+#include "partstore/item.h"
+#include "partstore/key.h"
+#include "partstore/status.h"
 
 namespace partstore::expr {
 

@@ -6,10 +6,10 @@
 // throttled rules rank keys by the number of throttled requests per key per minute. A report
 // ranks each key by its largest per-minute value over the window and names that minute.
 //
-// Units here are *half* units (int64), like core/capacity.h's read units, so that 0.5-RCU
-// eventually consistent reads stay exact: a 1-WCU write contributes 3 x 1 x 2 = 6, a strongly
-// consistent 1-RCU read 2, an eventually consistent one 1. The 3x write weighting is the caller's
-// job: Record takes the key's units already weighted.
+// Units here are *half* units (int64), like partstore/capacity_units.h's read units, so that
+// 0.5-RCU eventually consistent reads stay exact: a 1-WCU write contributes 3 x 1 x 2 = 6, a
+// strongly consistent 1-RCU read 2, an eventually consistent one 1. The 3x write weighting is the
+// caller's job: Record takes the key's units already weighted.
 //
 // Memory is bounded whatever the key space: each rule keeps one HeavyHitters sketch of
 // sketch_capacity counters for the current minute; when a later minute begins, each sketch's top
@@ -33,7 +33,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/item.h"
+#include "partstore/item.h"
 #include "shard/capacity/heavy_hitters.h"
 
 namespace partstore::capacity {

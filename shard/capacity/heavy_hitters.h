@@ -34,7 +34,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/item.h"
+#include "partstore/item.h"
 
 namespace partstore::capacity {
 

@@ -60,11 +60,11 @@
 #include <string_view>
 #include <vector>
 
-#include "core/item.h"
-#include "core/key.h"
-#include "core/stored_item.h"
-#include "core/throttle_reason.h"
-#include "shard/capacity/capacity_options.h"
+#include "partstore/capacity_options.h"
+#include "partstore/item.h"
+#include "partstore/key.h"
+#include "partstore/stored_item.h"
+#include "partstore/throttle_reason.h"
 #include "shard/capacity/contributor_insights.h"
 #include "shard/capacity/metric_series.h"
 #include "shard/capacity/token_bucket.h"

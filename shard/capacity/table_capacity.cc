@@ -4,7 +4,7 @@
 #include <boost/container/small_vector.hpp>
 #include <utility>
 
-#include "core/error_detail.h"
+#include "partstore/error_detail.h"
 
 namespace partstore::capacity {
 

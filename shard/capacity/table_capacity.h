@@ -29,8 +29,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/status.h"
-#include "shard/capacity/capacity_options.h"
+#include "partstore/capacity_options.h"
+#include "partstore/status.h"
 #include "shard/capacity/resource_capacity.h"
 #include "shard/capacity/spin_lock.h"
 

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "core/item.h"
-#include "core/key.h"
-#include "core/status.h"
+#include "partstore/item.h"
+#include "partstore/key.h"
+#include "partstore/status.h"
 #include "shard/sharding/sharding_policy.h"
 #include "shard/table.h"
 
@@ -41,9 +41,9 @@ enum class KeyUse : uint8_t {
   kDelete,  // random suffix: every shard
 };
 struct KeyRoute {
-  const Policy* policy = nullptr;  // null: no policy covers the key (it is used unchanged)
-  std::string logical;             // the logical partition key value
-  Item key;                        // the logical key, without a calculated-from attribute
+  const Policy* policy = nullptr;         // null: no policy covers the key (it is used unchanged)
+  std::string logical;                    // the logical partition key value
+  Item key;                               // the logical key, without a calculated-from attribute
   std::optional<Value> calculated_value;  // that attribute's value, when the key carried it
   std::vector<int32_t> shards;            // the shards to visit, ascending
 

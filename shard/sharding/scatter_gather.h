@@ -10,8 +10,9 @@
 //
 // Each shard is read in growing pages (first 1.5 L / N + 1 items, at least 2; doubling on every
 // refill up to 4,096; never more than the merged page could still take), so a Limit of L over N
-// evenly filled shards reads about 1.5 L + N items rather than N x L. Every shard read is a real Query on the table: it pays its own 4 KB rounding
-// and is throttled like any other read (the capacity ShardedQuery reports is the sum).
+// evenly filled shards reads about 1.5 L + N items rather than N x L. Every shard read is a real
+// Query on the table: it pays its own 4 KB rounding and is throttled like any other read (the
+// capacity ShardedQuery reports is the sum).
 //
 // Continuation: the merged page's LastEvaluatedKey is the physical key of the last item merged,
 // in shard j. Since the merge order is total ((order key, shard) ascending, or descending
@@ -26,10 +27,10 @@
 #pragma once
 
 #include "core/expr/cache.h"
-#include "core/status.h"
+#include "partstore/sharding_requests.h"
+#include "partstore/status.h"
 #include "shard/prepared.h"
 #include "shard/sharding/sharding_policy.h"
-#include "shard/sharding/sharding_requests.h"
 #include "shard/table.h"
 
 namespace partstore::sharding {

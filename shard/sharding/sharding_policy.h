@@ -28,35 +28,12 @@
 #include <string_view>
 #include <vector>
 
-#include "core/item.h"
-#include "core/key.h"
-#include "core/status.h"
+#include "partstore/item.h"
+#include "partstore/key.h"
+#include "partstore/sharding_policy.h"
+#include "partstore/status.h"
 
 namespace partstore::sharding {
-
-enum class KeyMatch : uint8_t { kExact, kPrefix };
-enum class ShardStrategy : uint8_t { kRandom, kCalculated };
-
-// "EXACT", "PREFIX"; "RANDOM", "CALCULATED".
-std::string_view KeyMatchName(KeyMatch match);
-std::string_view ShardStrategyName(ShardStrategy strategy);
-
-inline constexpr int32_t kMaxShardCount = 1000;
-inline constexpr std::string_view kDefaultSuffixFormat = "#SHARD<n>";
-inline constexpr std::string_view kShardPlaceholder = "<n>";
-
-// A policy as PutShardingPolicy sets it and DescribeShardingPolicies reports it.
-struct ShardingPolicy {
-  std::optional<std::string> index_name;  // a GSI; absent: the table
-  std::string key;                        // the partition key value, or its prefix
-  KeyMatch match = KeyMatch::kExact;
-  int32_t shard_count = 0;
-  std::string suffix_format = std::string(kDefaultSuffixFormat);
-  ShardStrategy strategy = ShardStrategy::kRandom;
-  std::optional<std::string> calculated_from;  // kCalculated: absent means the sort key
-  std::string logical_key_attribute;           // empty in a request: the default
-  friend bool operator==(const ShardingPolicy&, const ShardingPolicy&) = default;
-};
 
 // One policy bound to the key schema it shards.
 class Policy {

@@ -26,7 +26,7 @@
 #include <optional>
 #include <thread>
 
-#include "shard/database.h"
+#include "partstore/database.h"
 #include "tests/bench/target_testutil.h"
 #include "tools/bench/http_client.h"
 #include "tools/bench/sigv4.h"

@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "shard/database_state.h"
 #include "tests/capacity/capacity_testutil.h"
 
 namespace partstore::testing {
@@ -47,7 +48,7 @@ TEST(CapacityConcurrentTest, ThreadsRacingForOnePartitionGetExactlyItsTokens) {
   EXPECT_EQ(c.throttled_write_requests, kThreads * kEach - 999);
   EXPECT_EQ(c.consumed_write_half_units, 2 * 999);
   EXPECT_EQ(c.read_requests + c.throttled_read_requests, kThreads * kEach);
-  EXPECT_EQ((*db.GetTable("Tab"))->item_count(), 999);
+  EXPECT_EQ((*internal::GetTable(db, "Tab"))->item_count(), 999);
 }
 
 TEST(CapacityConcurrentTest, SystemClockServesAtMostTheLimitWhileTheClockRuns) {

@@ -8,9 +8,9 @@
 #include <memory>
 #include <string>
 
-#include "core/error_detail.h"
 #include "core/key_encoding.h"
-#include "shard/database.h"
+#include "partstore/database.h"
+#include "partstore/error_detail.h"
 #include "shard/stripe.h"
 
 namespace partstore::testing {

@@ -3,6 +3,7 @@
 // zero-cost default (no simulation unless asked for).
 #include <gtest/gtest.h>
 
+#include "shard/database_state.h"
 #include "tests/capacity/capacity_testutil.h"
 
 namespace partstore::testing {
@@ -268,7 +269,7 @@ TEST_F(ThrottlingTest, QueriesAndScansAreChargedAndThrottled) {
 TEST(CapacityOffTest, TablesHaveNoSimulationAndTheExtensionsSaySo) {
   Database db;
   ASSERT_TRUE(db.CreateTable(CapacityTable("Tab", 1, 1)).ok());
-  EXPECT_EQ((*db.GetTable("Tab"))->capacity(), nullptr);
+  EXPECT_EQ((*internal::GetTable(db, "Tab"))->capacity(), nullptr);
   // 1 WCU, yet nothing is throttled.
   for (int i = 0; i < 100; ++i) {
     PutItemRequest put;

@@ -1,6 +1,6 @@
-#include "core/capacity.h"
-
 #include <gtest/gtest.h>
+
+#include "partstore/capacity_units.h"
 
 namespace partstore {
 namespace {
@@ -34,13 +34,14 @@ TEST(CapacityTest, WriteUnitsRoundUpTo1KB) {
   EXPECT_EQ(WriteUnits(1 * KB, WriteKind::kStandard), 1);
   EXPECT_EQ(WriteUnits(1 * KB + 1, WriteKind::kStandard), 2);
   EXPECT_EQ(WriteUnits(3 * KB + 512, WriteKind::kStandard), 4);  // 500 B + 3.5 KB batch: 1 + 4
-  EXPECT_EQ(WriteUnits(2 * KB, WriteKind::kTransactional), 4);    // 2 KB transactional: 4
-  EXPECT_EQ(WriteUnits(500, WriteKind::kTransactional), 2);       // 3 x 500 B in a tx: 6
-  EXPECT_EQ(WriteUnits(0, WriteKind::kStandard), 1);              // delete of a missing item
+  EXPECT_EQ(WriteUnits(2 * KB, WriteKind::kTransactional), 4);   // 2 KB transactional: 4
+  EXPECT_EQ(WriteUnits(500, WriteKind::kTransactional), 2);      // 3 x 500 B in a tx: 6
+  EXPECT_EQ(WriteUnits(0, WriteKind::kStandard), 1);             // delete of a missing item
   EXPECT_EQ(WriteUnits(400 * KB, WriteKind::kStandard), 400);
 }
 
-static_assert(ReadHalfUnits(8 * KB, ReadConsistency::kStrong) == 4, "usable in constant expressions");
+static_assert(ReadHalfUnits(8 * KB, ReadConsistency::kStrong) == 4,
+              "usable in constant expressions");
 
 }  // namespace
 }  // namespace partstore

@@ -1,4 +1,4 @@
-#include "core/item.h"
+#include "partstore/item.h"
 
 #include <gtest/gtest.h>
 
@@ -99,8 +99,11 @@ TEST(ItemValidationTest, EmptySetsAreRejectedAtAnyDepth) {
 }
 
 TEST(ItemValidationTest, EmptyValuesAllowedForNonKeyAttributes) {
-  EXPECT_TRUE(ValidateItem({{"s", ""}, {"b", Value::Binary("")}, {"m", Value::Map({})},
-                            {"l", Value::List({})}, {"ss", StringSet{""}}})
+  EXPECT_TRUE(ValidateItem({{"s", ""},
+                            {"b", Value::Binary("")},
+                            {"m", Value::Map({})},
+                            {"l", Value::List({})},
+                            {"ss", StringSet{""}}})
                   .ok());
 }
 

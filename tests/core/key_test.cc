@@ -1,4 +1,4 @@
-#include "core/key.h"
+#include "partstore/key.h"
 
 #include <gtest/gtest.h>
 

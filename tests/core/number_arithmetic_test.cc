@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/number.h"
+#include "partstore/number.h"
 #include "tests/core/number_testutil.h"
 
 namespace partstore {

@@ -12,7 +12,7 @@
 #include <string>
 #include <utility>
 
-#include "core/number.h"
+#include "partstore/number.h"
 #include "tests/core/number_testutil.h"
 
 namespace partstore {

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/number.h"
-#include "core/status.h"
+#include "partstore/number.h"
+#include "partstore/status.h"
 
 namespace partstore::testing {
 

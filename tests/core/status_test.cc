@@ -1,4 +1,4 @@
-#include "core/status.h"
+#include "partstore/status.h"
 
 #include <gtest/gtest.h>
 

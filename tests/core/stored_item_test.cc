@@ -1,6 +1,6 @@
 // StoredItem: the encoding's round trip for every type, the views, the checking decoder, and
 // sharing a buffer across threads.
-#include "core/stored_item.h"
+#include "partstore/stored_item.h"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/item.h"
-#include "core/value.h"
+#include "partstore/item.h"
+#include "partstore/value.h"
 #include "tests/core/number_testutil.h"
 #include "tests/testutil/random_values.h"
 
@@ -70,8 +70,8 @@ TEST(StoredItemTest, EveryTypeRoundTrips) {
 
 TEST(StoredItemTest, EmptyItemAndEmptyCollections) {
   ExpectRoundTrip({});
-  ExpectRoundTrip({{"m", Value::Map({})}, {"l", Value::List({})}, {"s", ""},
-                   {"b", Value::Binary("")}});
+  ExpectRoundTrip(
+      {{"m", Value::Map({})}, {"l", Value::List({})}, {"s", ""}, {"b", Value::Binary("")}});
   const StoredItem empty = StoredItem::Encode({});
   EXPECT_EQ(empty.attribute_count(), 0u);
   EXPECT_FALSE(empty.Find("a").has_value());
@@ -79,10 +79,10 @@ TEST(StoredItemTest, EmptyItemAndEmptyCollections) {
 }
 
 TEST(StoredItemTest, EveryNumberFormIsExact) {
-  for (const char* text : {"0", "-0", "1", "-1", "00042", "1.0", "1.5E2", "1E-5", "-1E-130",
-                           "9.9999999999999999999999999999999999999E+125",
-                           "12345678901234567890123456789012345678", "0.000000000000000001",
-                           "1E125", "-7.25", "100", "1e-130"}) {
+  for (const char* text :
+       {"0", "-0", "1", "-1", "00042", "1.0", "1.5E2", "1E-5", "-1E-130",
+        "9.9999999999999999999999999999999999999E+125", "12345678901234567890123456789012345678",
+        "0.000000000000000001", "1E125", "-7.25", "100", "1e-130"}) {
     SCOPED_TRACE(text);
     const Number n = N(text);
     ExpectRoundTrip({{"n", n}});
@@ -131,9 +131,11 @@ TEST(StoredItemTest, FourHundredKilobyteItems) {
 }
 
 TEST(StoredItemTest, ViewsReadWithoutATree) {
-  const StoredItem stored = StoredItem::Encode({
-      {"a", 1}, {"b", "bee"}, {"c", Value::Map({{"x", 1}, {"y", 2}})},
-      {"s", Value(StringSet({"red", "blue"}))}, {"n", NumberSetOf({"10", "2"})}});
+  const StoredItem stored = StoredItem::Encode({{"a", 1},
+                                                {"b", "bee"},
+                                                {"c", Value::Map({{"x", 1}, {"y", 2}})},
+                                                {"s", Value(StringSet({"red", "blue"}))},
+                                                {"n", NumberSetOf({"10", "2"})}});
   // Iteration is in name order; at(i) agrees with it.
   std::vector<std::string> names;
   for (const MapView::Entry& e : stored.attributes()) names.emplace_back(e.name);
@@ -178,7 +180,8 @@ TEST(StoredItemTest, ProjectionKeepsTheChosenAttributesAsEncodingThemWould) {
       if (rng() % 4 == 0) chosen.push_back(name);  // duplicates are harmless
       subset.emplace(name, value);
     }
-    for (std::string extra : {"absent", "zzz-absent", "\x01"}) {  // names the item most likely lacks
+    for (std::string extra :
+         {"absent", "zzz-absent", "\x01"}) {  // names the item most likely lacks
       if (auto it = item.find(extra); it != item.end()) subset.insert(*it);
       chosen.push_back(std::move(extra));
     }
@@ -222,9 +225,9 @@ TEST(StoredItemTest, CopiesShareOneBuffer) {
 
 // The decoder refuses what the encoder never produces, and never reads past its input.
 TEST(StoredItemTest, DecoderRefusesMalformedBytes) {
-  const StoredItem stored = StoredItem::Encode(
-      {{"PK", "USER#1"}, {"m", Value::Map({{"a", Value::List({1, "x"})}})},
-       {"ns", NumberSetOf({"1", "2"})}});
+  const StoredItem stored = StoredItem::Encode({{"PK", "USER#1"},
+                                                {"m", Value::Map({{"a", Value::List({1, "x"})}})},
+                                                {"ns", NumberSetOf({"1", "2"})}});
   const std::string good(stored.encoding());
   // Every truncation fails.
   for (size_t n = 0; n < good.size(); ++n) {
@@ -251,19 +254,61 @@ TEST(StoredItemTest, DecoderRefusesMalformedBytes) {
         << decoded.status().ToString();
   };
   // count 1, n 4, width 1, offset 0: name "a", then...
-  refuses(std::string("\x01\x04\x01\x00\x01" "a" "\x0B\x00", 8), "bad type tag");
-  refuses(std::string("\x01\x04\x01\x00\x01" "a" "\x03\x02", 8), "bad BOOL");
-  refuses(std::string("\x01\x05\x01\x00\x01" "a" "\x01\x01" "x", 9), "canonical");
-  refuses(std::string("\x01\x05\x01\x00\x01" "a" "\x01\x02" "0", 9), "past the end");
-  refuses(std::string("\x01\x04\x02\x00\x00\x01" "a" "\x04", 8), "offset width");
-  refuses(std::string("\x01\x04\x01\x01\x01" "a" "\x04\x00", 8), "offset does not match");
+  refuses(std::string("\x01\x04\x01\x00\x01"
+                      "a"
+                      "\x0B\x00",
+                      8),
+          "bad type tag");
+  refuses(std::string("\x01\x04\x01\x00\x01"
+                      "a"
+                      "\x03\x02",
+                      8),
+          "bad BOOL");
+  refuses(std::string("\x01\x05\x01\x00\x01"
+                      "a"
+                      "\x01\x01"
+                      "x",
+                      9),
+          "canonical");
+  refuses(std::string("\x01\x05\x01\x00\x01"
+                      "a"
+                      "\x01\x02"
+                      "0",
+                      9),
+          "past the end");
+  refuses(std::string("\x01\x04\x02\x00\x00\x01"
+                      "a"
+                      "\x04",
+                      8),
+          "offset width");
+  refuses(std::string("\x01\x04\x01\x01\x01"
+                      "a"
+                      "\x04\x00",
+                      8),
+          "offset does not match");
   refuses(std::string("\x01\x03\x01\x00\x00\x04\x00", 7), "name length");
   // two names out of order: "b" then "a"
-  refuses(std::string("\x02\x06\x01\x00\x03\x01" "b" "\x04\x01" "a" "\x04", 11), "out of order");
+  refuses(std::string("\x02\x06\x01\x00\x03\x01"
+                      "b"
+                      "\x04\x01"
+                      "a"
+                      "\x04",
+                      11),
+          "out of order");
   // an empty string set: tag 7, count 0, n 0
-  refuses(std::string("\x01\x05\x01\x00\x01" "a" "\x07\x00\x00", 9), "empty set");
+  refuses(std::string("\x01\x05\x01\x00\x01"
+                      "a"
+                      "\x07\x00\x00",
+                      9),
+          "empty set");
   // a string set out of order
-  refuses(std::string("\x01\x09\x01\x00\x01" "a" "\x07\x02\x04\x01" "b" "\x01" "a", 13),
+  refuses(std::string("\x01\x09\x01\x00\x01"
+                      "a"
+                      "\x07\x02\x04\x01"
+                      "b"
+                      "\x01"
+                      "a",
+                      13),
           "out of order");
   // an overlong varint (count 0 written as 0x80 0x00)
   refuses(std::string("\x80\x00\x00\x01", 4), "overlong");
@@ -297,8 +342,10 @@ TEST(StoredItemConcurrentTest, ReadersShareAndReleaseWhileWritersReplace) {
   // At least 2,000 versions, and on until the readers have read 2,000 times (in an optimized
   // build the writer can otherwise finish before a reader thread has started).
   for (int version = 1; version <= 2000 || reads.load() < 2000; ++version) {
-    StoredItem next = StoredItem::Encode(
-        {{"PK", "k"}, {"v", version}, {"pad", std::string(100, static_cast<char>('a' + version % 26))}});
+    StoredItem next =
+        StoredItem::Encode({{"PK", "k"},
+                            {"v", version},
+                            {"pad", std::string(100, static_cast<char>('a' + version % 26))}});
     std::lock_guard lock(mu);
     slot = std::move(next);
   }

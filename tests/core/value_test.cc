@@ -1,4 +1,4 @@
-#include "core/value.h"
+#include "partstore/value.h"
 
 #include <gtest/gtest.h>
 
@@ -42,9 +42,9 @@ TEST(ValueTest, TypeNamesRoundTrip) {
 TEST(ValueTest, EqualityIsDeepAndTyped) {
   EXPECT_EQ(Value("a"), Value("a"));
   EXPECT_NE(Value("a"), Value("b"));
-  EXPECT_NE(Value("1"), Value(1));                // S vs N
-  EXPECT_NE(Value("x"), Value::Binary("x"));      // S vs B
-  EXPECT_EQ(Value(N("1000")), Value(N("1E3")));   // numbers by value
+  EXPECT_NE(Value("1"), Value(1));               // S vs N
+  EXPECT_NE(Value("x"), Value::Binary("x"));     // S vs B
+  EXPECT_EQ(Value(N("1000")), Value(N("1E3")));  // numbers by value
   EXPECT_EQ(Value::Map({{"a", Value::List({1, "x"})}}), Value::Map({{"a", Value::List({1, "x"})}}));
   EXPECT_NE(Value::Map({{"a", 1}}), Value::Map({{"a", 1}, {"b", 2}}));
   EXPECT_NE(Value::List({1, 2}), Value::List({2, 1}));  // lists keep order
@@ -82,7 +82,7 @@ TEST(ValueTest, SortedSetKeepsOrderAndUniqueness) {
 
 TEST(ValueTest, CompareOrdersScalarsOfOneType) {
   EXPECT_EQ(Compare(Value("a"), Value("b")), std::partial_ordering::less);
-  EXPECT_EQ(Compare(Value("a"), Value("A")), std::partial_ordering::greater);   // 0x61 > 0x41
+  EXPECT_EQ(Compare(Value("a"), Value("A")), std::partial_ordering::greater);         // 0x61 > 0x41
   EXPECT_EQ(Compare(Value("\xC2\xBF"), Value("z")), std::partial_ordering::greater);  // ¿ > z
   EXPECT_EQ(Compare(Value("ab"), Value("a")), std::partial_ordering::greater);  // prefix first
   EXPECT_EQ(Compare(Value(N("10")), Value(N("9"))), std::partial_ordering::greater);

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/expr/ast.h"
-#include "core/value.h"
+#include "partstore/value.h"
 
 namespace partstore::expr::builders {
 

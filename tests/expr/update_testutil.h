@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "core/expr/ast.h"
-#include "core/item.h"
-#include "core/key.h"
-#include "core/value.h"
+#include "partstore/item.h"
+#include "partstore/key.h"
+#include "partstore/value.h"
 #include "tests/expr/condition_builders.h"
 
 namespace partstore::expr::testing {

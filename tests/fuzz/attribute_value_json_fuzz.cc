@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/item.h"
+#include "partstore/item.h"
 #include "tools/protocol/attribute_value_json.h"
 
 namespace {

@@ -21,7 +21,7 @@
 #include <string_view>
 #include <utility>
 
-#include "shard/capacity/clock.h"
+#include "partstore/clock.h"
 #include "tools/protocol/attribute_value_json.h"
 #include "tools/protocol/dispatch.h"
 
@@ -62,7 +62,7 @@ constexpr Operation kOperations[] = {
     {'Y', "Partstore.ShardedQuery"},
     {'Z', "Partstore.ShardedAggregate"},
     {'#', "Partstore.ShardedTransactWriteItems"},  // reached by the modulo
-    {'F', "TransactWriteItems"},  // (the only letter left)
+    {'F', "TransactWriteItems"},                   // (the only letter left)
     {'@', "TransactGetItems"},
 };
 constexpr size_t kOperationCount = sizeof(kOperations) / sizeof(kOperations[0]);

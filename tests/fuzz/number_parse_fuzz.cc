@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/number.h"
+#include "partstore/number.h"
 
 namespace {
 

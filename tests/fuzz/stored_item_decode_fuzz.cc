@@ -16,8 +16,8 @@
 
 #include "core/expr/evaluate.h"
 #include "core/expr/projection.h"
-#include "core/item.h"
-#include "core/stored_item.h"
+#include "partstore/item.h"
+#include "partstore/stored_item.h"
 #include "tests/expr/condition_builders.h"
 #include "tools/protocol/attribute_value_json.h"
 

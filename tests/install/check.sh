@@ -15,3 +15,11 @@ cmake -S "$source/tests/install" -B "$scratch/build" "${generator[@]}" \
   -DEXAMPLE_SOURCE="$source/examples/single_table.cc" >/dev/null
 cmake --build "$scratch/build" -j2 >/dev/null
 "$scratch/build/consumer"
+# The public headers include nothing of the project but each other.
+if grep -n '#include "' "$scratch/prefix/include/partstore/"*.h | grep -v '#include "partstore/'; then
+  echo "a public header includes an internal one (above)" >&2
+  exit 1
+fi
+installed=$(ls "$scratch/prefix/include/partstore/" | wc -l)
+[[ $installed -ge 20 ]] || { echo "only $installed public headers installed" >&2; exit 1; }
+echo "consumer built; $installed public headers compile on their own"

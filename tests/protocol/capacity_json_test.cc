@@ -10,7 +10,7 @@
 #include <regex>
 #include <string>
 
-#include "shard/capacity/clock.h"
+#include "partstore/clock.h"
 #include "tests/protocol/decode_testutil.h"
 #include "tools/protocol/dispatch.h"
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "core/error_detail.h"
+#include "partstore/error_detail.h"
 #include "tools/protocol/operations_json.h"
 
 namespace partstore::protocol {
@@ -187,11 +187,10 @@ TEST(EncodeTest, TableDescriptionIndexes) {
       R"("IndexStatus":"CREATING","ProvisionedThroughput":{"LastIncreaseDateTime":3.5,)"
       R"("NumberOfDecreasesToday":0,"ReadCapacityUnits":1,"WriteCapacityUnits":2},)"
       R"("IndexSizeBytes":40,"ItemCount":1,"IndexArn":"arn:t/index/G"}]}})";
-  for (const std::string& body :
-       {EncodeCreateTableResult({.table_description = table}),
-        EncodeUpdateTableResult({.table_description = table}),
-        EncodeDeleteTableResult({.table_description = table}),
-        EncodeDescribeTableResult({.table = table})}) {
+  for (const std::string& body : {EncodeCreateTableResult({.table_description = table}),
+                                  EncodeUpdateTableResult({.table_description = table}),
+                                  EncodeDeleteTableResult({.table_description = table}),
+                                  EncodeDescribeTableResult({.table = table})}) {
     EXPECT_NE(body.find(R"("TableId":"id",)" + expected_indexes), std::string::npos) << body;
   }
   // No index of a kind: no member.
@@ -349,7 +348,7 @@ TEST_F(DispatchTest, SecondaryIndexesRoundTrip) {
   Ok("PutItem", R"({"TableName": "Orders", "Item": {"pk": {"S": "u2"}, "sk": {"N": "1"},
       "customer": {"S": "c2"}, "total": {"N": "5"}}})");  // not in the LSI
   Ok("PutItem", R"({"TableName": "Orders", "Item": {"pk": {"S": "u3"}, "sk": {"N": "1"},
-      "status": {"S": "open"}}})");  // not in the GSI
+      "status": {"S": "open"}}})");                       // not in the GSI
 
   // The GSI, in index sort key order, with its projection (keys + status, no note).
   r = Call("Query", R"({"TableName": "Orders", "IndexName": "ByCustomer",
@@ -390,13 +389,14 @@ TEST_F(DispatchTest, SecondaryIndexesRoundTrip) {
                         R"("Projection":{"ProjectionType":"KEYS_ONLY"},"IndexSizeBytes":)"),
             std::string::npos)
       << r.body;
-  EXPECT_NE(r.body.find(R"("GlobalSecondaryIndexes":[{"IndexName":"ByCustomer",)"
-                        R"("KeySchema":[{"AttributeName":"customer","KeyType":"HASH"},)"
-                        R"({"AttributeName":"total","KeyType":"RANGE"}],)"
-                        R"("Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["status"]},)"
-                        R"("IndexStatus":"ACTIVE","ProvisionedThroughput":{"NumberOfDecreasesToday":0,)"
-                        R"("ReadCapacityUnits":0,"WriteCapacityUnits":0},"IndexSizeBytes":)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.body.find(R"("GlobalSecondaryIndexes":[{"IndexName":"ByCustomer",)"
+                  R"("KeySchema":[{"AttributeName":"customer","KeyType":"HASH"},)"
+                  R"({"AttributeName":"total","KeyType":"RANGE"}],)"
+                  R"("Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["status"]},)"
+                  R"("IndexStatus":"ACTIVE","ProvisionedThroughput":{"NumberOfDecreasesToday":0,)"
+                  R"("ReadCapacityUnits":0,"WriteCapacityUnits":0},"IndexSizeBytes":)"),
+      std::string::npos)
       << r.body;
   rapidjson::Document described;
   ASSERT_TRUE(ParseJson(r.body, &described).ok());
@@ -475,9 +475,8 @@ TEST_F(DispatchTest, GlobalSecondaryIndexUpdates) {
 
   r = Call("UpdateTable", R"({"TableName": "Orders", "GlobalSecondaryIndexUpdates": [
       {"Delete": {"IndexName": "Ghost"}}]})");
-  EXPECT_EQ(r.body,
-            R"({"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",)"
-            R"("message":"Requested resource not found: Index Ghost for table Orders"})");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException",)"
+                    R"("message":"Requested resource not found: Index Ghost for table Orders"})");
   Ok("UpdateTable", R"({"TableName": "Orders", "GlobalSecondaryIndexUpdates": [
       {"Delete": {"IndexName": "ByG"}}]})");
   r = Call("DescribeTable", R"({"TableName": "Orders"})");

@@ -6,8 +6,8 @@
 #include <random>
 #include <string>
 
-#include "core/item.h"
-#include "core/stored_item.h"
+#include "partstore/item.h"
+#include "partstore/stored_item.h"
 #include "tests/testutil/random_values.h"
 #include "tools/protocol/attribute_value_json.h"
 

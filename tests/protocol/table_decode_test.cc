@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/error_detail.h"
+#include "partstore/error_detail.h"
 #include "tests/protocol/decode_testutil.h"
 #include "tools/protocol/operations_json.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error_detail.h"
+#include "partstore/error_detail.h"
 #include "tests/protocol/decode_testutil.h"
 #include "tools/protocol/dispatch.h"
 #include "tools/protocol/operations_json.h"

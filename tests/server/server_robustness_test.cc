@@ -6,9 +6,8 @@
 // Every test here runs the server's thread pool next to the test's own client threads, so the
 // suite is named ServerConcurrentTest: CI runs it under ThreadSanitizer (ctest -R Concurrent).
 // Timeouts are configured short so that each test stays well under 3 s with TSan.
-#include <sys/resource.h>
-
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <atomic>
 #include <boost/asio/connect.hpp>
@@ -26,7 +25,7 @@
 #include <thread>
 #include <vector>
 
-#include "shard/database.h"
+#include "partstore/database.h"
 #include "tools/protocol/dispatch.h"
 #include "tools/server/server.h"
 
@@ -237,11 +236,11 @@ class RunningServer {
 class ServerConcurrentTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    protocol::Response created = protocol::Dispatch(
-        db_, "CreateTable",
-        R"({"TableName":"Tbl","BillingMode":"PAY_PER_REQUEST",)"
-        R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],)"
-        R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})");
+    protocol::Response created =
+        protocol::Dispatch(db_, "CreateTable",
+                           R"({"TableName":"Tbl","BillingMode":"PAY_PER_REQUEST",)"
+                           R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],)"
+                           R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}]})");
     ASSERT_EQ(created.http_status, 200) << created.body;
   }
 
@@ -412,9 +411,8 @@ TEST_F(ServerConcurrentTest, MalformedRequestLineGets400ThenClose) {
     auto response = client.Read();
     ASSERT_TRUE(response) << "'" << garbage << "': " << client.error().message();
     EXPECT_EQ(response->result(), http::status::bad_request) << garbage;
-    EXPECT_EQ(response->body(),
-              R"({"__type":"com.amazon.coral.service#SerializationException",)"
-              R"("message":"Malformed HTTP request"})");
+    EXPECT_EQ(response->body(), R"({"__type":"com.amazon.coral.service#SerializationException",)"
+                                R"("message":"Malformed HTTP request"})");
     EXPECT_EQ(Header(*response, "Content-Type"), "application/x-amz-json-1.0");
     EXPECT_FALSE(response->keep_alive());
     EXPECT_TRUE(client.ClosedWithin(1000ms)) << garbage;
@@ -519,8 +517,8 @@ TEST_F(ServerConcurrentTest, HugeHeadersGet431ThenClose) {
 
   // Just under the limit is served.
   Client under(server->port());
-  auto ok = under.Call(RawRequest("ListTables", "{}", "X-Padding: " + std::string(15000, 'a') +
-                                                          "\r\n"));
+  auto ok =
+      under.Call(RawRequest("ListTables", "{}", "X-Padding: " + std::string(15000, 'a') + "\r\n"));
   ASSERT_TRUE(ok) << under.error().message();
   EXPECT_EQ(ok->result(), http::status::ok);
 }
@@ -534,9 +532,9 @@ TEST_F(ServerConcurrentTest, DeepJsonNestingIsSerializationException) {
     EXPECT_EQ(response->result(), http::status::bad_request);
     EXPECT_EQ(response->body(), R"({"__type":"com.amazon.coral.service#SerializationException"})");
   }
-  auto deep_item = client.Call(RawRequest(
-      "PutItem", R"({"TableName":"Tbl","Item":{"pk":{"S":"d"},"m":)" + std::string(50000, '{') +
-                     std::string(50000, '}') + "}}"));
+  auto deep_item = client.Call(
+      RawRequest("PutItem", R"({"TableName":"Tbl","Item":{"pk":{"S":"d"},"m":)" +
+                                std::string(50000, '{') + std::string(50000, '}') + "}}"));
   ASSERT_TRUE(deep_item) << client.error().message();
   EXPECT_EQ(deep_item->result(), http::status::bad_request);
   ExpectServes(server->port());

@@ -22,9 +22,10 @@
 #include <thread>
 #include <vector>
 
-#include "core/item.h"
-#include "core/value.h"
-#include "shard/database.h"
+#include "partstore/database.h"
+#include "partstore/item.h"
+#include "partstore/value.h"
+#include "shard/database_state.h"
 
 // Requests are built with designated initializers, naming only the members that matter.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -262,7 +263,7 @@ TEST(DatabaseConcurrentTest, CreateDeleteDescribeRaceWithItemOperations) {
   ASSERT_TRUE(db.CreateTable(SimpleTable("Stable", schema)).ok());
   // A table deleted while a caller holds it: operations through the pointer keep working.
   ASSERT_TRUE(db.CreateTable(SimpleTable("Orphan", schema)).ok());
-  auto orphan = db.GetTable("Orphan");
+  auto orphan = internal::GetTable(db, "Orphan");
   ASSERT_TRUE(orphan.ok());
   constexpr int kCycles = 150;
   constexpr int kUserOps = 400;

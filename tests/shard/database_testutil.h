@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "core/error_detail.h"
-#include "shard/database.h"
+#include "partstore/database.h"
+#include "partstore/error_detail.h"
 
 namespace partstore::testing {
 

@@ -28,9 +28,9 @@
 #include <thread>
 #include <vector>
 
-#include "core/item.h"
-#include "core/value.h"
-#include "shard/database.h"
+#include "partstore/database.h"
+#include "partstore/item.h"
+#include "partstore/value.h"
 #include "tests/shard/index_model.h"
 
 // Requests are built with designated initializers, naming only the members that matter.
@@ -152,12 +152,9 @@ std::vector<ModelIndexSpec> Specs() {
 CreateTableRequest CreateRequest() {
   CreateTableRequest request{.table_name = kTable};
   request.billing_mode = BillingMode::kPayPerRequest;
-  request.attribute_definitions = {{"pk", KeyType::kString},
-                                   {"sk", KeyType::kString},
-                                   {"st", KeyType::kString},
-                                   {"ts", KeyType::kNumber},
-                                   {"ow", KeyType::kString},
-                                   {"ls", KeyType::kNumber}};
+  request.attribute_definitions = {{"pk", KeyType::kString}, {"sk", KeyType::kString},
+                                   {"st", KeyType::kString}, {"ts", KeyType::kNumber},
+                                   {"ow", KeyType::kString}, {"ls", KeyType::kNumber}};
   request.key_schema = {{"pk", KeyRoleName::kHash}, {"sk", KeyRoleName::kRange}};
   for (const ModelIndexSpec& spec : Specs()) {
     std::vector<KeySchemaElement> key{{spec.partition.name, KeyRoleName::kHash}};
@@ -243,8 +240,11 @@ void CheckPage(const ModelIndex& index, const std::optional<Value>& partition, b
     // One index partition is read under one stripe lock, so an item is in it at most once per
     // page. (A Scan page of several stripes may meet an item twice, in two partitions: it moved
     // from a stripe the page had not reached yet to one it had.)
-    const std::string where = fetched ? std::string() : DebugString(entry.at(index.spec().partition.name));
-    EXPECT_TRUE(items_seen.emplace(where + "|" + entry.at("pk").as_string(), entry.at("sk").as_string()).second)
+    const std::string where =
+        fetched ? std::string() : DebugString(entry.at(index.spec().partition.name));
+    EXPECT_TRUE(
+        items_seen.emplace(where + "|" + entry.at("pk").as_string(), entry.at("sk").as_string())
+            .second)
         << index.name() << ": item twice in one page of one partition: " << Show(entry);
     if (i > 0 && partition && !fetched) {
       const Item& before = forward ? items[i - 1] : entry;
@@ -268,7 +268,8 @@ void ExpectIndexesMatchBase(Database& db) {
   }
   for (const Item& item : base) {
     std::string why;
-    ASSERT_TRUE(VersionOf(item, true, &why).has_value()) << "torn base item " << Show(item) << ": " << why;
+    ASSERT_TRUE(VersionOf(item, true, &why).has_value())
+        << "torn base item " << Show(item) << ": " << why;
   }
   auto described = db.DescribeTable({.table_name = kTable});
   ASSERT_TRUE(described.ok());
@@ -279,16 +280,22 @@ void ExpectIndexesMatchBase(Database& db) {
     // Scan of the index, in 3 segments with a Limit: the same set.
     std::map<std::pair<std::string, std::string>, Item> want_entries, got_entries;
     for (const auto& [partition, entries] : want) {
-      for (const Item& e : entries) want_entries[{e.at("pk").as_string(), e.at("sk").as_string()}] = e;
+      for (const Item& e : entries)
+        want_entries[{e.at("pk").as_string(), e.at("sk").as_string()}] = e;
     }
     for (int segment = 0; segment < 3; ++segment) {
-      ScanRequest request{.table_name = kTable, .index_name = spec.name, .limit = 3,
-                          .segment = segment, .total_segments = 3};
+      ScanRequest request{.table_name = kTable,
+                          .index_name = spec.name,
+                          .limit = 3,
+                          .segment = segment,
+                          .total_segments = 3};
       for (;;) {
         auto page = db.Scan(request);
         ASSERT_TRUE(page.ok()) << page.status().ToString();
         for (const Item& e : page->items) {
-          EXPECT_TRUE(got_entries.emplace(std::make_pair(e.at("pk").as_string(), e.at("sk").as_string()), e).second)
+          EXPECT_TRUE(
+              got_entries.emplace(std::make_pair(e.at("pk").as_string(), e.at("sk").as_string()), e)
+                  .second)
               << "scanned twice: " << Show(e);
         }
         if (!page->last_evaluated_key) break;
@@ -308,8 +315,8 @@ void ExpectIndexesMatchBase(Database& db) {
       ASSERT_EQ(got->items.size(), entries.size()) << "partition " << DebugString(partition);
       for (size_t i = 0; i < entries.size(); ++i) {
         EXPECT_TRUE(got->items[i] == entries[i])
-            << "partition " << DebugString(partition) << " entry " << i << "\n  engine: "
-            << Show(got->items[i]) << "\n  model:  " << Show(entries[i]);
+            << "partition " << DebugString(partition) << " entry " << i
+            << "\n  engine: " << Show(got->items[i]) << "\n  model:  " << Show(entries[i]);
       }
     }
     int64_t described_count = -1;
@@ -360,7 +367,8 @@ TEST(IndexConcurrentTest, ReadersSeeOnlyCommittedEntriesWhileWritersMoveItems) {
           const ModelIndex& index = indexes[rng() % indexes.size()];
           if (rng() % 6 == 0) {
             // A Scan page of the index (no partition to check, order is hash order).
-            ScanRequest request{.table_name = kTable, .index_name = index.name(),
+            ScanRequest request{.table_name = kTable,
+                                .index_name = index.name(),
                                 .limit = static_cast<int32_t>(1 + rng() % 6)};
             for (int page = 0; page < 50; ++page) {
               auto got = db.Scan(request);
@@ -375,9 +383,12 @@ TEST(IndexConcurrentTest, ReadersSeeOnlyCommittedEntriesWhileWritersMoveItems) {
           }
           Value partition;
           const std::string& name = index.spec().partition.name;
-          if (name == "st") partition = Value("S" + std::to_string(rng() % kStates));
-          else if (name == "ow") partition = Value("O" + std::to_string(rng() % kOwners));
-          else partition = Value(kPartitions[rng() % kPartitions.size()]);
+          if (name == "st")
+            partition = Value("S" + std::to_string(rng() % kStates));
+          else if (name == "ow")
+            partition = Value("O" + std::to_string(rng() % kOwners));
+          else
+            partition = Value(kPartitions[rng() % kPartitions.size()]);
           QueryRequest request{.table_name = kTable,
                                .index_name = index.name(),
                                .key_condition_expression = "#p = :p",
@@ -429,9 +440,9 @@ TEST(IndexConcurrentTest, OnePartitionChurnsUnderPagingReaders) {
         // Versions 3k+1 stay in S1 (and never miss st unless v % 5 == 0); ts hops.
         const int64_t v = ((t + 1) * 1000000 + i) * kStates + 1;
         const Item key{{"pk", "p0"}, {"sk", kSorts[rng() % kSorts.size()]}};
-        const bool ok = rng() % 4 == 0
-                            ? db.DeleteItem({.table_name = kTable, .key = key}).ok()
-                            : db.PutItem({.table_name = kTable, .item = VersionedItem(key, v)}).ok();
+        const bool ok =
+            rng() % 4 == 0 ? db.DeleteItem({.table_name = kTable, .key = key}).ok()
+                           : db.PutItem({.table_name = kTable, .item = VersionedItem(key, v)}).ok();
         EXPECT_TRUE(ok);
         if (!ok) break;
       }
@@ -441,12 +452,13 @@ TEST(IndexConcurrentTest, OnePartitionChurnsUnderPagingReaders) {
     while (writers_left.load() > 0 && !::testing::Test::HasFailure()) {
       const ModelIndex& index = indexes[t == 2 ? 0 : 1];  // byState, byOwner
       const Value partition = t == 2 ? Value("S1") : Value("O" + std::to_string(rng() % kOwners));
-      QueryRequest request{.table_name = kTable,
-                           .index_name = index.name(),
-                           .key_condition_expression = "#p = :p",
-                           .expression_attribute_names = expr::NameMap{{"#p", index.spec().partition.name}},
-                           .expression_attribute_values = AttributeMap{{":p", partition}},
-                           .limit = static_cast<int32_t>(1 + rng() % 3)};
+      QueryRequest request{
+          .table_name = kTable,
+          .index_name = index.name(),
+          .key_condition_expression = "#p = :p",
+          .expression_attribute_names = expr::NameMap{{"#p", index.spec().partition.name}},
+          .expression_attribute_values = AttributeMap{{":p", partition}},
+          .limit = static_cast<int32_t>(1 + rng() % 3)};
       const bool forward = rng() % 2 == 0;
       request.scan_index_forward = forward;
       std::optional<Item> previous_last;

@@ -36,12 +36,12 @@
 #include <string>
 #include <vector>
 
-#include "core/capacity.h"
-#include "core/item.h"
-#include "core/key.h"
 #include "core/key_encoding.h"
-#include "core/value.h"
-#include "shard/table_requests.h"
+#include "partstore/capacity_units.h"
+#include "partstore/item.h"
+#include "partstore/key.h"
+#include "partstore/table_requests.h"
+#include "partstore/value.h"
 #include "tests/shard/model_table.h"
 
 namespace partstore::testing {
@@ -60,7 +60,8 @@ class ModelIndex {
  public:
   using Partitions = std::map<Value, std::vector<Item>, ValueLess>;
 
-  ModelIndex(ModelIndexSpec spec, KeySchema table) : spec_(std::move(spec)), table_(std::move(table)) {}
+  ModelIndex(ModelIndexSpec spec, KeySchema table)
+      : spec_(std::move(spec)), table_(std::move(table)) {}
 
   const ModelIndexSpec& spec() const { return spec_; }
   const std::string& name() const { return spec_.name; }
@@ -173,12 +174,15 @@ class ModelIndex {
   int64_t WriteHalfUnits(const Item* old_item, const Item* new_item) const {
     const bool was = old_item != nullptr && In(*old_item);
     const bool is = new_item != nullptr && In(*new_item);
-    auto units = [](const Item& entry) { return 2 * WriteUnits(ItemSize(entry), WriteKind::kStandard); };
+    auto units = [](const Item& entry) {
+      return 2 * WriteUnits(ItemSize(entry), WriteKind::kStandard);
+    };
     if (!was && !is) return 0;
     if (was && is && SameIndexKey(*old_item, *new_item)) {
       const Item old_entry = Project(*old_item), new_entry = Project(*new_item);
       if (old_entry == new_entry) return 0;
-      return 2 * WriteUnits(std::max(ItemSize(old_entry), ItemSize(new_entry)), WriteKind::kStandard);
+      return 2 *
+             WriteUnits(std::max(ItemSize(old_entry), ItemSize(new_entry)), WriteKind::kStandard);
     }
     return (was ? units(Project(*old_item)) : 0) + (is ? units(Project(*new_item)) : 0);
   }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "shard/database.h"
+#include "partstore/database.h"
 #include "tests/shard/index_model.h"
 #include "tests/shard/index_model_values.h"
 

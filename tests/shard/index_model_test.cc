@@ -47,11 +47,11 @@
 #include <string>
 #include <vector>
 
-#include "core/capacity.h"
-#include "core/item.h"
-#include "core/key.h"
-#include "core/value.h"
-#include "shard/database.h"
+#include "partstore/capacity_units.h"
+#include "partstore/database.h"
+#include "partstore/item.h"
+#include "partstore/key.h"
+#include "partstore/value.h"
 #include "tests/shard/index_model_tables.h"
 #include "tests/shard/index_model_values.h"
 #include "tests/shard/model_table.h"

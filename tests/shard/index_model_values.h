@@ -5,9 +5,9 @@
 
 #include <random>
 
-#include "core/key.h"
-#include "core/number.h"
-#include "core/value.h"
+#include "partstore/key.h"
+#include "partstore/number.h"
+#include "partstore/value.h"
 #include "tests/testutil/random_values.h"
 
 namespace partstore::testing {

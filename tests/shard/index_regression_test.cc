@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "shard/database.h"
+#include "partstore/database.h"
 #include "tests/shard/index_model.h"
 #include "tests/shard/model_table.h"
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/item.h"
-#include "core/stored_item.h"
+#include "partstore/item.h"
+#include "partstore/stored_item.h"
 
 namespace partstore {
 namespace {
@@ -345,7 +345,8 @@ TEST(ItemCollectionTest, HashOnlySingleItemUnderTheEmptyKey) {
   EXPECT_EQ(c.total_size(), ItemSize(item));
   EXPECT_EQ(c.segment_count(), 1u);
   // One element array of exactly one element, nothing else.
-  EXPECT_EQ(c.ContainerBytes(), sizeof(ItemCollection) + sizeof(std::pair<std::string, StoredItem>));
+  EXPECT_EQ(c.ContainerBytes(),
+            sizeof(ItemCollection) + sizeof(std::pair<std::string, StoredItem>));
 
   auto cursor = std::as_const(c).NewCursor();
   cursor.Seek("");

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/stored_item.h"
+#include "partstore/stored_item.h"
 #include "tests/shard/database_testutil.h"
 
 // Requests are built with designated initializers, naming only the members that matter.
@@ -48,7 +48,8 @@ class ItemViewTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(db_.CreateTable(OrdersTable(ProjectionType::kAll)).ok());
-    for (int i = 0; i < 5; ++i) MustPut(db_, "Orders", Order("USER#1", "ORDER#" + std::to_string(i), i));
+    for (int i = 0; i < 5; ++i)
+      MustPut(db_, "Orders", Order("USER#1", "ORDER#" + std::to_string(i), i));
   }
 
   GetItemRequest Get(const std::string& sk) {
@@ -95,8 +96,9 @@ TEST_F(ItemViewTest, ProjectionsAreBuffersOfTheProjectedAttributes) {
   auto tree = db_.GetItem(request);
   ASSERT_TRUE(nested.ok() && tree.ok()) << nested.status().ToString();
   EXPECT_TRUE(*nested->item == *tree->item);
-  EXPECT_TRUE(*tree->item == (Item{{"PK", Value("USER#1")},
-                                   {"nested", Value(AttributeMap{{"y", Value(ValueList{Value("l1")})}})}}));
+  EXPECT_TRUE(*tree->item ==
+              (Item{{"PK", Value("USER#1")},
+                    {"nested", Value(AttributeMap{{"y", Value(ValueList{Value("l1")})}})}}));
   // Every attribute chosen: the stored buffer itself.
   request.projection_expression = "PK, SK, GSI1PK, GSI1SK, n, tags, nested";
   auto all = db_.GetItemView(request);
@@ -106,14 +108,15 @@ TEST_F(ItemViewTest, ProjectionsAreBuffersOfTheProjectedAttributes) {
 }
 
 TEST_F(ItemViewTest, QueryAndScanViewsMatchTheTreePages) {
-  QueryRequest query{.table_name = "Orders",
-                     .key_condition_expression = "PK = :pk",
-                     .filter_expression = "n <> :one",
-                     .projection_expression = "SK, n",
-                     .expression_attribute_values =
-                         AttributeMap{{":pk", Value("USER#1")}, {":one", Value(static_cast<int64_t>(1))}},
-                     .limit = 3,
-                     .return_consumed_capacity = ReturnConsumedCapacity::kTotal};
+  QueryRequest query{
+      .table_name = "Orders",
+      .key_condition_expression = "PK = :pk",
+      .filter_expression = "n <> :one",
+      .projection_expression = "SK, n",
+      .expression_attribute_values =
+          AttributeMap{{":pk", Value("USER#1")}, {":one", Value(static_cast<int64_t>(1))}},
+      .limit = 3,
+      .return_consumed_capacity = ReturnConsumedCapacity::kTotal};
   for (int page = 0; page < 3; ++page) {
     auto tree = db_.Query(query);
     auto view = db_.QueryView(query);
@@ -163,9 +166,9 @@ TEST_F(ItemViewTest, AllProjectionIndexesShareTheBaseBuffer) {
   ASSERT_TRUE(projected.ok());
   ASSERT_EQ(projected->items.size(), 1u);
   EXPECT_TRUE(projected->items[0] == (Item{{"PK", Value("USER#1")},
-                                          {"SK", Value("ORDER#4")},
-                                          {"GSI1PK", Value("STATUS#open")},
-                                          {"GSI1SK", Value("ORDER#4")}}));
+                                           {"SK", Value("ORDER#4")},
+                                           {"GSI1PK", Value("STATUS#open")},
+                                           {"GSI1SK", Value("ORDER#4")}}));
   EXPECT_EQ(projected->items[0].use_count(), 2u);  // the index's and this result's
 }
 
@@ -202,11 +205,15 @@ TEST_F(ItemViewTest, BadRequestsGetTheTreeCallsErrors) {
     EXPECT_EQ(testing::ErrorText(view), testing::ErrorText(tree));
   }
   const std::vector<QueryRequest> queries = {
-      {.table_name = "Missing", .key_condition_expression = "PK = :pk",
+      {.table_name = "Missing",
+       .key_condition_expression = "PK = :pk",
        .expression_attribute_values = AttributeMap{{":pk", Value("USER#1")}}},
-      {.table_name = "Orders", .key_condition_expression = "n = :pk",
+      {.table_name = "Orders",
+       .key_condition_expression = "n = :pk",
        .expression_attribute_values = AttributeMap{{":pk", Value("USER#1")}}},
-      {.table_name = "Orders", .index_name = "NoSuchIndex", .key_condition_expression = "PK = :pk",
+      {.table_name = "Orders",
+       .index_name = "NoSuchIndex",
+       .key_condition_expression = "PK = :pk",
        .expression_attribute_values = AttributeMap{{":pk", Value("USER#1")}}}};
   for (const QueryRequest& request : queries) {
     auto tree = db_.Query(request);
@@ -236,7 +243,9 @@ TEST(ItemViewConcurrentTest, ReadersHoldViewsWhileWritersReplaceAndDelete) {
   std::atomic<bool> done{false};
   std::atomic<int> readers_started{0};
   std::atomic<int64_t> views{0};
-  auto key = [](int k) { return Item{{"PK", Value("HOT")}, {"SK", Value("K" + std::to_string(k))}}; };
+  auto key = [](int k) {
+    return Item{{"PK", Value("HOT")}, {"SK", Value("K" + std::to_string(k))}};
+  };
   std::vector<std::thread> threads;
   for (int w = 0; w < 2; ++w) {
     threads.emplace_back([&, w] {
@@ -272,16 +281,18 @@ TEST(ItemViewConcurrentTest, ReadersHoldViewsWhileWritersReplaceAndDelete) {
       readers_started.fetch_add(1);
       while (!done.load(std::memory_order_relaxed)) {
         if (r == 0) {
-          auto got = db.GetItemView({.table_name = "Orders", .key = key(static_cast<int>(held.size()) % kKeys)});
+          auto got = db.GetItemView(
+              {.table_name = "Orders", .key = key(static_cast<int>(held.size()) % kKeys)});
           ASSERT_TRUE(got.ok());
           if (got->item) {
             ASSERT_TRUE(consistent(*got->item));
             held.emplace_back(*got->item, got->item->ToItem());
           }
         } else {
-          auto page = db.QueryView({.table_name = "Orders",
-                                    .key_condition_expression = "PK = :pk",
-                                    .expression_attribute_values = AttributeMap{{":pk", Value("HOT")}}});
+          auto page =
+              db.QueryView({.table_name = "Orders",
+                            .key_condition_expression = "PK = :pk",
+                            .expression_attribute_values = AttributeMap{{":pk", Value("HOT")}}});
           ASSERT_TRUE(page.ok());
           for (const StoredItem& item : page->items) {
             ASSERT_TRUE(consistent(item));

@@ -2,10 +2,10 @@
 // tests (model_test.cc). Header-only (tests/CMakeLists.txt compiles only *_test.cc and
 // *_testutil.cc files).
 //
-// Storage is two nested std::maps ordered by partstore's one value order (Compare, core/value.h):
-// partition key -> sort key -> item. A hash-only table keeps each item under an empty sort key.
-// Nothing here shares code with the engine's storage (no key encoding, no hashing, no
-// collections): the point of the model is storage, Query ranges and paging, and capacity.
+// Storage is two nested std::maps ordered by partstore's one value order (Compare,
+// partstore/value.h): partition key -> sort key -> item. A hash-only table keeps each item under an
+// empty sort key. Nothing here shares code with the engine's storage (no key encoding, no hashing,
+// no collections): the point of the model is storage, Query ranges and paging, and capacity.
 //
 // Reused from core/, because they are tested on their own (tests/expr): condition evaluation
 // (ConditionExpression, FilterExpression) and update semantics (ApplyUpdate). Sort-key conditions,
@@ -38,20 +38,20 @@
 #include <utility>
 #include <vector>
 
-#include "core/capacity.h"
-#include "core/error_detail.h"
 #include "core/expr/evaluate.h"
 #include "core/expr/key_condition.h"
 #include "core/expr/parser.h"
 #include "core/expr/resolve.h"
 #include "core/expr/update.h"
-#include "core/item.h"
-#include "core/key.h"
-#include "core/status.h"
-#include "core/value.h"
-#include "shard/batch_requests.h"
-#include "shard/item_requests.h"
-#include "shard/read_requests.h"
+#include "partstore/batch_requests.h"
+#include "partstore/capacity_units.h"
+#include "partstore/error_detail.h"
+#include "partstore/item.h"
+#include "partstore/item_requests.h"
+#include "partstore/key.h"
+#include "partstore/read_requests.h"
+#include "partstore/status.h"
+#include "partstore/value.h"
 
 namespace partstore::testing {
 
@@ -400,7 +400,8 @@ class ModelTable {
   static Status ConditionFailed(const Item* old, ReturnValuesOnConditionCheckFailure mode) {
     Status status(Code::kConditionalCheckFailed, "The conditional request failed");
     if (old && mode == ReturnValuesOnConditionCheckFailure::kAllOld) {
-      status = std::move(status).WithDetail(std::make_shared<ErrorDetail>(ErrorDetail{.item = *old}));
+      status =
+          std::move(status).WithDetail(std::make_shared<ErrorDetail>(ErrorDetail{.item = *old}));
     }
     return status;
   }

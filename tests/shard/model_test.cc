@@ -23,11 +23,12 @@
 #include <string>
 #include <vector>
 
-#include "core/capacity.h"
-#include "core/item.h"
-#include "core/key.h"
-#include "core/value.h"
-#include "shard/database.h"
+#include "partstore/capacity_units.h"
+#include "partstore/database.h"
+#include "partstore/item.h"
+#include "partstore/key.h"
+#include "partstore/value.h"
+#include "shard/database_state.h"
 #include "tests/shard/model_table.h"
 #include "tests/testutil/random_values.h"
 
@@ -384,8 +385,8 @@ class ModelRun {
   }
   void CheckHeldViews() {
     for (const auto& [view, expected] : held_) {
-      EXPECT_TRUE(view == expected) << "held view changed: " << Show(view.ToItem())
-                                    << "\nwhen read: " << Show(expected);
+      EXPECT_TRUE(view == expected)
+          << "held view changed: " << Show(view.ToItem()) << "\nwhen read: " << Show(expected);
     }
     coverage.held_views_checked += held_.size();
   }
@@ -563,7 +564,7 @@ class ModelRun {
     }
     request.consistent_read = RandomChance(rng_, 0.5);
     request.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
-    const int64_t partitions = (*db_.GetTable(kTable))->partition_count();
+    const int64_t partitions = (*internal::GetTable(db_, kTable))->partition_count();
     for (int page = 0; page < 10000; ++page) {
       SCOPED_TRACE(::testing::Message() << "Scan segment " << segment << "/" << total << " limit "
                                         << limit.value_or(0) << " page " << page);
@@ -653,7 +654,7 @@ class ModelRun {
     auto described = db_.DescribeTable({.table_name = kTable});
     ASSERT_TRUE(described.ok()) << described.status().ToString();
     EXPECT_EQ(described->table.item_count, model_.item_count());
-    auto table = db_.GetTable(kTable);
+    auto table = internal::GetTable(db_, kTable);
     ASSERT_TRUE(table.ok());
     EXPECT_EQ((*table)->item_count(), model_.item_count());
     EXPECT_EQ((*table)->size_bytes(), model_.size_bytes());

@@ -2,6 +2,7 @@
 // DeleteTable.
 #include <gtest/gtest.h>
 
+#include "shard/database_state.h"
 #include "tests/shard/database_testutil.h"
 
 namespace partstore {
@@ -150,7 +151,7 @@ TEST(TableOpsTest, ListTablesPagesInNameOrder) {
 TEST(TableOpsTest, UpdateTableThroughputAndBillingMode) {
   Database db;
   ASSERT_TRUE(db.CreateTable(Provisioned("Orders", 5, 5)).ok());
-  auto table = db.GetTable("Orders");
+  auto table = internal::GetTable(db, "Orders");
   ASSERT_TRUE(table.ok());
   EXPECT_EQ((*table)->partition_count(), 1);
 
@@ -164,7 +165,8 @@ TEST(TableOpsTest, UpdateTableThroughputAndBillingMode) {
             "current limits and how to request higher limits.");
 
   UpdateTableRequest nothing{.table_name = "Orders"};
-  EXPECT_TRUE(ErrorText(db.UpdateTable(nothing)).starts_with("At least one of ProvisionedThroughput"));
+  EXPECT_TRUE(
+      ErrorText(db.UpdateTable(nothing)).starts_with("At least one of ProvisionedThroughput"));
 
   UpdateTableRequest up{.table_name = "Orders",
                         .provisioned_throughput = ProvisionedThroughput{6000, 1000}};
@@ -200,8 +202,7 @@ TEST(TableOpsTest, UpdateTableThroughputAndBillingMode) {
   EXPECT_EQ(ErrorText(db.UpdateTable(provisioned_bare)),
             "One or more parameter values were invalid: ProvisionedThroughput must be specified "
             "when BillingMode is PROVISIONED");
-  UpdateTableRequest missing{.table_name = "Nope",
-                             .billing_mode = BillingMode::kPayPerRequest};
+  UpdateTableRequest missing{.table_name = "Nope", .billing_mode = BillingMode::kPayPerRequest};
   EXPECT_EQ(ErrorText(db.UpdateTable(missing)),
             "Requested resource not found: Table: Nope not found");
 }
@@ -209,7 +210,7 @@ TEST(TableOpsTest, UpdateTableThroughputAndBillingMode) {
 TEST(TableOpsTest, DeletedTableKeepsServingHolders) {
   Database db;
   testing::MustCreate(db, "Orders", StringKeys());
-  auto table = db.GetTable("Orders");
+  auto table = internal::GetTable(db, "Orders");
   ASSERT_TRUE(table.ok());
   ASSERT_TRUE(db.DeleteTable({"Orders"}).ok());
   PutItemRequest put;

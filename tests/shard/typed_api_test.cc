@@ -1,6 +1,6 @@
-// The typed conveniences of the C++ API: key helpers (shard/key_patterns.h), KeyCondition
-// (shard/key_condition.h: the same request as the string expression, so the same items and the
-// same errors) and the paginating ranges QueryAll / ScanAll (shard/item_range.h).
+// The typed conveniences of the C++ API: key helpers (partstore/key_patterns.h), KeyCondition
+// (partstore/key_condition.h: the same request as the string expression, so the same items and the
+// same errors) and the paginating ranges QueryAll / ScanAll (partstore/item_range.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "shard/condition_builder.h"
-#include "shard/key_condition.h"
-#include "shard/key_patterns.h"
-#include "shard/update_builder.h"
+#include "partstore/condition_builder.h"
+#include "partstore/key_condition.h"
+#include "partstore/key_patterns.h"
+#include "partstore/update_builder.h"
 #include "tests/capacity/capacity_testutil.h"
 #include "tests/shard/database_testutil.h"
 

@@ -1,6 +1,7 @@
 // Sharding policies and the sharded single-item, batch and aggregate operations.
 #include <gtest/gtest.h>
 
+#include "shard/database_state.h"
 #include "shard/sharding/sharding_policy.h"
 #include "tests/shard/database_testutil.h"
 #include "tests/sharding/sharding_testutil.h"
@@ -33,13 +34,14 @@ class ShardedOpsTest : public ::testing::Test {
 // ---- Policies ----
 
 TEST_F(ShardedOpsTest, PolicyDefaultsAreFilledInAndDescribed) {
-  auto set = db_.PutShardingPolicy({"Social", Policy("USER#", 10, ShardStrategy::kRandom,
-                                                     KeyMatch::kPrefix)});
+  auto set = db_.PutShardingPolicy(
+      {"Social", Policy("USER#", 10, ShardStrategy::kRandom, KeyMatch::kPrefix)});
   ASSERT_TRUE(set.ok()) << set.status().ToString();
   EXPECT_EQ(set->policy.suffix_format, "#SHARD<n>");
   EXPECT_EQ(set->policy.logical_key_attribute, "LogicalPK");
-  MustSetPolicy(db_, "Social", Policy("GROUP#1", 4, ShardStrategy::kCalculated, KeyMatch::kExact,
-                                      std::string("GSI1")));
+  MustSetPolicy(
+      db_, "Social",
+      Policy("GROUP#1", 4, ShardStrategy::kCalculated, KeyMatch::kExact, std::string("GSI1")));
   auto described = db_.DescribeShardingPolicies({"Social"});
   ASSERT_TRUE(described.ok());
   ASSERT_EQ(described->policies.size(), 2u);
@@ -176,15 +178,15 @@ TEST_F(ShardedOpsTest, RandomPutKeepsTheLogicalKeyAndAPointReadProbesEveryShard)
   ASSERT_TRUE(got.ok());
   EXPECT_EQ(got->shards.shards_touched, 8);
   EXPECT_EQ(got->shards.shard, put->shards.shard);
-  EXPECT_EQ(got->result.item,
-            (Item{{"PK", "USER#1"}, {"SK", "PROFILE"}, {"name", "Ann"}}));
+  EXPECT_EQ(got->result.item, (Item{{"PK", "USER#1"}, {"SK", "PROFILE"}, {"name", "Ann"}}));
   EXPECT_EQ(got->result.consumed_capacity->CapacityUnits(), 8 * 0.5);  // 8 eventual reads
 
   // A projection applies to the presented item.
-  auto projected = db_.ShardedGetItem({.table_name = "Social",
-                                       .key = {{"PK", "USER#1"}, {"SK", "PROFILE"}},
-                                       .projection_expression = "PK, #n",
-                                       .expression_attribute_names = expr::NameMap{{"#n", "name"}}});
+  auto projected =
+      db_.ShardedGetItem({.table_name = "Social",
+                          .key = {{"PK", "USER#1"}, {"SK", "PROFILE"}},
+                          .projection_expression = "PK, #n",
+                          .expression_attribute_names = expr::NameMap{{"#n", "name"}}});
   ASSERT_TRUE(projected.ok());
   EXPECT_EQ(projected->result.item, (Item{{"PK", "USER#1"}, {"name", "Ann"}}));
 
@@ -198,13 +200,15 @@ TEST_F(ShardedOpsTest, CalculatedSuffixPointReadTouchesOneShard) {
   MustSetPolicy(db_, "Social", Policy("USER#", 8, ShardStrategy::kCalculated, KeyMatch::kPrefix));
   std::set<int32_t> shards;
   for (int i = 0; i < 40; ++i) {
-    auto put = db_.ShardedPutItem({.table_name = "Social",
-                                   .item = {{"PK", "USER#1"}, {"SK", "FOLLOWER#" + std::to_string(i)}}});
+    auto put =
+        db_.ShardedPutItem({.table_name = "Social",
+                            .item = {{"PK", "USER#1"}, {"SK", "FOLLOWER#" + std::to_string(i)}}});
     ASSERT_TRUE(put.ok());
     shards.insert(*put->shards.shard);
-    auto got = db_.ShardedGetItem({.table_name = "Social",
-                                   .key = {{"PK", "USER#1"}, {"SK", "FOLLOWER#" + std::to_string(i)}},
-                                   .return_consumed_capacity = ReturnConsumedCapacity::kTotal});
+    auto got =
+        db_.ShardedGetItem({.table_name = "Social",
+                            .key = {{"PK", "USER#1"}, {"SK", "FOLLOWER#" + std::to_string(i)}},
+                            .return_consumed_capacity = ReturnConsumedCapacity::kTotal});
     ASSERT_TRUE(got.ok());
     EXPECT_EQ(got->shards.shards_touched, 1);
     EXPECT_EQ(got->shards.shard, put->shards.shard);
@@ -244,13 +248,13 @@ TEST_F(ShardedOpsTest, CalculatedFromANonKeyAttributeNeedsItInTheKey) {
             "string, number or binary");
 
   // An update may not move the item out of its shard; one that creates the item stores OrderId.
-  UpdateItemRequest update{
-      .table_name = "Social",
-      .key = {{"PK", "DAY#2024-07-09"}, {"SK", "ORDER#1"}, {"OrderId", "o-1"}},
-      .update_expression = "SET OrderId = :o",
-      .expression_attribute_values = AttributeMap{{":o", "o-2"}}};
+  UpdateItemRequest update{.table_name = "Social",
+                           .key = {{"PK", "DAY#2024-07-09"}, {"SK", "ORDER#1"}, {"OrderId", "o-1"}},
+                           .update_expression = "SET OrderId = :o",
+                           .expression_attribute_values = AttributeMap{{":o", "o-2"}}};
   // (o-1 and o-2 must hash to different shards for the check to mean anything.)
-  auto policy = db_.GetTable("Social").value()->sharding_policies()->Find("", "DAY#2024-07-09");
+  auto policy =
+      internal::GetTable(db_, "Social").value()->sharding_policies()->Find("", "DAY#2024-07-09");
   ASSERT_NE(policy->CalculatedShard({{"OrderId", "o-1"}}).value(),
             policy->CalculatedShard({{"OrderId", "o-2"}}).value());
   EXPECT_EQ(ErrorText(db_.ShardedUpdateItem(update)),
@@ -264,15 +268,14 @@ TEST_F(ShardedOpsTest, CalculatedFromANonKeyAttributeNeedsItInTheKey) {
   EXPECT_EQ(updated->result.attributes->at("PK"), Value("DAY#2024-07-09"));
   EXPECT_FALSE(updated->result.attributes->contains("LogicalPK"));
 
-  UpdateItemRequest create{
-      .table_name = "Social",
-      .key = {{"PK", "DAY#2024-07-09"}, {"SK", "ORDER#3"}, {"OrderId", "o-3"}},
-      .update_expression = "SET n = :one",
-      .expression_attribute_values = AttributeMap{{":one", 1}}};
+  UpdateItemRequest create{.table_name = "Social",
+                           .key = {{"PK", "DAY#2024-07-09"}, {"SK", "ORDER#3"}, {"OrderId", "o-3"}},
+                           .update_expression = "SET n = :one",
+                           .expression_attribute_values = AttributeMap{{":one", 1}}};
   auto created = db_.ShardedUpdateItem(create);
   ASSERT_TRUE(created.ok()) << created.status().ToString();
-  std::optional<Item> raw = Raw("DAY#2024-07-09#SHARD" + std::to_string(*created->shards.shard),
-                                "ORDER#3");
+  std::optional<Item> raw =
+      Raw("DAY#2024-07-09#SHARD" + std::to_string(*created->shards.shard), "ORDER#3");
   ASSERT_TRUE(raw);
   EXPECT_EQ(raw->at("OrderId"), Value("o-3"));
   EXPECT_EQ(raw->at("LogicalPK"), Value("DAY#2024-07-09"));
@@ -281,12 +284,12 @@ TEST_F(ShardedOpsTest, CalculatedFromANonKeyAttributeNeedsItInTheKey) {
 TEST_F(ShardedOpsTest, RandomUpdatesAreASumAggregateReadsBack) {
   MustSetPolicy(db_, "Social", Policy("COUNTER#likes", 10, ShardStrategy::kRandom));
   for (int i = 0; i < 200; ++i) {
-    auto updated = db_.ShardedUpdateItem(
-        {.table_name = "Social",
-         .key = {{"PK", "COUNTER#likes"}, {"SK", "total"}},
-         .update_expression = "ADD #c :n",
-         .expression_attribute_names = expr::NameMap{{"#c", "count"}},
-         .expression_attribute_values = AttributeMap{{":n", i % 3}}});
+    auto updated =
+        db_.ShardedUpdateItem({.table_name = "Social",
+                               .key = {{"PK", "COUNTER#likes"}, {"SK", "total"}},
+                               .update_expression = "ADD #c :n",
+                               .expression_attribute_names = expr::NameMap{{"#c", "count"}},
+                               .expression_attribute_values = AttributeMap{{":n", i % 3}}});
     ASSERT_TRUE(updated.ok()) << updated.status().ToString();
     EXPECT_EQ(updated->shards.shards_touched, 1);
   }
@@ -308,9 +311,10 @@ TEST_F(ShardedOpsTest, RandomUpdatesAreASumAggregateReadsBack) {
   EXPECT_EQ(total->consumed_capacity->CapacityUnits(), 10 * 0.5);
 
   // A filter applies to the presented items; a non-number is counted but not summed.
-  ASSERT_TRUE(db_.ShardedPutItem({.table_name = "Social",
-                                  .item = {{"PK", "COUNTER#likes"}, {"SK", "note"}, {"count", "n/a"}}})
-                  .ok());
+  ASSERT_TRUE(
+      db_.ShardedPutItem({.table_name = "Social",
+                          .item = {{"PK", "COUNTER#likes"}, {"SK", "note"}, {"count", "n/a"}}})
+          .ok());
   total = db_.ShardedAggregate(aggregate);
   EXPECT_EQ(total->count, 11);
   EXPECT_EQ(total->summed_items, 10);
@@ -330,8 +334,9 @@ TEST_F(ShardedOpsTest, RandomDeleteRemovesTheKeyFromEveryShard) {
   MustSetPolicy(db_, "Social", Policy("USER#2", 4, ShardStrategy::kRandom));
   // Written twice: random suffixes can leave the same logical key in two shards.
   for (int shard : {1, 3}) {
-    MustPut(db_, "Social",
-            {{"PK", "USER#2#SHARD" + std::to_string(shard)}, {"SK", "F#9"}, {"LogicalPK", "USER#2"}});
+    MustPut(
+        db_, "Social",
+        {{"PK", "USER#2#SHARD" + std::to_string(shard)}, {"SK", "F#9"}, {"LogicalPK", "USER#2"}});
   }
   DeleteItemRequest del{.table_name = "Social",
                         .key = {{"PK", "USER#2"}, {"SK", "F#9"}},
@@ -354,8 +359,8 @@ TEST_F(ShardedOpsTest, RandomDeleteRemovesTheKeyFromEveryShard) {
 
 TEST_F(ShardedOpsTest, CalculatedDeleteAndConditionsWorkOnTheOneShard) {
   MustSetPolicy(db_, "Social", Policy("USER#", 4, ShardStrategy::kCalculated, KeyMatch::kPrefix));
-  ASSERT_TRUE(db_.ShardedPutItem({.table_name = "Social",
-                                  .item = {{"PK", "USER#3"}, {"SK", "A"}, {"v", 1}}})
+  ASSERT_TRUE(db_.ShardedPutItem(
+                     {.table_name = "Social", .item = {{"PK", "USER#3"}, {"SK", "A"}, {"v", 1}}})
                   .ok());
   PutItemRequest again{.table_name = "Social",
                        .item = {{"PK", "USER#3"}, {"SK", "A"}, {"v", 2}},
@@ -377,8 +382,8 @@ TEST_F(ShardedOpsTest, BatchWritesGoThroughThePoliciesAndExpandRandomDeletes) {
   BatchWriteItemRequest batch;
   std::vector<WriteRequest> writes;
   for (int i = 0; i < 20; ++i) {
-    writes.push_back({WriteRequest::Kind::kPut,
-                      {{"PK", "USER#4"}, {"SK", "POST#" + std::to_string(i)}}});
+    writes.push_back(
+        {WriteRequest::Kind::kPut, {{"PK", "USER#4"}, {"SK", "POST#" + std::to_string(i)}}});
   }
   batch.request_items.emplace_back("Social", writes);
   auto done = db_.ShardedBatchWriteItem(batch);
@@ -406,8 +411,9 @@ TEST_F(ShardedOpsTest, BatchWritesGoThroughThePoliciesAndExpandRandomDeletes) {
 }
 
 TEST_F(ShardedOpsTest, GsiPoliciesShardTheIndexKeyOnPutsAndUpdates) {
-  MustSetPolicy(db_, "Social", Policy("PRODUCT#", 4, ShardStrategy::kRandom, KeyMatch::kPrefix,
-                                      std::string("GSI1")));
+  MustSetPolicy(
+      db_, "Social",
+      Policy("PRODUCT#", 4, ShardStrategy::kRandom, KeyMatch::kPrefix, std::string("GSI1")));
   for (int i = 0; i < 12; ++i) {
     ASSERT_TRUE(db_.ShardedPutItem({.table_name = "Social",
                                     .item = {{"PK", "ORDER#" + std::to_string(i)},
@@ -456,8 +462,9 @@ TEST_F(ShardedOpsTest, GsiPoliciesShardTheIndexKeyOnPutsAndUpdates) {
 }
 
 TEST_F(ShardedOpsTest, DeletingAGsiRemovesItsPolicies) {
-  MustSetPolicy(db_, "Social", Policy("PRODUCT#", 4, ShardStrategy::kRandom, KeyMatch::kPrefix,
-                                      std::string("GSI1")));
+  MustSetPolicy(
+      db_, "Social",
+      Policy("PRODUCT#", 4, ShardStrategy::kRandom, KeyMatch::kPrefix, std::string("GSI1")));
   MustSetPolicy(db_, "Social", Policy("USER#", 4, ShardStrategy::kRandom, KeyMatch::kPrefix));
   UpdateTableRequest update{.table_name = "Social"};
   GlobalSecondaryIndexUpdate remove;
@@ -494,8 +501,9 @@ TEST(ShardedTransactions, FollowEdgesAndCountersGoThroughThePolicies) {
   Database db;
   ASSERT_TRUE(db.CreateTable(ShardedTestTable("Social")).ok());
   MustSetPolicy(db, "Social", Policy("USER#celebrity", 4, sharding::ShardStrategy::kRandom));
-  MustSetPolicy(db, "Social", Policy("ORDERS#", 3, sharding::ShardStrategy::kCalculated,
-                                     sharding::KeyMatch::kPrefix));
+  MustSetPolicy(
+      db, "Social",
+      Policy("ORDERS#", 3, sharding::ShardStrategy::kCalculated, sharding::KeyMatch::kPrefix));
   auto follow = [&](const std::string& who, std::optional<std::string> token = std::nullopt) {
     TransactWriteItem edge, back, counter;
     edge.put = PutItemRequest{.table_name = "Social",
@@ -531,7 +539,8 @@ TEST(ShardedTransactions, FollowEdgesAndCountersGoThroughThePolicies) {
                     AttributeMap{{":pk", "USER#celebrity"}, {":f", "FOLLOWER#"}}}};
   EXPECT_EQ(db.ShardedAggregate(count)->count, 6);
   count.query.key_condition_expression = "PK = :pk AND SK = :c";
-  count.query.expression_attribute_values = AttributeMap{{":pk", "USER#celebrity"}, {":c", "COUNT"}};
+  count.query.expression_attribute_values =
+      AttributeMap{{":pk", "USER#celebrity"}, {":c", "COUNT"}};
   count.sum_attribute = "n";
   EXPECT_EQ(*db.ShardedAggregate(count)->sum, *Number::Parse("6"));
   // The counter items carry the logical key.
@@ -564,17 +573,17 @@ TEST(ShardedTransactions, FollowEdgesAndCountersGoThroughThePolicies) {
                                  .item = {{"PK", "ORDERS#day"}, {"SK", "ORDER#1"}, {"paid", true}}})
                   .ok());
   TransactWriteItem check, ship;
-  check.condition_check = ConditionCheckRequest{.table_name = "Social",
-                                                .key = {{"PK", "ORDERS#day"}, {"SK", "ORDER#1"}},
-                                                .condition_expression = "paid = :t",
-                                                .expression_attribute_values =
-                                                    AttributeMap{{":t", true}}};
-  ship.put = PutItemRequest{.table_name = "Social",
-                            .item = {{"PK", "ORDERS#day"}, {"SK", "SHIPMENT#1"}}};
+  check.condition_check =
+      ConditionCheckRequest{.table_name = "Social",
+                            .key = {{"PK", "ORDERS#day"}, {"SK", "ORDER#1"}},
+                            .condition_expression = "paid = :t",
+                            .expression_attribute_values = AttributeMap{{":t", true}}};
+  ship.put =
+      PutItemRequest{.table_name = "Social", .item = {{"PK", "ORDERS#day"}, {"SK", "SHIPMENT#1"}}};
   auto checked = db.ShardedTransactWriteItems({.transact_items = {check, ship}});
   ASSERT_TRUE(checked.ok()) << checked.status().ToString();
-  EXPECT_TRUE(db.ShardedGetItem({.table_name = "Social",
-                                 .key = {{"PK", "ORDERS#day"}, {"SK", "SHIPMENT#1"}}})
+  EXPECT_TRUE(db.ShardedGetItem(
+                    {.table_name = "Social", .key = {{"PK", "ORDERS#day"}, {"SK", "SHIPMENT#1"}}})
                   ->result.item);
 }
 

@@ -16,6 +16,7 @@
 
 #include <map>
 
+#include "shard/database_state.h"
 #include "tests/capacity/capacity_testutil.h"
 #include "tests/sharding/sharding_testutil.h"
 
@@ -27,8 +28,7 @@ constexpr int kWritesPerMs = 5;
 
 class HotKeyTest : public ::testing::Test {
  protected:
-  HotKeyTest()
-      : clock_(std::make_shared<capacity::ManualClock>()), db_(ManualCapacity(clock_)) {}
+  HotKeyTest() : clock_(std::make_shared<capacity::ManualClock>()), db_(ManualCapacity(clock_)) {}
 
   void SetUp() override {
     KeySchema key;
@@ -44,7 +44,7 @@ class HotKeyTest : public ::testing::Test {
   int64_t Offer(bool sharded, int seconds = kSeconds) {
     int64_t served = 0;
     int64_t throttled = 0;
-      for (int ms = 0; ms < seconds * 1000; ++ms) {
+    for (int ms = 0; ms < seconds * 1000; ++ms) {
       for (int i = 0; i < kWritesPerMs; ++i) {
         PutItemRequest put{.table_name = "Events",
                            .item = {{"PK", "HOT"},
@@ -66,12 +66,12 @@ class HotKeyTest : public ::testing::Test {
 
   // Shard keys per partition of the table's simulated map.
   std::map<int, int> ShardKeysPerPartition(int shards) {
-    std::vector<uint64_t> starts = db_.GetTable("Events").value()->PartitionStarts("");
+    std::vector<uint64_t> starts = internal::GetTable(db_, "Events").value()->PartitionStarts("");
     std::map<int, int> out;
     for (int s = 0; s < shards; ++s) {
       const uint64_t h = HashOfKey("HOT#SHARD" + std::to_string(s));
-      int partition = static_cast<int>(std::upper_bound(starts.begin(), starts.end(), h) -
-                                       starts.begin()) - 1;
+      int partition =
+          static_cast<int>(std::upper_bound(starts.begin(), starts.end(), h) - starts.begin()) - 1;
       ++out[partition];
     }
     return out;
@@ -103,11 +103,11 @@ TEST_F(HotKeyTest, TenRandomShardsServeTheOfferedFiveThousand) {
   EXPECT_NEAR(served / static_cast<double>(kSeconds), 5000, 50);
   // Every shard took its share of the writes.
   for (int s = 0; s < 10; ++s) {
-    QueryRequest q{.table_name = "Events",
-                   .key_condition_expression = "PK = :pk",
-                   .expression_attribute_values =
-                       AttributeMap{{":pk", "HOT#SHARD" + std::to_string(s)}},
-                   .select = Select::kCount};
+    QueryRequest q{
+        .table_name = "Events",
+        .key_condition_expression = "PK = :pk",
+        .expression_attribute_values = AttributeMap{{":pk", "HOT#SHARD" + std::to_string(s)}},
+        .select = Select::kCount};
     auto count = db_.Query(q);
     ASSERT_TRUE(count.ok());
     EXPECT_NEAR(count->count, (served + 5000) / 10.0, served / 10.0 * 0.1) << "shard " << s;

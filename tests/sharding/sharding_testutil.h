@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "shard/database.h"
+#include "partstore/database.h"
 
 namespace partstore {
 // Readable Values in test failures.

@@ -20,9 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/item.h"
-#include "core/number.h"
-#include "core/value.h"
+#include "partstore/item.h"
+#include "partstore/number.h"
+#include "partstore/value.h"
 
 namespace partstore::testing {
 

@@ -3,7 +3,7 @@
 // ProvisionedThroughputExceeded on that action, nothing written.
 #include <gtest/gtest.h>
 
-#include "core/error_detail.h"
+#include "partstore/error_detail.h"
 #include "tests/capacity/capacity_testutil.h"
 
 namespace partstore::testing {
@@ -25,9 +25,9 @@ TEST_F(TransactionCapacityTest, AThrottledActionCancelsTheTransaction) {
   Result<TransactWriteItemsResult> cancelled = TransactWriteItemsResult{};
   int attempt = 0;
   for (; attempt < 5 && cancelled.ok(); ++attempt) {
-    cancelled = db_.TransactWriteItems(
-        {.transact_items = {PutOf("Rich", "a" + std::to_string(attempt)),
-                            PutOf("Poor", "b" + std::to_string(attempt))}});
+    cancelled =
+        db_.TransactWriteItems({.transact_items = {PutOf("Rich", "a" + std::to_string(attempt)),
+                                                   PutOf("Poor", "b" + std::to_string(attempt))}});
   }
   ASSERT_EQ(cancelled.status().code(), Code::kTransactionCanceled) << cancelled.status().ToString();
   const auto& reasons = cancelled.status().detail()->cancellation_reasons;
@@ -37,13 +37,14 @@ TEST_F(TransactionCapacityTest, AThrottledActionCancelsTheTransaction) {
   EXPECT_TRUE(reasons[1].message->starts_with("The level of configured provisioned throughput"));
   // Nothing of the cancelled transaction was written.
   const std::string last = std::to_string(attempt - 1);
-  auto rich = db_.GetItem({.table_name = "Rich", .key = {{"PK", "a" + last}}, .consistent_read = true});
+  auto rich =
+      db_.GetItem({.table_name = "Rich", .key = {{"PK", "a" + last}}, .consistent_read = true});
   ASSERT_TRUE(rich.ok());
   EXPECT_FALSE(rich->item);
   // Two seconds later the poor table can pay for one again.
   Advance(2);
-  EXPECT_TRUE(db_.TransactWriteItems({.transact_items = {PutOf("Rich", "c"), PutOf("Poor", "c")}})
-                  .ok());
+  EXPECT_TRUE(
+      db_.TransactWriteItems({.transact_items = {PutOf("Rich", "c"), PutOf("Poor", "c")}}).ok());
 }
 
 TEST_F(TransactionCapacityTest, TransactionalWritesConsumeTwiceTheUnits) {

@@ -2,8 +2,8 @@
 // ClientRequestToken idempotency (manual clock), capacity, and the seeds' follow / unfollow edges.
 #include <gtest/gtest.h>
 
-#include "core/error_detail.h"
-#include "shard/capacity/clock.h"
+#include "partstore/clock.h"
+#include "partstore/error_detail.h"
 #include "tests/shard/database_testutil.h"
 #include "tests/sharding/sharding_testutil.h"
 
@@ -86,11 +86,11 @@ TEST_F(TransactionTest, WritesAcrossTablesAllOrNothing) {
   EXPECT_TRUE(MustGet(db_, "Social", {{"PK", "USER#alice"}, {"SK", "PROFILE"}}));
 
   // One false condition: nothing happens, and every action has its reason, in order.
-  auto cancelled = Write({Update("Accounts", {{"PK", "alice"}}, "SET balance = balance - :a",
-                                 "balance >= :a", {{":a", 30}}),
-                          Put("Accounts", {{"PK", "bob"}, {"balance", 30}}, "attribute_exists(PK)"),
-                          Check("Social", {{"PK", "USER#alice"}, {"SK", "PROFILE"}},
-                                "attribute_not_exists(PK)")});
+  auto cancelled = Write(
+      {Update("Accounts", {{"PK", "alice"}}, "SET balance = balance - :a", "balance >= :a",
+              {{":a", 30}}),
+       Put("Accounts", {{"PK", "bob"}, {"balance", 30}}, "attribute_exists(PK)"),
+       Check("Social", {{"PK", "USER#alice"}, {"SK", "PROFILE"}}, "attribute_not_exists(PK)")});
   ASSERT_EQ(cancelled.status().code(), Code::kTransactionCanceled);
   EXPECT_EQ(ErrorText(cancelled),
             "Transaction cancelled, please refer cancellation reasons for specific reasons [None, "
@@ -109,7 +109,8 @@ TEST_F(TransactionTest, AllOldReturnsTheItemOfAFailedCondition) {
   check.condition_check->return_values_on_condition_check_failure =
       ReturnValuesOnConditionCheckFailure::kAllOld;
   auto cancelled = Write({check, Put("Accounts", {{"PK", "dave"}})});
-  ASSERT_EQ(Codes(cancelled.status()), (std::vector<std::string>{"ConditionalCheckFailed", "None"}));
+  ASSERT_EQ(Codes(cancelled.status()),
+            (std::vector<std::string>{"ConditionalCheckFailed", "None"}));
   EXPECT_EQ(cancelled.status().detail()->cancellation_reasons[0].item,
             (Item{{"PK", "carol"}, {"balance", 5}}));
 }
@@ -118,20 +119,20 @@ TEST_F(TransactionTest, UpdateDeleteAndConditionCheckApplyTogether) {
   MustPut(db_, "Accounts", {{"PK", "a"}, {"balance", 10}});
   MustPut(db_, "Accounts", {{"PK", "b"}, {"balance", 0}});
   MustPut(db_, "Accounts", {{"PK", "gone"}});
-  auto done = Write({Update("Accounts", {{"PK", "a"}}, "SET balance = balance - :x", "balance >= :x",
-                            {{":x", 10}}),
-                     Update("Accounts", {{"PK", "b"}}, "SET balance = balance + :x", std::nullopt,
-                            {{":x", 10}}),
-                     Delete("Accounts", {{"PK", "gone"}}, "attribute_exists(PK)"),
-                     Check("Social", {{"PK", "x"}, {"SK", "y"}}, "attribute_not_exists(PK)")});
+  auto done = Write(
+      {Update("Accounts", {{"PK", "a"}}, "SET balance = balance - :x", "balance >= :x",
+              {{":x", 10}}),
+       Update("Accounts", {{"PK", "b"}}, "SET balance = balance + :x", std::nullopt, {{":x", 10}}),
+       Delete("Accounts", {{"PK", "gone"}}, "attribute_exists(PK)"),
+       Check("Social", {{"PK", "x"}, {"SK", "y"}}, "attribute_not_exists(PK)")});
   ASSERT_TRUE(done.ok()) << done.status().ToString();
   EXPECT_EQ(MustGet(db_, "Accounts", {{"PK", "a"}})->at("balance"), N("0"));
   EXPECT_EQ(MustGet(db_, "Accounts", {{"PK", "b"}})->at("balance"), N("10"));
   EXPECT_FALSE(MustGet(db_, "Accounts", {{"PK", "gone"}}));
   // An Update creating its item.
-  ASSERT_TRUE(Write({Update("Accounts", {{"PK", "new"}}, "SET balance = :z", std::nullopt,
-                            {{":z", 1}})})
-                  .ok());
+  ASSERT_TRUE(
+      Write({Update("Accounts", {{"PK", "new"}}, "SET balance = :z", std::nullopt, {{":z", 1}})})
+          .ok());
   EXPECT_EQ(MustGet(db_, "Accounts", {{"PK", "new"}}), (Item{{"PK", "new"}, {"balance", 1}}));
 }
 
@@ -141,7 +142,8 @@ TEST_F(TransactionTest, RequestErrorsAreValidationExceptionsKeyErrorsCancel) {
             "constraint: Member must have length greater than or equal to 1");
   std::vector<TransactWriteItem> many;
   for (int i = 0; i < 101; ++i) many.push_back(Put("Accounts", {{"PK", std::to_string(i)}}));
-  EXPECT_TRUE(ErrorText(Write(many)).ends_with("Member must have length less than or equal to 100"));
+  EXPECT_TRUE(
+      ErrorText(Write(many)).ends_with("Member must have length less than or equal to 100"));
   many.pop_back();
   EXPECT_TRUE(Write(many).ok());  // 100 is the limit
 
@@ -152,7 +154,8 @@ TEST_F(TransactionTest, RequestErrorsAreValidationExceptionsKeyErrorsCancel) {
   EXPECT_EQ(ErrorText(Write({two})),
             "TransactItems can only contain one of Check, Put, Update or Delete");
   TransactWriteItem no_condition;
-  no_condition.condition_check = ConditionCheckRequest{.table_name = "Accounts", .key = {{"PK", "y"}}};
+  no_condition.condition_check =
+      ConditionCheckRequest{.table_name = "Accounts", .key = {{"PK", "y"}}};
   EXPECT_EQ(ErrorText(Write({no_condition})),
             "The ConditionExpression parameter is required for a ConditionCheck action");
   // An expression error is the whole request's.
@@ -169,8 +172,8 @@ TEST_F(TransactionTest, RequestErrorsAreValidationExceptionsKeyErrorsCancel) {
   // The 4 MB payload: 11 items of 390 KB are refused whole (10 pass), nothing written.
   std::vector<TransactWriteItem> big;
   for (int i = 0; i < 11; ++i) {
-    big.push_back(Put("Accounts", {{"PK", "big" + std::to_string(i)},
-                                   {"blob", std::string(390 * 1024, 'x')}}));
+    big.push_back(Put("Accounts",
+                      {{"PK", "big" + std::to_string(i)}, {"blob", std::string(390 * 1024, 'x')}}));
   }
   EXPECT_EQ(ErrorText(Write(big)),
             "Transaction request size exceeded the maximum allowed size of 4 MB");
@@ -186,9 +189,9 @@ TEST_F(TransactionTest, RequestErrorsAreValidationExceptionsKeyErrorsCancel) {
 TEST_F(TransactionTest, ClientRequestTokenReplaysWithinTenMinutesOnTheClock) {
   MustPut(db_, "Accounts", {{"PK", "counter"}, {"n", 0}});
   auto increment = [&](const std::string& token) {
-    return Write({Update("Accounts", {{"PK", "counter"}}, "SET n = n + :one", std::nullopt,
-                         {{":one", 1}})},
-                 token);
+    return Write(
+        {Update("Accounts", {{"PK", "counter"}}, "SET n = n + :one", std::nullopt, {{":one", 1}})},
+        token);
   };
   auto n = [&] { return MustGet(db_, "Accounts", {{"PK", "counter"}})->at("n"); };
   ASSERT_TRUE(increment("tok-1").ok());
@@ -274,20 +277,18 @@ TEST_F(TransactionTest, IndexesChangeWithTheTransaction) {
 // written together or not at all; a second follow is refused by its conditions.
 TEST_F(TransactionTest, FollowAndUnfollowWriteBothEdgesOrNeither) {
   auto follow = [&](const std::string& a, const std::string& b) {
-    return Write({Put("Social", {{"PK", "USER#" + a}, {"SK", "FOLLOWS#" + b}},
-                      "attribute_not_exists(PK)"),
-                  Put("Social", {{"PK", "USER#" + b}, {"SK", "FOLLOWER#" + a}},
-                      "attribute_not_exists(PK)"),
-                  Update("Social", {{"PK", "USER#" + b}, {"SK", "PROFILE"}},
-                         "ADD followers :one", std::nullopt, {{":one", 1}})});
+    return Write(
+        {Put("Social", {{"PK", "USER#" + a}, {"SK", "FOLLOWS#" + b}}, "attribute_not_exists(PK)"),
+         Put("Social", {{"PK", "USER#" + b}, {"SK", "FOLLOWER#" + a}}, "attribute_not_exists(PK)"),
+         Update("Social", {{"PK", "USER#" + b}, {"SK", "PROFILE"}}, "ADD followers :one",
+                std::nullopt, {{":one", 1}})});
   };
   auto unfollow = [&](const std::string& a, const std::string& b) {
-    return Write({Delete("Social", {{"PK", "USER#" + a}, {"SK", "FOLLOWS#" + b}},
-                         "attribute_exists(PK)"),
-                  Delete("Social", {{"PK", "USER#" + b}, {"SK", "FOLLOWER#" + a}},
-                         "attribute_exists(PK)"),
-                  Update("Social", {{"PK", "USER#" + b}, {"SK", "PROFILE"}},
-                         "ADD followers :minus", std::nullopt, {{":minus", -1}})});
+    return Write(
+        {Delete("Social", {{"PK", "USER#" + a}, {"SK", "FOLLOWS#" + b}}, "attribute_exists(PK)"),
+         Delete("Social", {{"PK", "USER#" + b}, {"SK", "FOLLOWER#" + a}}, "attribute_exists(PK)"),
+         Update("Social", {{"PK", "USER#" + b}, {"SK", "PROFILE"}}, "ADD followers :minus",
+                std::nullopt, {{":minus", -1}})});
   };
   ASSERT_TRUE(follow("ann", "bob").ok());
   ASSERT_TRUE(follow("cat", "bob").ok());

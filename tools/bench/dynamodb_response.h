@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/status.h"
+#include "partstore/status.h"
 #include "tools/bench/target.h"
 
 namespace partstore::bench {

@@ -38,7 +38,7 @@
 #include <memory>
 #include <string>
 
-#include "core/status.h"
+#include "partstore/status.h"
 #include "tools/bench/target.h"
 
 namespace partstore::bench {

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "shard/database.h"
+#include "partstore/database.h"
 #include "tools/bench/target.h"
 
 namespace partstore::bench {

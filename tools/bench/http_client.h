@@ -32,7 +32,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/status.h"
+#include "partstore/status.h"
 
 namespace partstore::bench {
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/status.h"
+#include "partstore/status.h"
 #include "tools/bench/histogram.h"
 #include "tools/bench/target.h"
 #include "tools/bench/workloads.h"

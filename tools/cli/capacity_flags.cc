@@ -1,7 +1,7 @@
 // `--capacity on|off` and `--clock system|manual` (commands.h): the Database options they select.
 #include <memory>
 
-#include "shard/capacity/clock.h"
+#include "partstore/clock.h"
 #include "tools/cli/commands.h"
 
 namespace partstore::cli {

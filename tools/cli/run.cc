@@ -19,7 +19,7 @@
 #include <istream>
 #include <string>
 
-#include "shard/database.h"
+#include "partstore/database.h"
 #include "tools/cli/commands.h"
 #include "tools/protocol/attribute_value_json.h"
 #include "tools/protocol/dispatch.h"

@@ -8,7 +8,7 @@
 // parse (tests/clients/): keep it.
 #include <iostream>
 
-#include "shard/database.h"
+#include "partstore/database.h"
 #include "tools/cli/commands.h"
 #include "tools/server/server.h"
 

@@ -42,10 +42,10 @@
 #include <string>
 #include <string_view>
 
-#include "core/item.h"
-#include "core/status.h"
-#include "core/stored_item.h"
-#include "core/value.h"
+#include "partstore/item.h"
+#include "partstore/status.h"
+#include "partstore/stored_item.h"
+#include "partstore/value.h"
 
 namespace partstore::protocol {
 

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/capacity.h"
+#include "partstore/capacity_units.h"
 #include "tools/protocol/request_json.h"
 
 namespace partstore::protocol {

@@ -1,5 +1,5 @@
 // Capacity JSON: the request decoders and result encoders of partstore's capacity extensions
-// (shard/capacity_requests.h), Partstore.<Op> in Dispatch, and the ThrottlingReasons member of
+// (partstore/capacity_requests.h), Partstore.<Op> in Dispatch, and the ThrottlingReasons member of
 // throttling errors. Member names are DynamoDB-style (PascalCase); metric names are CloudWatch's.
 //
 //   Partstore.AdvanceClock            {"Seconds": 1.5}  ->  {"Now": 1.5}
@@ -31,9 +31,9 @@
 #include <span>
 #include <string>
 
-#include "core/error_detail.h"
-#include "core/status.h"
-#include "shard/capacity_requests.h"
+#include "partstore/capacity_requests.h"
+#include "partstore/error_detail.h"
+#include "partstore/status.h"
 #include "tools/protocol/attribute_value_json.h"
 
 namespace partstore::protocol {

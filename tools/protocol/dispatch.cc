@@ -30,7 +30,7 @@
 #include <array>
 #include <utility>
 
-#include "core/error_detail.h"
+#include "partstore/error_detail.h"
 #include "tools/protocol/attribute_value_json.h"
 #include "tools/protocol/capacity_json.h"
 #include "tools/protocol/errors.h"

@@ -21,7 +21,7 @@
 #include <string>
 #include <string_view>
 
-#include "shard/database.h"
+#include "partstore/database.h"
 
 namespace partstore::protocol {
 

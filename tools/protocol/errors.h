@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#include "core/status.h"
+#include "partstore/status.h"
 
 namespace partstore::protocol {
 

@@ -25,12 +25,12 @@
 
 #include <string>
 
-#include "core/status.h"
-#include "shard/batch_requests.h"
-#include "shard/consumed_capacity.h"
-#include "shard/item_requests.h"
-#include "shard/read_requests.h"
-#include "shard/table_requests.h"
+#include "partstore/batch_requests.h"
+#include "partstore/consumed_capacity.h"
+#include "partstore/item_requests.h"
+#include "partstore/read_requests.h"
+#include "partstore/status.h"
+#include "partstore/table_requests.h"
 #include "tools/protocol/attribute_value_json.h"
 
 namespace partstore::protocol {
@@ -92,8 +92,7 @@ void WriteBatchWriteItemResultMembers(const BatchWriteItemResult& result, JsonWr
 void WriteConsumedCapacity(const ConsumedCapacity& capacity, JsonWriter& writer);
 // The multi-table form: "ConsumedCapacity": [ {...}, ... ], nothing when the list is empty
 // (BatchGetItem, BatchWriteItem, TransactWriteItems, TransactGetItems).
-void WriteConsumedCapacityList(const std::vector<ConsumedCapacity>& capacities,
-                               JsonWriter& writer);
+void WriteConsumedCapacityList(const std::vector<ConsumedCapacity>& capacities, JsonWriter& writer);
 // {"ItemCollectionKey": {...}, "SizeEstimateRangeGB": [lo, hi]}.
 void WriteItemCollectionMetrics(const ItemCollectionMetrics& metrics, JsonWriter& writer);
 // The multi-table form: "ItemCollectionMetrics": {table: [{...}, ...]}, nothing when empty

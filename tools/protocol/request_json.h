@@ -28,11 +28,11 @@
 
 #include "core/expr/legacy.h"
 #include "core/expr/resolve.h"
-#include "core/item.h"
-#include "core/status.h"
+#include "partstore/consumed_capacity.h"
+#include "partstore/item.h"
+#include "partstore/item_requests.h"
+#include "partstore/status.h"
 #include "shard/constraints.h"
-#include "shard/consumed_capacity.h"
-#include "shard/item_requests.h"
 
 namespace partstore::protocol {
 
@@ -44,21 +44,21 @@ using JsonValue = rapidjson::Value;
 enum class Shape : uint8_t {
   kString,
   kBoolean,
-  kInteger,                // java.lang.Integer (Limit, Segment, ...)
-  kLong,                   // java.lang.Long (capacity units)
-  kDouble,                 // java.lang.Double (partstore's extensions: AdvanceClock's Seconds)
-  kItem,                   // Map<String, AttributeValue>: Item, Key, ExclusiveStartKey, values
-  kNameMap,                // Map<String, String>: ExpressionAttributeNames
-  kStringList,             // List<String>: AttributesToGet
-  kExpected,               // Map<String, ExpectedAttributeValue>
-  kConditions,             // Map<String, Condition>: KeyConditions, QueryFilter, ScanFilter
-  kAttributeUpdates,       // Map<String, AttributeValueUpdate>
-  kKeySchema,              // List<KeySchemaElement>
-  kAttributeDefinitions,   // List<AttributeDefinition>
-  kProvisionedThroughput,  // ProvisionedThroughput structure
-  kBatchGetItems,          // Map<String, KeysAndAttributes>
-  kBatchWriteItems,        // Map<String, List<WriteRequest>>
-  kLocalSecondaryIndexes,  // List<LocalSecondaryIndex>
+  kInteger,                 // java.lang.Integer (Limit, Segment, ...)
+  kLong,                    // java.lang.Long (capacity units)
+  kDouble,                  // java.lang.Double (partstore's extensions: AdvanceClock's Seconds)
+  kItem,                    // Map<String, AttributeValue>: Item, Key, ExclusiveStartKey, values
+  kNameMap,                 // Map<String, String>: ExpressionAttributeNames
+  kStringList,              // List<String>: AttributesToGet
+  kExpected,                // Map<String, ExpectedAttributeValue>
+  kConditions,              // Map<String, Condition>: KeyConditions, QueryFilter, ScanFilter
+  kAttributeUpdates,        // Map<String, AttributeValueUpdate>
+  kKeySchema,               // List<KeySchemaElement>
+  kAttributeDefinitions,    // List<AttributeDefinition>
+  kProvisionedThroughput,   // ProvisionedThroughput structure
+  kBatchGetItems,           // Map<String, KeysAndAttributes>
+  kBatchWriteItems,         // Map<String, List<WriteRequest>>
+  kLocalSecondaryIndexes,   // List<LocalSecondaryIndex>
   kGlobalSecondaryIndexes,  // List<GlobalSecondaryIndex>
   kGlobalSecondaryIndexUpdates,  // List<GlobalSecondaryIndexUpdate>
 };

@@ -1,5 +1,5 @@
 // Sharding JSON: the request decoders and result encoders of partstore's write-sharding
-// extensions (shard/sharding/sharding_requests.h), Partstore.<Op> in Dispatch. Member names are
+// extensions (partstore/sharding_requests.h), Partstore.<Op> in Dispatch. Member names are
 // DynamoDB-style (PascalCase).
 //
 //   Partstore.PutShardingPolicy  {"TableName", "IndexName"?, "Key", "KeyMatch"?, "ShardCount",
@@ -44,8 +44,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/status.h"
-#include "shard/sharding/sharding_requests.h"
+#include "partstore/sharding_requests.h"
+#include "partstore/status.h"
 #include "tools/protocol/attribute_value_json.h"
 
 namespace partstore::protocol {

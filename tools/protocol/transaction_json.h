@@ -1,5 +1,5 @@
 // TransactWriteItems and TransactGetItems JSON: DynamoDB JSON 1.0 body <-> the engine's
-// transaction requests and results (shard/transaction_requests.h), and the CancellationReasons
+// transaction requests and results (partstore/transaction_requests.h), and the CancellationReasons
 // member of TransactionCanceledException's error body.
 //
 // Wire shapes (AWS API reference, TransactWriteItems / TransactGetItems):
@@ -44,9 +44,9 @@
 #include <string>
 #include <vector>
 
-#include "core/error_detail.h"
-#include "core/status.h"
-#include "shard/transaction_requests.h"
+#include "partstore/error_detail.h"
+#include "partstore/status.h"
+#include "partstore/transaction_requests.h"
 #include "tools/protocol/attribute_value_json.h"
 
 namespace partstore::protocol {

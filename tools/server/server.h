@@ -30,8 +30,8 @@
 #include <memory>
 #include <string>
 
-#include "core/status.h"
-#include "shard/database.h"
+#include "partstore/database.h"
+#include "partstore/status.h"
 
 namespace partstore::server {
 

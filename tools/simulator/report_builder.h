@@ -5,8 +5,8 @@
 // Thread safety: reads `db`, which no one else may be writing meanwhile (the run has ended).
 #pragma once
 
-#include "core/status.h"
-#include "shard/database.h"
+#include "partstore/database.h"
+#include "partstore/status.h"
 #include "tools/simulator/client_tally.h"
 #include "tools/simulator/report.h"
 #include "tools/simulator/workload.h"

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "shard/database.h"
+#include "partstore/database.h"
 #include "tools/simulator/report_builder.h"
 #include "tools/simulator/simulation_internal.h"
 

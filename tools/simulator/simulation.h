@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "core/status.h"
+#include "partstore/status.h"
 #include "tools/simulator/report.h"
 #include "tools/simulator/workload.h"
 

@@ -20,8 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/status.h"
-#include "shard/database.h"
+#include "partstore/database.h"
+#include "partstore/status.h"
+#include "shard/table.h"
 #include "tools/simulator/client_tally.h"
 #include "tools/simulator/key_chooser.h"
 #include "tools/simulator/random.h"

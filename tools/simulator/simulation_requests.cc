@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/error_detail.h"
+#include "partstore/error_detail.h"
 #include "tools/simulator/simulation_internal.h"
 
 namespace partstore::sim::internal {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "shard/database_state.h"
 #include "tools/simulator/simulation_internal.h"
 
 namespace partstore::sim::internal {
@@ -159,7 +160,7 @@ Status Driver::SetUp(SimulationCost* cost) {
       Entry entry{.op = &op, .keys = KeyChooser(op.keys.value_or(phase.keys))};
       entry.table_keys = NamesOf(op.table, std::nullopt);
       entry.read_keys = NamesOf(op.table, op.index);
-      PARTSTORE_ASSIGN_OR_RETURN(entry.table, db_.GetTable(op.table));
+      PARTSTORE_ASSIGN_OR_RETURN(entry.table, partstore::internal::GetTable(db_, op.table));
       if (op.kind == OpKind::kQuery) {
         entry.query_expression = "#pk = :pk";
         if (op.sort_prefix) entry.query_expression += " AND begins_with(#sk, :sp)";

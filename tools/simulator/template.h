@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/status.h"
+#include "partstore/status.h"
 
 namespace partstore::sim {
 

@@ -12,7 +12,7 @@
 
 #include <string_view>
 
-#include "core/status.h"
+#include "partstore/status.h"
 #include "tools/simulator/workload.h"
 
 namespace partstore::sim {

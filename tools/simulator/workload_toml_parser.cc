@@ -15,15 +15,15 @@
 #include <utility>
 #include <vector>
 
-#include "core/item.h"
-#include "shard/batch_requests.h"
+#include "partstore/batch_requests.h"
+#include "partstore/item.h"
+#include "partstore/transaction_requests.h"
 #include "shard/constraints.h"
-#include "shard/transaction_requests.h"
 
 namespace partstore::sim::workload_toml {
 namespace {
 
-// DynamoDB's item size limit (core/item.h), as the integers a workload spells sizes with.
+// DynamoDB's item size limit (partstore/item.h), as the integers a workload spells sizes with.
 constexpr int64_t kMaxItemBytes = static_cast<int64_t>(kMaxItemSize);
 
 // "phases[0].mix" -> "phases.mix": how a [[header]] spells an array of tables.
@@ -93,8 +93,8 @@ bool IsWrite(OpKind kind) {
          kind == OpKind::kTransactWrite;
 }
 
-// DynamoDB's request limits, as the engine enforces them (shard/batch_requests.h,
-// shard/transaction_requests.h).
+// DynamoDB's request limits, as the engine enforces them (partstore/batch_requests.h,
+// partstore/transaction_requests.h).
 int32_t MaxBatch(OpKind kind) {
   switch (kind) {
     case OpKind::kBatchGet:

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/status.h"
+#include "partstore/status.h"
 #include "tools/simulator/workload.h"
 
 namespace partstore::sim::workload_toml {
@@ -117,7 +117,7 @@ class Parser {
   Result<Template> AsTemplate(const toml::node& node, const std::string& path,
                               bool allow_empty) const;
   // An integer (bytes), { min, max } or { mean, stddev [, min, max] }, within DynamoDB's item
-  // size limit (kMaxItemSize, core/item.h).
+  // size limit (kMaxItemSize, partstore/item.h).
   Result<SizeDistribution> AsSize(const toml::node& node, const std::string& path) const;
   // { distribution = "...", ... }, with only the keys that distribution takes.
   Result<KeyDistribution> AsKeys(const toml::node& node, const std::string& path) const;

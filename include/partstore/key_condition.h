@@ -21,9 +21,9 @@
 #include <optional>
 #include <string>
 
-#include "core/status.h"
-#include "core/value.h"
-#include "shard/read_requests.h"
+#include "partstore/read_requests.h"
+#include "partstore/status.h"
+#include "partstore/value.h"
 
 namespace partstore {
 

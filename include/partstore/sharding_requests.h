@@ -1,5 +1,5 @@
 // The write-sharding operations' requests and results (partstore's extensions, Partstore.<Op> on
-// the wire; Database methods in shard/database.h).
+// the wire; Database methods in partstore/database.h).
 //
 // The sharded data-plane operations take DynamoDB's own request for the operation, written with
 // the *logical* key (the key as it would be unsharded). When no policy covers the key, they run
@@ -18,12 +18,12 @@
 #include <string>
 #include <vector>
 
-#include "core/number.h"
-#include "shard/batch_requests.h"
-#include "shard/consumed_capacity.h"
-#include "shard/item_requests.h"
-#include "shard/read_requests.h"
-#include "shard/sharding/sharding_policy.h"
+#include "partstore/batch_requests.h"
+#include "partstore/consumed_capacity.h"
+#include "partstore/item_requests.h"
+#include "partstore/number.h"
+#include "partstore/read_requests.h"
+#include "partstore/sharding_policy.h"
 
 namespace partstore {
 

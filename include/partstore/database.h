@@ -1,50 +1,57 @@
-// Database: a set of tables and every data-plane and control-plane operation on them, shaped like
-// DynamoDB's API (one method per operation; request and result structs in *_requests.h).
+// partstore::Database: an in-memory store with DynamoDB's data model, API and errors (and,
+// optionally, its capacity behaviour). The whole public API is in include/partstore/; this is
+// the handle.
 //
-//   partstore::Database db;
-//   auto created = db.CreateTable(partstore::SimpleTable("Orders", key_schema));
-//   auto put = db.PutItem({.table_name = "Orders", .item = item,
-//                          .condition_expression = "attribute_not_exists(PK)"});
-//   if (!put.ok()) { /* put.status(): code + DynamoDB's message */ }
+//   #include <partstore/database.h>
 //
-// Errors are values: every method returns Result<...> whose Status carries DynamoDB's exception
-// (Code) and message text, e.g. Code::kResourceNotFound "Requested resource not found",
-// Code::kConditionalCheckFailed "The conditional request failed" (with the old item attached as
-// ErrorDetail when ReturnValuesOnConditionCheckFailure=ALL_OLD).
+//   auto db = partstore::Database::Open({});          // or: partstore::Database db;
+//   if (!db.ok()) { /* db.status(): a ValidationException naming the bad option */ }
+//   auto created = (*db)->CreateTable(partstore::SimpleTable("Orders", key_schema));
+//   auto put = (*db)->PutItem({.table_name = "Orders", .item = item,
+//                              .condition_expression = "attribute_not_exists(PK)"});
+//   if (!put.ok()) { /* put.status().code(), put.status().message(): DynamoDB's */ }
 //
-// Tables. CreateTable makes the table usable at once: the CreateTable response reports
-// TableStatus CREATING (as DynamoDB's always does) and every later DescribeTable reports ACTIVE.
-// DeleteTable removes it at once (its response reports DELETING); UpdateTable applies at once
-// (its response reports UPDATING). Operations already running on a
-// table when it is deleted finish on it; later ones get ResourceNotFoundException.
-//
-// Thread safety: safe for concurrent use from any number of threads. The table catalogue is
-// behind a reader/writer lock held only to find, add or remove a table (never during an item
-// operation); item operations synchronize on the table's lock stripes (shard/table.h).
-// Lock order: catalogue lock, then (never while holding it) a table's stripe locks. Sharding
-// policy changes hold sharding_mu_ while they read and replace a table's PolicySet (the table's
-// own policy lock is a leaf under it); the sharded operations take no lock of their own.
+// Contract shared by every operation (each method's comment adds its own):
+//   - Requests and results are plain structs named after DynamoDB's (member for member, in
+//     snake_case: *_requests.h). Requests are read, never kept: the caller owns them, and may
+//     reuse or destroy them as soon as the call returns. Results are the caller's.
+//   - Errors are values: a Result<T> holds T or a Status with DynamoDB's exception (Code) and
+//     message text, checked in DynamoDB's order: the request's own rules (ValidationException),
+//     then the table (ResourceNotFoundException "Requested resource not found"), then what needs
+//     the table (the key against its schema, the key condition, the condition:
+//     ConditionalCheckFailedException with the old item as ErrorDetail when asked for). A failed
+//     operation changed nothing. "Not found" for an item is not an error: GetItem's item is
+//     absent, Query's items are empty.
+//   - Thread safety: a Database is safe for concurrent use from any number of threads without
+//     outside locking. Single-item operations are linearizable; a Query or Scan page sees one
+//     consistent state of each item collection; a transaction is serializable against
+//     everything else; a batch is atomic per item.
+//   - Capacity: with DatabaseOptions::capacity.enabled, every operation is charged to its
+//     table's simulated partitions and may fail with DynamoDB's throttling errors
+//     (ProvisionedThroughputExceededException, ThrottlingException); off by default, it costs
+//     nothing.
+//   - Tables: CreateTable makes the table usable at once (its response reports CREATING, as
+//     DynamoDB's always does; DescribeTable then reports ACTIVE). DeleteTable and UpdateTable
+//     apply at once (responses report DELETING / UPDATING). Operations already running on a
+//     deleted table finish on it; later ones get ResourceNotFoundException.
 #pragma once
 
-#include <deque>
-#include <map>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
-#include <mutex>
-#include <shared_mutex>
 #include <string>
+#include <string_view>
 
-#include "core/expr/cache.h"
-#include "core/status.h"
-#include "shard/batch_requests.h"
-#include "shard/capacity/capacity_options.h"
-#include "shard/capacity_requests.h"
-#include "shard/item_range.h"
-#include "shard/item_requests.h"
-#include "shard/read_requests.h"
-#include "shard/sharding/sharding_requests.h"
-#include "shard/table.h"
-#include "shard/table_requests.h"
-#include "shard/transaction_requests.h"
+#include "partstore/batch_requests.h"
+#include "partstore/capacity_options.h"
+#include "partstore/capacity_requests.h"
+#include "partstore/item_range.h"
+#include "partstore/item_requests.h"
+#include "partstore/read_requests.h"
+#include "partstore/sharding_requests.h"
+#include "partstore/status.h"
+#include "partstore/table_requests.h"
+#include "partstore/transaction_requests.h"
 
 namespace partstore {
 
@@ -56,33 +63,46 @@ struct DatabaseOptions {
   // The LSI item collection limit (TableOptions::item_collection_size_limit).
   uint64_t item_collection_size_limit = kMaxItemCollectionBytes;
   // Capacity simulation: off by default (an in-process cache pays nothing for it). See
-  // shard/capacity/capacity_options.h; a null clock gets a SystemClock.
+  // partstore/capacity_options.h; a null clock gets a SystemClock.
   capacity::CapacityOptions capacity;
   // Region and account used in table ARNs.
   std::string region = "us-east-1";
   std::string account_id = "000000000000";
 };
 
+namespace internal {
+struct DatabaseState;
+}
+
 class Database {
  public:
+  // A database with `options`, or ValidationException naming the first option out of range
+  // (stripes_per_table 1..65536, item_collection_size_limit > 0, a non-empty region and
+  // account, and the capacity simulation's limits positive: CapacityOptions).
+  static Result<std::unique_ptr<Database>> Open(DatabaseOptions options);
+  // The same without the checks: the options are taken as they are (stripes_per_table rounded
+  // up to a power of two, at least 1).
   Database() : Database(DatabaseOptions{}) {}
   explicit Database(DatabaseOptions options);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
-  // ---- Control plane ----
+  // ---- Control plane (table_requests.h) ----
+  // CreateTable: ResourceInUseException if the name is taken; ValidationException for a bad
+  // schema, index or throughput (DynamoDB's messages). DeleteTable, DescribeTable, UpdateTable:
+  // ResourceNotFoundException for an unknown table. ListTables pages by name, as DynamoDB.
   Result<CreateTableResult> CreateTable(const CreateTableRequest& request);
   Result<DeleteTableResult> DeleteTable(const DeleteTableRequest& request);
   Result<DescribeTableResult> DescribeTable(const DescribeTableRequest& request);
   Result<ListTablesResult> ListTables(const ListTablesRequest& request);
   Result<UpdateTableResult> UpdateTable(const UpdateTableRequest& request);
 
-  // The table named `name`, or ResourceNotFoundException. The pointer keeps the table alive
-  // after a DeleteTable; operations through it then still work on the orphaned table.
-  Result<std::shared_ptr<Table>> GetTable(std::string_view name) const;
-
-  // ---- Data plane (each looks the table up by request.table_name) ----
+  // ---- Data plane (item_requests.h, read_requests.h, batch_requests.h) ----
+  // Each looks the table up by request.table_name. PutItem / UpdateItem / DeleteItem:
+  // ConditionalCheckFailedException when the condition is false (nothing written); the item
+  // returned per ReturnValues. GetItem: the item, or none. Query / Scan: one page (up to Limit
+  // items or 1 MB) and LastEvaluatedKey when there is more; QueryAll / ScanAll follow it.
   Result<PutItemResult> PutItem(const PutItemRequest& request);
   Result<GetItemResult> GetItem(const GetItemRequest& request);
   Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& request);
@@ -96,7 +116,7 @@ class Database {
   Result<QueryViewResult> QueryView(const QueryRequest& request);
   Result<ScanViewResult> ScanView(const ScanRequest& request);
   // Every item of a Query / Scan, page after page, following LastEvaluatedKey
-  // (shard/item_range.h): `for (const StoredItem& item : db.QueryAll(query))`. Nothing is read
+  // (partstore/item_range.h): `for (const StoredItem& item : db.QueryAll(query))`. Nothing is read
   // until the range's begin(); this Database must outlive the range.
   ItemRange QueryAll(QueryRequest request);
   ItemRange ScanAll(ScanRequest request);
@@ -107,7 +127,7 @@ class Database {
   // but consuming no capacity and never throttled. The simulator's preload uses it.
   Status ImportItem(std::string_view table_name, Item item);
 
-  // ---- Transactions (shard/transaction.cc) ----
+  // ---- Transactions (transaction_requests.h) ----
   // All or nothing over up to 100 distinct items in any tables, serializable against every
   // single-item operation and every other transaction: the stripes of every item (and of the
   // index entries the writes change) are held together while the transaction decides and applies.
@@ -135,8 +155,8 @@ class Database {
   Result<DescribeContributorInsightsResult> DescribeContributorInsights(
       const DescribeContributorInsightsRequest& request);
 
-  // ---- Write sharding (partstore's extensions, Partstore.<Op> on the wire; shard/sharding/) ----
-  // Policies per table and GSI: set (replacing one with the same IndexName, Key and KeyMatch),
+  // ---- Write sharding (partstore's extensions, Partstore.<Op> on the wire; sharding_policy.h)
+  // ---- Policies per table and GSI: set (replacing one with the same IndexName, Key and KeyMatch),
   // remove, list.
   Result<PutShardingPolicyResult> PutShardingPolicy(const PutShardingPolicyRequest& request);
   Result<DeleteShardingPolicyResult> DeleteShardingPolicy(
@@ -149,45 +169,17 @@ class Database {
   Result<ShardedUpdateItemResult> ShardedUpdateItem(const UpdateItemRequest& request);
   Result<ShardedDeleteItemResult> ShardedDeleteItem(const DeleteItemRequest& request);
   Result<ShardedBatchWriteItemResult> ShardedBatchWriteItem(const BatchWriteItemRequest& request);
-  // Scatter-gather: the Query on every shard, merged by sort key (shard/sharding/scatter_gather.h).
+  // Scatter-gather: the Query on every shard, merged by sort key (ShardedQueryOptions).
   Result<ShardedQueryResult> ShardedQuery(const QueryRequest& request,
                                           ShardedQueryOptions options = {});
   Result<ShardedAggregateResult> ShardedAggregate(const ShardedAggregateRequest& request);
 
-  const DatabaseOptions& options() const { return options_; }
-  expr::ExpressionCache& expression_cache() { return *cache_; }
+  // The options as in effect (a null capacity clock replaced by the SystemClock used).
+  const DatabaseOptions& options() const;
 
  private:
-  // TransactWriteItems with an ItemRewriter per action (null, or write sharding's for an Update);
-  // the ClientRequestToken compares `logical` (the request as the client sent it; null: the same
-  // as `request`).
-  Result<TransactWriteItemsResult> RunTransaction(const TransactWriteItemsRequest& request,
-                                                  const std::vector<const ItemRewriter*>& rewriters,
-                                                  const TransactWriteItemsRequest* logical);
-  // Removes the sharding policies of a deleted GSI.
-  void DropShardingPolicies(Table& table, std::string_view index);
-
-  DatabaseOptions options_;
-  std::shared_ptr<expr::ExpressionCache> cache_;  // shared with the tables
-  mutable std::shared_mutex mu_;                  // guards tables_
-  std::map<std::string, std::shared_ptr<Table>, std::less<>> tables_;
-  // When Contributor Insights last changed per "table" or "table/index"
-  // (DescribeContributorInsights' LastUpdateDateTime, seconds since the epoch).
-  std::mutex insights_mu_;
-  std::map<std::string, double, std::less<>> insights_updated_;
-  // Serializes changes of tables' sharding policies (read-modify-write of a table's PolicySet).
-  std::mutex sharding_mu_;
-  // ClientRequestTokens of TransactWriteItems seen in the last 10 minutes (a leaf lock, never
-  // held while a transaction runs).
-  struct TokenRecord {
-    uint64_t fingerprint = 0;  // of the request's parameters
-    bool in_flight = true;
-    int64_t finished_micros = 0;  // on the database clock
-    TransactWriteItemsResult result;
-  };
-  std::mutex tokens_mu_;
-  std::map<std::string, TokenRecord, std::less<>> tokens_;
-  std::deque<std::pair<int64_t, std::string>> token_expiry_;  // (finished, token), in order
+  friend struct internal::DatabaseState;
+  std::unique_ptr<internal::DatabaseState> state_;  // shard/database_state.h
 };
 
 }  // namespace partstore

@@ -11,11 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "core/expr/legacy.h"
-#include "core/expr/resolve.h"
-#include "core/item.h"
-#include "core/stored_item.h"
-#include "shard/consumed_capacity.h"
+#include "partstore/consumed_capacity.h"
+#include "partstore/expression_parameters.h"
+#include "partstore/item.h"
+#include "partstore/stored_item.h"
 
 namespace partstore {
 
@@ -67,9 +66,9 @@ struct GetItemRequest {
   ReturnConsumedCapacity return_consumed_capacity = ReturnConsumedCapacity::kNone;
 };
 // GetItem's answer, with the item as a tree (GetItemResult) or as the engine stores it
-// (GetItemViewResult: a StoredItem read in place through its views, core/stored_item.h; ToItem()
-// gives the tree). The view is the engine's own buffer, shared, never copied; it stays readable and
-// unchanged however the table changes afterwards.
+// (GetItemViewResult: a StoredItem read in place through its views, partstore/stored_item.h;
+// ToItem() gives the tree). The view is the engine's own buffer, shared, never copied; it stays
+// readable and unchanged however the table changes afterwards.
 template <typename ItemT>
 struct BasicGetItemResult {
   std::optional<ItemT> item{};  // absent when no item has the key

@@ -43,8 +43,8 @@ struct ThrottleReason {
   }
   // DynamoDB's code, e.g. "TableReadKeyRangeThroughputExceeded".
   std::string name() const {
-    constexpr std::string_view kLimits[] = {"ProvisionedThroughputExceeded",
-                                            "AccountLimitExceeded", "KeyRangeThroughputExceeded",
+    constexpr std::string_view kLimits[] = {"ProvisionedThroughputExceeded", "AccountLimitExceeded",
+                                            "KeyRangeThroughputExceeded",
                                             "MaxOnDemandThroughputExceeded"};
     std::string out(resource == ThrottleResource::kTable ? "Table" : "Index");
     out += operation == ThrottleOperation::kRead ? "Read" : "Write";

@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/error_detail.h"
-#include "core/status.h"
-#include "shard/consumed_capacity.h"
-#include "shard/item_requests.h"
+#include "partstore/consumed_capacity.h"
+#include "partstore/error_detail.h"
+#include "partstore/item_requests.h"
+#include "partstore/status.h"
 
 namespace partstore {
 

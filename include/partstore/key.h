@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/status.h"
-#include "core/value.h"
+#include "partstore/status.h"
+#include "partstore/value.h"
 
 namespace partstore {
 
@@ -34,8 +34,8 @@ struct KeyAttribute {
 };
 
 struct KeySchema {
-  KeyAttribute partition;               // HASH
-  std::optional<KeyAttribute> sort;     // RANGE; absent for hash-only tables
+  KeyAttribute partition;            // HASH
+  std::optional<KeyAttribute> sort;  // RANGE; absent for hash-only tables
   friend bool operator==(const KeySchema&, const KeySchema&) = default;
 };
 

@@ -23,29 +23,29 @@
 
 namespace partstore {
 
-// Extra members some errors carry on the wire (core/error_detail.h), e.g. the existing item of a
-// ConditionalCheckFailedException under ReturnValuesOnConditionCheckFailure=ALL_OLD.
+// Extra members some errors carry on the wire (partstore/error_detail.h), e.g. the existing item of
+// a ConditionalCheckFailedException under ReturnValuesOnConditionCheckFailure=ALL_OLD.
 struct ErrorDetail;
 
 // The closed set of error kinds. Each corresponds to one DynamoDB exception.
 enum class Code : uint8_t {
   kOk = 0,
-  kValidation,                      // ValidationException: bad or out-of-range input.
-  kSerialization,                   // SerializationException: JSON not of the request's shape.
-  kUnknownOperation,                // UnknownOperationException: no such X-Amz-Target.
-  kConditionalCheckFailed,          // ConditionalCheckFailedException.
-  kProvisionedThroughputExceeded,   // ProvisionedThroughputExceededException (retryable).
-  kThrottling,                      // ThrottlingException (retryable).
-  kRequestLimitExceeded,            // RequestLimitExceeded (retryable).
-  kItemCollectionSizeLimitExceeded, // ItemCollectionSizeLimitExceededException.
-  kTransactionCanceled,             // TransactionCanceledException.
-  kTransactionConflict,             // TransactionConflictException.
-  kTransactionInProgress,           // TransactionInProgressException (retryable).
-  kIdempotentParameterMismatch,     // IdempotentParameterMismatchException.
-  kResourceNotFound,                // ResourceNotFoundException.
-  kResourceInUse,                   // ResourceInUseException.
-  kLimitExceeded,                   // LimitExceededException (retryable).
-  kInternal,                        // InternalServerError (retryable).
+  kValidation,                       // ValidationException: bad or out-of-range input.
+  kSerialization,                    // SerializationException: JSON not of the request's shape.
+  kUnknownOperation,                 // UnknownOperationException: no such X-Amz-Target.
+  kConditionalCheckFailed,           // ConditionalCheckFailedException.
+  kProvisionedThroughputExceeded,    // ProvisionedThroughputExceededException (retryable).
+  kThrottling,                       // ThrottlingException (retryable).
+  kRequestLimitExceeded,             // RequestLimitExceeded (retryable).
+  kItemCollectionSizeLimitExceeded,  // ItemCollectionSizeLimitExceededException.
+  kTransactionCanceled,              // TransactionCanceledException.
+  kTransactionConflict,              // TransactionConflictException.
+  kTransactionInProgress,            // TransactionInProgressException (retryable).
+  kIdempotentParameterMismatch,      // IdempotentParameterMismatchException.
+  kResourceNotFound,                 // ResourceNotFoundException.
+  kResourceInUse,                    // ResourceInUseException.
+  kLimitExceeded,                    // LimitExceededException (retryable).
+  kInternal,                         // InternalServerError (retryable).
 };
 
 // The code's short name, e.g. "Validation" (for logs and test output; not the wire name).
@@ -116,10 +116,10 @@ class [[nodiscard]] Result {
     if (std::get<0>(v_).ok()) v_.template emplace<0>(Code::kInternal, "Result built from OK");
   }
   template <typename U>
-    requires(std::is_constructible_v<T, U &&> && !std::is_same_v<std::decay_t<U>, T> &&
-             !std::is_same_v<std::decay_t<U>, Status> &&
-             !std::is_same_v<std::decay_t<U>, Result>)
-  Result(U&& value) : v_(std::in_place_index<1>, T(std::forward<U>(value))) {}  // NOLINT
+  requires(std::is_constructible_v<T, U&&> && !std::is_same_v<std::decay_t<U>, T> &&
+           !std::is_same_v<std::decay_t<U>, Status> && !std::is_same_v<std::decay_t<U>, Result>)
+      Result(U&& value)
+      : v_(std::in_place_index<1>, T(std::forward<U>(value))) {}  // NOLINT
 
   bool ok() const { return v_.index() == 1; }
   // The error, or an OK Status.
@@ -143,17 +143,17 @@ class [[nodiscard]] Result {
 }  // namespace partstore
 
 // Returns from the enclosing function if `expr` (a Status) is an error.
-#define PARTSTORE_RETURN_IF_ERROR(expr)                 \
-  do {                                                  \
-    ::partstore::Status partstore_status_ = (expr);     \
+#define PARTSTORE_RETURN_IF_ERROR(expr)                    \
+  do {                                                     \
+    ::partstore::Status partstore_status_ = (expr);        \
     if (!partstore_status_.ok()) return partstore_status_; \
   } while (0)
 
 #define PARTSTORE_CONCAT_INNER_(a, b) a##b
 #define PARTSTORE_CONCAT_(a, b) PARTSTORE_CONCAT_INNER_(a, b)
 // `PARTSTORE_ASSIGN_OR_RETURN(auto x, Foo());` declares x from a Result, or returns its error.
-#define PARTSTORE_ASSIGN_OR_RETURN(lhs, expr)                                   \
-  auto PARTSTORE_CONCAT_(partstore_result_, __LINE__) = (expr);                 \
-  if (!PARTSTORE_CONCAT_(partstore_result_, __LINE__).ok())                     \
-    return PARTSTORE_CONCAT_(partstore_result_, __LINE__).error();              \
+#define PARTSTORE_ASSIGN_OR_RETURN(lhs, expr)                      \
+  auto PARTSTORE_CONCAT_(partstore_result_, __LINE__) = (expr);    \
+  if (!PARTSTORE_CONCAT_(partstore_result_, __LINE__).ok())        \
+    return PARTSTORE_CONCAT_(partstore_result_, __LINE__).error(); \
   lhs = std::move(PARTSTORE_CONCAT_(partstore_result_, __LINE__)).value()

@@ -20,9 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "core/item.h"
-#include "shard/capacity/metric_series.h"
-#include "shard/capacity/resource_capacity.h"
+#include "partstore/item.h"
+#include "partstore/metrics.h"
 
 namespace partstore {
 

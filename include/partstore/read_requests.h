@@ -14,11 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "core/expr/legacy.h"
-#include "core/expr/resolve.h"
-#include "core/item.h"
-#include "core/stored_item.h"
-#include "shard/consumed_capacity.h"
+#include "partstore/consumed_capacity.h"
+#include "partstore/expression_parameters.h"
+#include "partstore/item.h"
+#include "partstore/stored_item.h"
 
 namespace partstore {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "shard/capacity/clock.h"
+#include "partstore/clock.h"
 
 namespace partstore::capacity {
 

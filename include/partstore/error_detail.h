@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "core/item.h"
-#include "core/throttle_reason.h"
+#include "partstore/item.h"
+#include "partstore/throttle_reason.h"
 
 namespace partstore {
 

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "core/expr/resolve.h"
-#include "core/status.h"
-#include "core/value.h"
+#include "partstore/expression_parameters.h"
+#include "partstore/status.h"
+#include "partstore/value.h"
 
 namespace partstore {
 

@@ -26,9 +26,9 @@
 #include <optional>
 #include <utility>
 
-#include "core/status.h"
-#include "core/stored_item.h"
-#include "shard/read_requests.h"
+#include "partstore/read_requests.h"
+#include "partstore/status.h"
+#include "partstore/stored_item.h"
 
 namespace partstore {
 

@@ -17,7 +17,7 @@
 #include <optional>
 #include <string>
 
-#include "core/capacity.h"
+#include "partstore/capacity_units.h"
 
 namespace partstore {
 

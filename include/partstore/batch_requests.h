@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/expr/resolve.h"
-#include "core/item.h"
-#include "shard/consumed_capacity.h"
-#include "shard/item_requests.h"
+#include "partstore/consumed_capacity.h"
+#include "partstore/expression_parameters.h"
+#include "partstore/item.h"
+#include "partstore/item_requests.h"
 
 namespace partstore {
 

@@ -1,38 +1,13 @@
 // StoredItem: an item as the engine keeps it — one contiguous, immutable, reference-counted
 // buffer in a compact binary encoding — and the views that read it without building a tree.
 //
-// The request type `Item` (core/item.h) is a tree of heap blocks: every attribute a map node,
+// The request type `Item` (partstore/item.h) is a tree of heap blocks: every attribute a map node,
 // every string over 15 bytes its own allocation. A StoredItem holds the same attributes in one
 // allocation, encoded once when the item is written; copying a StoredItem copies a pointer (one
 // atomic increment), so a reader can take the item under a stripe's lock and read it after
 // releasing the lock, and a GSI with an ALL projection can share the base item's buffer.
 //
-// Byte layout (all integers little-endian; varint = LEB128, 7 bits per byte, at most 5 bytes):
-//
-//   buffer  := header item
-//   header  := refs:u32 (atomic) | item_size:u32 (DynamoDB's ItemSize, core/item.h)
-//              (8 bytes: the item's length is its map-body's own, read from its first bytes)
-//   item    := map-body            (the top-level attributes; a map without its tag)
-//   value   := tag:u8 payload      (tag = the Type enumerator, core/value.h: S=0 .. BS=9)
-//     S, B      varint(n) n bytes
-//     N         varint(n) n bytes: the canonical decimal text (Number::ToString(), exact)
-//     BOOL      u8 (0 or 1)
-//     NULL      (nothing)
-//     SS, NS, BS  varint(count) varint(n) n bytes of elements, each varint(len) bytes, in the
-//               set's order (S and B by unsigned bytes, N numerically; N as canonical text)
-//     L         list-body
-//     M         map-body
-//   list-body := varint(count) varint(n) width:u8 offsets (count x width bytes) n bytes of
-//                elements, each a value
-//   map-body  := varint(count) varint(n) width:u8 offsets (count x width bytes) n bytes of
-//                entries, each varint(len) name value, sorted by name (unsigned bytes), unique
-//   offsets:     where each element or entry starts, from the start of the n bytes; width is
-//                1, 2 or 4, the smallest that holds n. They give O(1) list indexing and binary
-//                search of names; a reader that walks in order does not need them.
-//
-// Every composite carries its byte length, so any value can be skipped without reading it. An
-// item of 6 short attributes costs 8 header bytes plus about 4 per attribute (name length, tag,
-// value length, offset) over its DynamoDB size.
+// The byte layout is the implementation's (stored_item.cc has it); readers use the views.
 //
 // Views (ValueView, MapView, ListView, SetView) point into a buffer and are valid while a
 // StoredItem holding that buffer lives; they never allocate except to build a Value or Number.
@@ -51,10 +26,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/item.h"
-#include "core/number.h"
-#include "core/status.h"
-#include "core/value.h"
+#include "partstore/item.h"
+#include "partstore/number.h"
+#include "partstore/status.h"
+#include "partstore/value.h"
 
 namespace partstore {
 
@@ -71,18 +46,18 @@ class ValueView {
   bool is(Type t) const { return type_ == t; }
 
   // REQUIRES: the value has that type.
-  std::string_view as_string() const { return payload_; }  // S
-  std::string_view as_binary() const { return payload_; }  // B
+  std::string_view as_string() const { return payload_; }    // S
+  std::string_view as_binary() const { return payload_; }    // B
   std::string_view number_text() const { return payload_; }  // N: canonical decimal text
-  Number as_number() const;                                // N
+  Number as_number() const;                                  // N
   bool as_bool() const { return !payload_.empty() && payload_[0] != 0; }  // BOOL
-  MapView as_map() const;                                   // M
-  ListView as_list() const;                                 // L
-  SetView as_set() const;                                   // SS, NS, BS
+  MapView as_map() const;                                                 // M
+  ListView as_list() const;                                               // L
+  SetView as_set() const;                                                 // SS, NS, BS
 
   // The tree form of this value.
   Value ToValue() const;
-  // DynamoDB's size of this value (core/item.h ValueSize), computed from the encoding.
+  // DynamoDB's size of this value (partstore/item.h ValueSize), computed from the encoding.
   size_t Size() const;
 
  private:
@@ -193,13 +168,16 @@ class SetView {
   size_t size() const { return count_; }
   bool empty() const { return count_ == 0; }
   iterator begin() const { return iterator(body_.data(), body_.data() + body_.size()); }
-  iterator end() const { return iterator(body_.data() + body_.size(), body_.data() + body_.size()); }
+  iterator end() const {
+    return iterator(body_.data() + body_.size(), body_.data() + body_.size());
+  }
   // Whether the set holds `element` (for NS, compared by numeric value; `element` is any N text).
   bool contains(std::string_view element) const;
 
  private:
   friend class ValueView;
-  SetView(Type type, size_t count, std::string_view body) : type_(type), count_(count), body_(body) {}
+  SetView(Type type, size_t count, std::string_view body)
+      : type_(type), count_(count), body_(body) {}
   Type type_;
   size_t count_;
   std::string_view body_;

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <string_view>
 
-#include "core/status.h"
-#include "core/value.h"
+#include "partstore/status.h"
+#include "partstore/value.h"
 
 namespace partstore {
 

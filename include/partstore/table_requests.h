@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/key.h"
+#include "partstore/key.h"
 
 namespace partstore {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/item.h"
+#include "partstore/item.h"
 
 namespace partstore {
 

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <boost/container/flat_map.hpp>
 #include <compare>
 #include <concepts>
 #include <cstdint>
@@ -27,10 +28,8 @@
 #include <variant>
 #include <vector>
 
-#include <boost/container/flat_map.hpp>
-
-#include "core/number.h"
-#include "core/status.h"
+#include "partstore/number.h"
+#include "partstore/status.h"
 
 namespace partstore {
 
@@ -103,21 +102,21 @@ class Value {
   Value() : v_(Null{}) {}
 
   // Implicit conversions for the C++ API, e.g. `Item{{"PK", "USER#1"}, {"age", 42}}`.
-  Value(std::string s) : v_(std::move(s)) {}                     // S  NOLINT
-  Value(std::string_view s) : v_(std::string(s)) {}              // S  NOLINT
-  Value(const char* s) : v_(std::string(s)) {}                   // S  NOLINT
-  Value(Number n) : v_(std::move(n)) {}                          // N  NOLINT
+  Value(std::string s) : v_(std::move(s)) {}         // S  NOLINT
+  Value(std::string_view s) : v_(std::string(s)) {}  // S  NOLINT
+  Value(const char* s) : v_(std::string(s)) {}       // S  NOLINT
+  Value(Number n) : v_(std::move(n)) {}              // N  NOLINT
   template <std::integral I>
-    requires(!std::same_as<I, bool>)
-  Value(I n) : v_(Number::FromInt64(static_cast<int64_t>(n))) {}  // N  NOLINT
-  Value(Bytes b) : v_(std::move(b)) {}                           // B  NOLINT
-  Value(bool b) : v_(b) {}                                       // BOOL  NOLINT
-  Value(Null) : v_(Null{}) {}                                    // NULL  NOLINT
-  Value(AttributeMap m) : v_(std::move(m)) {}                    // M  NOLINT
-  Value(ValueList l) : v_(std::move(l)) {}                       // L  NOLINT
-  Value(StringSet s) : v_(std::move(s)) {}                       // SS  NOLINT
-  Value(NumberSet s) : v_(std::move(s)) {}                       // NS  NOLINT
-  Value(BinarySet s) : v_(std::move(s)) {}                       // BS  NOLINT
+  requires(!std::same_as<I, bool>) Value(I n)
+      : v_(Number::FromInt64(static_cast<int64_t>(n))) {}  // N  NOLINT
+  Value(Bytes b) : v_(std::move(b)) {}                     // B  NOLINT
+  Value(bool b) : v_(b) {}                                 // BOOL  NOLINT
+  Value(Null) : v_(Null{}) {}                              // NULL  NOLINT
+  Value(AttributeMap m) : v_(std::move(m)) {}              // M  NOLINT
+  Value(ValueList l) : v_(std::move(l)) {}                 // L  NOLINT
+  Value(StringSet s) : v_(std::move(s)) {}                 // SS  NOLINT
+  Value(NumberSet s) : v_(std::move(s)) {}                 // NS  NOLINT
+  Value(BinarySet s) : v_(std::move(s)) {}                 // BS  NOLINT
 
   // Named constructors where a conversion would be ambiguous or unclear.
   static Value String(std::string s) { return Value(std::move(s)); }
@@ -133,9 +132,7 @@ class Value {
   bool is_scalar_key_type() const {
     return type() == Type::kS || type() == Type::kN || type() == Type::kB;
   }
-  bool is_set() const {
-    return type() == Type::kSS || type() == Type::kNS || type() == Type::kBS;
-  }
+  bool is_set() const { return type() == Type::kSS || type() == Type::kNS || type() == Type::kBS; }
 
   // Accessors. REQUIRES: the value has that type (checked with assert in debug builds).
   const std::string& as_string() const { return std::get<std::string>(v_); }

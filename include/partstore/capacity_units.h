@@ -27,9 +27,12 @@ enum class WriteKind : uint8_t { kStandard, kTransactional };
 constexpr int64_t ReadHalfUnits(uint64_t bytes, ReadConsistency consistency) {
   const uint64_t blocks = bytes == 0 ? 1 : (bytes + kReadUnitBytes - 1) / kReadUnitBytes;
   switch (consistency) {
-    case ReadConsistency::kEventual: return static_cast<int64_t>(blocks);
-    case ReadConsistency::kStrong: return static_cast<int64_t>(blocks * 2);
-    case ReadConsistency::kTransactional: return static_cast<int64_t>(blocks * 4);
+    case ReadConsistency::kEventual:
+      return static_cast<int64_t>(blocks);
+    case ReadConsistency::kStrong:
+      return static_cast<int64_t>(blocks * 2);
+    case ReadConsistency::kTransactional:
+      return static_cast<int64_t>(blocks * 4);
   }
   return 0;
 }

@@ -1,0 +1,81 @@
+// DatabaseState: what a partstore::Database holds (partstore/database.h keeps it behind a
+// pointer, so that the public header names no engine type), and the engine-level access the
+// project's own tools and tests use: a table's insides (internal::GetTable) and the shared
+// expression cache. Not installed; not for users.
+//
+// Lock order (the whole engine's: shard/table.h): mu (the catalogue) is held only to find, add
+// or remove a table, never with a table's locks; sharding_mu serializes read-modify-writes of
+// a table's PolicySet (the table's policy lock is a leaf under it); insights_mu and tokens_mu
+// are leaves, never held while a transaction runs.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/expr/cache.h"
+#include "partstore/database.h"
+#include "shard/table.h"
+
+namespace partstore::internal {
+
+struct DatabaseState {
+  explicit DatabaseState(DatabaseOptions options);
+
+  static DatabaseState& Of(Database& db) { return *db.state_; }
+  static const DatabaseState& Of(const Database& db) { return *db.state_; }
+
+  // The table named `name`, or ResourceNotFoundException. The pointer keeps the table alive
+  // after a DeleteTable; operations through it then still work on the orphaned table.
+  Result<std::shared_ptr<Table>> GetTable(std::string_view name) const;
+
+  // TransactWriteItems with an ItemRewriter per action (null, or write sharding's for an Update);
+  // the ClientRequestToken compares `logical` (the request as the client sent it; null: the same
+  // as `request`). shard/transaction.cc.
+  Result<TransactWriteItemsResult> RunTransaction(const TransactWriteItemsRequest& request,
+                                                  const std::vector<const ItemRewriter*>& rewriters,
+                                                  const TransactWriteItemsRequest* logical);
+  // Removes the sharding policies of a deleted GSI. shard/database_sharding.cc.
+  void DropShardingPolicies(Table& table, std::string_view index);
+
+  DatabaseOptions options_;
+  std::shared_ptr<expr::ExpressionCache> cache_;  // shared with the tables
+  mutable std::shared_mutex mu_;                  // guards tables_
+  std::map<std::string, std::shared_ptr<Table>, std::less<>> tables_;
+  // When Contributor Insights last changed per "table" or "table/index"
+  // (DescribeContributorInsights' LastUpdateDateTime, seconds since the epoch).
+  std::mutex insights_mu_;  // guards insights_updated_
+  std::map<std::string, double, std::less<>> insights_updated_;
+  std::mutex sharding_mu_;
+  // ClientRequestTokens of TransactWriteItems seen in the last 10 minutes.
+  struct TokenRecord {
+    uint64_t fingerprint = 0;  // of the request's parameters
+    bool in_flight = true;
+    int64_t finished_micros = 0;  // on the database clock
+    TransactWriteItemsResult result{};
+  };
+  std::mutex tokens_mu_;  // guards tokens_ and token_expiry_
+  std::map<std::string, TokenRecord, std::less<>> tokens_;
+  // (finished, token), in order
+  std::deque<std::pair<int64_t, std::string>> token_expiry_;
+};
+
+// The table named `name` with the engine's insides (stripes, partitions, policies): for the
+// project's tools and tests.
+inline Result<std::shared_ptr<Table>> GetTable(const Database& db, std::string_view name) {
+  return DatabaseState::Of(db).GetTable(name);
+}
+
+// The expression cache the database's tables share.
+inline expr::ExpressionCache& ExpressionCache(Database& db) {
+  return *DatabaseState::Of(db).cache_;
+}
+
+}  // namespace partstore::internal
