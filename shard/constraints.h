@@ -5,9 +5,14 @@
 // one message:
 //   "2 validation errors detected: Value ... ; Value ..."   (joined with "; ")
 //
-// The engine checks the constraints a C++ caller can break (names, Limit, Segment, list sizes);
-// the JSON protocol checks the rest (enum spellings, nulls) and passes its violations in first,
-// so one request yields one message either way. Both build the texts here: one place per rule.
+// Each rule is written once, here; two layers apply some of them, for a reason each. The engine
+// checks the constraints a C++ caller can break (names, Limit, Segment, list sizes). The JSON
+// protocol checks those too, together with the ones only JSON can break (enum spellings, nulls,
+// required members), because DynamoDB reports all of a request's violations in one message and
+// before it reads any AttributeValue (tests/protocol/request_decode_test.cc
+// ConstraintsTest.WinOverValueErrors); on that path the engine's second pass finds nothing.
+// The same holds for the expression / legacy mixing rule (expr::CheckParameterMixing: the wire
+// applies it before decoding values, ValuesTest.MixingRuleWinsOverValueErrors).
 //
 // Thread safety: a value type; not thread-safe.
 #pragma once

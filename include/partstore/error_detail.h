@@ -22,8 +22,8 @@
 namespace partstore {
 
 struct ThrottlingReason {
-  ThrottleReason reason;
-  std::string resource;  // the table's or index's ARN
+  ThrottleReason reason{};
+  std::string resource{};  // the table's or index's ARN
   friend bool operator==(const ThrottlingReason&, const ThrottlingReason&) = default;
 };
 
@@ -33,15 +33,15 @@ struct ThrottlingReason {
 // "TransactionConflict" with DynamoDB's message.
 struct CancellationReason {
   std::string code = "None";
-  std::optional<std::string> message;
-  std::optional<Item> item;
+  std::optional<std::string> message{};
+  std::optional<Item> item{};
   friend bool operator==(const CancellationReason&, const CancellationReason&) = default;
 };
 
 struct ErrorDetail {
-  std::optional<Item> item;
-  std::vector<ThrottlingReason> throttling_reasons;
-  std::vector<CancellationReason> cancellation_reasons;
+  std::optional<Item> item{};
+  std::vector<ThrottlingReason> throttling_reasons{};
+  std::vector<CancellationReason> cancellation_reasons{};
 };
 
 }  // namespace partstore

@@ -355,7 +355,7 @@ std::optional<ThrottleLimit> ResourceCapacity::Check(size_t index, ThrottleOpera
 }
 
 void ResourceCapacity::Charge(size_t index, ThrottleOperation op, int64_t tokens, uint64_t hash,
-                              int64_t returned_items, bool count_request, int64_t now) {
+                              int64_t returned_items, RequestCounting counting, int64_t now) {
   Partition& p = partitions_[index];
   PartitionSide& side = SideOf(p, op);
   side.cap.tokens -= tokens;
@@ -392,11 +392,11 @@ void ResourceCapacity::Charge(size_t index, ThrottleOperation op, int64_t tokens
   for (MetricCounters* c : {&p.metrics.Current(now), &metrics_.Current(now)}) {
     if (op == ThrottleOperation::kRead) {
       c->consumed_read_half_units += half_units;
-      c->read_requests += count_request ? 1 : 0;
+      c->read_requests += counting == RequestCounting::kCountRequest ? 1 : 0;
       c->returned_item_count += returned_items;
     } else {
       c->consumed_write_half_units += half_units;
-      c->write_requests += count_request ? 1 : 0;
+      c->write_requests += counting == RequestCounting::kCountRequest ? 1 : 0;
     }
   }
 }
@@ -425,13 +425,13 @@ void ResourceCapacity::CountThrottledRequest(std::optional<size_t> index, Thrott
   }
 }
 
-void ResourceCapacity::RecordKey(const KeyAccess& key, int64_t half_units, bool throttled,
+void ResourceCapacity::RecordKey(const KeyAccess& key, int64_t half_units, KeyAccessOutcome outcome,
                                  int64_t now) {
   // An empty item key: a request that began while insights were off (see records_keys()).
   if (!insights_enabled_ || key.item.empty()) return;
   insights_.Record(
-      now / kMicrosPerSecond, key.partition, key.item, half_units, throttled,
-      [&] { return DisplayOf(key_, key, false); },
+      now / kMicrosPerSecond, key.partition, key.item, half_units,
+      outcome == KeyAccessOutcome::kThrottled, [&] { return DisplayOf(key_, key, false); },
       [&] { return DisplayOf(key_, key, true); });
 }
 

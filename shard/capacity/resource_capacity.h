@@ -75,6 +75,13 @@ namespace partstore::capacity {
 inline constexpr int kCellBits = 12;
 inline constexpr size_t kCells = size_t{1} << kCellBits;
 
+// How an access counts in the request metrics: as a request of its own, or as part of a larger
+// request (a batch's items, a Scan's further partitions) that is counted elsewhere.
+enum class RequestCounting { kCountRequest, kPartOfRequest };
+
+// What Contributor Insights records of an access: capacity consumed, or a throttle.
+enum class KeyAccessOutcome { kServed, kThrottled };
+
 struct ResourceSettings {
   bool on_demand = true;
   int64_t read_units = 0;   // provisioned only
@@ -155,16 +162,16 @@ class ResourceCapacity {
   // not.
   std::optional<ThrottleLimit> Check(size_t p, ThrottleOperation op, int64_t tokens) const;
   // Spends `tokens` of `op` on partition `p` (admitted before), and counts a served request of
-  // `returned_items` (reads) unless `count_request` is false. Records `hash` for split-for-heat.
+  // `returned_items` (reads) per `counting`. Records `hash` for split-for-heat.
   void Charge(size_t p, ThrottleOperation op, int64_t tokens, uint64_t hash, int64_t returned_items,
-              bool count_request, int64_t now);
+              RequestCounting counting, int64_t now);
   // Counts a throttle event of `reason` on partition `p` (or on the resource alone when p is
   // nullopt: the table's count of its GSIs' events).
   void CountThrottleEvent(std::optional<size_t> p, ThrottleReason reason, int64_t now);
   // Counts one throttled request of `op` on partition `p` (nullopt: the resource's count alone).
   void CountThrottledRequest(std::optional<size_t> p, ThrottleOperation op, int64_t now);
   // Contributor Insights: `half_units` consumed (3 x writes + reads) or a throttle, for `key`.
-  void RecordKey(const KeyAccess& key, int64_t half_units, bool throttled, int64_t now);
+  void RecordKey(const KeyAccess& key, int64_t half_units, KeyAccessOutcome outcome, int64_t now);
   // Items stored or removed in the partition of `hash`.
   void NoteData(uint64_t hash, int64_t bytes, int64_t items, int64_t now);
   // The same when the partition `p` of `hash` is known.

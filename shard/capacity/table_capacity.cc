@@ -129,7 +129,7 @@ Status TableCapacity::AdmitRead(std::string_view index, uint64_t hash, const Key
   const ThrottleReason reason{resource->kind(), ThrottleOperation::kRead, *limit};
   resource->CountThrottleEvent(p, reason, now);
   resource->CountThrottledRequest(p, ThrottleOperation::kRead, now);
-  if (key != nullptr) resource->RecordKey(*key, 0, true, now);
+  if (key != nullptr) resource->RecordKey(*key, 0, KeyAccessOutcome::kThrottled, now);
   return Throttled({{resource, reason}});
 }
 
@@ -142,9 +142,8 @@ void TableCapacity::ChargeRead(std::string_view index, uint64_t hash, int64_t ha
   const int64_t now = clock_->NowMicros();
   resource->AdvanceTo(now);
   resource->Charge(resource->Locate(hash, ThrottleOperation::kRead, now), ThrottleOperation::kRead,
-                   HalfUnitsToTokens(half_units), hash, returned_items,
-                   counting == RequestCounting::kCountRequest, now);
-  if (key != nullptr) resource->RecordKey(*key, half_units, false, now);
+                   HalfUnitsToTokens(half_units), hash, returned_items, counting, now);
+  if (key != nullptr) resource->RecordKey(*key, half_units, KeyAccessOutcome::kServed, now);
 }
 
 Status TableCapacity::Read(std::string_view index, uint64_t hash, int64_t half_units,
@@ -161,12 +160,12 @@ Status TableCapacity::Read(std::string_view index, uint64_t hash, int64_t half_u
     if (counting == RequestCounting::kCountRequest) {
       resource->CountThrottledRequest(p, ThrottleOperation::kRead, now);
     }
-    if (key != nullptr) resource->RecordKey(*key, 0, true, now);
+    if (key != nullptr) resource->RecordKey(*key, 0, KeyAccessOutcome::kThrottled, now);
     return Throttled({{resource, reason}});
   }
   resource->Charge(p, ThrottleOperation::kRead, HalfUnitsToTokens(half_units), hash, returned_items,
-                   true, now);
-  if (key != nullptr) resource->RecordKey(*key, half_units, false, now);
+                   RequestCounting::kCountRequest, now);
+  if (key != nullptr) resource->RecordKey(*key, half_units, KeyAccessOutcome::kServed, now);
   return Status::Ok();
 }
 
@@ -239,17 +238,17 @@ Status TableCapacity::Write(const WriteCharge& write) {
     if (write.counting == RequestCounting::kCountRequest) {
       table_.CountThrottledRequest(p, ThrottleOperation::kWrite, now);
     }
-    table_.RecordKey(write.key, 0, true, now);
+    table_.RecordKey(write.key, 0, KeyAccessOutcome::kThrottled, now);
     for (const IndexWriteCharge& charge : write.indexes) {
       if (ResourceCapacity* index = Find(charge.index); index != nullptr && !charge.index.empty()) {
-        index->RecordKey(charge.key, 0, true, now);
+        index->RecordKey(charge.key, 0, KeyAccessOutcome::kThrottled, now);
       }
     }
     return Throttled(hits);
   }
   table_.Charge(p, ThrottleOperation::kWrite, HalfUnitsToTokens(write.half_units), write.hash, 0,
-                true, now);
-  table_.RecordKey(write.key, 3 * write.half_units, false, now);
+                RequestCounting::kCountRequest, now);
+  table_.RecordKey(write.key, 3 * write.half_units, KeyAccessOutcome::kServed, now);
   if (write.bytes != 0 || write.items != 0) {
     table_.NoteData(p, write.hash, write.bytes, write.items, now);
   }
@@ -258,8 +257,8 @@ Status TableCapacity::Write(const WriteCharge& write) {
     if (index == nullptr || charge.index.empty()) continue;
     index->Charge(index->Locate(charge.hash, ThrottleOperation::kWrite, now),
                   ThrottleOperation::kWrite, HalfUnitsToTokens(charge.half_units), charge.hash, 0,
-                  true, now);
-    index->RecordKey(charge.key, 3 * charge.half_units, false, now);
+                  RequestCounting::kCountRequest, now);
+    index->RecordKey(charge.key, 3 * charge.half_units, KeyAccessOutcome::kServed, now);
     if (charge.bytes != 0 || charge.items != 0) {
       index->NoteData(charge.hash, charge.bytes, charge.items, now);
     }

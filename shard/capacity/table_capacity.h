@@ -46,10 +46,6 @@ struct IndexWriteCharge {
   KeyAccess key;
 };
 
-// How an access counts in the request metrics: as a request of its own, or as part of a larger
-// request (a batch's items, a Scan's further partitions) that is counted elsewhere.
-enum class RequestCounting { kCountRequest, kPartOfRequest };
-
 // kUnmetered: an import (Database::ImportItem), counted in its partitions (sizes, item counts,
 // size splits) but not consumed, recorded or throttled.
 enum class Metering { kMetered, kUnmetered };
