@@ -68,6 +68,32 @@ TEST(CountReadResponseTest, QueryCountsItemsAndKeepsLastEvaluatedKey) {
   EXPECT_EQ(c.last_key[2].value, "7");
 }
 
+TEST(CountReadResponseTest, CollectsTheNamedAttributesStringValues) {
+  // Only a top-level S value of the named attribute is kept: not an N of that name, not a nested
+  // member of that name, not the LastEvaluatedKey's.
+  std::vector<std::string> values;
+  ReadOutcome outcome{.collect = "SK", .values = &values};
+  std::vector<KeyPart> last_key;
+  ASSERT_TRUE(
+      CountReadResponse(R"({"Items":[{"PK":{"S":"p"},"SK":{"S":"s1"}},{"SK":{"N":"2"}},)"
+                        R"({"m":{"M":{"SK":{"S":"nested"}}},"SK":{"S":"s\"3"}},{"PK":{"S":"SK"}}],)"
+                        R"("LastEvaluatedKey":{"PK":{"S":"p"},"SK":{"S":"s3"}}})",
+                        &outcome, &last_key)
+          .ok());
+  EXPECT_EQ(outcome.items, 4);
+  EXPECT_EQ(values, (std::vector<std::string>{"s1", "s\"3"}));
+  ASSERT_EQ(last_key.size(), 2u);
+
+  // Without `values`, nothing is kept (what `partstore bench` does).
+  ReadOutcome counted{.collect = "SK"};
+  ASSERT_TRUE(CountReadResponse(R"({"Item":{"SK":{"S":"s1"}}})", &counted, &last_key).ok());
+  EXPECT_EQ(counted.items, 1);
+  values.clear();
+  ReadOutcome get{.collect = "SK", .values = &values};
+  ASSERT_TRUE(CountReadResponse(R"({"Item":{"SK":{"S":"s1"}}})", &get, &last_key).ok());
+  EXPECT_EQ(values, (std::vector<std::string>{"s1"}));
+}
+
 TEST(CountReadResponseTest, AddsToTheOutcome) {
   ReadOutcome outcome;
   outcome.items = 5;

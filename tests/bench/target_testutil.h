@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,16 @@ inline void CheckTargetContract(Target& target) {
   EXPECT_EQ(page.items, 25);
   // The first 25 followers in sort-key order: FOLLOWER#000..024, each (2+6)+(2+12)+(5+10) bytes.
   EXPECT_EQ(page.bytes, 25u * ((2 + 6) + (2 + 12) + (5 + 10)));
+  // The same page, keeping each item's sort key: the values read, in order, and the same count.
+  std::vector<std::string> sort_keys;
+  ReadOutcome collected{.collect = "SK", .values = &sort_keys};
+  ASSERT_TRUE(s.Query(pair, false, "USER#1", "FOLLOWER#", 25, &collected).ok());
+  EXPECT_EQ(collected.items, 25);
+  EXPECT_EQ(collected.bytes, page.bytes);
+  ASSERT_EQ(sort_keys.size(), 25u);
+  EXPECT_EQ(sort_keys.front(), "FOLLOWER#000");
+  EXPECT_EQ(sort_keys.back(), "FOLLOWER#024");
+  EXPECT_TRUE(std::is_sorted(sort_keys.begin(), sort_keys.end()));
   ReadOutcome order;
   ASSERT_TRUE(s.Query(pair, false, "ORDER#1", "", 100, &order).ok());
   EXPECT_EQ(order.items, 4);

@@ -43,6 +43,7 @@ class ReadCounter : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ReadC
     if (!Value(kString)) return false;
     if (depth_ == item_depth_ + 1 && scalar_) {
       outcome_.bytes += n;
+      if (collect_) outcome_.values->emplace_back(s, n);
     } else if (section_ == kLastKey && depth_ == 3) {
       last_key_.back().value.assign(s, n);
     }
@@ -67,8 +68,11 @@ class ReadCounter : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ReadC
       item_depth_ = section_ == kItem ? 2 : section_ == kItems ? 3 : kNone;
     } else if (depth_ == item_depth_) {
       outcome_.bytes += n;  // an attribute's name
+      collected_name_ = outcome_.values != nullptr && key == outcome_.collect;
+      collect_ = false;
     } else if (depth_ == item_depth_ + 1) {
       scalar_ = key == "S" || key == "N" || key == "B";
+      collect_ = collected_name_ && key == "S";
     } else if (section_ == kLastKey && depth_ == 2) {
       if (last_key_.size() == kMaxKeyParts) {
         return Fail("LastEvaluatedKey has too many attributes");
@@ -152,8 +156,10 @@ class ReadCounter : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ReadC
   int depth_ = 0;
   Section section_ = kOther;
   int item_depth_ = kNone;
-  bool scalar_ = false;     // the current type member is S, N or B
-  bool type_seen_ = false;  // the current LastEvaluatedKey attribute has its type member
+  bool scalar_ = false;          // the current type member is S, N or B
+  bool collected_name_ = false;  // the current attribute is the one ReadOutcome::collect names
+  bool collect_ = false;         // ... and its current type member is S: keep the value
+  bool type_seen_ = false;       // the current LastEvaluatedKey attribute has its type member
 };
 
 }  // namespace

@@ -45,15 +45,16 @@ struct KeyPart {
 
 // Counts what a GetItem ({"Item": {...}}) or Query / Scan ({"Items": [{...}, ...]}) response
 // returned into *outcome: +1 item per item, + the bytes of every attribute name and of every
-// top-level S, N or B value (nested M / L contents are not counted). *last_key is replaced by
-// the response's LastEvaluatedKey (empty: none). Other members are skipped.
+// top-level S, N or B value (nested M / L contents are not counted); with outcome->values set,
+// the S value of each item's attribute outcome->collect is appended to it. *last_key is replaced
+// by the response's LastEvaluatedKey (empty: none). Other members are skipped.
 //
 // The shape is checked where it is counted: the body must be a JSON object; "Item" an object,
 // "Items" an array of objects, each item's attribute values objects; "LastEvaluatedKey" an object
 // of at most kMaxKeyParts attributes, each {"<type>": "<string>"} with exactly one member. A null
 // Item / Items / LastEvaluatedKey is absent. Anything else (not JSON, a raw NUL byte, trailing
 // text, nesting beyond kMaxResponseDepth, a wrong shape) is a Code::kInternal Status naming the
-// problem; *outcome may then hold a partial count and *last_key is empty.
+// problem; *outcome may then hold a partial count (and values) and *last_key is empty.
 Status CountReadResponse(std::string_view body, ReadOutcome* outcome,
                          std::vector<KeyPart>* last_key);
 

@@ -24,8 +24,8 @@ Item KeyOf(const TableSpec& table, ItemKey key) {
 void Count(const StoredItem& item, ReadOutcome* outcome) {
   ++outcome->items;
   for (const MapEntry& entry : item.attributes()) {
-    outcome->Add(entry.name,
-                 entry.value.is(Type::kS) ? entry.value.as_string() : std::string_view());
+    const bool is_s = entry.value.is(Type::kS);
+    outcome->Add(entry.name, is_s ? entry.value.as_string() : std::string_view(), is_s);
   }
 }
 

@@ -251,7 +251,8 @@ class RedisSession final : public Session {
   // Counts an HGETALL reply: an empty array is no item.
   Status CountItem(const redisReply* r, ReadOutcome* outcome) const {
     if (r->type != REDIS_REPLY_ARRAY || r->elements % 2 != 0) return conn_->Unexpected("HGETALL");
-    ReadOutcome item{.items = r->elements > 0 ? 1 : 0};
+    ReadOutcome item{
+        .items = r->elements > 0 ? 1 : 0, .collect = outcome->collect, .values = outcome->values};
     for (size_t i = 0; i < r->elements; i += 2) {
       if (!IsString(r->element[i]) || !IsString(r->element[i + 1])) {
         return conn_->Unexpected("HGETALL");

@@ -62,10 +62,22 @@ struct ItemKey {
 
 // What a read returned: how many items and the bytes of their attribute names and values (so a
 // target that returns less than the others shows).
+//
+// Optionally also what it returned, for a caller that follows the items (bench/graph_benchmark.cc
+// walks adjacency lists through the wire target): with `values` set, each item's top-level string
+// (S) value of the attribute named `collect` is appended to *values, in the order read. Unset (what
+// `partstore bench` does), nothing is kept: a null check per attribute is all it adds.
 struct ReadOutcome {
   int items = 0;
   size_t bytes = 0;
-  void Add(std::string_view name, std::string_view value) { bytes += name.size() + value.size(); }
+  std::string_view collect;
+  std::vector<std::string>* values = nullptr;
+  // Counts one top-level attribute: `value` is the text the target counts for it, `is_s` whether
+  // it is an S (only an S is collected).
+  void Add(std::string_view name, std::string_view value, bool is_s = true) {
+    bytes += name.size() + value.size();
+    if (values != nullptr && is_s && name == collect) values->emplace_back(value);
+  }
 };
 
 class Session {
