@@ -2,8 +2,9 @@
 // the request lists them (the JSON object's member order), which is the order DynamoDB checks
 // and reports them in.
 //
-// Batches are atomic per item, not as a unit (reference §4.1): each put, delete or get is its own
-// linearizable operation. One invalid request rejects the whole batch before anything is done.
+// Batches are atomic per item, not as a unit (as DynamoDB documents: a batch is not a
+// transaction): each put, delete or get is its own linearizable operation. One invalid request
+// rejects the whole batch before anything is done.
 //
 // Thread safety: value types.
 #pragma once

@@ -1,9 +1,10 @@
 // CapacityOptions: whether a Database simulates DynamoDB's capacity, and the model's constants.
 //
 // Off by default: an in-process cache pays nothing for capacity (no clock reads, no shared
-// counters). On, every table and GSI gets simulated partitions with DynamoDB's limits
-// (shard/capacity/resource_capacity.h). The defaults are DynamoDB's documented numbers
-// (reference §3); tests and simulations may change them.
+// counters). On, every table and GSI gets simulated partitions with DynamoDB's limits: each
+// partition's hard per-second limit, burst capacity, splits for size and heat, and the on-demand
+// peak and quota (the members below). The defaults are the numbers DynamoDB documents; tests and
+// simulations may change them.
 //
 // Thread safety: a value type.
 #pragma once

@@ -1,8 +1,8 @@
 // Capacity-unit arithmetic: how many read and write units an operation consumes.
 //
 // Pure integer functions. Read units are counted in *half* units so that eventually consistent
-// reads (0.5 RCU per 4 KB) stay integral; write units are whole. ConsumedCapacity on the wire is
-// a decimal (CapacityUnitsToDouble, used only when formatting a response).
+// reads (0.5 RCU per 4 KB) stay integral; write units are whole. DynamoDB reports capacity as a
+// decimal: HalfUnitsToDouble converts half units to it.
 //
 //   read:  ceil(bytes / 4 KB) units, at least 1; eventually consistent x0.5, strongly consistent
 //          x1, transactional x2.

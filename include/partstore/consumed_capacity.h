@@ -3,7 +3,7 @@
 //
 // Units are kept as integers: *half* units, so that eventually consistent reads (0.5 RCU per
 // 4 KB) stay exact; writes are whole units, stored doubled. CapacityUnits() gives the decimal
-// DynamoDB reports. Shapes (reference §2.5):
+// DynamoDB reports. Shapes, as DynamoDB returns them:
 //   TOTAL    {TableName, CapacityUnits}
 //   INDEXES  the same plus Table{CapacityUnits} and, per index touched,
 //            GlobalSecondaryIndexes / LocalSecondaryIndexes {name: {CapacityUnits}}.
@@ -38,6 +38,7 @@ struct ConsumedCapacity {
 
 // What an operation consumed, before the caller's ReturnConsumedCapacity shapes it: the base
 // table's half units and each index's. Reads report half units; writes report 2 x units.
+// Used by the engine to build results; users read ConsumedCapacity instead.
 struct CapacityCharge {
   int64_t table_half_units = 0;
   std::map<std::string, int64_t, std::less<>> global_secondary_indexes;
@@ -51,7 +52,8 @@ struct CapacityCharge {
   }
 };
 
-// The ConsumedCapacity to report, or nullopt for ReturnConsumedCapacity=NONE.
+// The ConsumedCapacity to report, or nullopt for ReturnConsumedCapacity=NONE. Used by the engine
+// to build results; users read ConsumedCapacity instead.
 inline std::optional<ConsumedCapacity> ReportCapacity(ReturnConsumedCapacity mode,
                                                       const std::string& table_name,
                                                       const CapacityCharge& charge) {

@@ -4,6 +4,8 @@
 // trees the expressions produce, with DynamoDB's validation and messages; new code uses the
 // expressions or the typed builders (partstore/key_condition.h, condition_builder.h,
 // update_builder.h).
+//
+// Thread safety: value types, not synchronized; const access from many threads is safe.
 #pragma once
 
 #include <cstdint>

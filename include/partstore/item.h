@@ -20,7 +20,9 @@ inline constexpr int kMaxNestingDepth = 32;
 // Non-key attribute names: 1..65535 bytes.
 inline constexpr size_t kMaxAttributeNameSize = 65535;
 
-// Bytes `value` counts toward an item's size (DynamoDB's rules; see item.cc).
+// Bytes `value` counts toward an item's size (DynamoDB's rules): S and B their bytes, N
+// Number::StorageSize(), BOOL and NULL 1; M 3 + (1 + name bytes + value size) per entry; L 3 +
+// (1 + value size) per element; SS, NS, BS the sum of their elements' sizes.
 size_t ValueSize(const Value& value);
 // Bytes one top-level attribute counts: UTF-8 bytes of its name + ValueSize.
 inline size_t AttributeSize(std::string_view name, const Value& value) {
@@ -51,24 +53,23 @@ inline constexpr std::string_view kNestingTooDeep =
     "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels "
     "beyond supported limit";
 inline constexpr std::string_view kItemTooLarge = "Item size has exceeded the maximum allowed size";
-// Empty sets: one message per set type, DynamoDB's grammar and double space included (live
-// captures in nubo-db/dynamodb-conformance captures/2026-06-09 and 2026-08-12; architect/dynalite
-// test/batchWriteItem.js, run against DynamoDB). Regions on DynamoDB's 2026 rewording prefix them
-// with "1 validation error detected: "; see tools/protocol/attribute_value_json.cc.
+// Empty sets: one message per set type, DynamoDB's grammar and double space included; what
+// ValidateValue reports. Regions on DynamoDB's 2026 rewording prefix them with "1 validation
+// error detected: "; partstore uses the long-standing wording, which most regions still give.
 inline constexpr std::string_view kEmptyStringSet =
     "One or more parameter values were invalid: An string set  may not be empty";
 inline constexpr std::string_view kEmptyNumberSet =
     "One or more parameter values were invalid: An number set  may not be empty";
 inline constexpr std::string_view kEmptyBinarySet =
     "One or more parameter values were invalid: Binary sets should not be empty";
-// The generic text DynamoDB used before the per-type messages above (dynalite
-// validations/index.js). Superseded: ValidateValue should use the per-type constants.
+// DynamoDB's generic empty-set message: what an UpdateExpression reports when it would write an
+// empty set (a SET value, or an ADD operand for an absent attribute). Items and values checked by
+// ValidateValue get the per-type messages above.
 inline constexpr std::string_view kEmptySet =
     "One or more parameter values were invalid: An AttributeValue may not contain an empty set.";
 // An attribute name (top-level or a map key) that is empty / longer than kMaxAttributeNameSize.
-// Text of DynamoDB Local's shared validation layer (ErrorFactory EMPTY_ATTRIBUTE_NAME,
-// ATTRIBUTE_NAME_TOO_LARGE); live DynamoDB's tests only pin "ValidationException.*6553[56]"
-// for the long name (scylladb test/alternator/test_limits.py).
+// DynamoDB Local's text; DynamoDB's own is known only to be a ValidationException naming 65535
+// or 65536 for the long name.
 inline constexpr std::string_view kEmptyAttributeName = "Empty attribute name";
 inline constexpr std::string_view kAttributeNameTooLarge =
     "Attribute name is too large, must be less than 65536 bytes";

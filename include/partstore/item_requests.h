@@ -33,7 +33,9 @@ struct ItemCollectionMetrics {
   double size_estimate_range_gb[2] = {0, 1};
 };
 
-// The item collection limit of tables with LSIs: 10 GB per partition key (reference §4.5).
+// The item collection limit of tables with LSIs, as DynamoDB documents it: 10 GB per partition key
+// (base items + LSI entries); a write past it fails with ItemCollectionSizeLimitExceededException
+// (in a transaction, it cancels with that reason).
 inline constexpr uint64_t kMaxItemCollectionBytes = 10ull * 1024 * 1024 * 1024;
 
 struct PutItemRequest {

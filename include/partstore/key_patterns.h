@@ -1,4 +1,4 @@
-// Key helpers for single-table designs: the strings the seed articles build by hand
+// Key helpers for single-table designs: the strings single-table design patterns build by hand
 // ("USER#alice", "ORDER#2024-01-05#17") and the two keys of an adjacency-list edge.
 //
 //   EntityKey("USER", "alice")                    -> "USER#alice"

@@ -1,6 +1,8 @@
 // CloudWatch-style metric points of a table, a GSI or a partition (GetMetrics' result: capacity
 // simulation only): one period's counters, as DynamoDB publishes ConsumedReadCapacityUnits,
 // ThrottledRequests, ReadThrottleEvents and friends.
+//
+// Thread safety: value types, not synchronized; const access from many threads is safe.
 #pragma once
 
 #include <array>

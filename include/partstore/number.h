@@ -62,7 +62,9 @@ class Number {
   // Exponent of the leading digit: digits() - 1 + exponent(). 0 for zero.
   int adjusted_exponent() const { return is_zero() ? 0 : digits_ - 1 + exponent_; }
 
-  // Bytes this number counts toward an item's size (DynamoDB's rule, see number.cc).
+  // Bytes this number counts toward an item's size (DynamoDB's rule): 1 for zero; otherwise 1 +
+  // the base-100 digit pairs of the significant digits (pairs aligned to even powers of ten) + 1
+  // if negative. 12 -> 2, 1.2 -> 3, 123 -> 3, -12 -> 3.
   size_t StorageSize() const;
 
   friend bool operator==(const Number& a, const Number& b) = default;

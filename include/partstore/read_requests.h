@@ -2,7 +2,7 @@
 // operation member for member (snake_case), legacy parameters included (KeyConditions,
 // QueryFilter, ScanFilter, ConditionalOperator, AttributesToGet).
 //
-// Paging (reference §4.3): a page stops after `limit` items evaluated or 1 MB of items read
+// Paging, as DynamoDB's: a page stops after `limit` items evaluated or 1 MB of items read
 // (before the filter), whichever comes first; `last_evaluated_key` is then set (even if nothing
 // is left) and is the key to pass as `exclusive_start_key` to continue.
 //

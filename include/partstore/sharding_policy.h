@@ -5,6 +5,9 @@
 // hashes one attribute (the sort key, or CalculatedFrom), so a point read goes to one shard.
 // Written items keep their logical key in LogicalKeyAttribute (default "Logical" + the key's
 // name). The Sharded* operations of partstore/database.h read and write through the policies.
+//
+// Thread safety: value types and pure functions, not synchronized; const access from many threads
+// is safe.
 #pragma once
 
 #include <cstdint>

@@ -5,8 +5,8 @@
 // message DynamoDB would send. Nothing on a hot path throws: throttling in particular is an
 // ordinary, cheap return.
 //
-// DynamoDB's exception names (`__type`) and HTTP status codes are mapped from Code in exactly one
-// place, tools/protocol/errors.h.
+// Each error Code is one DynamoDB exception (named beside it below); `partstore serve` sends an
+// error as that exception's `__type` with HTTP status 400, or 500 for kInternal.
 //
 // Thread safety: Status and Result are values; const methods are thread-safe, distinct objects
 // may be used from distinct threads, one object is not thread-safe against concurrent mutation.
@@ -124,9 +124,11 @@ class [[nodiscard]] Result {
   bool ok() const { return v_.index() == 1; }
   // The error, or an OK Status.
   Status status() const { return ok() ? Status() : std::get<0>(v_); }
+  // The error, without a copy. REQUIRES: !ok() (else std::get throws std::bad_variant_access).
   const Status& error() const& { return std::get<0>(v_); }
 
-  // REQUIRES: ok().
+  // The value; *, -> and value() alike. REQUIRES: ok() (else std::get throws
+  // std::bad_variant_access).
   T& value() & { return std::get<1>(v_); }
   const T& value() const& { return std::get<1>(v_); }
   T&& value() && { return std::get<1>(std::move(v_)); }

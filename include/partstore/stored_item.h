@@ -7,7 +7,7 @@
 // atomic increment), so a reader can take the item under a stripe's lock and read it after
 // releasing the lock, and a GSI with an ALL projection can share the base item's buffer.
 //
-// The byte layout is the implementation's (stored_item.cc has it); readers use the views.
+// The byte layout is an implementation detail and may change; readers use the views.
 //
 // Views (ValueView, MapView, ListView, SetView) point into a buffer and are valid while a
 // StoredItem holding that buffer lives; they never allocate except to build a Value or Number.
@@ -61,7 +61,7 @@ class ValueView {
   size_t Size() const;
 
  private:
-  friend struct StoredItemCodec;
+  friend struct StoredItemCodec;  // the library's own encoder/decoder, not for users
   ValueView(Type type, std::string_view payload) : type_(type), payload_(payload) {}
 
   // Deep equality of two encoded values. The encoding is canonical (numbers as their canonical
@@ -203,7 +203,7 @@ class MapView : public stored_item_internal::IndexedBody {
  private:
   friend class ValueView;
   friend class StoredItem;
-  friend struct StoredItemCodec;
+  friend struct StoredItemCodec;  // the library's own encoder/decoder, not for users
   using IndexedBody::IndexedBody;
 };
 
@@ -253,11 +253,11 @@ class StoredItem {
   // `bytes` is the `item` part of the layout (what encoding() returns), without the header.
   // Errors are Code::kInternal, naming what is wrong.
   static Result<StoredItem> Decode(std::string_view bytes);
-  // The item holding only the top-level attributes of `source` named in `names` (any order;
-  // names `source` lacks are skipped): what a GSI or LSI stores for a KEYS_ONLY or INCLUDE
-  // projection. The chosen attributes' bytes are copied as they are, no tree is built; when every
-  // attribute is chosen, the result is `source` itself (one more reference to its buffer, as an
-  // ALL projection). REQUIRES: !source.empty().
+  // A StoredItem holding only the top-level attributes of `source` named in `names` (any order;
+  // names `source` lacks are skipped), in a new buffer: the chosen attributes' bytes are copied
+  // as they are, no tree is built (this is how a KEYS_ONLY or INCLUDE index entry is made). When
+  // every attribute of `source` is named, it returns `source` itself (one more reference to its
+  // buffer, no copy). REQUIRES: !source.empty().
   static StoredItem Project(const StoredItem& source, std::vector<std::string_view> names);
 
   bool empty() const { return rep_ == nullptr; }
@@ -278,14 +278,15 @@ class StoredItem {
 
   // Whether two handles share one buffer (a GSI ALL projection and its base item do).
   bool SharesBufferWith(const StoredItem& other) const { return rep_ == other.rep_; }
-  // References to this buffer (tests).
+  // How many StoredItems share this buffer (this one included; 0 when empty). A snapshot: other
+  // threads may copy or drop handles meanwhile.
   uint32_t use_count() const { return rep_ ? rep_->refs.load(std::memory_order_relaxed) : 0; }
 
   // Same attributes and values (numbers by value), whatever the buffers.
   friend bool operator==(const StoredItem& a, const Item& b);
 
  private:
-  friend struct StoredItemCodec;
+  friend struct StoredItemCodec;  // the library's own encoder/decoder, not for users
   struct Rep {
     std::atomic<uint32_t> refs;
     uint32_t item_size;

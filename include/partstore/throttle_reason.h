@@ -1,5 +1,5 @@
-// ThrottleReason: why DynamoDB throttled a request (the ThrottlingReasons member of
-// ProvisionedThroughputExceededException and ThrottlingException, reference §3.4).
+// ThrottleReason: why DynamoDB throttled a request (the ThrottlingReasons member DynamoDB adds to
+// ProvisionedThroughputExceededException and ThrottlingException).
 //
 // A reason is ResourceType (Table | Index) + Operation (Read | Write) + LimitType, 16 in all, e.g.
 // "TableWriteKeyRangeThroughputExceeded" or "IndexWriteProvisionedThroughputExceeded":

@@ -1,7 +1,9 @@
-// The transaction requests and results: TransactWriteItems and TransactGetItems (reference §4.2,
-// §7). Each action reuses the single-item operation's request struct; only the members DynamoDB
-// allows in a transaction action are read (TableName, Key / Item, the expressions, their names
-// and values, ReturnValuesOnConditionCheckFailure). The legacy parameters (Expected,
+// The transaction requests and results: TransactWriteItems and TransactGetItems. As DynamoDB's,
+// a transaction is all or nothing over up to 100 distinct items (limits below), a cancelled one
+// reports one reason per action, and a ClientRequestToken makes a TransactWriteItems idempotent
+// for 10 minutes. Each action reuses the single-item operation's request struct; only the members
+// DynamoDB allows in a transaction action are read (TableName, Key / Item, the expressions, their
+// names and values, ReturnValuesOnConditionCheckFailure). The legacy parameters (Expected,
 // AttributeUpdates, AttributesToGet) do not exist in transactions: set, they are refused.
 //
 // Thread safety: value types.
@@ -74,7 +76,8 @@ struct TransactGetItemsResult {
 };
 
 // TransactionCanceledException with its reasons (one per action, in order) and DynamoDB's message
-// listing their codes.
+// listing their codes. Used by the engine to build results; users read the Status instead (its
+// ErrorDetail holds the reasons).
 Status TransactionCanceledError(std::vector<CancellationReason> reasons);
 
 }  // namespace partstore

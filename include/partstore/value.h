@@ -10,7 +10,7 @@
 //
 // Validation of DynamoDB's rules that span a whole value (no empty sets, nesting depth <= 32,
 // item size) is done by ValidateItem() in item.h, not on construction, so building values is
-// cheap; parsers (tools/protocol) validate as they decode.
+// cheap; the Database checks every item before it stores it (a put's item, an update's result).
 //
 // Thread safety: a value type; const methods are thread-safe.
 #pragma once
@@ -134,7 +134,8 @@ class Value {
   }
   bool is_set() const { return type() == Type::kSS || type() == Type::kNS || type() == Type::kBS; }
 
-  // Accessors. REQUIRES: the value has that type (checked with assert in debug builds).
+  // Accessors. REQUIRES: the value holds that type; otherwise std::get throws
+  // std::bad_variant_access, in every build. The if_* accessors below return null instead.
   const std::string& as_string() const { return std::get<std::string>(v_); }
   const Number& as_number() const { return std::get<Number>(v_); }
   const std::string& as_binary() const { return std::get<Bytes>(v_).data; }
