@@ -293,30 +293,8 @@ void Table::set_status(TableStatus status) {
   description_.table_status = status;
 }
 
-Status Table::Update(const UpdateTableRequest& request) {
-  ConstraintViolations violations;
-  CheckThroughputConstraints(request.provisioned_throughput, &violations);
-  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
-  const bool index_updates =
-      request.global_secondary_index_updates && !request.global_secondary_index_updates->empty();
-  if (index_updates) {
-    // Alone in the request, or with a billing/throughput change applied after it.
-    PARTSTORE_RETURN_IF_ERROR(UpdateIndexes(request));
-    if (!request.billing_mode && !request.provisioned_throughput) return Status::Ok();
-  }
-  if (!request.billing_mode && !request.provisioned_throughput) {
-    return Status::Validation(
-        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
-        "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "
-        "MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, "
-        "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required");
-  }
-  // Serialized with index changes (UpdateIndexes), so that a billing-mode switch and a GSI being
-  // created cannot miss each other. Lock order: update_mu_, then description_mu_, then
-  // indexes_mu_.
-  std::lock_guard<std::mutex> serialized(update_mu_);
-  std::lock_guard<std::mutex> lock(description_mu_);
-  TableDescription& d = description_;
+Status Table::CheckBillingChange(const UpdateTableRequest& request) const {
+  const TableDescription& d = description_;
   const BillingMode mode = request.billing_mode.value_or(d.billing_mode);
   if (mode == BillingMode::kPayPerRequest) {
     if (request.provisioned_throughput) {
@@ -324,6 +302,63 @@ Status Table::Update(const UpdateTableRequest& request) {
           "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
           "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
     }
+    return Status::Ok();
+  }
+  if (!request.provisioned_throughput) {
+    return Status::Validation(
+        "One or more parameter values were invalid: ProvisionedThroughput must be specified when "
+        "BillingMode is PROVISIONED");
+  }
+  const ProvisionedThroughput& want = *request.provisioned_throughput;
+  const ProvisionedThroughputDescription& have = d.provisioned_throughput;
+  if (d.billing_mode == BillingMode::kProvisioned &&
+      want.read_capacity_units == have.read_capacity_units &&
+      want.write_capacity_units == have.write_capacity_units) {
+    return Status::Validation(fmt::format(
+        "The provisioned throughput for the table will not change. The requested value equals the "
+        "current value. Current ReadCapacityUnits provisioned for the table: {}. Requested "
+        "ReadCapacityUnits: {}. Current WriteCapacityUnits provisioned for the table: {}. "
+        "Requested WriteCapacityUnits: {}. Refer to the Amazon DynamoDB Developer Guide for "
+        "current limits and how to request higher limits.",
+        have.read_capacity_units, want.read_capacity_units, have.write_capacity_units,
+        want.write_capacity_units));
+  }
+  return Status::Ok();
+}
+
+Status Table::Update(const UpdateTableRequest& request) {
+  ConstraintViolations violations;
+  CheckThroughputConstraints(request.provisioned_throughput, &violations);
+  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  const bool index_updates =
+      request.global_secondary_index_updates && !request.global_secondary_index_updates->empty();
+  const bool billing_change = request.billing_mode || request.provisioned_throughput;
+  if (!index_updates && !billing_change) {
+    return Status::Validation(
+        "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
+        "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "
+        "MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, "
+        "DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required");
+  }
+  // One UpdateTable at a time, whole: index changes and the billing part, so that a billing-mode
+  // switch and a GSI being created cannot miss each other, and a request is applied entirely or
+  // not at all. Lock order: update_mu_, then description_mu_, then indexes_mu_.
+  std::lock_guard<std::mutex> serialized(update_mu_);
+  if (index_updates) {
+    // With a billing/throughput change, that change is checked first (a refused one must not
+    // leave the index change applied) and applied after the index change.
+    if (billing_change) {
+      std::lock_guard<std::mutex> lock(description_mu_);
+      PARTSTORE_RETURN_IF_ERROR(CheckBillingChange(request));
+    }
+    PARTSTORE_RETURN_IF_ERROR(UpdateIndexes(request));
+    if (!billing_change) return Status::Ok();
+  }
+  std::lock_guard<std::mutex> lock(description_mu_);
+  PARTSTORE_RETURN_IF_ERROR(CheckBillingChange(request));
+  TableDescription& d = description_;
+  const BillingMode mode = request.billing_mode.value_or(d.billing_mode);
+  if (mode == BillingMode::kPayPerRequest) {
     if (d.billing_mode != BillingMode::kPayPerRequest) {
       // Capacity learns the old throughput first: it sets on-demand's starting peak.
       if (capacity_) {
@@ -340,25 +375,8 @@ Status Table::Update(const UpdateTableRequest& request) {
     }
     return Status::Ok();
   }
-  if (!request.provisioned_throughput) {
-    return Status::Validation(
-        "One or more parameter values were invalid: ProvisionedThroughput must be specified when "
-        "BillingMode is PROVISIONED");
-  }
   const ProvisionedThroughput& want = *request.provisioned_throughput;
   ProvisionedThroughputDescription& have = d.provisioned_throughput;
-  if (d.billing_mode == BillingMode::kProvisioned &&
-      want.read_capacity_units == have.read_capacity_units &&
-      want.write_capacity_units == have.write_capacity_units) {
-    return Status::Validation(fmt::format(
-        "The provisioned throughput for the table will not change. The requested value equals the "
-        "current value. Current ReadCapacityUnits provisioned for the table: {}. Requested "
-        "ReadCapacityUnits: {}. Current WriteCapacityUnits provisioned for the table: {}. "
-        "Requested WriteCapacityUnits: {}. Refer to the Amazon DynamoDB Developer Guide for "
-        "current limits and how to request higher limits.",
-        have.read_capacity_units, want.read_capacity_units, have.write_capacity_units,
-        want.write_capacity_units));
-  }
   const double now = NowSeconds();
   if (d.billing_mode == BillingMode::kProvisioned) {
     if (want.read_capacity_units < have.read_capacity_units ||
@@ -501,8 +519,8 @@ Result<Table::EncodedKey> Table::EncodeItemKeyOfItem(const Item& item) const {
 }
 
 std::shared_ptr<const sharding::PolicySet> Table::sharding_policies() const {
-  static const auto* const kNone = new std::shared_ptr<const sharding::PolicySet>(
-      std::make_shared<const sharding::PolicySet>());
+  static const auto* const kNone =
+      new std::shared_ptr<const sharding::PolicySet>(std::make_shared<const sharding::PolicySet>());
   std::lock_guard lock(sharding_mu_);
   return sharding_ ? sharding_ : *kNone;
 }

@@ -249,7 +249,7 @@ class Table {
   mutable std::shared_mutex indexes_mu_;
   IndexList indexes_;
   std::vector<std::shared_ptr<const IndexList>> stripe_indexes_;
-  std::mutex update_mu_;  // serializes UpdateIndexes and the billing part of Update
+  std::mutex update_mu_;  // serializes UpdateTable (Update: its index and billing parts)
   // The indexes writers of `hash`'s stripe maintain. REQUIRES: that stripe's lock held.
   const IndexList& WriterIndexes(uint64_t hash) const {
     return *stripe_indexes_[stripes_.IndexOf(hash)];
@@ -287,8 +287,12 @@ class Table {
   // The table's half units of a plan (its LSIs' part).
   static int64_t LocalHalfUnits(const IndexWritePlan& plan);
   // UpdateTable's GlobalSecondaryIndexUpdates: create (with a backfill of the existing items),
-  // delete, or change an index's throughput; one create or delete per call.
+  // delete, or change an index's throughput; one create or delete per call. REQUIRES: update_mu_
+  // held (Update holds it).
   Status UpdateIndexes(const UpdateTableRequest& request);
+  // The BillingMode / ProvisionedThroughput part of an UpdateTable against the table as it is:
+  // DynamoDB's ValidationExceptions, or OK. REQUIRES: description_mu_ held.
+  Status CheckBillingChange(const UpdateTableRequest& request) const;
   // Tables with LSIs: the bytes of `partition`'s item collection (base items + LSI entries).
   // REQUIRES: the base stripe of `partition` held.
   // The stripes involved: the LSI stripes of `key`.

@@ -33,7 +33,6 @@ std::vector<IndexDefinition> Table::index_definitions() const {
 }
 
 Status Table::UpdateIndexes(const UpdateTableRequest& request) {
-  std::lock_guard<std::mutex> serialized(update_mu_);
   const auto& updates = *request.global_secondary_index_updates;
   size_t creates_or_deletes = 0;
   for (const GlobalSecondaryIndexUpdate& update : updates) {

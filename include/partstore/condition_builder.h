@@ -1,13 +1,13 @@
 // Condition: a condition or filter expression built from typed values.
 //
 //   PutItemRequest put{.table_name = "Orders", .item = order};
-//   Condition::NotExists("PK").ApplyTo(&put);                       // create only
+//   Status s = Condition::NotExists("PK").ApplyTo(&put);            // create only
 //
 //   UpdateItemRequest close{...};
-//   (Condition::Eq("status", "open") && Condition::Lt("attempts", 3)).ApplyTo(&close);
+//   s = (Condition::Eq("status", "open") && Condition::Lt("attempts", 3)).ApplyTo(&close);
 //
 //   QueryRequest query{...};
-//   (Condition::Ge("rating", 4) || Condition::Exists("featured")).ApplyFilterTo(&query);
+//   s = (Condition::Ge("rating", 4) || Condition::Exists("featured")).ApplyFilterTo(&query);
 //
 // A condition is written into the request as the text it stands for ("(#c0 = :c0) AND (#c1 <
 // :c1)", with its ExpressionAttributeNames and Values), so a typed condition and a string one are

@@ -16,20 +16,26 @@
 //     snake_case: *_requests.h). Requests are read, never kept: the caller owns them, and may
 //     reuse or destroy them as soon as the call returns. Results are the caller's.
 //   - Errors are values: a Result<T> holds T or a Status with DynamoDB's exception (Code) and
-//     message text, checked in DynamoDB's order: the request's own rules (ValidationException),
-//     then the table (ResourceNotFoundException "Requested resource not found"), then what needs
-//     the table (the key against its schema, the key condition, the condition:
-//     ConditionalCheckFailedException with the old item as ErrorDetail when asked for). A failed
-//     operation changed nothing. "Not found" for an item is not an error: GetItem's item is
-//     absent, Query's items are empty.
+//     message text. A single-item operation checks in DynamoDB's order: the request's own rules
+//     (ValidationException), then the table (ResourceNotFoundException), then what needs the
+//     table (the key against its schema, the key condition, the condition:
+//     ConditionalCheckFailedException with the old item as ErrorDetail when asked for); batches
+//     check table by table. A failed single-item operation, transaction, control-plane or
+//     policy operation writes nothing. Operations of many writes are atomic per item only: a
+//     BatchWriteItem error other than throttling, and an error of ShardedDeleteItem (one delete
+//     per shard) or ShardedBatchWriteItem, can follow writes already made. "Not found" for an
+//     item is not an error: GetItem's item is absent, Query's items are empty.
 //   - Thread safety: a Database is safe for concurrent use from any number of threads without
-//     outside locking. Single-item operations are linearizable; a Query or Scan page sees one
-//     consistent state of each item collection; a transaction is serializable against
-//     everything else; a batch is atomic per item.
-//   - Capacity: with DatabaseOptions::capacity.enabled, every operation is charged to its
+//     outside locking. Single-item operations are linearizable; a transaction is serializable
+//     against single-item operations and other transactions (Scan pages and batches read
+//     committed items and may see part of one); a Query or Scan page sees one consistent state
+//     of each item collection (an LSI Query that fetches attributes outside the index reads the
+//     base items after the index: each is consistent on its own).
+//   - Capacity: with DatabaseOptions::capacity.enabled, operations are charged to their
 //     table's simulated partitions and may fail with DynamoDB's throttling errors
-//     (ProvisionedThroughputExceededException, ThrottlingException); off by default, it costs
-//     nothing.
+//     (ProvisionedThroughputExceededException, ThrottlingException); a failed condition and the
+//     actions before a throttled transaction's still consume capacity, as in DynamoDB. Off by
+//     default, it costs nothing.
 //   - Tables: CreateTable makes the table usable at once (its response reports CREATING, as
 //     DynamoDB's always does; DescribeTable then reports ACTIVE). DeleteTable and UpdateTable
 //     apply at once (responses report DELETING / UPDATING). Operations already running on a
@@ -80,8 +86,8 @@ class Database {
   // (stripes_per_table 1..65536, item_collection_size_limit > 0, a non-empty region and
   // account, and the capacity simulation's limits positive: CapacityOptions).
   static Result<std::unique_ptr<Database>> Open(DatabaseOptions options);
-  // The same without the checks: the options are taken as they are (stripes_per_table rounded
-  // up to a power of two, at least 1).
+  // The same without the checks. REQUIRES: options in the ranges Open checks (stripes_per_table
+  // is rounded up to a power of two, at least 1, by each table).
   Database() : Database(DatabaseOptions{}) {}
   explicit Database(DatabaseOptions options);
   ~Database();
@@ -102,7 +108,8 @@ class Database {
   // Each looks the table up by request.table_name. PutItem / UpdateItem / DeleteItem:
   // ConditionalCheckFailedException when the condition is false (nothing written); the item
   // returned per ReturnValues. GetItem: the item, or none. Query / Scan: one page (up to Limit
-  // items or 1 MB) and LastEvaluatedKey when there is more; QueryAll / ScanAll follow it.
+  // items or 1 MB) and LastEvaluatedKey whenever Limit or 1 MB ended the page (the next page may
+  // be empty, as in DynamoDB); QueryAll / ScanAll follow it.
   Result<PutItemResult> PutItem(const PutItemRequest& request);
   Result<GetItemResult> GetItem(const GetItemRequest& request);
   Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& request);
@@ -111,26 +118,40 @@ class Database {
   Result<ScanResult> Scan(const ScanRequest& request);
   // GetItem, Query and Scan answering with the items as the engine stores them: StoredItem
   // views of its own buffers, read in place (attribute lookup, typed accessors, iteration;
-  // ToItem() for a tree), no copy made. The calls above are these plus ToItem().
+  // ToItem() for a tree), no copy made (a ProjectionExpression builds the projected item as a
+  // new buffer). The calls above are these plus ToItem().
   Result<GetItemViewResult> GetItemView(const GetItemRequest& request);
   Result<QueryViewResult> QueryView(const QueryRequest& request);
   Result<ScanViewResult> ScanView(const ScanRequest& request);
   // Every item of a Query / Scan, page after page, following LastEvaluatedKey
-  // (partstore/item_range.h): `for (const StoredItem& item : db.QueryAll(query))`. Nothing is read
-  // until the range's begin(); this Database must outlive the range.
+  // (partstore/item_range.h). Keep the range in a variable, to read its status() after the loop:
+  //   ItemRange items = db.QueryAll(query);
+  //   for (const StoredItem& item : items) { ... }
+  //   if (!items.status().ok()) { /* the error that ended it */ }
+  // Nothing is read until the range's begin(); this Database must outlive the range.
   ItemRange QueryAll(QueryRequest request);
   ItemRange ScanAll(ScanRequest request);
+  // BatchGetItem: up to 100 keys; the keys not read (16 MB of results, or throttled) come back
+  // as UnprocessedKeys, to send again. BatchWriteItem: up to 25 puts and deletes, each atomic on
+  // its own; throttled ones come back as UnprocessedItems. Either fails as a whole
+  // (ValidationException) for a duplicate key or a bad request, and with the throttling error
+  // only when every key or write was throttled.
   Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& request);
   Result<BatchWriteItemResult> BatchWriteItem(const BatchWriteItemRequest& request);
   // Loads `item` into the table as DynamoDB's ImportTable loads data: stored and indexed (through
   // the table's write-sharding policies, as ShardedPutItem), counted in its partitions' sizes,
-  // but consuming no capacity and never throttled. The simulator's preload uses it.
+  // but consuming no capacity and never throttled (a bulk load before a simulation).
   Status ImportItem(std::string_view table_name, Item item);
 
   // ---- Transactions (transaction_requests.h) ----
   // All or nothing over up to 100 distinct items in any tables, serializable against every
-  // single-item operation and every other transaction: the stripes of every item (and of the
-  // index entries the writes change) are held together while the transaction decides and applies.
+  // single-item operation and every other transaction. A refused action (a false condition, a
+  // bad key, an item too large, throttling) cancels the whole transaction:
+  // TransactionCanceledException with one CancellationReason per action in its ErrorDetail.
+  // ValidationException for the request itself (two actions on one item, over 4 MB, legacy
+  // parameters). A ClientRequestToken seen in the last 10 minutes returns the first result
+  // (IdempotentParameterMismatchException if the request differs, TransactionInProgressException
+  // while the first still runs). TransactGetItems: responses[i] is absent for a missing item.
   Result<TransactWriteItemsResult> TransactWriteItems(const TransactWriteItemsRequest& request);
   Result<TransactGetItemsResult> TransactGetItems(const TransactGetItemsRequest& request);
   // TransactWriteItems through the write-sharding policies (logical keys, as the Sharded*
@@ -146,6 +167,8 @@ class Database {
   Result<AdvanceClockResult> AdvanceClock(const AdvanceClockRequest& request);
   Result<DescribePartitionsResult> DescribePartitions(const DescribePartitionsRequest& request);
   Result<GetMetricsResult> GetMetrics(const GetMetricsRequest& request);
+  // GetContributorInsights: ValidationException while Contributor Insights is off for the table
+  // or GSI.
   Result<GetContributorInsightsResult> GetContributorInsights(
       const GetContributorInsightsRequest& request);
   // DynamoDB's operations for turning Contributor Insights on and off per table or GSI (they too
@@ -155,15 +178,18 @@ class Database {
   Result<DescribeContributorInsightsResult> DescribeContributorInsights(
       const DescribeContributorInsightsRequest& request);
 
-  // ---- Write sharding (partstore's extensions, Partstore.<Op> on the wire; sharding_policy.h)
-  // ---- Policies per table and GSI: set (replacing one with the same IndexName, Key and KeyMatch),
-  // remove, list.
+  // ---- Write sharding (partstore's extensions, Partstore.<Op>; sharding_policy.h) ----
+  // Policies per table and GSI: set (replacing one with the same IndexName, Key and KeyMatch),
+  // remove (ResourceNotFoundException "Sharding policy not found" if none), list. The table is
+  // looked up before the policy is checked.
   Result<PutShardingPolicyResult> PutShardingPolicy(const PutShardingPolicyRequest& request);
   Result<DeleteShardingPolicyResult> DeleteShardingPolicy(
       const DeleteShardingPolicyRequest& request);
   Result<DescribeShardingPoliciesResult> DescribeShardingPolicies(
       const DescribeShardingPoliciesRequest& request);
-  // The data plane through the policies (sharding_requests.h): requests carry logical keys.
+  // The data plane through the policies (sharding_requests.h): requests carry logical keys. Not
+  // atomic across shards: a random-suffix delete is one DeleteItem per shard, a batch one
+  // BatchWriteItem per 25 physical writes.
   Result<ShardedPutItemResult> ShardedPutItem(const PutItemRequest& request);
   Result<ShardedGetItemResult> ShardedGetItem(const GetItemRequest& request);
   Result<ShardedUpdateItemResult> ShardedUpdateItem(const UpdateItemRequest& request);
@@ -174,12 +200,12 @@ class Database {
                                           ShardedQueryOptions options = {});
   Result<ShardedAggregateResult> ShardedAggregate(const ShardedAggregateRequest& request);
 
-  // The options as in effect (a null capacity clock replaced by the SystemClock used).
+  // The options as given, with a null capacity clock replaced by the SystemClock used.
   const DatabaseOptions& options() const;
 
  private:
   friend struct internal::DatabaseState;
-  std::unique_ptr<internal::DatabaseState> state_;  // shard/database_state.h
+  std::unique_ptr<internal::DatabaseState> state_;  // the implementation's
 };
 
 }  // namespace partstore

@@ -1,7 +1,8 @@
 // Update: an UpdateItem's update expression built from typed values.
 //
 //   UpdateItemRequest request{.table_name = "Orders", .key = key};
-//   Update().Set("status", "shipped").Add("version", 1).Remove("cart").ApplyTo(&request);
+//   Status s =
+//       Update().Set("status", "shipped").Add("version", 1).Remove("cart").ApplyTo(&request);
 //
 // Written into the request as the text it stands for ("SET #u0 = :u0 REMOVE #u2 ADD #u1 :u1",
 // with its ExpressionAttributeNames and Values), so a typed update and a string one are the same

@@ -60,7 +60,9 @@ class IndexTest : public ::testing::Test {
     std::vector<std::string> out;
     for (const Item& item : page.items) {
       auto it = item.find(name);
-      out.push_back(it == item.end() ? "-" : it->second.type() == Type::kS ? it->second.as_string() : DebugString(it->second));
+      out.push_back(it == item.end()                ? "-"
+                    : it->second.type() == Type::kS ? it->second.as_string()
+                                                    : DebugString(it->second));
     }
     return out;
   }
@@ -69,10 +71,18 @@ class IndexTest : public ::testing::Test {
 };
 
 TEST_F(IndexTest, EntriesFollowEveryWrite) {
-  MustPut(db_, "Orders", {{"PK", "USER#1"}, {"SK", "ORDER#1"}, {"GSI1PK", "STATUS#open"},
-                          {"GSI1SK", "2024-01-02"}, {"status", "open"}});
-  MustPut(db_, "Orders", {{"PK", "USER#2"}, {"SK", "ORDER#2"}, {"GSI1PK", "STATUS#open"},
-                          {"GSI1SK", "2024-01-01"}, {"status", "open"}});
+  MustPut(db_, "Orders",
+          {{"PK", "USER#1"},
+           {"SK", "ORDER#1"},
+           {"GSI1PK", "STATUS#open"},
+           {"GSI1SK", "2024-01-02"},
+           {"status", "open"}});
+  MustPut(db_, "Orders",
+          {{"PK", "USER#2"},
+           {"SK", "ORDER#2"},
+           {"GSI1PK", "STATUS#open"},
+           {"GSI1SK", "2024-01-01"},
+           {"status", "open"}});
   MustPut(db_, "Orders", {{"PK", "USER#3"}, {"SK", "PROFILE"}});  // sparse: not in GSI1
   auto open = QueryIndex("GSI1", "GSI1PK = :s", {{":s", "STATUS#open"}});
   EXPECT_EQ(Attr(open, "SK"), (std::vector<std::string>{"ORDER#2", "ORDER#1"}));
@@ -83,7 +93,8 @@ TEST_F(IndexTest, EntriesFollowEveryWrite) {
   ship.key = {{"PK", "USER#1"}, {"SK", "ORDER#1"}};
   ship.update_expression = "SET GSI1PK = :shipped, #s = :s";
   ship.expression_attribute_names = expr::NameMap{{"#s", "status"}};
-  ship.expression_attribute_values = AttributeMap{{":shipped", "STATUS#shipped"}, {":s", "shipped"}};
+  ship.expression_attribute_values =
+      AttributeMap{{":shipped", "STATUS#shipped"}, {":s", "shipped"}};
   ship.return_consumed_capacity = ReturnConsumedCapacity::kIndexes;
   auto shipped = db_.UpdateItem(ship);
   ASSERT_TRUE(shipped.ok()) << shipped.status().ToString();
@@ -153,8 +164,8 @@ TEST_F(IndexTest, EqualIndexKeysOrderByTableKeyAndPage) {
   std::vector<std::string> all;
   std::optional<Item> start;
   for (int page = 0; page < 10; ++page) {
-    auto result = QueryIndex("GSI1", "GSI1PK = :d AND GSI1SK = :x", {{":d", "DAY#1"}, {":x", "x"}},
-                             4, start);
+    auto result =
+        QueryIndex("GSI1", "GSI1PK = :d AND GSI1SK = :x", {{":d", "DAY#1"}, {":x", "x"}}, 4, start);
     for (const Item& item : result.items) {
       all.push_back(item.at("PK").as_string() + "/" + item.at("SK").as_string());
     }
@@ -189,11 +200,12 @@ TEST_F(IndexTest, SortConditionsOnIndexKeys) {
   auto between = QueryIndex("ByPlaced", "PK = :u AND placed BETWEEN :a AND :b",
                             {{":u", "U"}, {":a", 20}, {":b", 40}});
   EXPECT_EQ(Attr(between, "SK"), (std::vector<std::string>{"O2", "O3", "O4"}));
-  EXPECT_EQ(Attr(QueryIndex("ByPlaced", "PK = :u AND placed < :a", {{":u", "U"}, {":a", 30}}), "SK"),
-            (std::vector<std::string>{"O1", "O2"}));
-  EXPECT_EQ(Attr(QueryIndex("ByPlaced", "PK = :u AND placed <= :a", {{":u", "U"}, {":a", 30}}),
-                 "SK"),
-            (std::vector<std::string>{"O1", "O2", "O3"}));
+  EXPECT_EQ(
+      Attr(QueryIndex("ByPlaced", "PK = :u AND placed < :a", {{":u", "U"}, {":a", 30}}), "SK"),
+      (std::vector<std::string>{"O1", "O2"}));
+  EXPECT_EQ(
+      Attr(QueryIndex("ByPlaced", "PK = :u AND placed <= :a", {{":u", "U"}, {":a", 30}}), "SK"),
+      (std::vector<std::string>{"O1", "O2", "O3"}));
   EXPECT_EQ(Attr(QueryIndex("ByPlaced", "PK = :u AND placed > :a", {{":u", "U"}, {":a", 30}},
                             std::nullopt, std::nullopt, false),
                  "SK"),
@@ -211,8 +223,14 @@ TEST_F(IndexTest, IndexReadRules) {
     return r;
   }());
   ASSERT_TRUE(created.ok()) << created.status().ToString();
-  MustPut(db_, "Included", {{"PK", "U"}, {"SK", "O"}, {"GSI1PK", "G"}, {"GSI1SK", "1"},
-                            {"status", "open"}, {"secret", "x"}, {"placed", 7}});
+  MustPut(db_, "Included",
+          {{"PK", "U"},
+           {"SK", "O"},
+           {"GSI1PK", "G"},
+           {"GSI1SK", "1"},
+           {"status", "open"},
+           {"secret", "x"},
+           {"placed", 7}});
   QueryRequest request;
   request.table_name = "Included";
   request.index_name = "GSI1";
@@ -263,7 +281,9 @@ TEST_F(IndexTest, CreateTableIndexValidation) {
   CreateTableRequest lsi_without_range = SimpleTable("T1x", testing::StringKeys(false));
   lsi_without_range.attribute_definitions.push_back({"x", KeyType::kString});
   lsi_without_range.local_secondary_indexes.push_back(
-      {"L1x", {{"PK", KeyRoleName::kHash}, {"x", KeyRoleName::kRange}}, {ProjectionType::kAll, {}}});
+      {"L1x",
+       {{"PK", KeyRoleName::kHash}, {"x", KeyRoleName::kRange}},
+       {ProjectionType::kAll, {}}});
   EXPECT_EQ(ErrorText(db_.CreateTable(lsi_without_range)),
             "One or more parameter values were invalid: Table KeySchema does not have a range key, "
             "which is required when specifying a LocalSecondaryIndex");
@@ -327,6 +347,13 @@ TEST_F(IndexTest, UpdateTableCreatesWithBackfillAndDeletes) {
   GlobalSecondaryIndexUpdate del;
   del.remove = GlobalSecondaryIndexUpdate::Delete{"ByColor"};
   remove.global_secondary_index_updates = std::vector<GlobalSecondaryIndexUpdate>{del};
+  // With a billing change that is refused, the index change is not applied either.
+  UpdateTableRequest refused = remove;
+  refused.billing_mode = BillingMode::kProvisioned;  // without ProvisionedThroughput
+  EXPECT_EQ(ErrorText(db_.UpdateTable(refused)),
+            "One or more parameter values were invalid: ProvisionedThroughput must be specified "
+            "when BillingMode is PROVISIONED");
+  EXPECT_EQ(QueryIndex("ByColor", "color = :c", {{":c", "red"}}).count, 14) << "still there";
   ASSERT_TRUE(db_.UpdateTable(remove).ok());
   QueryRequest gone;
   gone.table_name = "Orders";
