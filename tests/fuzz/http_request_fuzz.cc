@@ -9,7 +9,10 @@
 // Content-Length), a JSON object body with `__type` on errors (the GET / health check excepted),
 // and the request's HTTP version. Pipelined messages after the first are parsed too. When the
 // parser rejects the bytes, the answer the server would send (RejectedRequest) is checked the
-// same way. Never a crash, hang or exception. The database is rebuilt every kResetEvery inputs.
+// same way. Control bit 1 sends the body gzip-compressed (bit 2: deflate) with its
+// Content-Encoding; a Content-Encoding header in the input reaches the decoder with the raw
+// bytes; responses compressed per an Accept-Encoding header must decode to a JSON body. Never a
+// crash, hang or exception. The database is rebuilt every kResetEvery inputs.
 #include <rapidjson/document.h>
 
 #include <boost/beast/core/buffers_to_string.hpp>
@@ -24,6 +27,7 @@
 
 #include "tools/protocol/attribute_value_json.h"
 #include "tools/protocol/dispatch.h"
+#include "tools/server/content_coding.h"
 #include "tools/server/server.h"
 
 namespace {
@@ -100,8 +104,15 @@ void CheckResponse(const server::HttpResponse& response, unsigned version, bool 
   Check(reparse.get().body() == response.body());
 
   if (health_check && status == 200) return;
+  // A compressed answer (Accept-Encoding) decodes to the JSON body, which was at least 4 KB.
+  std::string body = response.body();
+  if (const std::string_view coding = Field(response, "Content-Encoding"); !coding.empty()) {
+    Check(coding == "gzip" || coding == "deflate");
+    Check(server::DecodeRequestBody(coding, body, 64 << 20) == server::DecodeOutcome::kOk);
+    Check(body.size() >= server::kCompressionThreshold);
+  }
   rapidjson::Document document;
-  Check(protocol::ParseJson(response.body(), &document).ok());
+  Check(protocol::ParseJson(body, &document).ok());
   Check(document.IsObject());
   if (status != 200) Check(document.HasMember("__type") && document["__type"].IsString());
 }
@@ -113,8 +124,7 @@ size_t Feed(http::request_parser<http::string_body>& parser, std::string_view in
   // Bytes are offered as a socket read would: the parser sees what has arrived so far.
   size_t available = piece == 0 ? input.size() : std::min(piece, input.size());
   while (!parser.is_done()) {
-    const size_t n =
-        parser.put(boost::asio::buffer(input.data() + used, available - used), ec);
+    const size_t n = parser.put(boost::asio::buffer(input.data() + used, available - used), ec);
     used += n;
     // need_more, or nothing taken (a body waiting for bytes): offer more, or end the stream.
     if (ec == http::error::need_more || (!ec && n == 0)) {
@@ -172,10 +182,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (!parser.is_done()) return 0;
 
-    const server::HttpRequest request = parser.release();
+    server::HttpRequest request = parser.release();
     Check(request.body().size() <= kBodyLimit);
+    if (data[0] & 2) {
+      // The body as a client that compresses its requests sends it: gzip'd (deflate with bit 2),
+      // so the decoder sees valid streams of every body, not only the rare valid random one.
+      const bool deflate = data[0] & 4;
+      request.body() = *server::EncodeBody(
+          request.body(), deflate ? server::ContentCoding::kDeflate : server::ContentCoding::kGzip);
+      request.set(http::field::content_encoding, deflate ? "deflate" : "gzip");
+      request.prepare_payload();
+    }
     const bool health_check = request.method() == http::verb::get && request.target() == "/";
-    server::HttpResponse response = server::HandleRequest(*db, request);
+    // The decoded body has the same limit as a plain one.
+    server::HttpResponse response = server::HandleRequest(*db, request, kBodyLimit);
     CheckResponse(response, request.version(), health_check);
     if (!request.keep_alive()) return 0;  // the server closes the connection here
   }

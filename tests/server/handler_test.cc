@@ -1,7 +1,7 @@
 // Tests for HandleRequest and RejectedRequest (tools/server/server.h) without sockets: the headers
 // every answer carries (Content-Type, x-amzn-RequestId, x-amz-crc32 checked against a CRC-32
 // computed here independently), X-Amz-Target parsing, Content-Type checks, the GET / health check
-// and the errors DynamoDB answers for bodies that are not JSON.
+// the errors DynamoDB answers for bodies that are not JSON, and compressed requests and responses.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "tools/protocol/dispatch.h"
+#include "tools/server/content_coding.h"
 #include "tools/server/server.h"
 
 namespace partstore::server {
@@ -253,6 +254,102 @@ TEST_F(HandlerTest, DeepJsonNestingIsSerializationException) {
   response = Call(Post("DynamoDB_20120810.PutItem", closed));
   EXPECT_EQ(response.result(), http::status::bad_request);
   EXPECT_EQ(response.body(), kSerialization);
+}
+
+// ---- Content codings (content_coding.h) ----
+
+HttpRequest Compressed(std::string_view target, std::string_view body, std::string_view coding) {
+  std::string encoded(body);
+  if (coding == "gzip") encoded = *EncodeBody(body, ContentCoding::kGzip);
+  if (coding == "deflate") encoded = *EncodeBody(body, ContentCoding::kDeflate);
+  HttpRequest request = Post(target, encoded);
+  request.set(http::field::content_encoding, std::string(coding));
+  request.prepare_payload();
+  return request;
+}
+
+TEST_F(HandlerTest, CompressedRequestsAreDecoded) {
+  ASSERT_EQ(Call(Post("DynamoDB_20120810.CreateTable", kCreateTable)).result(), http::status::ok);
+  for (std::string_view coding : {"gzip", "deflate"}) {
+    const std::string key = std::string(coding);
+    HttpResponse put = Call(Compressed(
+        "DynamoDB_20120810.PutItem",
+        R"({"TableName":"Tbl","Item":{"pk":{"S":")" + key + R"("},"n":{"N":"1"}}})", coding));
+    EXPECT_EQ(put.result(), http::status::ok) << coding << ": " << put.body();
+    HttpResponse get = Call(Post("DynamoDB_20120810.GetItem",
+                                 R"({"TableName":"Tbl","Key":{"pk":{"S":")" + key + R"("}}})"));
+    EXPECT_EQ(get.body(), R"({"Item":{"n":{"N":"1"},"pk":{"S":")" + key + R"("}}})") << coding;
+  }
+}
+
+TEST_F(HandlerTest, UndecodableBodiesAreInternalServerErrorsAndChangeNothing) {
+  ASSERT_EQ(Call(Post("DynamoDB_20120810.CreateTable", kCreateTable)).result(), http::status::ok);
+  const std::string put = R"({"TableName":"Tbl","Item":{"pk":{"S":"x"}}})";
+  std::string truncated = *EncodeBody(put, ContentCoding::kGzip);
+  truncated.pop_back();
+  const std::pair<std::string, std::string> cases[] = {
+      {"gzip", put},        // not gzip at all
+      {"gzip", ""},         // empty
+      {"gzip", truncated},  // cut short
+      {"garbage", put},     // a coding DynamoDB does not know
+  };
+  for (const auto& [coding, body] : cases) {
+    HttpRequest request = Post("DynamoDB_20120810.PutItem", body);
+    request.set(http::field::content_encoding, coding);
+    HttpResponse response = Call(request);
+    EXPECT_EQ(response.result(), http::status::internal_server_error) << coding;
+    EXPECT_NE(response.body().find("InternalServerError"), std::string::npos) << response.body();
+    ExpectWireHeaders(response);
+  }
+  HttpResponse get =
+      Call(Post("DynamoDB_20120810.GetItem", R"({"TableName":"Tbl","Key":{"pk":{"S":"x"}}})"));
+  EXPECT_EQ(get.body(), "{}");
+}
+
+TEST_F(HandlerTest, ADecodedBodyOverTheLimitIs413) {
+  ASSERT_EQ(Call(Post("DynamoDB_20120810.CreateTable", kCreateTable)).result(), http::status::ok);
+  // A PutItem padded with 2 MB of spaces: tiny compressed, over a 1 MB limit decoded.
+  const std::string body =
+      R"({"TableName":"Tbl",)" + std::string(2 << 20, ' ') + R"("Item":{"pk":{"S":"big"}}})";
+  HttpResponse response =
+      HandleRequest(db_, Compressed("DynamoDB_20120810.PutItem", body, "gzip"), 1 << 20);
+  EXPECT_EQ(response.result(), http::status::payload_too_large);
+  EXPECT_EQ(response.body(), R"({"__type":"com.amazon.coral.validate#ValidationException",)"
+                             R"("message":"Request size exceeded 1048576 bytes"})");
+  // Under the default 16 MB limit the same request is fine.
+  EXPECT_EQ(Call(Compressed("DynamoDB_20120810.PutItem", body, "gzip")).result(), http::status::ok);
+}
+
+TEST_F(HandlerTest, ResponsesOf4KbOrMoreAreCompressedPerAcceptEncoding) {
+  ASSERT_EQ(Call(Post("DynamoDB_20120810.CreateTable", kCreateTable)).result(), http::status::ok);
+  const std::string big(5000, 'x');
+  ASSERT_EQ(
+      Call(Post("DynamoDB_20120810.PutItem",
+                R"({"TableName":"Tbl","Item":{"pk":{"S":"big"},"x":{"S":")" + big + R"("}}})"))
+          .result(),
+      http::status::ok);
+  const std::string get_big = R"({"TableName":"Tbl","Key":{"pk":{"S":"big"}}})";
+  const std::string plain = Call(Post("DynamoDB_20120810.GetItem", get_big)).body();
+  ASSERT_GE(plain.size(), kCompressionThreshold);
+  for (std::string_view coding : {"gzip", "deflate"}) {
+    HttpRequest request = Post("DynamoDB_20120810.GetItem", get_big);
+    request.set(http::field::accept_encoding, std::string(coding) + ", identity");
+    HttpResponse response = Call(request);
+    EXPECT_EQ(Header(response, "Content-Encoding"), coding);
+    ExpectWireHeaders(response);  // CRC-32 and Content-Length of the compressed bytes
+    EXPECT_LT(response.body().size(), plain.size() / 10);
+    std::string body = response.body();
+    ASSERT_EQ(DecodeRequestBody(coding, body, 1 << 20), DecodeOutcome::kOk);
+    EXPECT_EQ(body, plain);
+  }
+  // Without Accept-Encoding, or below the threshold, bodies go out as they are.
+  EXPECT_EQ(Header(Call(Post("DynamoDB_20120810.GetItem", get_big)), "Content-Encoding"),
+            "<missing>");
+  HttpRequest small = Post("DynamoDB_20120810.ListTables", "{}");
+  small.set(http::field::accept_encoding, "gzip");
+  HttpResponse listed = Call(small);
+  EXPECT_EQ(Header(listed, "Content-Encoding"), "<missing>");
+  EXPECT_EQ(listed.body(), R"({"TableNames":["Tbl"]})");
 }
 
 TEST(RejectedRequestTest, DynamoDbShapedBody) {

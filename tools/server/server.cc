@@ -17,6 +17,7 @@
 
 #include "tools/protocol/dispatch.h"
 #include "tools/protocol/errors.h"
+#include "tools/server/content_coding.h"
 
 namespace partstore::server {
 
@@ -52,19 +53,36 @@ uint32_t Crc32(std::string_view body) {
   return crc.checksum();
 }
 
-HttpResponse MakeResponse(http::status status, std::string body, unsigned version) {
+// `coding`: the one Accept-Encoding chose; used when the body reaches DynamoDB's threshold. The
+// CRC-32 is of the bytes sent (compressed ones included), as DynamoDB's.
+HttpResponse MakeResponse(http::status status, std::string body, unsigned version,
+                          ContentCoding coding = ContentCoding::kIdentity) {
   HttpResponse response(status, version);
   response.set(http::field::content_type,
                beast::string_view(kJsonContentType.data(), kJsonContentType.size()));
   response.set("x-amzn-RequestId", NewRequestId());
+  if (coding != ContentCoding::kIdentity && body.size() >= kCompressionThreshold) {
+    if (std::optional<std::string> compressed = EncodeBody(body, coding)) {
+      body = std::move(*compressed);
+      const std::string_view name = ContentCodingName(coding);
+      response.set(http::field::content_encoding, beast::string_view(name.data(), name.size()));
+    }
+  }
   response.set("x-amz-crc32", std::to_string(Crc32(body)));
   response.body() = std::move(body);
   response.prepare_payload();
   return response;
 }
 
-HttpResponse FromDispatch(protocol::Response r, unsigned version) {
-  return MakeResponse(static_cast<http::status>(r.http_status), std::move(r.body), version);
+HttpResponse FromDispatch(protocol::Response r, unsigned version,
+                          ContentCoding coding = ContentCoding::kIdentity) {
+  return MakeResponse(static_cast<http::status>(r.http_status), std::move(r.body), version, coding);
+}
+
+std::string_view HeaderValue(const HttpRequest& request, http::field field) {
+  auto it = request.find(field);
+  if (it == request.end()) return {};
+  return std::string_view(it->value().data(), it->value().size());
 }
 
 }  // namespace
@@ -83,7 +101,7 @@ HttpResponse RejectedRequest(http::status status, std::string_view type, std::st
   return MakeResponse(status, std::move(body), version);
 }
 
-HttpResponse HandleRequest(Database& db, const HttpRequest& request) {
+HttpResponse HandleRequest(Database& db, const HttpRequest& request, size_t max_body_bytes) {
   const unsigned version = request.version();
   // DynamoDB answers a GET of / as a health check.
   if (request.method() == http::verb::get && request.target() == "/") {
@@ -122,7 +140,27 @@ HttpResponse HandleRequest(Database& db, const HttpRequest& request) {
     // No target, or another service's: an unknown operation (what DynamoDB answers).
     operation = "";
   }
-  return FromDispatch(protocol::Dispatch(db, operation, request.body()), version);
+  const ContentCoding coding =
+      ChooseResponseCoding(HeaderValue(request, http::field::accept_encoding));
+  const std::string_view content_encoding = HeaderValue(request, http::field::content_encoding);
+  if (content_encoding.empty()) {
+    return FromDispatch(protocol::Dispatch(db, operation, request.body()), version, coding);
+  }
+  // A compressed body (content_coding.h): decoded with the plain body's limit.
+  std::string body = request.body();
+  switch (DecodeRequestBody(content_encoding, body, max_body_bytes)) {
+    case DecodeOutcome::kOk:
+      return FromDispatch(protocol::Dispatch(db, operation, body), version, coding);
+    case DecodeOutcome::kTooLarge:
+      return RejectedRequest(
+          http::status::payload_too_large, "com.amazon.coral.validate#ValidationException",
+          "Request size exceeded " + std::to_string(max_body_bytes) + " bytes", version);
+    case DecodeOutcome::kUnsupported:
+    case DecodeOutcome::kCorrupt:
+      break;
+  }
+  // DynamoDB answers a body it cannot decode with an InternalServerError.
+  return FromDispatch(protocol::ErrorResponse(Status::Internal("Internal server error")), version);
 }
 
 // ---- Network ----------------------------------------------------------------------------------
@@ -227,7 +265,8 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec) return OnReadError(ec);
     HttpRequest request = parser_->release();
     const bool keep_alive = request.keep_alive() && !closing_;
-    auto response = std::make_shared<HttpResponse>(HandleRequest(server_.db, request));
+    auto response = std::make_shared<HttpResponse>(
+        HandleRequest(server_.db, request, server_.options.max_body_bytes));
     Send(std::move(response), keep_alive);
   }
 

@@ -4,8 +4,9 @@
 //   POST /   X-Amz-Target: DynamoDB_20120810.<Operation>     (extensions: Partstore_20261120.<Op>)
 //            Content-Type: application/x-amz-json-1.0 (or application/json)
 //   -> 200 with the response body, or the error's status with DynamoDB's error body
-//      (protocol::Dispatch decides both), plus x-amzn-RequestId, x-amz-crc32 (CRC-32 of the body)
-//      and Content-Type: application/x-amz-json-1.0.
+//      (protocol::Dispatch decides both), plus x-amzn-RequestId, x-amz-crc32 (CRC-32 of the body
+//      as sent) and Content-Type: application/x-amz-json-1.0. Bodies may be compressed both ways
+//      (Content-Encoding / Accept-Encoding: gzip, deflate; content_coding.h).
 //
 // Requests are answered by HandleRequest, a pure function of the parsed request (tested and fuzzed
 // without sockets). The network side: one acceptor, connections kept alive, each connection's
@@ -50,8 +51,11 @@ using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>
 using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
 
 // One request -> one response (no I/O). Sets every header the wire protocol needs except
-// Connection / keep-alive, which the connection decides.
-HttpResponse HandleRequest(Database& db, const HttpRequest& request);
+// Connection / keep-alive, which the connection decides. A compressed body (Content-Encoding) is
+// decoded up to `max_body_bytes`; a response body is compressed per Accept-Encoding
+// (content_coding.h).
+HttpResponse HandleRequest(Database& db, const HttpRequest& request,
+                           size_t max_body_bytes = ServerOptions{}.max_body_bytes);
 
 // The response for a request the HTTP layer rejected before it could be handled (body over the
 // limit, malformed HTTP): a DynamoDB-shaped error body with `status`.
