@@ -7,6 +7,7 @@
 #include <array>
 #include <boost/beast/http.hpp>
 #include <cstdint>
+#include <regex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -65,6 +66,14 @@ void ExpectWireHeaders(const HttpResponse& response,
   EXPECT_EQ(Header(response, "x-amz-crc32"), std::to_string(Crc32(response.body())))
       << "body: " << response.body();
   EXPECT_EQ(Header(response, "Content-Length"), std::to_string(response.body().size()));
+  // DynamoDB's endpoint sends Server: Server and an IMF-fixdate Date on every answer.
+  EXPECT_EQ(Header(response, "Server"), "Server");
+  const std::string date = Header(response, "Date");
+  EXPECT_TRUE(
+      std::regex_match(date, std::regex(R"((Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d )"
+                                        R"((Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) )"
+                                        R"(20\d\d \d\d:\d\d:\d\d GMT)")))
+      << "Date: " << date;
 }
 
 HttpRequest Post(std::string_view target, std::string_view body,
@@ -205,11 +214,28 @@ TEST_F(HandlerTest, ContentTypes) {
 
 TEST_F(HandlerTest, HealthCheck) {
   HttpRequest request(http::verb::get, "/", 11);
-  request.set(http::field::host, "localhost");
+  request.set(http::field::host, "db.local:8000");
   HttpResponse response = Call(request);
   EXPECT_EQ(response.result(), http::status::ok);
-  EXPECT_TRUE(response.body().starts_with("healthy: ")) << response.body();
+  EXPECT_EQ(response.body(), "healthy: db.local:8000");  // DynamoDB names the host addressed
   ExpectWireHeaders(response, "text/plain");
+  // Only the root path: DynamoDB answers others with a 4xx.
+  for (const char* path : {"/abc", "/-", "/index.htm", "/health"}) {
+    HttpRequest other(http::verb::get, path, 11);
+    other.set(http::field::host, "db.local:8000");
+    EXPECT_EQ(Call(other).result(), http::status::bad_request) << path;
+  }
+}
+
+TEST_F(HandlerTest, DescribeEndpointsNamesTheHostAddressed) {
+  HttpRequest request = Post("DynamoDB_20120810.DescribeEndpoints", "{}");
+  request.set(http::field::host, "127.0.0.1:8123");
+  HttpResponse response = Call(request);
+  EXPECT_EQ(response.result(), http::status::ok);
+  EXPECT_EQ(response.body(),
+            R"({"Endpoints":[{"Address":"127.0.0.1:8123","CachePeriodInMinutes":1440}]})");
+  ExpectWireHeaders(response);
+  EXPECT_EQ(Call(Post("DynamoDB_20120810.DescribeEndpoints", "[]")).body(), kSerialization);
 }
 
 TEST_F(HandlerTest, OtherMethodsAndPathsAreUnknownOperations) {

@@ -32,14 +32,17 @@ struct Response {
 
 // `operation` is the part of X-Amz-Target after "DynamoDB_20120810.", e.g. "GetItem" (DynamoDB's
 // operations: BatchGetItem, BatchWriteItem, CreateTable, DeleteItem, DeleteTable,
-// DescribeContributorInsights, DescribeTable, GetItem, ListTables, PutItem, Query, Scan,
+// DescribeContributorInsights, DescribeEndpoints, DescribeTable, GetItem, ListTables, PutItem,
+// Query, Scan,
 // TransactGetItems, TransactWriteItems, UpdateContributorInsights, UpdateItem, UpdateTable), or
 // "Partstore.<Op>" for partstore's extensions: capacity (AdvanceClock, DescribePartitions,
 // GetMetrics, GetContributorInsights; capacity_json.h) and write sharding (PutShardingPolicy,
 // DeleteShardingPolicy, DescribeShardingPolicies, ShardedPutItem, ShardedGetItem,
 // ShardedUpdateItem, ShardedDeleteItem, ShardedBatchWriteItem, ShardedQuery, ShardedAggregate;
 // sharding_json.h; ShardedTransactWriteItems, TransactWriteItems' shapes: transaction_json.h).
-Response Dispatch(Database& db, std::string_view operation, std::string_view body);
+// `endpoint`: the host (and port) the client addressed, which DescribeEndpoints answers with.
+Response Dispatch(Database& db, std::string_view operation, std::string_view body,
+                  std::string_view endpoint = "localhost:8000");
 
 // The error body DynamoDB sends for `status` (REQUIRES: !status.ok()), with its HTTP status.
 Response ErrorResponse(const Status& status);

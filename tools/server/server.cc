@@ -9,6 +9,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/crc.hpp>
+#include <cstdio>
+#include <ctime>
 #include <mutex>
 #include <random>
 #include <set>
@@ -47,6 +49,25 @@ std::string NewRequestId() {
   return id;
 }
 
+// The Date header (RFC 9110's IMF-fixdate), formatted once per second per thread.
+std::string_view HttpDate() {
+  thread_local time_t formatted_for = -1;
+  thread_local char text[40];
+  const time_t now = time(nullptr);
+  if (now != formatted_for) {
+    static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                              "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    snprintf(text, sizeof(text), "%s, %02d %s %04d %02d:%02d:%02d GMT", kDays[utc.tm_wday],
+             utc.tm_mday, kMonths[utc.tm_mon], utc.tm_year + 1900, utc.tm_hour, utc.tm_min,
+             utc.tm_sec);
+    formatted_for = now;
+  }
+  return text;
+}
+
 uint32_t Crc32(std::string_view body) {
   boost::crc_32_type crc;
   crc.process_bytes(body.data(), body.size());
@@ -58,6 +79,10 @@ uint32_t Crc32(std::string_view body) {
 HttpResponse MakeResponse(http::status status, std::string body, unsigned version,
                           ContentCoding coding = ContentCoding::kIdentity) {
   HttpResponse response(status, version);
+  // DynamoDB's endpoint sends Server and Date on every answer.
+  response.set(http::field::server, "Server");
+  const std::string_view date = HttpDate();
+  response.set(http::field::date, beast::string_view(date.data(), date.size()));
   response.set(http::field::content_type,
                beast::string_view(kJsonContentType.data(), kJsonContentType.size()));
   response.set("x-amzn-RequestId", NewRequestId());
@@ -103,11 +128,17 @@ HttpResponse RejectedRequest(http::status status, std::string_view type, std::st
 
 HttpResponse HandleRequest(Database& db, const HttpRequest& request, size_t max_body_bytes) {
   const unsigned version = request.version();
-  // DynamoDB answers a GET of / as a health check.
+  // The host the client addressed (Host header), as the health check and DescribeEndpoints name
+  // it; "localhost" without one (HTTP/1.0).
+  std::string_view host = HeaderValue(request, http::field::host);
+  if (host.empty()) host = "localhost";
+  // DynamoDB answers a GET of / as a health check: "healthy: " and the host addressed. Any other
+  // path is not found (400, UnknownOperationException, below).
   if (request.method() == http::verb::get && request.target() == "/") {
     // Like every other answer it carries a request id and the body's CRC-32 (DynamoDB's health
     // check does too); only its type is plain text.
-    HttpResponse response = MakeResponse(http::status::ok, "healthy: partstore", version);
+    HttpResponse response =
+        MakeResponse(http::status::ok, "healthy: " + std::string(host), version);
     response.set(http::field::content_type, "text/plain");
     return response;
   }
@@ -144,13 +175,13 @@ HttpResponse HandleRequest(Database& db, const HttpRequest& request, size_t max_
       ChooseResponseCoding(HeaderValue(request, http::field::accept_encoding));
   const std::string_view content_encoding = HeaderValue(request, http::field::content_encoding);
   if (content_encoding.empty()) {
-    return FromDispatch(protocol::Dispatch(db, operation, request.body()), version, coding);
+    return FromDispatch(protocol::Dispatch(db, operation, request.body(), host), version, coding);
   }
   // A compressed body (content_coding.h): decoded with the plain body's limit.
   std::string body = request.body();
   switch (DecodeRequestBody(content_encoding, body, max_body_bytes)) {
     case DecodeOutcome::kOk:
-      return FromDispatch(protocol::Dispatch(db, operation, body), version, coding);
+      return FromDispatch(protocol::Dispatch(db, operation, body, host), version, coding);
     case DecodeOutcome::kTooLarge:
       return RejectedRequest(
           http::status::payload_too_large, "com.amazon.coral.validate#ValidationException",

@@ -1,0 +1,40 @@
+"""What DynamoDB's endpoint answers at the HTTP level: DescribeEndpoints, the health check, and
+the Server and Date headers on every answer (Scylla's test_describe_endpoints.py, test_health.py
+and test_http_headers.py, which run against DynamoDB)."""
+import email.utils
+import urllib.error
+import urllib.request
+
+import pytest
+from botocore.exceptions import ClientError
+
+from conftest import make_client
+
+
+def test_describe_endpoints_names_a_usable_endpoint(client, endpoint):
+    endpoints = client.describe_endpoints()["Endpoints"]
+    assert len(endpoints) == 1
+    assert endpoints[0]["CachePeriodInMinutes"] == 1440
+    address = endpoints[0]["Address"]
+    assert endpoint == "http://" + address
+    make_client("http://" + address).describe_endpoints()
+
+
+def test_health_check_only_at_the_root(endpoint):
+    with urllib.request.urlopen(endpoint + "/", timeout=5) as response:
+        assert response.status == 200
+        assert response.read().decode() == "healthy: " + endpoint.removeprefix("http://")
+    for suffix in ("/abc", "/-", "/index.htm", "/health"):
+        with pytest.raises(urllib.error.HTTPError) as error:
+            urllib.request.urlopen(endpoint + suffix, timeout=5)
+        assert 400 <= error.value.code <= 404, suffix
+
+
+def test_server_and_date_headers_on_answers_and_errors(client):
+    headers = client.list_tables()["ResponseMetadata"]["HTTPHeaders"]
+    assert headers["server"] == "Server"
+    assert email.utils.parsedate_to_datetime(headers["date"]).tzname() == "UTC"
+    with pytest.raises(ClientError) as error:
+        client.describe_table(TableName="no-such-table")
+    headers = error.value.response["ResponseMetadata"]["HTTPHeaders"]
+    assert headers["server"] == "Server" and "date" in headers
