@@ -29,10 +29,14 @@
 #include "partstore/database.h"
 #include "tests/bench/target_testutil.h"
 #include "tools/bench/http_client.h"
-#include "tools/bench/sigv4.h"
 #include "tools/server/server.h"
+#include "tools/server/sigv4.h"
 
 namespace partstore::bench {
+
+using server::SigV4Authorization;
+using server::SigV4Header;
+using server::SigV4Request;
 namespace {
 
 namespace net = boost::asio;

@@ -195,7 +195,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     const bool health_check = request.method() == http::verb::get && request.target() == "/";
     // The decoded body has the same limit as a plain one.
-    server::HttpResponse response = server::HandleRequest(*db, request, kBodyLimit);
+    server::HttpResponse response =
+        server::HandleRequest(*db, request, {.max_body_bytes = kBodyLimit});
     CheckResponse(response, request.version(), health_check);
     if (!request.keep_alive()) return 0;  // the server closes the connection here
   }

@@ -337,8 +337,8 @@ TEST_F(HandlerTest, ADecodedBodyOverTheLimitIs413) {
   // A PutItem padded with 2 MB of spaces: tiny compressed, over a 1 MB limit decoded.
   const std::string body =
       R"({"TableName":"Tbl",)" + std::string(2 << 20, ' ') + R"("Item":{"pk":{"S":"big"}}})";
-  HttpResponse response =
-      HandleRequest(db_, Compressed("DynamoDB_20120810.PutItem", body, "gzip"), 1 << 20);
+  HttpResponse response = HandleRequest(db_, Compressed("DynamoDB_20120810.PutItem", body, "gzip"),
+                                        {.max_body_bytes = 1 << 20});
   EXPECT_EQ(response.result(), http::status::payload_too_large);
   EXPECT_EQ(response.body(), R"({"__type":"com.amazon.coral.validate#ValidationException",)"
                              R"("message":"Request size exceeded 1048576 bytes"})");

@@ -11,9 +11,15 @@
 
 #include "tools/bench/dynamodb_response.h"
 #include "tools/bench/http_client.h"
-#include "tools/bench/sigv4.h"
+#include "tools/server/sigv4.h"
 
 namespace partstore::bench {
+
+using server::SigV4Credentials;
+using server::SigV4Header;
+using server::SigV4Request;
+using server::SigV4Signer;
+
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -74,6 +74,14 @@ int main(int argc, char** argv) {
   serve->add_option("--threads", serve_options.threads, "Worker threads (0: one per core)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  serve
+      ->add_option("--auth", serve_options.auth,
+                   "none: any credentials; sigv4: every request signed (Signature Version 4) "
+                   "with a key of --access-keys, as on DynamoDB")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"none", "sigv4"}));
+  serve->add_option("--access-keys", serve_options.access_keys_file,
+                    "With --auth sigv4: a file of '<access key id> <secret access key>' lines");
   AddCapacityFlags(serve, serve_options.capacity);
 
   partstore::cli::BenchCommand bench_command;
@@ -81,17 +89,19 @@ int main(int argc, char** argv) {
       "bench",
       "YCSB A-F and the seed access patterns on the engine in-process, a bare hash map, Redis "
       "and DynamoDB endpoints over HTTP (partstore serve, dynalite, DynamoDB, Alternator)");
-  bench->add_option("--workloads", bench_command.workloads,
-                    "ycsb-a .. ycsb-f, seed-get-user, seed-user-orders, seed-product-reviews, "
-                    "seed-order-items, seed-followers-page; or ycsb, seed, all")
+  bench
+      ->add_option("--workloads", bench_command.workloads,
+                   "ycsb-a .. ycsb-f, seed-get-user, seed-user-orders, seed-product-reviews, "
+                   "seed-order-items, seed-followers-page; or ycsb, seed, all")
       ->delimiter(',')
       ->capture_default_str();
   bench->add_option("--keys", bench_command.distributions, "Key distributions")
       ->delimiter(',')
       ->check(CLI::IsMember({"zipfian", "uniform"}))
       ->capture_default_str();
-  bench->add_option("--threads", bench_command.threads,
-                    "Client threads in-process and for Redis (one cell per count)")
+  bench
+      ->add_option("--threads", bench_command.threads,
+                   "Client threads in-process and for Redis (one cell per count)")
       ->delimiter(',')
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
@@ -101,15 +111,17 @@ int main(int argc, char** argv) {
   bench->add_option("--warmup", bench_command.warmup, "Warm-up seconds per cell, not measured")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  bench->add_option("--rounds", bench_command.rounds,
-                    "Run every cell this many times, interleaved; report each cell's median")
+  bench
+      ->add_option("--rounds", bench_command.rounds,
+                   "Run every cell this many times, interleaved; report each cell's median")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
   bench->add_option("--records", bench_command.records, "YCSB records loaded")
       ->check(CLI::Range(int64_t{1}, int64_t{100'000'000}))
       ->capture_default_str();
-  bench->add_option("--users", bench_command.users,
-                    "Seed model users (30 followers and 5 orders each; products: a quarter)")
+  bench
+      ->add_option("--users", bench_command.users,
+                   "Seed model users (30 followers and 5 orders each; products: a quarter)")
       ->check(CLI::Range(int64_t{4}, int64_t{10'000'000}))
       ->capture_default_str();
   bench->add_option("--seed", bench_command.seed, "Random seed")->capture_default_str();
@@ -122,8 +134,9 @@ int main(int argc, char** argv) {
                     "AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are set");
   bench->add_option("--static-endpoint", bench_command.static_endpoints,
                     "NAME=URL of a static-response HTTP server (the ceiling; point reads only)");
-  bench->add_option("--connections", bench_command.connections,
-                    "Connections (client threads) per endpoint")
+  bench
+      ->add_option("--connections", bench_command.connections,
+                   "Connections (client threads) per endpoint")
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   bench->add_option("--json", bench_command.json, "Write the JSON report here");

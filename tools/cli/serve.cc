@@ -4,22 +4,46 @@
 // (flushed at once, so scripts and tests can wait for it and read the port when --port 0 picked
 // one), then, only when capacity simulation is on (--capacity on, --clock manual), a second one,
 //   partstore serve: capacity simulation on (manual clock)
-// and a line on standard error when it stops. The first line's format is what the client suites
-// parse (tests/clients/): keep it.
+// and a line on standard error when it stops. With --auth sigv4 --access-keys FILE every request
+// must be signed with one of the file's keys (tools/server/authenticator.h); listening beyond the
+// loopback without it prints a warning on standard error. The first line's format is what the
+// client suites parse (tests/clients/): keep it.
 #include <iostream>
 
 #include "partstore/database.h"
 #include "tools/cli/commands.h"
+#include "tools/server/authenticator.h"
 #include "tools/server/server.h"
 
 namespace partstore::cli {
 
 int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) {
-  Database db(DatabaseOptionsFor(options.capacity));
   server::ServerOptions server_options;
   server_options.host = options.host;
   server_options.port = options.port;
   server_options.threads = options.threads;
+  if (options.auth == "sigv4") {
+    if (options.access_keys_file.empty()) {
+      err << "partstore serve: --auth sigv4 needs --access-keys FILE\n";
+      return 2;
+    }
+    Result<server::AccessKeys> keys = server::AccessKeys::Load(options.access_keys_file);
+    if (!keys.ok()) {
+      err << "partstore serve: " << keys.status().message() << '\n';
+      return 2;
+    }
+    server_options.access_keys = std::make_shared<const server::AccessKeys>(std::move(*keys));
+  } else if (!options.access_keys_file.empty()) {
+    err << "partstore serve: --access-keys needs --auth sigv4\n";
+    return 2;
+  }
+  const bool loopback = options.host == "127.0.0.1" || options.host == "::1" ||
+                        options.host == "localhost" || options.host.starts_with("127.");
+  if (!loopback && !server_options.access_keys) {
+    err << "partstore serve: warning: listening on " << options.host
+        << " without --auth: anyone who can reach it can read and change every table\n";
+  }
+  Database db(DatabaseOptionsFor(options.capacity));
   server::Server server(db, server_options);
   if (Status started = server.Start(); !started.ok()) {
     err << "partstore serve: " << started.message() << '\n';

@@ -19,6 +19,7 @@
 
 #include "tools/protocol/dispatch.h"
 #include "tools/protocol/errors.h"
+#include "tools/server/authenticator.h"
 #include "tools/server/content_coding.h"
 
 namespace partstore::server {
@@ -119,14 +120,29 @@ HttpResponse RejectedRequest(http::status status, std::string_view type, std::st
   body += "\"";
   if (!message.empty()) {
     body += ",\"message\":\"";
-    body += message;  // fixed texts without characters to escape
+    // JSON-escaped: an authentication message may quote what the client sent.
+    for (char c : message) {
+      if (c == '"' || c == '\\') {
+        body += '\\';
+        body += c;
+      } else if (static_cast<unsigned char>(c) < 0x20) {
+        static constexpr char kHex[] = "0123456789abcdef";
+        body += "\\u00";
+        body += kHex[(c >> 4) & 0xF];
+        body += kHex[c & 0xF];
+      } else {
+        body += c;
+      }
+    }
     body += "\"";
   }
   body += "}";
   return MakeResponse(status, std::move(body), version);
 }
 
-HttpResponse HandleRequest(Database& db, const HttpRequest& request, size_t max_body_bytes) {
+HttpResponse HandleRequest(Database& db, const HttpRequest& request,
+                           const HandlerOptions& options) {
+  const size_t max_body_bytes = options.max_body_bytes;
   const unsigned version = request.version();
   // The host the client addressed (Host header), as the health check and DescribeEndpoints name
   // it; "localhost" without one (HTTP/1.0).
@@ -141,6 +157,15 @@ HttpResponse HandleRequest(Database& db, const HttpRequest& request, size_t max_
         MakeResponse(http::status::ok, "healthy: " + std::string(host), version);
     response.set(http::field::content_type, "text/plain");
     return response;
+  }
+  if (options.access_keys != nullptr) {
+    const int64_t now =
+        options.now_seconds != 0 ? options.now_seconds : static_cast<int64_t>(time(nullptr));
+    if (std::optional<AuthFailure> failure = Authenticate(request, *options.access_keys, now)) {
+      return RejectedRequest(http::status::bad_request,
+                             "com.amazon.coral.service#" + std::string(failure->type),
+                             failure->message, version);
+    }
   }
   if (request.method() != http::verb::post) {
     return FromDispatch(protocol::ErrorResponse(Status(Code::kUnknownOperation, "")), version);
@@ -297,7 +322,9 @@ class Session : public std::enable_shared_from_this<Session> {
     HttpRequest request = parser_->release();
     const bool keep_alive = request.keep_alive() && !closing_;
     auto response = std::make_shared<HttpResponse>(
-        HandleRequest(server_.db, request, server_.options.max_body_bytes));
+        HandleRequest(server_.db, request,
+                      {.max_body_bytes = server_.options.max_body_bytes,
+                       .access_keys = server_.options.access_keys.get()}));
     Send(std::move(response), keep_alive);
   }
 

@@ -14,7 +14,8 @@
 // body (16 MB, DynamoDB's request limit) and the header block; a connection idle longer than
 // `idle_timeout`, or that takes longer than `request_timeout` to send one request, is closed, so
 // slow or silent clients cost a socket and nothing else. Credentials are accepted as they come
-// (SigV4 is not verified): any SDK configuration works.
+// unless access keys are given (--auth sigv4): then every request but the health check must carry
+// a valid Signature Version 4 by one of them (authenticator.h), as on DynamoDB.
 //
 // Shutdown: Stop() (or SIGINT / SIGTERM when Run() installed the handlers) stops accepting,
 // lets each connection finish the request it is handling, closes the connections and returns from
@@ -36,6 +37,8 @@
 
 namespace partstore::server {
 
+class AccessKeys;  // authenticator.h
+
 struct ServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8000;  // 0: any free port (see Server::port())
@@ -45,17 +48,28 @@ struct ServerOptions {
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
   std::chrono::milliseconds request_timeout{std::chrono::seconds(30)};
   bool handle_signals = true;  // Run() stops on SIGINT / SIGTERM
+  // Non-null: requests must be signed with one of these keys (SigV4); null: any credentials.
+  std::shared_ptr<const AccessKeys> access_keys{};
 };
 
 using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;
 using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
 
+struct HandlerOptions {
+  // The limit of a compressed body once decoded (a plain one is limited by the connection).
+  size_t max_body_bytes = 16 * 1024 * 1024;
+  // Non-null: requests must be signed with one of these keys (authenticator.h).
+  const AccessKeys* access_keys = nullptr;
+  // The clock signatures are checked against, in Unix seconds; 0: the system clock.
+  int64_t now_seconds = 0;
+};
+
 // One request -> one response (no I/O). Sets every header the wire protocol needs except
 // Connection / keep-alive, which the connection decides. A compressed body (Content-Encoding) is
-// decoded up to `max_body_bytes`; a response body is compressed per Accept-Encoding
-// (content_coding.h).
+// decoded up to options.max_body_bytes; a response body is compressed per Accept-Encoding
+// (content_coding.h); with access keys, the signature is checked first (after the health check).
 HttpResponse HandleRequest(Database& db, const HttpRequest& request,
-                           size_t max_body_bytes = ServerOptions{}.max_body_bytes);
+                           const HandlerOptions& options = {});
 
 // The response for a request the HTTP layer rejected before it could be handled (body over the
 // limit, malformed HTTP): a DynamoDB-shaped error body with `status`.

@@ -1,6 +1,7 @@
 // AWS Signature Version 4 (SigV4): the Authorization header value that signs one HTTP request
-// with an access key, as every AWS SDK sends it. The wire client of `partstore bench`
-// (dynamodb_target.h) signs its DynamoDB JSON POSTs with it when credentials are configured.
+// with an access key, as every AWS SDK sends it. `partstore serve --auth sigv4` verifies requests
+// with it (authenticator.h); the wire client of `partstore bench` (tools/bench/dynamodb_target.h)
+// signs its DynamoDB JSON POSTs with it when credentials are configured.
 //
 //   canonical request = METHOD \n path \n query \n (name:value\n for each header, sorted) \n
 //                       signed header names (;-joined) \n hex(SHA-256(body))
@@ -28,7 +29,7 @@
 #include <string_view>
 #include <vector>
 
-namespace partstore::bench {
+namespace partstore::server {
 
 struct SigV4Credentials {
   std::string access_key_id;
@@ -109,4 +110,4 @@ class SigV4Signer {
 // Lower-case hex of `bytes`, appended to *out.
 void AppendHex(std::span<const uint8_t> bytes, std::string* out);
 
-}  // namespace partstore::bench
+}  // namespace partstore::server
