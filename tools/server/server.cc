@@ -21,6 +21,7 @@
 #include "tools/protocol/errors.h"
 #include "tools/server/authenticator.h"
 #include "tools/server/content_coding.h"
+#include "tools/server/server_metrics.h"
 
 namespace partstore::server {
 
@@ -105,6 +106,21 @@ HttpResponse FromDispatch(protocol::Response r, unsigned version,
   return MakeResponse(static_cast<http::status>(r.http_status), std::move(r.body), version, coding);
 }
 
+// The exception an error answer names (its __type after '#'), or "" for a success.
+std::string_view ErrorName(const protocol::Response& answer) {
+  if (answer.http_status == 200) return {};
+  constexpr std::string_view kType = "\"__type\":\"";
+  const size_t at = answer.body.find(kType);
+  if (at == std::string::npos) return {};
+  const size_t start = at + kType.size();
+  const size_t end = answer.body.find('"', start);
+  std::string_view type(answer.body.data() + start, end - start);
+  if (const size_t hash = type.rfind('#'); hash != std::string_view::npos) {
+    type.remove_prefix(hash + 1);
+  }
+  return type;
+}
+
 std::string_view HeaderValue(const HttpRequest& request, http::field field) {
   auto it = request.find(field);
   if (it == request.end()) return {};
@@ -158,6 +174,13 @@ HttpResponse HandleRequest(Database& db, const HttpRequest& request,
     response.set(http::field::content_type, "text/plain");
     return response;
   }
+  // Prometheus' scrape (server_metrics.h), like the health check without a signature.
+  if (options.metrics != nullptr && request.method() == http::verb::get &&
+      request.target() == "/metrics") {
+    HttpResponse response = MakeResponse(http::status::ok, options.metrics->Render(db), version);
+    response.set(http::field::content_type, "text/plain; version=0.0.4");
+    return response;
+  }
   if (options.access_keys != nullptr) {
     const int64_t now =
         options.now_seconds != 0 ? options.now_seconds : static_cast<int64_t>(time(nullptr));
@@ -198,15 +221,26 @@ HttpResponse HandleRequest(Database& db, const HttpRequest& request,
   }
   const ContentCoding coding =
       ChooseResponseCoding(HeaderValue(request, http::field::accept_encoding));
+  // The operation answered, timed and counted (server_metrics.h).
+  auto dispatch = [&](std::string_view body) {
+    const auto start = std::chrono::steady_clock::now();
+    protocol::Response answer = protocol::Dispatch(db, operation, body, host);
+    if (options.metrics != nullptr) {
+      const std::string_view error = ErrorName(answer);
+      // A name the client made up is not a label: those count as operation "".
+      const bool known = error != "UnknownOperationException";
+      options.metrics->Record(known ? std::string_view(operation) : std::string_view(), error,
+                              std::chrono::steady_clock::now() - start);
+    }
+    return FromDispatch(std::move(answer), version, coding);
+  };
   const std::string_view content_encoding = HeaderValue(request, http::field::content_encoding);
-  if (content_encoding.empty()) {
-    return FromDispatch(protocol::Dispatch(db, operation, request.body(), host), version, coding);
-  }
+  if (content_encoding.empty()) return dispatch(request.body());
   // A compressed body (content_coding.h): decoded with the plain body's limit.
   std::string body = request.body();
   switch (DecodeRequestBody(content_encoding, body, max_body_bytes)) {
     case DecodeOutcome::kOk:
-      return FromDispatch(protocol::Dispatch(db, operation, body, host), version, coding);
+      return dispatch(body);
     case DecodeOutcome::kTooLarge:
       return RejectedRequest(
           http::status::payload_too_large, "com.amazon.coral.validate#ValidationException",
@@ -257,11 +291,12 @@ struct Server::Impl {
 
   std::mutex sessions_mu;  // guards sessions
   std::set<std::shared_ptr<Session>> sessions;
+  ServerMetrics metrics;  // GET /metrics
 
   void Accept();
   void Remove(const std::shared_ptr<Session>& session) {
     std::lock_guard<std::mutex> lock(sessions_mu);
-    sessions.erase(session);
+    if (sessions.erase(session) != 0) metrics.ConnectionClosed();
   }
 };
 
@@ -324,7 +359,8 @@ class Session : public std::enable_shared_from_this<Session> {
     auto response = std::make_shared<HttpResponse>(
         HandleRequest(server_.db, request,
                       {.max_body_bytes = server_.options.max_body_bytes,
-                       .access_keys = server_.options.access_keys.get()}));
+                       .access_keys = server_.options.access_keys.get(),
+                       .metrics = &server_.metrics}));
     Send(std::move(response), keep_alive);
   }
 
@@ -395,6 +431,7 @@ void Server::Impl::Accept() {
       {
         std::lock_guard<std::mutex> lock(sessions_mu);
         sessions.insert(session);
+        metrics.ConnectionOpened();
       }
       session->Start();
     }

@@ -8,6 +8,8 @@
 //      as sent) and Content-Type: application/x-amz-json-1.0. Bodies may be compressed both ways
 //      (Content-Encoding / Accept-Encoding: gzip, deflate; content_coding.h).
 //
+// GET / is the health check, GET /metrics Prometheus' text (server_metrics.h).
+//
 // Requests are answered by HandleRequest, a pure function of the parsed request (tested and fuzzed
 // without sockets). The network side: one acceptor, connections kept alive, each connection's
 // requests handled in order on a pool of `threads` threads running one io_context. Limits: the
@@ -37,7 +39,8 @@
 
 namespace partstore::server {
 
-class AccessKeys;  // authenticator.h
+class AccessKeys;     // authenticator.h
+class ServerMetrics;  // server_metrics.h
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
@@ -62,6 +65,8 @@ struct HandlerOptions {
   const AccessKeys* access_keys = nullptr;
   // The clock signatures are checked against, in Unix seconds; 0: the system clock.
   int64_t now_seconds = 0;
+  // Non-null: requests are counted and timed there, and GET /metrics renders it.
+  ServerMetrics* metrics = nullptr;
 };
 
 // One request -> one response (no I/O). Sets every header the wire protocol needs except

@@ -38,3 +38,23 @@ def test_server_and_date_headers_on_answers_and_errors(client):
         client.describe_table(TableName="no-such-table")
     headers = error.value.response["ResponseMetadata"]["HTTPHeaders"]
     assert headers["server"] == "Server" and "date" in headers
+
+
+def test_metrics_in_prometheus_text(client, endpoint, table_name):
+    client.put_item(TableName=table_name, Item={"PK": {"S": "m"}, "SK": {"S": "1"}})
+    with pytest.raises(ClientError):
+        client.get_item(TableName="no-such-table", Key={"PK": {"S": "m"}})
+    with urllib.request.urlopen(endpoint + "/metrics", timeout=5) as response:
+        assert response.headers["Content-Type"] == "text/plain; version=0.0.4"
+        text = response.read().decode()
+    samples = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            name, value = line.rsplit(" ", 1)
+            samples[name] = float(value)
+    assert samples['partstore_requests_total{operation="PutItem"}'] >= 1
+    assert samples['partstore_errors_total{operation="GetItem",error="ResourceNotFoundException"}'] >= 1
+    assert samples[f'partstore_table_items{{table="{table_name}"}}'] == 1
+    assert samples["partstore_connections"] >= 1
+    assert samples['partstore_request_duration_seconds_count{operation="PutItem"}'] == \
+        samples['partstore_requests_total{operation="PutItem"}']

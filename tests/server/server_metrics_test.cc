@@ -1,0 +1,128 @@
+// ServerMetrics (tools/server/server_metrics.h): the Prometheus text of requests, errors, the
+// duration histogram, connections and tables (with capacity simulation, their throttles), and
+// GET /metrics through HandleRequest.
+#include "tools/server/server_metrics.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "partstore/clock.h"
+#include "tools/server/server.h"
+
+namespace partstore::server {
+namespace {
+
+namespace http = boost::beast::http;
+using std::chrono::microseconds;
+
+bool Has(const std::string& text, const std::string& line) {
+  return text.find(line + "\n") != std::string::npos;
+}
+
+TEST(ServerMetrics, RequestsErrorsAndTheHistogram) {
+  Database db;
+  ServerMetrics metrics;
+  metrics.Record("GetItem", "", microseconds(30));
+  metrics.Record("GetItem", "", microseconds(700));
+  metrics.Record("GetItem", "ResourceNotFoundException", microseconds(2000000));
+  metrics.Record("PutItem", "ConditionalCheckFailedException", microseconds(80));
+  metrics.ConnectionOpened();
+  metrics.ConnectionOpened();
+  metrics.ConnectionClosed();
+  const std::string text = metrics.Render(db);
+  EXPECT_TRUE(Has(text, "# TYPE partstore_requests_total counter")) << text;
+  EXPECT_TRUE(Has(text, R"(partstore_requests_total{operation="GetItem"} 3)")) << text;
+  EXPECT_TRUE(Has(text, R"(partstore_requests_total{operation="PutItem"} 1)")) << text;
+  EXPECT_TRUE(Has(
+      text, R"(partstore_errors_total{operation="GetItem",error="ResourceNotFoundException"} 1)"));
+  EXPECT_TRUE(Has(
+      text,
+      R"(partstore_errors_total{operation="PutItem",error="ConditionalCheckFailedException"} 1)"));
+  // Cumulative buckets: 30 us <= 50 us; 700 us <= 1 ms; 2 s only in +Inf.
+  EXPECT_TRUE(
+      Has(text, R"(partstore_request_duration_seconds_bucket{operation="GetItem",le="5e-05"} 1)"))
+      << text;
+  EXPECT_TRUE(
+      Has(text, R"(partstore_request_duration_seconds_bucket{operation="GetItem",le="0.001"} 2)"));
+  EXPECT_TRUE(
+      Has(text, R"(partstore_request_duration_seconds_bucket{operation="GetItem",le="1"} 2)"));
+  EXPECT_TRUE(
+      Has(text, R"(partstore_request_duration_seconds_bucket{operation="GetItem",le="+Inf"} 3)"));
+  EXPECT_TRUE(Has(text, R"(partstore_request_duration_seconds_count{operation="GetItem"} 3)"));
+  EXPECT_TRUE(Has(text, R"(partstore_request_duration_seconds_sum{operation="GetItem"} 2.00073)"))
+      << text;
+  EXPECT_TRUE(Has(text, "partstore_connections 1"));
+  EXPECT_TRUE(Has(text, "partstore_connections_accepted_total 2"));
+}
+
+TEST(ServerMetrics, TablesAndTheirThrottles) {
+  DatabaseOptions options;
+  options.capacity.enabled = true;
+  options.capacity.clock = std::make_shared<capacity::ManualClock>();
+  options.capacity.burst_seconds = 0;
+  Database db(options);
+  KeySchema key;
+  key.partition = {"PK", KeyType::kString};
+  CreateTableRequest create = SimpleTable("Tab", key);
+  create.billing_mode = BillingMode::kProvisioned;
+  create.provisioned_throughput = ProvisionedThroughput{1, 1};
+  ASSERT_TRUE(db.CreateTable(create).ok());
+  int throttled = 0;
+  for (int i = 0; i < 20; ++i) {
+    auto put = db.PutItem({.table_name = "Tab", .item = {{"PK", "k" + std::to_string(i)}}});
+    if (!put.ok()) ++throttled;
+  }
+  ASSERT_GT(throttled, 0);
+  const std::string text = ServerMetrics().Render(db);
+  EXPECT_TRUE(Has(text, R"(partstore_table_items{table="Tab"} )" + std::to_string(20 - throttled)))
+      << text;
+  EXPECT_TRUE(
+      Has(text, R"(partstore_table_throttled_requests_total{table="Tab",operation="write"} )" +
+                    std::to_string(throttled)))
+      << text;
+  EXPECT_TRUE(
+      Has(text, R"(partstore_table_throttled_requests_total{table="Tab",operation="read"} 0)"));
+  // Without capacity simulation there is nothing to report on throttles.
+  Database plain;
+  ASSERT_TRUE(plain.CreateTable(SimpleTable("Tab", key)).ok());
+  const std::string plain_text = ServerMetrics().Render(plain);
+  EXPECT_TRUE(Has(plain_text, R"(partstore_table_items{table="Tab"} 0)"));
+  EXPECT_EQ(plain_text.find("throttled"), std::string::npos);
+}
+
+TEST(ServerMetrics, ThroughTheHandler) {
+  Database db;
+  ServerMetrics metrics;
+  const HandlerOptions options{.metrics = &metrics};
+  auto post = [&](std::string target, std::string body) {
+    HttpRequest request(http::verb::post, "/", 11);
+    request.set(http::field::host, "localhost:8000");
+    request.set("X-Amz-Target", target);
+    request.body() = std::move(body);
+    request.prepare_payload();
+    return HandleRequest(db, request, options);
+  };
+  post("DynamoDB_20120810.ListTables", "{}");
+  post("DynamoDB_20120810.GetItem", R"({"TableName":"Nope","Key":{"pk":{"S":"a"}}})");
+  post("DynamoDB_20120810.MadeUpOperation", "{}");
+  HttpRequest scrape(http::verb::get, "/metrics", 11);
+  HttpResponse response = HandleRequest(db, scrape, options);
+  EXPECT_EQ(response.result(), http::status::ok);
+  EXPECT_EQ(response[http::field::content_type], "text/plain; version=0.0.4");
+  const std::string& text = response.body();
+  EXPECT_TRUE(Has(text, R"(partstore_requests_total{operation="ListTables"} 1)")) << text;
+  EXPECT_TRUE(Has(
+      text, R"(partstore_errors_total{operation="GetItem",error="ResourceNotFoundException"} 1)"));
+  // A made-up operation name is not a label.
+  EXPECT_TRUE(Has(text, R"(partstore_requests_total{operation=""} 1)")) << text;
+  EXPECT_EQ(text.find("MadeUp"), std::string::npos);
+  // Without metrics, /metrics is just another unknown path.
+  EXPECT_EQ(HandleRequest(db, scrape).result(), http::status::bad_request);
+}
+
+}  // namespace
+}  // namespace partstore::server
