@@ -6,8 +6,11 @@
 //   partstore serve: capacity simulation on (manual clock)
 // and a line on standard error when it stops. With --auth sigv4 --access-keys FILE every request
 // must be signed with one of the file's keys (tools/server/authenticator.h); listening beyond the
-// loopback without it prints a warning on standard error. The first line's format is what the
-// client suites parse (tests/clients/): keep it.
+// loopback without it prints a warning on standard error. At start-up the soft open-file limit is
+// raised to the hard one; if that still holds fewer than 10,000 connections, a warning says so. The
+// first line's format is what the client suites parse (tests/clients/): keep it.
+#include <sys/resource.h>
+
 #include <iostream>
 
 #include "partstore/database.h"
@@ -16,6 +19,33 @@
 #include "tools/server/server.h"
 
 namespace partstore::cli {
+
+namespace {
+
+// Connections the server is expected to hold at once; each is a file descriptor.
+constexpr rlim_t kConnections = 10000;
+constexpr rlim_t kSpareDescriptors = 64;  // listening socket, epoll, standard streams, files
+
+// Raises the soft limit on open files to the hard one (where the system allows), so that the
+// server can hold its connections; says what happens when it cannot hold kConnections.
+void RaiseFileLimit(std::ostream& err) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  if (limit.rlim_cur < limit.rlim_max) {
+    rlimit raised = limit;
+    raised.rlim_cur = limit.rlim_max == RLIM_INFINITY ? rlim_t{1} << 20 : limit.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
+  }
+  if (limit.rlim_cur < kConnections + kSpareDescriptors) {
+    err << "partstore serve: warning: the open-file limit is " << limit.rlim_cur << " (hard limit "
+        << limit.rlim_max << "): about "
+        << (limit.rlim_cur > kSpareDescriptors ? limit.rlim_cur - kSpareDescriptors : 0)
+        << " connections at once; further ones wait in the listen queue until others close "
+           "(raise the limit with ulimit -n)\n";
+  }
+}
+
+}  // namespace
 
 int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) {
   server::ServerOptions server_options;
@@ -43,6 +73,7 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
     err << "partstore serve: warning: listening on " << options.host
         << " without --auth: anyone who can reach it can read and change every table\n";
   }
+  RaiseFileLimit(err);
   Database db(DatabaseOptionsFor(options.capacity));
   server::Server server(db, server_options);
   if (Status started = server.Start(); !started.ok()) {

@@ -5,10 +5,12 @@
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/crc.hpp>
+#include <cerrno>
 #include <cstdio>
 #include <ctime>
 #include <mutex>
@@ -274,6 +276,7 @@ struct Server::Impl {
       guards.emplace_back(net::make_work_guard(*contexts.back()));
     }
     acceptor.emplace(*contexts.front());
+    accept_backoff.emplace(*contexts.front());
     signals.emplace(*contexts.front());
   }
 
@@ -284,8 +287,11 @@ struct Server::Impl {
   size_t next_context = 0;  // round robin; used by the accept loop only
   // The accept loop and Stop's handler run on contexts[0]'s single thread: a connection accepted
   // while Stop runs is either in `sessions` before Stop looks at them or dropped (stopping).
-  std::optional<tcp::acceptor> acceptor;   // on contexts[0]
-  std::optional<net::signal_set> signals;  // on contexts[0]
+  std::optional<tcp::acceptor> acceptor;  // on contexts[0]
+  // Paces Accept when the process is out of descriptors (on contexts[0]).
+  std::optional<net::steady_timer> accept_backoff;
+  std::atomic<uint64_t> accept_retries{0};  // accepts deferred for want of descriptors
+  std::optional<net::signal_set> signals;   // on contexts[0]
   std::atomic<bool> stopping{false};
   uint16_t port = 0;
 
@@ -426,6 +432,17 @@ void Server::Impl::Accept() {
   net::io_context& target = *contexts[next_context++ % contexts.size()];
   acceptor->async_accept(target, [this](beast::error_code ec, tcp::socket socket) {
     if (stopping.load()) return;
+    if (ec == net::error::no_descriptors || ec == net::error::no_buffer_space ||
+        ec == net::error::no_memory || ec.value() == ENFILE) {
+      // Out of file descriptors (or memory): accepting again at once would fail again, in a busy
+      // loop. The connection waits in the listen queue; try again when others may have closed.
+      accept_retries.fetch_add(1, std::memory_order_relaxed);
+      accept_backoff->expires_after(std::chrono::milliseconds(50));
+      accept_backoff->async_wait([this](beast::error_code wait_ec) {
+        if (!wait_ec && !stopping.load()) Accept();
+      });
+      return;
+    }
     if (!ec) {
       auto session = std::make_shared<Session>(std::move(socket), *this);
       {
@@ -459,6 +476,14 @@ Status Server::Start() {
                                        std::to_string(impl_->options.port) + ": " + ec.message());
   }
   impl_->port = acceptor.local_endpoint().port();
+  // Each context's reactor (epoll, an eventfd, a timerfd) is made now, not at the context's
+  // first connection: made then, with the process out of descriptors, it would throw from the
+  // accept loop.
+  for (auto& context : impl_->contexts) {
+    tcp::socket probe(*context);
+    probe.open(tcp::v4(), ec);
+    if (ec) return Status(Code::kInternal, "cannot start the server: " + ec.message());
+  }
   return Status::Ok();
 }
 
@@ -488,6 +513,7 @@ void Server::Stop() {
   net::post(impl.acceptor->get_executor(), [&impl] {
     beast::error_code ignored;
     impl.acceptor->close(ignored);
+    impl.accept_backoff->cancel();
     impl.signals->cancel(ignored);
     std::vector<std::shared_ptr<Session>> live;
     {
