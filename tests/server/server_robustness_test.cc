@@ -34,6 +34,17 @@
 #include "tools/protocol/dispatch.h"
 #include "tools/server/server.h"
 
+// Whether this is the AddressSanitizer build (clang spells it __has_feature; GCC
+// __SANITIZE_ADDRESS__).
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PARTSTORE_HAS_ASAN_FEATURE 1
+#endif
+#endif
+#ifndef PARTSTORE_HAS_ASAN_FEATURE
+#define PARTSTORE_HAS_ASAN_FEATURE 0
+#endif
+
 namespace partstore::server {
 namespace {
 
@@ -708,6 +719,13 @@ TEST_F(ServerScaleTest, TenThousandKeepAliveConnections) {
 // Out of file descriptors, the accept loop waits instead of spinning: connections that arrive
 // meanwhile wait in the listen queue and are served once descriptors are free again.
 TEST_F(ServerConcurrentTest, OutOfDescriptorsAcceptWaitsInsteadOfSpinning) {
+#if defined(__SANITIZE_ADDRESS__) || PARTSTORE_HAS_ASAN_FEATURE
+  // The ASan + UBSan tree: UBSan's vptr check reads memory through a pipe (sanitizer_common's
+  // IsAccessibleMemoryRange), which cannot be made while the process is out of descriptors, so
+  // every check in the window reports "invalid vptr" (seen in CI: in Boost.Asio's timer queue).
+  // The test runs in the Release and ThreadSanitizer builds.
+  GTEST_SKIP() << "the sanitizer runtime itself needs file descriptors";
+#endif
   auto server = StartServer(TestOptions());
   net::io_context ioc;
   constexpr int kClients = 3;
