@@ -27,6 +27,7 @@
 
 #include "tools/protocol/attribute_value_json.h"
 #include "tools/protocol/dispatch.h"
+#include "tools/server/authenticator.h"
 #include "tools/server/content_coding.h"
 #include "tools/server/server.h"
 
@@ -194,9 +195,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       request.prepare_payload();
     }
     const bool health_check = request.method() == http::verb::get && request.target() == "/";
-    // The decoded body has the same limit as a plain one.
-    server::HttpResponse response =
-        server::HandleRequest(*db, request, {.max_body_bytes = kBodyLimit});
+    // The decoded body has the same limit as a plain one. Control bit 3: SigV4 required, so the
+    // Authorization and X-Amz-Date headers of the input reach the authenticator's parser.
+    static const server::AccessKeys keys = server::AccessKeys::Parse("AKIDFUZZ secret\n").value();
+    server::HttpResponse response = server::HandleRequest(
+        *db, request,
+        {.max_body_bytes = kBodyLimit, .access_keys = (data[0] & 8) ? &keys : nullptr});
     CheckResponse(response, request.version(), health_check);
     if (!request.keep_alive()) return 0;  // the server closes the connection here
   }

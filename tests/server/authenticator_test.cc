@@ -112,6 +112,10 @@ TEST(Authenticate, UnsignedAndIncomplete) {
             "parameter. Authorization header requires 'Signature' parameter.");
   request.set(http::field::authorization, "Basic dXNlcjpwYXNz");
   EXPECT_EQ(Outcome(request), "IncompleteSignatureException: Unsupported AWS 'algorithm': 'Basic'");
+  // Quoted client bytes stay printable ASCII (the error body must stay valid JSON; the fuzzer
+  // found this).
+  request.set(http::field::authorization, std::string("\xff\x01\"x y"));
+  EXPECT_EQ(Outcome(request), "IncompleteSignatureException: Unsupported AWS 'algorithm': '??\"x'");
   HttpRequest undated = Good();
   undated.erase("X-Amz-Date");
   EXPECT_EQ(Outcome(undated),
@@ -178,16 +182,14 @@ TEST(Authenticate, ThroughTheHandler) {
             R"("message":"Request is missing Authentication Token"})");
   // A signed request reaches the operation (which finds its Item missing).
   HttpResponse answered = HandleRequest(db, Good(), options);
-  EXPECT_NE(answered.body().find("Value null at 'item'"), std::string::npos)
-      << answered.body();
+  EXPECT_NE(answered.body().find("Value null at 'item'"), std::string::npos) << answered.body();
   // A compressed body is signed as sent: compressed.
   HttpRequest compressed =
       Signed("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", kNowAmz,
              *EncodeBody(R"({"TableName":"Tab"})", ContentCoding::kGzip));
   compressed.set(http::field::content_encoding, "gzip");
   answered = HandleRequest(db, compressed, options);
-  EXPECT_NE(answered.body().find("Value null at 'item'"), std::string::npos)
-      << answered.body();
+  EXPECT_NE(answered.body().find("Value null at 'item'"), std::string::npos) << answered.body();
   // Without keys, anything goes (the default).
   EXPECT_NE(HandleRequest(db, unsigned_request).body().find("Value null at 'item'"),
             std::string::npos);

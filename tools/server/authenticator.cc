@@ -101,6 +101,14 @@ std::vector<std::string_view> Split(std::string_view text, char separator) {
   }
 }
 
+// Client text quoted in a message: printable ASCII only (others become '?'), at most 128
+// characters, so that the error body stays valid JSON whatever bytes the header carried.
+std::string Quoted(std::string_view text) {
+  std::string out;
+  for (char c : text.substr(0, 128)) out += (c >= 0x20 && c <= 0x7e) ? c : '?';
+  return out;
+}
+
 AuthFailure Incomplete(std::string message) {
   return {"IncompleteSignatureException", std::move(message)};
 }
@@ -157,7 +165,7 @@ std::optional<AuthFailure> Authenticate(const HttpRequest& request, const Access
   const size_t space = authorization.find(' ');
   const std::string_view algorithm = authorization.substr(0, space);
   if (algorithm != kAlgorithm) {
-    return Incomplete("Unsupported AWS 'algorithm': '" + std::string(algorithm) + "'");
+    return Incomplete("Unsupported AWS 'algorithm': '" + Quoted(algorithm) + "'");
   }
   const AuthorizationParts parts = ParseParameters(
       space == std::string_view::npos ? std::string_view() : authorization.substr(space + 1));
@@ -178,7 +186,7 @@ std::optional<AuthFailure> Authenticate(const HttpRequest& request, const Access
 
   const std::optional<int64_t> signed_at = ParseAmzDate(amz_date);
   if (!signed_at) {
-    return Incomplete("Date must be in ISO-8601 'basic format'. Got '" + std::string(amz_date) +
+    return Incomplete("Date must be in ISO-8601 'basic format'. Got '" + Quoted(amz_date) +
                       "'. See http://en.wikipedia.org/wiki/ISO_8601");
   }
   if (*signed_at <= now_seconds - kMaxSkewSeconds) {
@@ -198,7 +206,7 @@ std::optional<AuthFailure> Authenticate(const HttpRequest& request, const Access
   const std::vector<std::string_view> scope = Split(*parts.credential, '/');
   if (scope.size() != 5 || scope[4] != "aws4_request") {
     return Incomplete("Credential should be scoped with a valid terminator: 'aws4_request', not '" +
-                      std::string(scope.back()) + "'.");
+                      Quoted(scope.back()) + "'.");
   }
   const std::string* secret = keys.Find(scope[0]);
   if (secret == nullptr) {
