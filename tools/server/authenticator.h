@@ -39,7 +39,7 @@
 #include <string_view>
 
 #include "partstore/status.h"
-#include "tools/server/server.h"
+#include "tools/server/handler.h"
 
 namespace partstore::server {
 

@@ -1,28 +1,31 @@
-// Server: see server.h. The handler (HandleRequest) first, then the network side: Listener accepts,
-// Session reads one request at a time (header under the idle timeout, body under the request
-// timeout, both limited), answers it and keeps the connection alive.
+// Server: see server.h. The network side: Impl accepts on worker 0 and deals connections to the
+// workers round robin; a Worker is one thread running one io_context, with the connections it owns
+// and a sweep timer that closes the ones past their deadline; a Connection reads requests into
+// its buffer, parses them with Beast's parser, answers each with handler.h's Answer and writes the
+// head and body in one gather write.
+//
+// Why not Beast's stream and message serializer: they cost 35% of the server's CPU per GetItem
+// (bench/README.md, issue 5's profile: a timer re-armed per operation with a timerfd_settime
+// system call, type-erased executors copied per handler, buffer-sequence iteration in the
+// serializer). Here a request costs a receive and a send; deadlines are a field the sweep reads.
 #include "tools/server/server.h"
 
+#include <array>
+#include <atomic>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/crc.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/intrusive/list.hpp>
 #include <cerrno>
-#include <cstdio>
-#include <ctime>
-#include <mutex>
-#include <random>
-#include <set>
+#include <optional>
 #include <thread>
 #include <vector>
 
-#include "tools/protocol/dispatch.h"
-#include "tools/protocol/errors.h"
-#include "tools/server/authenticator.h"
-#include "tools/server/content_coding.h"
 #include "tools/server/server_metrics.h"
 
 namespace partstore::server {
@@ -34,403 +37,275 @@ using tcp = net::ip::tcp;
 
 namespace {
 
-constexpr std::string_view kJsonContentType = "application/x-amz-json-1.0";
-constexpr std::string_view kDynamoDbPrefix = "DynamoDB_20120810.";
-constexpr std::string_view kPartstorePrefix = "Partstore_20261120.";
+using Clock = std::chrono::steady_clock;
+using Executor = net::io_context::executor_type;
+using Socket = net::basic_stream_socket<tcp, Executor>;
+using Timer = net::basic_waitable_timer<Clock, net::wait_traits<Clock>, Executor>;
 
-// DynamoDB's request ids: 52 characters of [A-Z0-9].
-std::string NewRequestId() {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  thread_local std::mt19937_64 rng(std::random_device{}());
-  std::string id(52, 'A');
-  // 12 characters per 64-bit draw (36^12 < 2^64): 5 draws instead of 52.
-  uint64_t bits = 0;
-  for (size_t i = 0; i < id.size(); ++i) {
-    if (i % 12 == 0) bits = rng();
-    id[i] = kAlphabet[bits % 36];
-    bits /= 36;
-  }
-  return id;
-}
-
-// The Date header (RFC 9110's IMF-fixdate), formatted once per second per thread.
-std::string_view HttpDate() {
-  thread_local time_t formatted_for = -1;
-  thread_local char text[40];
-  const time_t now = time(nullptr);
-  if (now != formatted_for) {
-    static constexpr const char* kDays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
-    static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                              "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-    struct tm utc;
-    gmtime_r(&now, &utc);
-    snprintf(text, sizeof(text), "%s, %02d %s %04d %02d:%02d:%02d GMT", kDays[utc.tm_wday],
-             utc.tm_mday, kMonths[utc.tm_mon], utc.tm_year + 1900, utc.tm_hour, utc.tm_min,
-             utc.tm_sec);
-    formatted_for = now;
-  }
-  return text;
-}
-
-uint32_t Crc32(std::string_view body) {
-  boost::crc_32_type crc;
-  crc.process_bytes(body.data(), body.size());
-  return crc.checksum();
-}
-
-// `coding`: the one Accept-Encoding chose; used when the body reaches DynamoDB's threshold. The
-// CRC-32 is of the bytes sent (compressed ones included), as DynamoDB's.
-HttpResponse MakeResponse(http::status status, std::string body, unsigned version,
-                          ContentCoding coding = ContentCoding::kIdentity) {
-  HttpResponse response(status, version);
-  // DynamoDB's endpoint sends Server and Date on every answer.
-  response.set(http::field::server, "Server");
-  const std::string_view date = HttpDate();
-  response.set(http::field::date, beast::string_view(date.data(), date.size()));
-  response.set(http::field::content_type,
-               beast::string_view(kJsonContentType.data(), kJsonContentType.size()));
-  response.set("x-amzn-RequestId", NewRequestId());
-  if (coding != ContentCoding::kIdentity && body.size() >= kCompressionThreshold) {
-    if (std::optional<std::string> compressed = EncodeBody(body, coding)) {
-      body = std::move(*compressed);
-      const std::string_view name = ContentCodingName(coding);
-      response.set(http::field::content_encoding, beast::string_view(name.data(), name.size()));
-    }
-  }
-  response.set("x-amz-crc32", std::to_string(Crc32(body)));
-  response.body() = std::move(body);
-  response.prepare_payload();
-  return response;
-}
-
-HttpResponse FromDispatch(protocol::Response r, unsigned version,
-                          ContentCoding coding = ContentCoding::kIdentity) {
-  return MakeResponse(static_cast<http::status>(r.http_status), std::move(r.body), version, coding);
-}
-
-// The exception an error answer names (its __type after '#'), or "" for a success.
-std::string_view ErrorName(const protocol::Response& answer) {
-  if (answer.http_status == 200) return {};
-  constexpr std::string_view kType = "\"__type\":\"";
-  const size_t at = answer.body.find(kType);
-  if (at == std::string::npos) return {};
-  const size_t start = at + kType.size();
-  const size_t end = answer.body.find('"', start);
-  std::string_view type(answer.body.data() + start, end - start);
-  if (const size_t hash = type.rfind('#'); hash != std::string_view::npos) {
-    type.remove_prefix(hash + 1);
-  }
-  return type;
-}
-
-std::string_view HeaderValue(const HttpRequest& request, http::field field) {
-  auto it = request.find(field);
-  if (it == request.end()) return {};
-  return std::string_view(it->value().data(), it->value().size());
-}
-
-}  // namespace
-
-HttpResponse RejectedRequest(http::status status, std::string_view type, std::string_view message,
-                             unsigned version) {
-  std::string body = "{\"__type\":\"";
-  body += type;
-  body += "\"";
-  if (!message.empty()) {
-    body += ",\"message\":\"";
-    // JSON-escaped: an authentication message may quote what the client sent.
-    for (char c : message) {
-      if (c == '"' || c == '\\') {
-        body += '\\';
-        body += c;
-      } else if (static_cast<unsigned char>(c) < 0x20) {
-        static constexpr char kHex[] = "0123456789abcdef";
-        body += "\\u00";
-        body += kHex[(c >> 4) & 0xF];
-        body += kHex[c & 0xF];
-      } else {
-        body += c;
-      }
-    }
-    body += "\"";
-  }
-  body += "}";
-  return MakeResponse(status, std::move(body), version);
-}
-
-HttpResponse HandleRequest(Database& db, const HttpRequest& request,
-                           const HandlerOptions& options) {
-  const size_t max_body_bytes = options.max_body_bytes;
-  const unsigned version = request.version();
-  // The host the client addressed (Host header), as the health check and DescribeEndpoints name
-  // it; "localhost" without one (HTTP/1.0).
-  std::string_view host = HeaderValue(request, http::field::host);
-  if (host.empty()) host = "localhost";
-  // DynamoDB answers a GET of / as a health check: "healthy: " and the host addressed. Any other
-  // path is not found (400, UnknownOperationException, below).
-  if (request.method() == http::verb::get && request.target() == "/") {
-    // Like every other answer it carries a request id and the body's CRC-32 (DynamoDB's health
-    // check does too); only its type is plain text.
-    HttpResponse response =
-        MakeResponse(http::status::ok, "healthy: " + std::string(host), version);
-    response.set(http::field::content_type, "text/plain");
-    return response;
-  }
-  // Prometheus' scrape (server_metrics.h), like the health check without a signature.
-  if (options.metrics != nullptr && request.method() == http::verb::get &&
-      request.target() == "/metrics") {
-    HttpResponse response = MakeResponse(http::status::ok, options.metrics->Render(db), version);
-    response.set(http::field::content_type, "text/plain; version=0.0.4");
-    return response;
-  }
-  if (options.access_keys != nullptr) {
-    const int64_t now =
-        options.now_seconds != 0 ? options.now_seconds : static_cast<int64_t>(time(nullptr));
-    if (std::optional<AuthFailure> failure = Authenticate(request, *options.access_keys, now)) {
-      return RejectedRequest(http::status::bad_request,
-                             "com.amazon.coral.service#" + std::string(failure->type),
-                             failure->message, version);
-    }
-  }
-  if (request.method() != http::verb::post) {
-    return FromDispatch(protocol::ErrorResponse(Status(Code::kUnknownOperation, "")), version);
-  }
-  // Content-Type: DynamoDB's JSON 1.0 type, or application/json (which dynalite and some tools
-  // send); anything else is not this protocol.
-  if (auto type = request.find(http::field::content_type); type != request.end()) {
-    std::string_view value(type->value().data(), type->value().size());
-    value = value.substr(0, value.find(';'));
-    while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
-    if (value != kJsonContentType && value != "application/json") {
-      return FromDispatch(protocol::ErrorResponse(Status(Code::kUnknownOperation, "")), version);
-    }
-  }
-  std::string_view target;
-  if (auto header = request.find("X-Amz-Target"); header != request.end()) {
-    target = std::string_view(header->value().data(), header->value().size());
-  }
-  std::string operation;
-  if (target.starts_with(kDynamoDbPrefix)) {
-    operation = target.substr(kDynamoDbPrefix.size());
-    // DynamoDB's namespace holds DynamoDB's operations only; the extensions are reached through
-    // Partstore_20261120.<Op>.
-    if (operation.starts_with("Partstore.")) operation.clear();
-  } else if (target.starts_with(kPartstorePrefix)) {
-    operation = "Partstore." + std::string(target.substr(kPartstorePrefix.size()));
-  } else {
-    // No target, or another service's: an unknown operation (what DynamoDB answers).
-    operation = "";
-  }
-  const ContentCoding coding =
-      ChooseResponseCoding(HeaderValue(request, http::field::accept_encoding));
-  // The operation answered, timed and counted (server_metrics.h).
-  auto dispatch = [&](std::string_view body) {
-    const auto start = std::chrono::steady_clock::now();
-    protocol::Response answer = protocol::Dispatch(db, operation, body, host);
-    if (options.metrics != nullptr) {
-      const std::string_view error = ErrorName(answer);
-      // A name the client made up is not a label: those count as operation "".
-      const bool known = error != "UnknownOperationException";
-      options.metrics->Record(known ? std::string_view(operation) : std::string_view(), error,
-                              std::chrono::steady_clock::now() - start);
-    }
-    return FromDispatch(std::move(answer), version, coding);
-  };
-  const std::string_view content_encoding = HeaderValue(request, http::field::content_encoding);
-  if (content_encoding.empty()) return dispatch(request.body());
-  // A compressed body (content_coding.h): decoded with the plain body's limit.
-  std::string body = request.body();
-  switch (DecodeRequestBody(content_encoding, body, max_body_bytes)) {
-    case DecodeOutcome::kOk:
-      return dispatch(body);
-    case DecodeOutcome::kTooLarge:
-      return RejectedRequest(
-          http::status::payload_too_large, "com.amazon.coral.validate#ValidationException",
-          "Request size exceeded " + std::to_string(max_body_bytes) + " bytes", version);
-    case DecodeOutcome::kUnsupported:
-    case DecodeOutcome::kCorrupt:
-      break;
-  }
-  // DynamoDB answers a body it cannot decode with an InternalServerError.
-  return FromDispatch(protocol::ErrorResponse(Status::Internal("Internal server error")), version);
-}
-
-// ---- Network ----------------------------------------------------------------------------------
-
-class Session;
+// What a connection asks the socket for at a time: enough for any request an SDK sends in one
+// read, small enough that 10,000 idle connections hold 40 MB. A body known to be larger is read
+// in pieces up to kMaxReadBytes.
+constexpr size_t kReadBytes = 4096;
+constexpr size_t kMaxReadBytes = 1 << 20;
+// A buffer grown past this by a large request is given back once the request is answered.
+constexpr size_t kKeptBufferBytes = 64 * 1024;
 
 int ThreadCount(const ServerOptions& options) {
   return options.threads > 0 ? options.threads
                              : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-// Threads: one io_context per thread, each run by exactly one thread (concurrency hint 1: no
-// internal locking), connections dealt to them round robin. A connection's handlers therefore
-// all run on one thread without a strand (the profile of the strand-per-connection design showed
-// 12% of the server's time in executors, strands and their mutexes).
+// How often each worker looks for connections past their deadline: an eighth of the shorter
+// timeout, between 10 ms and a second (a connection is closed at most that late).
+std::chrono::milliseconds SweepPeriod(const ServerOptions& options) {
+  const auto shorter = std::min(options.idle_timeout, options.request_timeout);
+  return std::clamp(shorter / 8, std::chrono::milliseconds(10), std::chrono::milliseconds(1000));
+}
+
+}  // namespace
+
+class Connection;
+struct Worker;
+
 struct Server::Impl {
-  Impl(Database& db, ServerOptions options) : db(db), options(std::move(options)) {
-    const int threads = ThreadCount(this->options);
-    for (int i = 0; i < threads; ++i) {
-      contexts.push_back(std::make_unique<net::io_context>(1));
-      guards.emplace_back(net::make_work_guard(*contexts.back()));
-    }
-    acceptor.emplace(*contexts.front());
-    accept_backoff.emplace(*contexts.front());
-    signals.emplace(*contexts.front());
-  }
+  Impl(Database& db, ServerOptions options);
 
   Database& db;
   const ServerOptions options;
-  std::vector<std::unique_ptr<net::io_context>> contexts;
-  std::vector<net::executor_work_guard<net::io_context::executor_type>> guards;  // until Stop
-  size_t next_context = 0;  // round robin; used by the accept loop only
-  // The accept loop and Stop's handler run on contexts[0]'s single thread: a connection accepted
-  // while Stop runs is either in `sessions` before Stop looks at them or dropped (stopping).
-  std::optional<tcp::acceptor> acceptor;  // on contexts[0]
-  // Paces Accept when the process is out of descriptors (on contexts[0]).
-  std::optional<net::steady_timer> accept_backoff;
+  const std::chrono::milliseconds sweep_period;
+  std::vector<std::unique_ptr<Worker>> workers;
+  size_t next_worker = 0;  // round robin; used by the accept loop only
+  // The accept loop, Stop's first step and the signals run on workers[0]'s thread.
+  std::optional<net::basic_socket_acceptor<tcp, Executor>> acceptor;
+  // Paces Accept when the process is out of descriptors.
+  std::optional<Timer> accept_backoff;
   std::atomic<uint64_t> accept_retries{0};  // accepts deferred for want of descriptors
-  std::optional<net::signal_set> signals;   // on contexts[0]
+  std::optional<net::signal_set> signals;
   std::atomic<bool> stopping{false};
   uint16_t port = 0;
-
-  std::mutex sessions_mu;  // guards sessions
-  std::set<std::shared_ptr<Session>> sessions;
   ServerMetrics metrics;  // GET /metrics
 
   void Accept();
-  void Remove(const std::shared_ptr<Session>& session) {
-    std::lock_guard<std::mutex> lock(sessions_mu);
-    if (sessions.erase(session) != 0) metrics.ConnectionClosed();
-  }
 };
 
-// One connection. Every handler runs on the connection's strand, so a Session is used by one
-// thread at a time.
-class Session : public std::enable_shared_from_this<Session> {
+// One connection, owned by the handlers of its pending operation (every handler holds a
+// shared_ptr) and listed in its worker's `connections` while open. Used on its worker's thread
+// only.
+class Connection : public std::enable_shared_from_this<Connection>,
+                   public boost::intrusive::list_base_hook<> {
  public:
-  Session(tcp::socket socket, Server::Impl& server) : stream_(std::move(socket)), server_(server) {}
+  Connection(Socket socket, Worker& worker, Server::Impl& server)
+      : socket_(std::move(socket)), worker_(worker), server_(server) {}
 
-  void Start() {
-    // Answers go out at once: without this, the second of two pipelined answers waits for the
-    // client's delayed ACK of the first (Nagle), some 40 ms.
-    beast::error_code ignored;
-    stream_.socket().set_option(tcp::no_delay(true), ignored);
-    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->ReadHeader(); });
+  // Registers with the worker and waits for the first request.
+  void Start();
+
+  // Graceful close (Stop): an idle connection is closed now; one handling a request closes after
+  // sending the response.
+  void Shutdown() {
+    closing_ = true;
+    if (!busy_) Close();
   }
 
-  // Graceful close: an idle connection is closed now; one handling a request closes after sending
-  // the response.
-  void Shutdown() {
-    net::post(stream_.get_executor(), [self = shared_from_this()] {
-      self->closing_ = true;
-      if (!self->busy_) {
-        // Cancelling alone is not sticky: a read composed of several socket reads (Beast's
-        // async_read_header) whose intermediate step is already queued issues its next socket
-        // read after the cancel and would wait out the idle timeout. Shutting the receive side
-        // makes every later read end at once.
-        beast::error_code ignored;
-        self->stream_.socket().shutdown(tcp::socket::shutdown_receive, ignored);
-        self->stream_.cancel();
+  Clock::time_point deadline() const { return deadline_; }
+
+  // Closes the socket (its pending operation ends with operation_aborted) and unlinks.
+  void Close();
+
+ private:
+  // Waits for the next request: its header under the idle timeout.
+  void NextRequest() {
+    if (closing_) return Close();
+    busy_ = false;
+    parser_.emplace();
+    header_bytes_ = 0;
+    parser_->body_limit(server_.options.max_body_bytes);
+    if (buffer_.size() == 0 && buffer_.capacity() > kKeptBufferBytes) buffer_.shrink_to_fit();
+    deadline_ = Clock::now() + server_.options.idle_timeout;
+    Parse();  // a pipelined request may be buffered already
+  }
+
+  // Feeds the buffered bytes to the parser; answers a complete request, or reads more.
+  void Parse() {
+    while (buffer_.size() > 0 && !parser_->is_done()) {
+      // Beast's parser consumes the start line and each complete field as they arrive and checks
+      // its header limit against what is left, so the limit is what this header has not used yet.
+      const bool in_header = !parser_->is_header_done();
+      if (in_header) {
+        if (header_bytes_ >= server_.options.max_header_bytes) {
+          return Refuse(http::error::header_limit);
+        }
+        parser_->header_limit(
+            static_cast<uint32_t>(server_.options.max_header_bytes - header_bytes_));
       }
+      beast::error_code ec;
+      const size_t used = parser_->put(buffer_.data(), ec);
+      buffer_.consume(used);
+      if (in_header) header_bytes_ += used;
+      if (ec == http::error::need_more) break;
+      if (ec) return Refuse(ec);
+      if (used == 0) break;
+    }
+    if (!busy_ && parser_->is_header_done()) {
+      // The rest of the request comes under the request timeout; from here Stop lets it finish.
+      busy_ = true;
+      deadline_ = Clock::now() + server_.options.request_timeout;
+    }
+    if (parser_->is_done()) return OnRequest();
+    Read();
+  }
+
+  void Read() {
+    size_t want = kReadBytes;
+    if (parser_->is_header_done()) {
+      if (auto remaining = parser_->content_length_remaining()) {
+        want = std::clamp<size_t>(*remaining, kReadBytes, kMaxReadBytes);
+      }
+    }
+    socket_.async_read_some(buffer_.prepare(want),
+                            [self = shared_from_this()](beast::error_code ec, size_t n) {
+                              if (self->closed_) return;
+                              // End of stream, reset or a partial request: nothing to answer.
+                              if (ec) return self->Close();
+                              self->buffer_.commit(n);
+                              self->Parse();
+                            });
+  }
+
+  void OnRequest() {
+    HttpRequest request = parser_->release();
+    const bool keep_alive = request.keep_alive() && !closing_;
+    Reply reply = Answer(server_.db, request,
+                         {.max_body_bytes = server_.options.max_body_bytes,
+                          .access_keys = server_.options.access_keys.get(),
+                          .metrics = &server_.metrics});
+    Send(std::move(reply), request.version(), keep_alive);
+  }
+
+  // The parser refused the bytes: answered once, then the connection is closed (the rest of an
+  // oversized body is not read; after malformed HTTP the stream position is unknown).
+  void Refuse(beast::error_code ec) {
+    busy_ = true;
+    if (ec == http::error::body_limit) {
+      // DynamoDB's request limit.
+      return Send(
+          Rejection(
+              http::status::payload_too_large, "com.amazon.coral.validate#ValidationException",
+              "Request size exceeded " + std::to_string(server_.options.max_body_bytes) + " bytes"),
+          11, false);
+    }
+    if (ec == http::error::header_limit) {
+      return Send(Rejection(http::status::request_header_fields_too_large,
+                            "com.amazon.coral.service#SerializationException",
+                            "Request header fields too large"),
+                  11, false);
+    }
+    Send(Rejection(http::status::bad_request, "com.amazon.coral.service#SerializationException",
+                   "Malformed HTTP request"),
+         11, false);
+  }
+
+  // The head and the body in one gather write, under the request timeout.
+  void Send(Reply reply, unsigned version, bool keep_alive) {
+    busy_ = true;
+    keep_alive_ = keep_alive;
+    head_.clear();
+    WriteHead(reply, version, keep_alive, head_);
+    body_ = std::move(reply.body);
+    deadline_ = Clock::now() + server_.options.request_timeout;
+    const std::array<net::const_buffer, 2> buffers = {net::buffer(head_), net::buffer(body_)};
+    net::async_write(socket_, buffers, [self = shared_from_this()](beast::error_code ec, size_t) {
+      if (self->closed_) return;
+      if (ec || !self->keep_alive_) return self->Close();
+      self->NextRequest();
     });
   }
 
- private:
-  void ReadHeader() {
-    if (closing_) return Close();
-    parser_.emplace();
-    parser_->header_limit(static_cast<uint32_t>(server_.options.max_header_bytes));
-    parser_->body_limit(server_.options.max_body_bytes);
-    stream_.expires_after(server_.options.idle_timeout);
-    http::async_read_header(
-        stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnHeader(ec); });
-  }
-
-  void OnHeader(beast::error_code ec) {
-    if (ec) return OnReadError(ec);
-    busy_ = true;
-    stream_.expires_after(server_.options.request_timeout);
-    http::async_read(
-        stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, size_t) { self->OnBody(ec); });
-  }
-
-  void OnBody(beast::error_code ec) {
-    if (ec) return OnReadError(ec);
-    HttpRequest request = parser_->release();
-    const bool keep_alive = request.keep_alive() && !closing_;
-    auto response = std::make_shared<HttpResponse>(
-        HandleRequest(server_.db, request,
-                      {.max_body_bytes = server_.options.max_body_bytes,
-                       .access_keys = server_.options.access_keys.get(),
-                       .metrics = &server_.metrics}));
-    Send(std::move(response), keep_alive);
-  }
-
-  void OnReadError(beast::error_code ec) {
-    busy_ = true;
-    if (ec == http::error::body_limit) {
-      // DynamoDB's request limit; the connection is closed after the answer (the rest of the body
-      // is not read).
-      const std::string message =
-          "Request size exceeded " + std::to_string(server_.options.max_body_bytes) + " bytes";
-      return Send(std::make_shared<HttpResponse>(
-                      RejectedRequest(http::status::payload_too_large,
-                                      "com.amazon.coral.validate#ValidationException", message)),
-                  false);
-    }
-    if (ec == http::error::header_limit) {
-      return Send(std::make_shared<HttpResponse>(
-                      RejectedRequest(http::status::request_header_fields_too_large,
-                                      "com.amazon.coral.service#SerializationException",
-                                      "Request header fields too large")),
-                  false);
-    }
-    if (ec == http::error::end_of_stream || ec == net::error::operation_aborted ||
-        ec == beast::error::timeout || ec == net::error::connection_reset ||
-        ec == net::error::eof || ec == http::error::partial_message) {
-      return Close();
-    }
-    // Malformed HTTP: answer once, then close (the stream position is unknown).
-    Send(std::make_shared<HttpResponse>(RejectedRequest(
-             http::status::bad_request, "com.amazon.coral.service#SerializationException",
-             "Malformed HTTP request")),
-         false);
-  }
-
-  void Send(std::shared_ptr<HttpResponse> response, bool keep_alive) {
-    response->keep_alive(keep_alive);
-    stream_.expires_after(server_.options.request_timeout);
-    http::async_write(
-        stream_, *response,
-        [self = shared_from_this(), response, keep_alive](beast::error_code ec, size_t) {
-          self->busy_ = false;
-          if (ec || !keep_alive || self->closing_) return self->Close();
-          self->ReadHeader();
-        });
-  }
-
-  void Close() {
-    beast::error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-    stream_.socket().close(ignored);
-    server_.Remove(shared_from_this());
-  }
-
-  beast::tcp_stream stream_;
+  Socket socket_;
+  Worker& worker_;
+  Server::Impl& server_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
-  Server::Impl& server_;
-  bool busy_ = false;
-  bool closing_ = false;
+  size_t header_bytes_ = 0;  // of the request's header block, parsed so far
+  std::string head_;         // the answer being written
+  std::string body_;
+  Clock::time_point deadline_;
+  bool busy_ = false;     // a request's header has arrived and it is not answered yet
+  bool closing_ = false;  // Stop: close after the request in progress
+  bool closed_ = false;
+  bool keep_alive_ = true;
 };
 
+// One thread's share: its io_context (concurrency hint 1: run by this thread only, so a
+// connection's handlers need no strand) and the connections dealt to it. `connections` and
+// `stopping` are used on this thread only.
+struct Worker {
+  explicit Worker(Server::Impl& server)
+      : server(server), io(1), sweep(io.get_executor()), guard(io.get_executor()) {}
+
+  // Closes the connections past their deadline, then waits a period; ends once stopping with no
+  // connections left.
+  void Sweep();
+
+  Server::Impl& server;
+  net::io_context io;
+  Timer sweep;
+  std::optional<net::executor_work_guard<Executor>> guard;  // keeps run() going until Stop
+  boost::intrusive::list<Connection> connections;
+  bool stopping = false;
+};
+
+void Connection::Start() {
+  if (server_.stopping.load()) return Close();
+  worker_.connections.push_back(*this);
+  server_.metrics.ConnectionOpened();
+  // Answers go out at once: without this, the second of two pipelined answers waits for the
+  // client's delayed ACK of the first (Nagle), some 40 ms.
+  beast::error_code ignored;
+  socket_.set_option(tcp::no_delay(true), ignored);
+  NextRequest();
+}
+
+void Connection::Close() {
+  if (closed_) return;
+  closed_ = true;
+  beast::error_code ignored;
+  socket_.shutdown(tcp::socket::shutdown_send, ignored);
+  socket_.close(ignored);  // the pending operation ends with operation_aborted
+  if (is_linked()) {
+    worker_.connections.erase(worker_.connections.iterator_to(*this));
+    server_.metrics.ConnectionClosed();
+  }
+  if (worker_.stopping && worker_.connections.empty()) worker_.sweep.cancel();
+}
+
+void Worker::Sweep() {
+  sweep.expires_after(server.sweep_period);
+  sweep.async_wait([this](beast::error_code ec) {
+    if (ec) return;
+    const Clock::time_point now = Clock::now();
+    for (auto it = connections.begin(); it != connections.end();) {
+      Connection& connection = *it++;  // Close unlinks it
+      if (connection.deadline() <= now) connection.Close();
+    }
+    if (stopping && connections.empty()) return;
+    Sweep();
+  });
+}
+
+Server::Impl::Impl(Database& db, ServerOptions options)
+    : db(db), options(std::move(options)), sweep_period(SweepPeriod(this->options)) {
+  const int threads = ThreadCount(this->options);
+  for (int i = 0; i < threads; ++i) workers.push_back(std::make_unique<Worker>(*this));
+  net::io_context& first = workers.front()->io;
+  acceptor.emplace(first.get_executor());
+  accept_backoff.emplace(first.get_executor());
+  signals.emplace(first);
+}
+
 void Server::Impl::Accept() {
-  net::io_context& target = *contexts[next_context++ % contexts.size()];
-  acceptor->async_accept(target, [this](beast::error_code ec, tcp::socket socket) {
+  Worker& worker = *workers[next_worker++ % workers.size()];
+  acceptor->async_accept(worker.io, [this, &worker](beast::error_code ec, Socket socket) {
     if (stopping.load()) return;
     if (ec == net::error::no_descriptors || ec == net::error::no_buffer_space ||
         ec == net::error::no_memory || ec.value() == ENFILE) {
@@ -444,13 +319,8 @@ void Server::Impl::Accept() {
       return;
     }
     if (!ec) {
-      auto session = std::make_shared<Session>(std::move(socket), *this);
-      {
-        std::lock_guard<std::mutex> lock(sessions_mu);
-        sessions.insert(session);
-        metrics.ConnectionOpened();
-      }
-      session->Start();
+      auto connection = std::make_shared<Connection>(std::move(socket), worker, *this);
+      net::post(worker.io, [connection] { connection->Start(); });
     }
     Accept();
   });
@@ -466,7 +336,7 @@ Status Server::Start() {
   const auto address = net::ip::make_address(impl_->options.host, ec);
   if (ec) return Status::Validation("invalid --host " + impl_->options.host + ": " + ec.message());
   const tcp::endpoint endpoint(address, impl_->options.port);
-  tcp::acceptor& acceptor = *impl_->acceptor;
+  auto& acceptor = *impl_->acceptor;
   acceptor.open(endpoint.protocol(), ec);
   if (!ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
   if (!ec) acceptor.bind(endpoint, ec);
@@ -479,8 +349,8 @@ Status Server::Start() {
   // Each context's reactor (epoll, an eventfd, a timerfd) is made now, not at the context's
   // first connection: made then, with the process out of descriptors, it would throw from the
   // accept loop.
-  for (auto& context : impl_->contexts) {
-    tcp::socket probe(*context);
+  for (auto& worker : impl_->workers) {
+    Socket probe(worker->io.get_executor());
     probe.open(tcp::v4(), ec);
     if (ec) return Status(Code::kInternal, "cannot start the server: " + ec.message());
   }
@@ -499,31 +369,37 @@ void Server::Run() {
     });
   }
   impl.Accept();
+  for (auto& worker : impl.workers) worker->Sweep();
   std::vector<std::thread> pool;
-  for (size_t i = 1; i < impl.contexts.size(); ++i) {
-    pool.emplace_back([&impl, i] { impl.contexts[i]->run(); });
+  for (size_t i = 1; i < impl.workers.size(); ++i) {
+    pool.emplace_back([&impl, i] { impl.workers[i]->io.run(); });
   }
-  impl.contexts.front()->run();
+  impl.workers.front()->io.run();
   for (std::thread& t : pool) t.join();
 }
 
 void Server::Stop() {
   Impl& impl = *impl_;
   if (impl.stopping.exchange(true)) return;
-  net::post(impl.acceptor->get_executor(), [&impl] {
+  net::post(impl.workers.front()->io, [&impl] {
     beast::error_code ignored;
     impl.acceptor->close(ignored);
     impl.accept_backoff->cancel();
     impl.signals->cancel(ignored);
-    std::vector<std::shared_ptr<Session>> live;
-    {
-      std::lock_guard<std::mutex> lock(impl.sessions_mu);
-      live.assign(impl.sessions.begin(), impl.sessions.end());
-    }
-    for (const auto& session : live) session->Shutdown();
-    // Each context returns from run() once its connections are closed.
-    for (auto& guard : impl.guards) guard.reset();
   });
+  // Each worker closes its idle connections now and the busy ones after their answer; its run()
+  // returns once the last is closed.
+  for (auto& worker : impl.workers) {
+    net::post(worker->io, [&worker = *worker] {
+      worker.stopping = true;
+      for (auto it = worker.connections.begin(); it != worker.connections.end();) {
+        Connection& connection = *it++;  // Shutdown may unlink it
+        connection.Shutdown();
+      }
+      if (worker.connections.empty()) worker.sweep.cancel();
+      worker.guard.reset();
+    });
+  }
 }
 
 }  // namespace partstore::server

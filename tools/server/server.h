@@ -27,8 +27,6 @@
 // safe to call from a signal-handling context of the io_context (it only posts work).
 #pragma once
 
-#include <boost/beast/http/message.hpp>
-#include <boost/beast/http/string_body.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -36,11 +34,9 @@
 
 #include "partstore/database.h"
 #include "partstore/status.h"
+#include "tools/server/handler.h"
 
 namespace partstore::server {
-
-class AccessKeys;     // authenticator.h
-class ServerMetrics;  // server_metrics.h
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
@@ -54,32 +50,6 @@ struct ServerOptions {
   // Non-null: requests must be signed with one of these keys (SigV4); null: any credentials.
   std::shared_ptr<const AccessKeys> access_keys{};
 };
-
-using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;
-using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
-
-struct HandlerOptions {
-  // The limit of a compressed body once decoded (a plain one is limited by the connection).
-  size_t max_body_bytes = 16 * 1024 * 1024;
-  // Non-null: requests must be signed with one of these keys (authenticator.h).
-  const AccessKeys* access_keys = nullptr;
-  // The clock signatures are checked against, in Unix seconds; 0: the system clock.
-  int64_t now_seconds = 0;
-  // Non-null: requests are counted and timed there, and GET /metrics renders it.
-  ServerMetrics* metrics = nullptr;
-};
-
-// One request -> one response (no I/O). Sets every header the wire protocol needs except
-// Connection / keep-alive, which the connection decides. A compressed body (Content-Encoding) is
-// decoded up to options.max_body_bytes; a response body is compressed per Accept-Encoding
-// (content_coding.h); with access keys, the signature is checked first (after the health check).
-HttpResponse HandleRequest(Database& db, const HttpRequest& request,
-                           const HandlerOptions& options = {});
-
-// The response for a request the HTTP layer rejected before it could be handled (body over the
-// limit, malformed HTTP): a DynamoDB-shaped error body with `status`.
-HttpResponse RejectedRequest(boost::beast::http::status status, std::string_view type,
-                             std::string_view message, unsigned version = 11);
 
 class Server {
  public:

@@ -1,0 +1,76 @@
+// The server's handler: one HTTP request -> one answer, no I/O. Everything DynamoDB's endpoint
+// decides per request is here: the health check, GET /metrics, the SigV4 check, the operation
+// from X-Amz-Target, request decompression, protocol::Dispatch, response compression; and the
+// bytes of the answer's status line and headers (Server, Date, Content-Type, x-amzn-RequestId,
+// x-amz-crc32 of the body as sent, Content-Encoding, Content-Length, Connection).
+//
+// Two ways in, one behaviour:
+//   Answer + WriteHead   what a connection uses (server.cc): the body is sent as is after the
+//                        head, with no HTTP message object built on the way out;
+//   HandleRequest        the same answer as a Beast response, parsed back from exactly the bytes
+//                        a connection would send (for tests and the fuzz target).
+//
+// Thread safety: every function here is safe to call from any thread (the Database and the
+// metrics are).
+#pragma once
+
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/status.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "partstore/database.h"
+
+namespace partstore::server {
+
+class AccessKeys;     // authenticator.h
+class ServerMetrics;  // server_metrics.h
+
+using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;
+using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
+
+struct HandlerOptions {
+  // The limit of a compressed body once decoded (a plain one is limited by the connection).
+  size_t max_body_bytes = 16 * 1024 * 1024;
+  // Non-null: requests must be signed with one of these keys (authenticator.h).
+  const AccessKeys* access_keys = nullptr;
+  // The clock signatures are checked against, in Unix seconds; 0: the system clock.
+  int64_t now_seconds = 0;
+  // Non-null: requests are counted and timed there, and GET /metrics renders it.
+  ServerMetrics* metrics = nullptr;
+};
+
+// An answer before it is written: the body is final (compressed when content_encoding is set).
+struct Reply {
+  boost::beast::http::status status = boost::beast::http::status::ok;
+  std::string_view content_type = "application/x-amz-json-1.0";  // a literal
+  std::string_view content_encoding;                             // a literal, or empty
+  std::string body;
+};
+
+// Answers `request`. A compressed body (Content-Encoding) is decoded up to
+// options.max_body_bytes; the body of the answer is compressed per Accept-Encoding
+// (content_coding.h); with access keys, the signature is checked first (after the health check).
+Reply Answer(Database& db, const HttpRequest& request, const HandlerOptions& options = {});
+
+// The answer for a request the HTTP layer refused before it could be handled (body over the
+// limit, malformed HTTP): a DynamoDB-shaped error body with `status`. `message` is JSON-escaped.
+Reply Rejection(boost::beast::http::status status, std::string_view type, std::string_view message);
+
+// Appends the status line and headers of `reply` (HTTP/1.`version % 10`) to `out`, ending with
+// the blank line; the body follows them on the wire. `keep_alive`: whether the connection stays
+// open after this answer (Connection: close on HTTP/1.1 when not, keep-alive on HTTP/1.0 when so).
+void WriteHead(const Reply& reply, unsigned version, bool keep_alive, std::string& out);
+
+// Answer + WriteHead as a Beast response: what a connection would send for `request`, parsed
+// back (keep-alive as the request asks).
+HttpResponse HandleRequest(Database& db, const HttpRequest& request,
+                           const HandlerOptions& options = {});
+
+// Rejection + WriteHead as a Beast response.
+HttpResponse RejectedRequest(boost::beast::http::status status, std::string_view type,
+                             std::string_view message, unsigned version = 11);
+
+}  // namespace partstore::server
