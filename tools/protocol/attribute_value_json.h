@@ -39,6 +39,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -49,7 +50,18 @@
 
 namespace partstore::protocol {
 
-using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+// RapidJSON's Writer into a StringBuffer, plus RawJson: a value already encoded as JSON, copied
+// with one memcpy (the Writer's own RawValue copies a byte at a time: 5% of a GetItem answer).
+class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
+ public:
+  using rapidjson::Writer<rapidjson::StringBuffer>::Writer;
+  // REQUIRES: `json` is one complete JSON value of `type`.
+  void RawJson(std::string_view json, rapidjson::Type type) {
+    Prefix(type);
+    std::memcpy(os_->Push(json.size()), json.data(), json.size());
+    EndValue(true);
+  }
+};
 
 // The RapidJSON parse flags for request bodies: iterative (the call stack stays flat however deep
 // the input nests) and strict UTF-8 (every decoded string is valid UTF-8).

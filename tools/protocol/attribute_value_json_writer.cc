@@ -258,7 +258,7 @@ void WriteThroughStringSink(JsonWriter& writer, rapidjson::Type type, Write writ
   Encoder<StringSink> encoder(sink);
   write(encoder);
   sink.Finish();
-  writer.RawValue(scratch.data(), scratch.size(), type);
+  writer.RawJson(scratch, type);
 }
 
 }  // namespace
