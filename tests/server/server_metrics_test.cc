@@ -11,6 +11,7 @@
 #include <string>
 
 #include "partstore/clock.h"
+#include "tools/server/authenticator.h"
 #include "tools/server/server.h"
 
 namespace partstore::server {
@@ -122,6 +123,56 @@ TEST(ServerMetrics, ThroughTheHandler) {
   EXPECT_EQ(text.find("MadeUp"), std::string::npos);
   // Without metrics, /metrics is just another unknown path.
   EXPECT_EQ(HandleRequest(db, scrape).result(), http::status::bad_request);
+}
+
+// Requests refused before the operation runs are counted under it too: a body that does not
+// decode, a wrong content type, a missing signature.
+TEST(ServerMetrics, RefusedRequestsAreCounted) {
+  Database db;
+  ServerMetrics metrics;
+  auto post = [&](const std::string& target, const HandlerOptions& options,
+                  const std::string& content_encoding, const std::string& content_type) {
+    HttpRequest request(http::verb::post, "/", 11);
+    request.set(http::field::host, "localhost:8000");
+    request.set("X-Amz-Target", target);
+    request.set(http::field::content_type, content_type);
+    if (!content_encoding.empty()) request.set(http::field::content_encoding, content_encoding);
+    request.body() = "{}";
+    request.prepare_payload();
+    return HandleRequest(db, request, options);
+  };
+  const HandlerOptions open{.metrics = &metrics};
+  EXPECT_EQ(
+      post("DynamoDB_20120810.ListTables", open, "gzip", "application/x-amz-json-1.0").result(),
+      http::status::internal_server_error);
+  EXPECT_EQ(post("DynamoDB_20120810.ListTables", open, "", "text/html").result(),
+            http::status::bad_request);
+  Result<AccessKeys> keys = AccessKeys::Parse("AKIDTEST secret\n");
+  ASSERT_TRUE(keys.ok());
+  const HandlerOptions secured{.access_keys = &*keys, .metrics = &metrics};
+  EXPECT_EQ(post("DynamoDB_20120810.PutItem", secured, "", "application/x-amz-json-1.0").result(),
+            http::status::bad_request);
+  EXPECT_EQ(
+      post("DynamoDB_20120810.NoSuchThing", secured, "", "application/x-amz-json-1.0").result(),
+      http::status::bad_request);
+
+  HttpRequest scrape(http::verb::get, "/metrics", 11);
+  const std::string text = HandleRequest(db, scrape, open).body();
+  EXPECT_TRUE(Has(text, R"(partstore_requests_total{operation="ListTables"} 2)")) << text;
+  EXPECT_TRUE(
+      Has(text, R"(partstore_errors_total{operation="ListTables",error="InternalServerError"} 1)"))
+      << text;
+  EXPECT_TRUE(
+      Has(text,
+          R"(partstore_errors_total{operation="ListTables",error="UnknownOperationException"} 1)"))
+      << text;
+  EXPECT_TRUE(Has(
+      text,
+      R"(partstore_errors_total{operation="PutItem",error="MissingAuthenticationTokenException"} 1)"))
+      << text;
+  // Refused or not, a made-up name is not a label.
+  EXPECT_TRUE(Has(text, R"(partstore_requests_total{operation=""} 1)")) << text;
+  EXPECT_EQ(text.find("NoSuchThing"), std::string::npos);
 }
 
 }  // namespace

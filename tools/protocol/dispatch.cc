@@ -281,6 +281,10 @@ Response ErrorResponse(const Status& status) {
   return Response{wire.http_status, std::string(buffer.GetString(), buffer.GetSize())};
 }
 
+bool IsOperation(std::string_view operation) {
+  return operation == "DescribeEndpoints" || FindHandler(operation) != nullptr;
+}
+
 Response Dispatch(Database& db, std::string_view operation, std::string_view body,
                   std::string_view endpoint) {
   rapidjson::Document document;

@@ -44,6 +44,9 @@ struct Response {
 Response Dispatch(Database& db, std::string_view operation, std::string_view body,
                   std::string_view endpoint = "localhost:8000");
 
+// Whether Dispatch knows `operation` (a name it would not answer with UnknownOperationException).
+bool IsOperation(std::string_view operation);
+
 // The error body DynamoDB sends for `status` (REQUIRES: !status.ok()), with its HTTP status.
 Response ErrorResponse(const Status& status);
 

@@ -97,13 +97,15 @@ Reply FromDispatch(protocol::Response r, ContentCoding coding = ContentCoding::k
 }
 
 // The exception an error answer names (its __type after '#'), or "" for a success.
-std::string_view ErrorName(const protocol::Response& answer) {
-  if (answer.http_status == 200) return {};
+std::string_view ErrorName(const Reply& answer) {
+  if (answer.status == http::status::ok) return {};
   constexpr std::string_view kType = "\"__type\":\"";
-  const size_t at = answer.body.find(kType);
-  if (at == std::string::npos) return {};
+  const size_t at = answer.content_encoding.empty() ? answer.body.find(kType) : std::string::npos;
+  // An error body compressed for the client (over 4 KB) is not read back.
+  if (at == std::string::npos) return "Unknown";
   const size_t start = at + kType.size();
   const size_t end = answer.body.find('"', start);
+  if (end == std::string::npos) return "Unknown";
   std::string_view type(answer.body.data() + start, end - start);
   if (const size_t hash = type.rfind('#'); hash != std::string_view::npos) {
     type.remove_prefix(hash + 1);
@@ -176,24 +178,34 @@ void WriteHead(const Reply& reply, unsigned version, bool keep_alive, std::strin
   out += "\r\n";
 }
 
-Reply Answer(Database& db, const HttpRequest& request, const HandlerOptions& options) {
+namespace {
+
+// The operation X-Amz-Target names, as protocol::Dispatch takes it; "" for none or another
+// service's.
+std::string OperationOf(const HttpRequest& request) {
+  std::string_view target;
+  if (auto header = request.find("X-Amz-Target"); header != request.end()) {
+    target = std::string_view(header->value().data(), header->value().size());
+  }
+  if (target.starts_with(kDynamoDbPrefix)) {
+    std::string_view operation = target.substr(kDynamoDbPrefix.size());
+    // DynamoDB's namespace holds DynamoDB's operations only; the extensions are reached through
+    // Partstore_20261120.<Op>.
+    if (operation.starts_with("Partstore.")) return "";
+    return std::string(operation);
+  }
+  if (target.starts_with(kPartstorePrefix)) {
+    return "Partstore." + std::string(target.substr(kPartstorePrefix.size()));
+  }
+  // No target, or another service's: an unknown operation (what DynamoDB answers).
+  return "";
+}
+
+// Everything after the health check and the scrape: the signature, the method, the content
+// type, the body's decoding, the operation.
+Reply AnswerOperation(Database& db, const HttpRequest& request, const HandlerOptions& options,
+                      std::string_view host, std::string_view operation) {
   const size_t max_body_bytes = options.max_body_bytes;
-  // The host the client addressed (Host header), as the health check and DescribeEndpoints name
-  // it; "localhost" without one (HTTP/1.0).
-  std::string_view host = HeaderValue(request, http::field::host);
-  if (host.empty()) host = "localhost";
-  // DynamoDB answers a GET of / as a health check: "healthy: " and the host addressed. Any other
-  // path is not found (400, UnknownOperationException, below).
-  if (request.method() == http::verb::get && request.target() == "/") {
-    // Like every other answer it carries a request id and the body's CRC-32 (DynamoDB's health
-    // check does too); only its type is plain text.
-    return PlainText("text/plain", "healthy: " + std::string(host));
-  }
-  // Prometheus' scrape (server_metrics.h), like the health check without a signature.
-  if (options.metrics != nullptr && request.method() == http::verb::get &&
-      request.target() == "/metrics") {
-    return PlainText("text/plain; version=0.0.4", options.metrics->Render(db));
-  }
   if (options.access_keys != nullptr) {
     const int64_t now =
         options.now_seconds != 0 ? options.now_seconds : static_cast<int64_t>(time(nullptr));
@@ -215,44 +227,17 @@ Reply Answer(Database& db, const HttpRequest& request, const HandlerOptions& opt
       return FromDispatch(protocol::ErrorResponse(Status(Code::kUnknownOperation, "")));
     }
   }
-  std::string_view target;
-  if (auto header = request.find("X-Amz-Target"); header != request.end()) {
-    target = std::string_view(header->value().data(), header->value().size());
-  }
-  std::string operation;
-  if (target.starts_with(kDynamoDbPrefix)) {
-    operation = target.substr(kDynamoDbPrefix.size());
-    // DynamoDB's namespace holds DynamoDB's operations only; the extensions are reached through
-    // Partstore_20261120.<Op>.
-    if (operation.starts_with("Partstore.")) operation.clear();
-  } else if (target.starts_with(kPartstorePrefix)) {
-    operation = "Partstore." + std::string(target.substr(kPartstorePrefix.size()));
-  } else {
-    // No target, or another service's: an unknown operation (what DynamoDB answers).
-    operation = "";
-  }
   const ContentCoding coding =
       ChooseResponseCoding(HeaderValue(request, http::field::accept_encoding));
-  // The operation answered, timed and counted (server_metrics.h).
-  auto dispatch = [&](std::string_view body) {
-    const auto start = std::chrono::steady_clock::now();
-    protocol::Response answer = protocol::Dispatch(db, operation, body, host);
-    if (options.metrics != nullptr) {
-      const std::string_view error = ErrorName(answer);
-      // A name the client made up is not a label: those count as operation "".
-      const bool known = error != "UnknownOperationException";
-      options.metrics->Record(known ? std::string_view(operation) : std::string_view(), error,
-                              std::chrono::steady_clock::now() - start);
-    }
-    return FromDispatch(std::move(answer), coding);
-  };
   const std::string_view content_encoding = HeaderValue(request, http::field::content_encoding);
-  if (content_encoding.empty()) return dispatch(request.body());
+  if (content_encoding.empty()) {
+    return FromDispatch(protocol::Dispatch(db, operation, request.body(), host), coding);
+  }
   // A compressed body (content_coding.h): decoded with the plain body's limit.
   std::string body = request.body();
   switch (DecodeRequestBody(content_encoding, body, max_body_bytes)) {
     case DecodeOutcome::kOk:
-      return dispatch(body);
+      return FromDispatch(protocol::Dispatch(db, operation, body, host), coding);
     case DecodeOutcome::kTooLarge:
       return Rejection(http::status::payload_too_large,
                        "com.amazon.coral.validate#ValidationException",
@@ -263,6 +248,36 @@ Reply Answer(Database& db, const HttpRequest& request, const HandlerOptions& opt
   }
   // DynamoDB answers a body it cannot decode with an InternalServerError.
   return FromDispatch(protocol::ErrorResponse(Status::Internal("Internal server error")));
+}
+
+}  // namespace
+
+Reply Answer(Database& db, const HttpRequest& request, const HandlerOptions& options) {
+  // The host the client addressed (Host header), as the health check and DescribeEndpoints name
+  // it; "localhost" without one (HTTP/1.0).
+  std::string_view host = HeaderValue(request, http::field::host);
+  if (host.empty()) host = "localhost";
+  // DynamoDB answers a GET of / as a health check: "healthy: " and the host addressed. Any other
+  // path is not found (400, UnknownOperationException).
+  if (request.method() == http::verb::get && request.target() == "/") {
+    // Like every other answer it carries a request id and the body's CRC-32 (DynamoDB's health
+    // check does too); only its type is plain text.
+    return PlainText("text/plain", "healthy: " + std::string(host));
+  }
+  // Prometheus' scrape (server_metrics.h), like the health check without a signature.
+  if (options.metrics != nullptr && request.method() == http::verb::get &&
+      request.target() == "/metrics") {
+    return PlainText("text/plain; version=0.0.4", options.metrics->Render(db));
+  }
+  const std::string operation = OperationOf(request);
+  if (options.metrics == nullptr) return AnswerOperation(db, request, options, host, operation);
+  // Every other request is timed and counted (server_metrics.h), refused ones included; a name
+  // the client made up is not a label: those count as operation "".
+  const auto start = std::chrono::steady_clock::now();
+  Reply reply = AnswerOperation(db, request, options, host, operation);
+  options.metrics->Record(protocol::IsOperation(operation) ? operation : std::string_view(),
+                          ErrorName(reply), std::chrono::steady_clock::now() - start);
+  return reply;
 }
 
 namespace {
