@@ -148,11 +148,18 @@ TEST_F(HandlerTest, RequestIdsAreFreshPerResponse) {
   EXPECT_EQ(ids.size(), 50u);
 }
 
-TEST_F(HandlerTest, KeepsTheRequestHttpVersion) {
+TEST_F(HandlerTest, AnswersInTheRequestHttpVersionUpTo11) {
   EXPECT_EQ(
       Call(Post("DynamoDB_20120810.ListTables", "{}", "application/x-amz-json-1.0", 10)).version(),
       10u);
   EXPECT_EQ(Call(Post("DynamoDB_20120810.ListTables", "{}")).version(), 11u);
+  // A later 1.x or 2.0 in the request line: the highest version spoken (RFC 9110, 2.5).
+  for (unsigned version : {12u, 20u}) {
+    EXPECT_EQ(
+        Call(Post("DynamoDB_20120810.ListTables", "{}", "application/x-amz-json-1.0", version))
+            .version(),
+        11u);
+  }
 }
 
 TEST_F(HandlerTest, PartstoreTargetReachesOnlyTheExtensions) {

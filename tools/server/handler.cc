@@ -151,7 +151,10 @@ Reply Rejection(http::status status, std::string_view type, std::string_view mes
 }
 
 void WriteHead(const Reply& reply, unsigned version, bool keep_alive, std::string& out) {
-  out += version == 10 ? "HTTP/1.0 " : "HTTP/1.1 ";
+  // HTTP/1.0 answers a 1.0 request; any later one gets HTTP/1.1, the highest version this server
+  // speaks (RFC 9110, 2.5).
+  const bool http10 = version <= 10;
+  out += http10 ? "HTTP/1.0 " : "HTTP/1.1 ";
   AppendNumber(static_cast<unsigned>(reply.status), out);
   out += ' ';
   const auto reason = http::obsolete_reason(reply.status);
@@ -173,8 +176,8 @@ void WriteHead(const Reply& reply, unsigned version, bool keep_alive, std::strin
   out += "\r\nContent-Length: ";
   AppendNumber(reply.body.size(), out);
   out += "\r\n";
-  if (version == 10 && keep_alive) AppendHeader("Connection", "keep-alive", out);
-  if (version != 10 && !keep_alive) AppendHeader("Connection", "close", out);
+  if (http10 && keep_alive) AppendHeader("Connection", "keep-alive", out);
+  if (!http10 && !keep_alive) AppendHeader("Connection", "close", out);
   out += "\r\n";
 }
 

@@ -59,9 +59,10 @@ Reply Answer(Database& db, const HttpRequest& request, const HandlerOptions& opt
 // limit, malformed HTTP): a DynamoDB-shaped error body with `status`. `message` is JSON-escaped.
 Reply Rejection(boost::beast::http::status status, std::string_view type, std::string_view message);
 
-// Appends the status line and headers of `reply` (HTTP/1.`version % 10`) to `out`, ending with
-// the blank line; the body follows them on the wire. `keep_alive`: whether the connection stays
-// open after this answer (Connection: close on HTTP/1.1 when not, keep-alive on HTTP/1.0 when so).
+// Appends the status line and headers of `reply` to `out` (HTTP/1.0 for a request of version 10 or
+// below, else HTTP/1.1), ending with the blank line; the body follows them on the wire.
+// `keep_alive`: whether the connection stays open after this answer (Connection: close on HTTP/1.1
+// when not, keep-alive on HTTP/1.0 when so).
 void WriteHead(const Reply& reply, unsigned version, bool keep_alive, std::string& out);
 
 // Answer + WriteHead as a Beast response: what a connection would send for `request`, parsed

@@ -1,4 +1,4 @@
-// Server: DynamoDB's JSON 1.0 wire protocol over HTTP/1.1 (Boost.Beast on Asio), in front of a
+// Server: DynamoDB's JSON 1.0 wire protocol over HTTP/1.1 (Asio, Beast's parser), in front of a
 // Database. What `partstore serve` runs.
 //
 //   POST /   X-Amz-Target: DynamoDB_20120810.<Operation>     (extensions: Partstore_20261120.<Op>)
@@ -10,14 +10,20 @@
 //
 // GET / is the health check, GET /metrics Prometheus' text (server_metrics.h).
 //
-// Requests are answered by HandleRequest, a pure function of the parsed request (tested and fuzzed
-// without sockets). The network side: one acceptor, connections kept alive, each connection's
-// requests handled in order on a pool of `threads` threads running one io_context. Limits: the
-// body (16 MB, DynamoDB's request limit) and the header block; a connection idle longer than
-// `idle_timeout`, or that takes longer than `request_timeout` to send one request, is closed, so
-// slow or silent clients cost a socket and nothing else. Credentials are accepted as they come
-// unless access keys are given (--auth sigv4): then every request but the health check must carry
-// a valid Signature Version 4 by one of them (authenticator.h), as on DynamoDB.
+// Requests are answered by handler.h's Answer, a pure function of the parsed request (tested and
+// fuzzed without sockets through HandleRequest). The network side: one acceptor; `threads`
+// workers, each one thread running its own io_context, with the connections dealt to it round
+// robin (no strands: a connection's handlers all run on its worker's thread). A connection reads
+// into its buffer, parses with Beast's request parser, answers with Answer and writes the head and
+// body in one gather write; pipelined requests are answered in order. Limits: the body (16 MB,
+// DynamoDB's request limit) and the header block; a connection idle longer than `idle_timeout`,
+// or that takes longer than `request_timeout` to send one request (or to take its answer), is
+// closed by its worker's sweep (which runs every eighth of the shorter timeout, 10 ms to 1 s), so
+// slow or silent clients cost a socket and nothing else. Out of file descriptors, the acceptor
+// waits 50 ms before trying again (the connection waits in the listen queue). Credentials are
+// accepted as they come unless access keys are given (--auth sigv4): then every request but the
+// health check must carry a valid Signature Version 4 by one of them (authenticator.h), as on
+// DynamoDB.
 //
 // Shutdown: Stop() (or SIGINT / SIGTERM when Run() installed the handlers) stops accepting,
 // lets each connection finish the request it is handling, closes the connections and returns from
