@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "shard/constraints.h"
 #include "shard/database_state.h"
@@ -38,6 +39,13 @@ internal::DatabaseState::DatabaseState(DatabaseOptions options)
       cache_(std::make_shared<expr::ExpressionCache>(options_.expression_cache_capacity)) {
   // The capacity simulation's clock, and the one ClientRequestTokens expire on.
   if (!options_.capacity.clock) options_.capacity.clock = std::make_shared<capacity::SystemClock>();
+  // Epoch time for TTL: the clock's zero is now on the wall clock, unless the options fix it.
+  epoch_at_clock_zero_ =
+      options_.time_to_live.epoch_at_clock_zero != 0
+          ? static_cast<double>(options_.time_to_live.epoch_at_clock_zero)
+          : std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+                    .count() -
+                options_.capacity.clock->NowMicros() / 1e6;
 }
 
 Result<std::shared_ptr<Table>> internal::DatabaseState::GetTable(std::string_view name) const {
@@ -93,6 +101,21 @@ Status CheckOptions(const DatabaseOptions& options) {
     return bad("capacity.partition_size_limit", 0, "must be positive");
   if (c.heat_percent < 1 || c.heat_percent > 100) {
     return bad("capacity.heat_percent", c.heat_percent, "1..100");
+  }
+  const TimeToLiveOptions& t = options.time_to_live;
+  // `!(x >= a && x <= b)` also refuses NaN.
+  if (t.epoch_at_clock_zero < 0) {
+    return bad("time_to_live.epoch_at_clock_zero", t.epoch_at_clock_zero, "must not be negative");
+  }
+  if (t.sweep_interval_seconds != 0 &&
+      !(t.sweep_interval_seconds >= 0.01 && t.sweep_interval_seconds <= 86400)) {
+    return bad("time_to_live.sweep_interval_seconds", t.sweep_interval_seconds, "0 or 0.01..86400");
+  }
+  if (!(t.expiry_delay_seconds >= 0 && t.expiry_delay_seconds <= 10 * 365.25 * 86400)) {
+    return bad("time_to_live.expiry_delay_seconds", t.expiry_delay_seconds, "0..10 years");
+  }
+  if (!(t.change_interval_seconds >= 0 && t.change_interval_seconds <= 86400)) {
+    return bad("time_to_live.change_interval_seconds", t.change_interval_seconds, "0..86400");
   }
   return Status::Ok();
 }

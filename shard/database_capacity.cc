@@ -45,6 +45,8 @@ Result<AdvanceClockResult> Database::AdvanceClock(const AdvanceClockRequest& req
         "The clock cannot move that far: it would pass 4.6e12 seconds (about 146,000 years)");
   }
   clock->Advance(micros);
+  // On the manual clock items expire when the clock says so: TTL deletes happen here, at once.
+  state_->DeleteExpiredItems();
   return AdvanceClockResult{Seconds(clock->NowMicros())};
 }
 

@@ -5,10 +5,12 @@
 //
 // Lock order (the whole engine's: shard/table.h): mu (the catalogue) is held only to find, add
 // or remove a table, never with a table's locks; sharding_mu serializes read-modify-writes of
-// a table's PolicySet (the table's policy lock is a leaf under it); insights_mu and tokens_mu
-// are leaves, never held while a transaction runs.
+// a table's PolicySet (the table's policy lock is a leaf under it); insights_mu, tokens_mu and
+// sweeper_mu are leaves, never held while a transaction runs (the sweeper thread holds none while
+// it sweeps).
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -17,6 +19,7 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -45,6 +48,18 @@ struct DatabaseState {
   // Removes the sharding policies of a deleted GSI. shard/database_sharding.cc.
   void DropShardingPolicies(Table& table, std::string_view index);
 
+  // Time to Live (shard/database_time_to_live.cc). Now in Unix seconds on the database clock.
+  double EpochSeconds() const {
+    return epoch_at_clock_zero_ + options_.capacity.clock->NowMicros() / 1e6;
+  }
+  // One sweep of every table (Database::DeleteExpiredItems).
+  int64_t DeleteExpiredItems();
+  // Starts the background sweeper if the options call for one and it is not running.
+  void StartSweeper();
+  // Stops and joins it (the destructor).
+  void StopSweeper();
+  ~DatabaseState() { StopSweeper(); }
+
   DatabaseOptions options_;
   std::shared_ptr<expr::ExpressionCache> cache_;  // shared with the tables
   mutable std::shared_mutex mu_;                  // guards tables_
@@ -65,6 +80,13 @@ struct DatabaseState {
   std::map<std::string, TokenRecord, std::less<>> tokens_;
   // (finished, token), in order
   std::deque<std::pair<int64_t, std::string>> token_expiry_;
+  // TTL: Unix seconds at the clock's zero; the background sweeper (started by the first enable on
+  // the system clock) and what wakes it. sweeper_mu_ is a leaf, held only to start, stop or wait.
+  double epoch_at_clock_zero_ = 0;
+  std::mutex sweeper_mu_;  // guards sweeper_ and sweeper_stop_
+  std::condition_variable sweeper_cv_;
+  std::thread sweeper_;
+  bool sweeper_stop_ = false;
 };
 
 // The table named `name` with the engine's insides (stripes, partitions, policies): for the

@@ -33,8 +33,10 @@
 // description_mu_ or indexes_mu_ exclusively.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <span>
 #include <string>
@@ -46,6 +48,7 @@
 #include "partstore/read_requests.h"
 #include "partstore/status.h"
 #include "partstore/table_requests.h"
+#include "partstore/time_to_live.h"
 #include "shard/capacity/table_capacity.h"
 #include "shard/prepared.h"
 #include "shard/read_page.h"
@@ -71,8 +74,9 @@ struct TableWriteContext {
   bool batch_item = false;
   // Write sharding (shard/sharding/): what UpdateItem does to the item it is about to store.
   const class ItemRewriter* rewrite = nullptr;
-  // An import (PutItem only; Database::ImportItem): stored, indexed and sized like any write, but
-  // no capacity is consumed and nothing is throttled, as with DynamoDB's ImportTable.
+  // Stored, indexed and sized like any write, but no capacity is consumed and nothing is
+  // throttled: an import (PutItem; Database::ImportItem), as with DynamoDB's ImportTable, and a
+  // TTL deletion (DeleteItem; Table::DeleteExpired), as DynamoDB's TTL deletes.
   bool unmetered = false;
 };
 
@@ -219,6 +223,21 @@ class Table {
   // shared lock, readable after it is released (BatchGetItem, index fetches).
   StoredItem ReadItem(const EncodedKey& key) const;
 
+  // Time to Live (shard/table_time_to_live.cc; partstore/time_to_live.h has the rules).
+  // UpdateTimeToLive applies DynamoDB's state rules, then its change limit: a change within
+  // `change_interval_micros` of the previous one (both on the database clock) fails.
+  // REQUIRES: the specification's form is checked (the attribute name's length).
+  Status UpdateTimeToLive(const TimeToLiveSpecification& spec, int64_t now_micros,
+                          int64_t change_interval_micros);
+  TimeToLiveDescription DescribeTimeToLive() const;
+  // Deletes the items whose TTL value is before `cutoff` and after `now_epoch` minus five years
+  // (Unix seconds), each with an ordinary delete that consumes no capacity and happens only if the
+  // item's TTL value is still the one read; the number deleted. Runs one stripe at a time (a
+  // shared lock to find them, then one delete each).
+  int64_t DeleteExpired(double now_epoch, double cutoff);
+  // Items deleted by DeleteExpired since the table was created.
+  uint64_t expired_items() const { return expired_items_.load(std::memory_order_relaxed); }
+
  private:
   Table(std::string name, KeySchema key_schema, TableOptions options);
 
@@ -250,6 +269,12 @@ class Table {
   IndexList indexes_;
   std::vector<std::shared_ptr<const IndexList>> stripe_indexes_;
   std::mutex update_mu_;  // serializes UpdateTable (Update: its index and billing parts)
+  // Time to Live: the attribute while enabled, and when the setting last changed (database clock);
+  // guarded by ttl_mu_, a leaf.
+  mutable std::mutex ttl_mu_;
+  std::optional<std::string> ttl_attribute_;
+  std::optional<int64_t> ttl_changed_micros_;
+  std::atomic<uint64_t> expired_items_{0};
   // The indexes writers of `hash`'s stripe maintain. REQUIRES: that stripe's lock held.
   const IndexList& WriterIndexes(uint64_t hash) const {
     return *stripe_indexes_[stripes_.IndexOf(hash)];

@@ -273,7 +273,7 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
   const StoredItem* existing = stripe.FindItem(partition, key.sort);
   const size_t old_size = existing != nullptr ? existing->item_size() : 0;
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
-    if (capacity_) {
+    if (capacity_ && !context.unmetered) {
       PARTSTORE_RETURN_IF_ERROR(capacity_->ChargeFailedWrite(key.hash, WriteHalfUnits(old_size),
                                                              AccessOf(key, &request.key).access()));
     }
@@ -286,11 +286,12 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
   if (existing != nullptr && !indexes.empty())
     plan = PlanIndexWrites(indexes, existing, nullptr, key);
   if (capacity_) {
-    PARTSTORE_RETURN_IF_ERROR(
-        ChargeWrite(key, request.key, charge.table_half_units, -static_cast<int64_t>(old_size),
-                    existing ? -1 : 0, plan, existing, nullptr,
-                    context.batch_item ? capacity::RequestCounting::kPartOfRequest
-                                       : capacity::RequestCounting::kCountRequest));
+    PARTSTORE_RETURN_IF_ERROR(ChargeWrite(
+        key, request.key, charge.table_half_units, -static_cast<int64_t>(old_size),
+        existing ? -1 : 0, plan, existing, nullptr,
+        context.batch_item ? capacity::RequestCounting::kPartOfRequest
+                           : capacity::RequestCounting::kCountRequest,
+        context.unmetered ? capacity::Metering::kUnmetered : capacity::Metering::kMetered));
   }
   if (existing != nullptr) {
     stripe.Erase(partition, key.sort, &old);

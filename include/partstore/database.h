@@ -57,6 +57,7 @@
 #include "partstore/sharding_requests.h"
 #include "partstore/status.h"
 #include "partstore/table_requests.h"
+#include "partstore/time_to_live.h"
 #include "partstore/transaction_requests.h"
 
 namespace partstore {
@@ -71,6 +72,8 @@ struct DatabaseOptions {
   // Capacity simulation: off by default (an in-process cache pays nothing for it). See
   // partstore/capacity_options.h; a null clock gets a SystemClock.
   capacity::CapacityOptions capacity;
+  // Time to Live: epoch time, the sweeper and the change limit (partstore/time_to_live.h).
+  TimeToLiveOptions time_to_live;
   // Region and account used in table ARNs.
   std::string region = "us-east-1";
   std::string account_id = "000000000000";
@@ -103,6 +106,16 @@ class Database {
   Result<DescribeTableResult> DescribeTable(const DescribeTableRequest& request);
   Result<ListTablesResult> ListTables(const ListTablesRequest& request);
   Result<UpdateTableResult> UpdateTable(const UpdateTableRequest& request);
+
+  // Time to Live (partstore/time_to_live.h): DynamoDB's checks and messages (the attribute name
+  // 1..255 bytes; ValidationException when enabling an enabled table, disabling a disabled one,
+  // naming another attribute than the enabled one, or changing again within
+  // change_interval_seconds).
+  Result<UpdateTimeToLiveResult> UpdateTimeToLive(const UpdateTimeToLiveRequest& request);
+  Result<DescribeTimeToLiveResult> DescribeTimeToLive(const DescribeTimeToLiveRequest& request);
+  // Deletes now every item of a TTL-enabled table that expired at least expiry_delay_seconds ago
+  // (what the sweeper runs); the number deleted.
+  int64_t DeleteExpiredItems();
 
   // ---- Data plane (item_requests.h, read_requests.h, batch_requests.h) ----
   // Each looks the table up by request.table_name. PutItem / UpdateItem / DeleteItem:

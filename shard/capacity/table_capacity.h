@@ -46,8 +46,8 @@ struct IndexWriteCharge {
   KeyAccess key;
 };
 
-// kUnmetered: an import (Database::ImportItem), counted in its partitions (sizes, item counts,
-// size splits) but not consumed, recorded or throttled.
+// kUnmetered: an import (Database::ImportItem) or a TTL deletion, counted in its partitions (sizes,
+// item counts, size splits) but not consumed, recorded or throttled.
 enum class Metering { kMetered, kUnmetered };
 
 struct WriteCharge {

@@ -3,14 +3,15 @@
 // ('P' PutItem, 'G' GetItem, 'U' UpdateItem, 'D' DeleteItem, 'Q' Query, 'S' Scan,
 // 'B' BatchGetItem, 'W' BatchWriteItem, 'T' DescribeTable, 'L' ListTables, 'C' CreateTable,
 // 'A' Partstore.AdvanceClock, 'R' Partstore.DescribePartitions, 'M' Partstore.GetMetrics,
-// 'I' Partstore.GetContributorInsights, 'F' TransactWriteItems, '@' TransactGetItems, and the
-// sharding extensions listed below; any other byte picks by its value modulo the count), the
-// rest is the body. An upper-case letter (or '@') runs on a database without capacity
-// simulation; the lower-case letter (or '`', the byte 0x20 above '@' as 'a' is above 'A'), and
-// every Partstore.<Op>, runs on one with capacity simulation on a manual clock (same tables and
-// items), so throttling, splits and metrics are fuzzed too. Every answer must be an HTTP status
-// DynamoDB uses and a JSON object; an error answer must carry a `__type`. Never a crash, hang or
-// exception. The databases are rebuilt every kResetEvery inputs, so that writes do not pile up.
+// 'I' Partstore.GetContributorInsights, 'F' TransactWriteItems, '@' TransactGetItems,
+// '$' UpdateTimeToLive, '%' DescribeTimeToLive, and the sharding extensions listed below; any other
+// byte picks by its value modulo the count), the rest is the body. An upper-case letter (or '@')
+// runs on a database without capacity simulation; the lower-case letter (or '`', the byte 0x20
+// above '@' as 'a' is above 'A'), and every Partstore.<Op>, runs on one with capacity simulation on
+// a manual clock (same tables and items), so throttling, splits and metrics are fuzzed too. Every
+// answer must be an HTTP status DynamoDB uses and a JSON object; an error answer must carry a
+// `__type`. Never a crash, hang or exception. The databases are rebuilt every kResetEvery inputs,
+// so that writes do not pile up.
 #include <rapidjson/document.h>
 
 #include <cstddef>
@@ -64,6 +65,8 @@ constexpr Operation kOperations[] = {
     {'#', "Partstore.ShardedTransactWriteItems"},  // reached by the modulo
     {'F', "TransactWriteItems"},                   // (the only letter left)
     {'@', "TransactGetItems"},
+    {'$', "UpdateTimeToLive"},
+    {'%', "DescribeTimeToLive"},
 };
 constexpr size_t kOperationCount = sizeof(kOperations) / sizeof(kOperations[0]);
 
@@ -126,7 +129,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const Operation& op : kOperations) {
     if (op.letter == letter) operation = op.name;
   }
-  const bool capacity = lower || std::string_view("ARMI").find(letter) != std::string_view::npos;
+  // Time to Live too runs on the manual clock, where AdvanceClock sweeps (no background thread).
+  const bool capacity = lower || std::string_view("ARMI$%").find(letter) != std::string_view::npos;
   const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
 
   protocol::Response response = protocol::Dispatch(capacity ? *simulated : *plain, operation, body);

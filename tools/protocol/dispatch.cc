@@ -75,7 +75,7 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 32> kOperations = {{
+const std::array<Operation, 34> kOperations = {{
     {"BatchGetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
@@ -109,6 +109,11 @@ const std::array<Operation, 32> kOperations = {{
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeDescribeTableRequest, &Database::DescribeTable,
                   EncodeDescribeTableResult);
+     }},
+    {"DescribeTimeToLive",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDescribeTimeToLiveRequest, &Database::DescribeTimeToLive,
+                  EncodeDescribeTimeToLiveResult);
      }},
     {"GetItem",
      [](Database& db, const rapidjson::Value& body) {
@@ -237,6 +242,11 @@ const std::array<Operation, 32> kOperations = {{
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeUpdateTableRequest, &Database::UpdateTable,
                   EncodeUpdateTableResult);
+     }},
+    {"UpdateTimeToLive",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeUpdateTimeToLiveRequest, &Database::UpdateTimeToLive,
+                  EncodeUpdateTimeToLiveResult);
      }},
 }};
 

@@ -32,9 +32,9 @@ struct Response {
 
 // `operation` is the part of X-Amz-Target after "DynamoDB_20120810.", e.g. "GetItem" (DynamoDB's
 // operations: BatchGetItem, BatchWriteItem, CreateTable, DeleteItem, DeleteTable,
-// DescribeContributorInsights, DescribeEndpoints, DescribeTable, GetItem, ListTables, PutItem,
-// Query, Scan,
-// TransactGetItems, TransactWriteItems, UpdateContributorInsights, UpdateItem, UpdateTable), or
+// DescribeContributorInsights, DescribeEndpoints, DescribeTable, DescribeTimeToLive, GetItem,
+// ListTables, PutItem, Query, Scan, TransactGetItems, TransactWriteItems,
+// UpdateContributorInsights, UpdateItem, UpdateTable, UpdateTimeToLive), or
 // "Partstore.<Op>" for partstore's extensions: capacity (AdvanceClock, DescribePartitions,
 // GetMetrics, GetContributorInsights; capacity_json.h) and write sharding (PutShardingPolicy,
 // DeleteShardingPolicy, DescribeShardingPolicies, ShardedPutItem, ShardedGetItem,

@@ -31,6 +31,7 @@
 #include "partstore/read_requests.h"
 #include "partstore/status.h"
 #include "partstore/table_requests.h"
+#include "partstore/time_to_live.h"
 #include "tools/protocol/attribute_value_json.h"
 
 namespace partstore::protocol {
@@ -78,6 +79,12 @@ std::string EncodeListTablesResult(const ListTablesResult& result);
 std::string EncodeUpdateTableResult(const UpdateTableResult& result);
 // One TableDescription object at the writer's position.
 void WriteTableDescription(const TableDescription& table, JsonWriter& writer);
+
+// ---- Time to Live (time_to_live_json.cc) ----
+Result<UpdateTimeToLiveRequest> DecodeUpdateTimeToLiveRequest(const rapidjson::Value& body);
+Result<DescribeTimeToLiveRequest> DecodeDescribeTimeToLiveRequest(const rapidjson::Value& body);
+std::string EncodeUpdateTimeToLiveResult(const UpdateTimeToLiveResult& result);
+std::string EncodeDescribeTimeToLiveResult(const DescribeTimeToLiveResult& result);
 
 // ---- Batches (batch_json.cc) ----
 Result<BatchGetItemRequest> DecodeBatchGetItemRequest(const rapidjson::Value& body);

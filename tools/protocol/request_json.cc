@@ -434,6 +434,13 @@ Status CheckShape(const JsonValue& value, Shape shape) {
       });
     case Shape::kGlobalSecondaryIndexUpdates:
       return CheckListOf(value, false, CheckGlobalSecondaryIndexUpdate);
+    case Shape::kTimeToLiveSpecification:
+      return CheckStruct(value, "TimeToLiveSpecification", false,
+                         [](std::string_view name, const JsonValue& field) {
+                           if (name == "AttributeName") return CheckString(field);
+                           if (name == "Enabled") return CheckBoolean(field);
+                           return Status::Ok();
+                         });
   }
   return Status::Ok();
 }

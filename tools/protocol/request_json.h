@@ -61,6 +61,7 @@ enum class Shape : uint8_t {
   kLocalSecondaryIndexes,   // List<LocalSecondaryIndex>
   kGlobalSecondaryIndexes,  // List<GlobalSecondaryIndex>
   kGlobalSecondaryIndexUpdates,  // List<GlobalSecondaryIndexUpdate>
+  kTimeToLiveSpecification,      // TimeToLiveSpecification structure
 };
 
 struct MemberSpec {

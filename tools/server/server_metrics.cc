@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "shard/database_state.h"
+
 namespace partstore::server {
 
 namespace {
@@ -133,6 +135,9 @@ std::string ServerMetrics::Render(Database& db) const {
       "# HELP partstore_table_throttled_requests_total Throttled requests on the table's and its "
       "GSIs' partitions (capacity simulation).\n"
       "# TYPE partstore_table_throttled_requests_total counter\n";
+  std::string expired =
+      "# HELP partstore_expired_items_total Items deleted by Time to Live.\n"
+      "# TYPE partstore_expired_items_total counter\n";
   const bool capacity = db.options().capacity.enabled;
   for (const std::string& table : tables) {
     Result<DescribeTableResult> described = db.DescribeTable({.table_name = table});
@@ -142,6 +147,10 @@ std::string ServerMetrics::Render(Database& db) const {
                          described->table.item_count);
     bytes += fmt::format("partstore_table_bytes{{table=\"{}\"}} {}\n", label,
                          described->table.table_size_bytes);
+    if (Result<std::shared_ptr<Table>> t = internal::GetTable(db, table); t.ok()) {
+      expired += fmt::format("partstore_expired_items_total{{table=\"{}\"}} {}\n", label,
+                             (*t)->expired_items());
+    }
     if (!capacity) continue;
     int64_t reads = 0;
     int64_t writes = 0;
@@ -167,6 +176,7 @@ std::string ServerMetrics::Render(Database& db) const {
   }
   out += items;
   out += bytes;
+  out += expired;
   if (capacity) out += throttled;
   return out;
 }

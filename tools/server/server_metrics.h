@@ -7,6 +7,7 @@
 //   partstore_connections                               connections open now
 //   partstore_connections_accepted_total                connections accepted since start
 //   partstore_table_items{table}, partstore_table_bytes{table}   each table's items and size
+//   partstore_expired_items_total{table}                items deleted by Time to Live
 //   partstore_table_throttled_requests_total{table,operation="read|write"}   throttled requests of
 //       the table and its GSIs' partitions (only with capacity simulation on)
 //

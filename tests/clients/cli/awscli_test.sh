@@ -288,6 +288,28 @@ check_error "describe-table: missing table" 254 ResourceNotFoundException \
   "Requested resource not found: Table: no-such-table not found" -- \
   ddb describe-table --table-name no-such-table
 
+# --- Time to Live ---------------------------------------------------------------------------------
+check "describe-time-to-live: off" DISABLED \
+  "$(ddb describe-time-to-live --table-name "$table" \
+       --query TimeToLiveDescription.TimeToLiveStatus --output text)"
+check "update-time-to-live: the specification echoed" "expiresAt True" \
+  "$(ddb update-time-to-live --table-name "$table" \
+       --time-to-live-specification Enabled=true,AttributeName=expiresAt \
+       --query '[TimeToLiveSpecification.AttributeName, TimeToLiveSpecification.Enabled]' \
+       --output text | tr '\t' ' ')"
+check "describe-time-to-live: on" "ENABLED expiresAt" \
+  "$(ddb describe-time-to-live --table-name "$table" \
+       --query '[TimeToLiveDescription.TimeToLiveStatus, TimeToLiveDescription.AttributeName]' \
+       --output text | tr '\t' ' ')"
+check_error "update-time-to-live: already enabled" 254 ValidationException \
+  "TimeToLive is already enabled" -- \
+  ddb update-time-to-live --table-name "$table" \
+    --time-to-live-specification Enabled=true,AttributeName=expiresAt
+check_error "update-time-to-live: within the hour" 254 ValidationException \
+  "Time to live has been modified multiple times within a fixed interval" -- \
+  ddb update-time-to-live --table-name "$table" \
+    --time-to-live-specification Enabled=false,AttributeName=expiresAt
+
 # --- delete-table ---------------------------------------------------------------------------------
 check "delete-table reports DELETING" DELETING \
   "$(ddb delete-table --table-name "$table" --query TableDescription.TableStatus --output text)"

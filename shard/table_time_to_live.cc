@@ -1,0 +1,117 @@
+// Table: Time to Live (see shard/table.h and partstore/time_to_live.h; DynamoDB's rules and
+// messages with their sources: the reference's section 11).
+#include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "shard/table.h"
+
+namespace partstore {
+
+namespace {
+
+// DynamoDB leaves alone items whose TTL value is more than five years in the past.
+constexpr double kFiveYearsSeconds = 5 * 365.25 * 86400;
+
+// The TTL value of `item` in epoch seconds, or nullopt when the attribute is missing or not a
+// top-level Number (such items never expire).
+std::optional<double> ExpiryOf(const StoredItem& item, std::string_view attribute) {
+  std::optional<ValueView> value = item.Find(attribute);
+  if (!value || value->type() != Type::kN) return std::nullopt;
+  // Canonical decimal text: strtod reads it exactly enough for a comparison in seconds (numbers
+  // beyond double's range become infinities, which never fall in the window).
+  const std::string text(value->number_text());
+  return std::strtod(text.c_str(), nullptr);
+}
+
+}  // namespace
+
+Status Table::UpdateTimeToLive(const TimeToLiveSpecification& spec, int64_t now_micros,
+                               int64_t change_interval_micros) {
+  std::lock_guard lock(ttl_mu_);
+  // The state rules first, then the change limit (the reference, section 11).
+  if (spec.enabled) {
+    if (ttl_attribute_ && *ttl_attribute_ == spec.attribute_name) {
+      return Status::Validation("TimeToLive is already enabled");
+    }
+    if (ttl_attribute_) {
+      return Status::Validation(
+          "TimeToLive is active on a different AttributeName: current AttributeName is " +
+          *ttl_attribute_);
+    }
+  } else {
+    if (!ttl_attribute_) return Status::Validation("TimeToLive is already disabled");
+    if (*ttl_attribute_ != spec.attribute_name) {
+      return Status::Validation(
+          "TimeToLive is active on a different AttributeName: current AttributeName is " +
+          *ttl_attribute_);
+    }
+  }
+  if (ttl_changed_micros_ && change_interval_micros > 0 &&
+      now_micros - *ttl_changed_micros_ < change_interval_micros) {
+    return Status::Validation(
+        "Time to live has been modified multiple times within a fixed interval");
+  }
+  if (spec.enabled) {
+    ttl_attribute_ = spec.attribute_name;
+  } else {
+    ttl_attribute_.reset();
+  }
+  ttl_changed_micros_ = now_micros;
+  return Status::Ok();
+}
+
+TimeToLiveDescription Table::DescribeTimeToLive() const {
+  std::lock_guard lock(ttl_mu_);
+  TimeToLiveDescription description;
+  description.time_to_live_status =
+      ttl_attribute_ ? TimeToLiveStatus::kEnabled : TimeToLiveStatus::kDisabled;
+  description.attribute_name = ttl_attribute_;
+  return description;
+}
+
+int64_t Table::DeleteExpired(double now_epoch, double cutoff) {
+  std::string attribute;
+  {
+    std::lock_guard lock(ttl_mu_);
+    if (!ttl_attribute_) return 0;
+    attribute = *ttl_attribute_;
+  }
+  const double oldest = now_epoch - kFiveYearsSeconds;
+  // The delete of one item: only while its TTL value is still the one read (an update that moved
+  // it, or a new item under the key, is not deleted).
+  DeleteItemRequest request;
+  request.table_name = name_;
+  request.condition_expression = "#ttl = :ttl";
+  request.expression_attribute_names = expr::NameMap{{"#ttl", attribute}};
+  int64_t deleted = 0;
+  std::vector<std::pair<Item, Value>> expired;
+  for (size_t i = 0; i < stripes_.size(); ++i) {
+    expired.clear();
+    {
+      const Stripe& stripe = stripes_.at(i);
+      Stripe::ReadLock lock(stripe);
+      for (const Stripe::Entry* entry : stripe.Ordered()) {
+        ItemCollection::Cursor cursor = entry->second.NewCursor();
+        for (cursor.SeekToFirst(); cursor.valid(); cursor.Next()) {
+          const StoredItem& item = cursor.item();
+          const std::optional<double> expiry = ExpiryOf(item, attribute);
+          if (!expiry || *expiry >= cutoff || *expiry <= oldest) continue;
+          expired.emplace_back(KeyOf(item), item.Find(attribute)->ToValue());
+        }
+      }
+    }
+    for (auto& [key, value] : expired) {
+      request.key = std::move(key);
+      request.expression_attribute_values = AttributeMap{{":ttl", std::move(value)}};
+      Result<PreparedCondition> prepared = PrepareDelete(request, name_, cache());
+      if (!prepared.ok()) continue;
+      if (DeleteItem(request, *prepared, {.unmetered = true}).ok()) ++deleted;
+    }
+  }
+  expired_items_.fetch_add(static_cast<uint64_t>(deleted), std::memory_order_relaxed);
+  return deleted;
+}
+
+}  // namespace partstore

@@ -1,0 +1,105 @@
+// UpdateTimeToLive and DescribeTimeToLive JSON (see operations_json.h). What only JSON can break
+// is checked here (null members, their shapes); the attribute name's length and the table name's
+// form are the engine's rules (Database::UpdateTimeToLive), applied here too so that a request's
+// violations are reported together, as DynamoDB reports them (shard/constraints.h).
+#include <rapidjson/stringbuffer.h>
+
+#include <array>
+
+#include "tools/protocol/operations_json.h"
+#include "tools/protocol/request_json.h"
+
+namespace partstore::protocol {
+namespace {
+
+enum UpdateMember { kUpdateTableName, kUpdateSpecification, kUpdateMemberCount };
+constexpr MemberSpec kUpdateMembers[kUpdateMemberCount] = {
+    {"TableName", Shape::kString},
+    {"TimeToLiveSpecification", Shape::kTimeToLiveSpecification},
+};
+constexpr MemberSpec kDescribeMembers[1] = {{"TableName", Shape::kString}};
+
+// A member of an object, null when absent or JSON null.
+const JsonValue* MemberOf(const JsonValue& object, const char* name) {
+  auto it = object.FindMember(name);
+  return it == object.MemberEnd() || it->value.IsNull() ? nullptr : &it->value;
+}
+
+constexpr std::string_view kStatusNames[] = {"ENABLING", "DISABLING", "ENABLED", "DISABLED"};
+
+}  // namespace
+
+Result<UpdateTimeToLiveRequest> DecodeUpdateTimeToLiveRequest(const JsonValue& body) {
+  std::array<const JsonValue*, kUpdateMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "UpdateTimeToLive", kUpdateMembers, m));
+  const JsonValue* spec = m[kUpdateSpecification];
+  const JsonValue* attribute = spec != nullptr ? MemberOf(*spec, "AttributeName") : nullptr;
+  const JsonValue* enabled = spec != nullptr ? MemberOf(*spec, "Enabled") : nullptr;
+  Constraints c;
+  c.Required(m[kUpdateTableName], "tableName");
+  c.Name(m[kUpdateTableName], "tableName");
+  c.Required(spec, "timeToLiveSpecification");
+  if (spec != nullptr) {
+    c.Required(attribute, "timeToLiveSpecification.attributeName");
+    if (attribute != nullptr && !c.full()) {
+      c.violations().Length(StringOf(*attribute), 1, 255, "timeToLiveSpecification.attributeName");
+    }
+    c.Required(enabled, "timeToLiveSpecification.enabled");
+  }
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  UpdateTimeToLiveRequest request;
+  request.table_name = std::string(StringOf(*m[kUpdateTableName]));
+  request.time_to_live_specification.attribute_name = std::string(StringOf(*attribute));
+  request.time_to_live_specification.enabled = BooleanOf(*enabled);
+  return request;
+}
+
+Result<DescribeTimeToLiveRequest> DecodeDescribeTimeToLiveRequest(const JsonValue& body) {
+  std::array<const JsonValue*, 1> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeTimeToLive", kDescribeMembers, m));
+  Constraints c;
+  c.Required(m[0], "tableName");
+  c.Name(m[0], "tableName");
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  return DescribeTimeToLiveRequest{.table_name = std::string(StringOf(*m[0]))};
+}
+
+std::string EncodeUpdateTimeToLiveResult(const UpdateTimeToLiveResult& result) {
+  const TimeToLiveSpecification& spec = result.time_to_live_specification;
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("TimeToLiveSpecification");
+  w.StartObject();
+  w.Key("AttributeName");
+  w.String(spec.attribute_name.data(),
+           static_cast<rapidjson::SizeType>(spec.attribute_name.size()));
+  w.Key("Enabled");
+  w.Bool(spec.enabled);
+  w.EndObject();
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+std::string EncodeDescribeTimeToLiveResult(const DescribeTimeToLiveResult& result) {
+  const TimeToLiveDescription& description = result.time_to_live_description;
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("TimeToLiveDescription");
+  w.StartObject();
+  const std::string_view status =
+      kStatusNames[static_cast<size_t>(description.time_to_live_status)];
+  w.Key("TimeToLiveStatus");
+  w.String(status.data(), static_cast<rapidjson::SizeType>(status.size()));
+  if (description.attribute_name) {
+    w.Key("AttributeName");
+    w.String(description.attribute_name->data(),
+             static_cast<rapidjson::SizeType>(description.attribute_name->size()));
+  }
+  w.EndObject();
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+}  // namespace partstore::protocol
