@@ -15,7 +15,7 @@ import {
   ThrottlingException,
 } from '@aws-sdk/client-dynamodb';
 
-import { makeClients, startServer } from './server.mjs';
+import { makeClients, rejection, startServer } from './server.mjs';
 
 const PROVISIONED_MESSAGE = 'The level of configured provisioned throughput for the table was '
   + 'exceeded. Consider increasing your provisioning level with the UpdateTable API.';
@@ -61,14 +61,6 @@ function createTable(client, name, wcu) {
   }));
 }
 
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (e) {
-    return e;
-  }
-  assert.fail('expected the request to fail');
-}
 
 const put = (table, item = SMALL_ITEM) => new PutItemCommand({ TableName: table, Item: item });
 

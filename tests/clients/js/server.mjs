@@ -133,3 +133,13 @@ export function expectedFailure(reason, body) {
     t.diagnostic(`expected failure: ${reason}; got ${error.name}: ${error.message}`);
   };
 }
+
+// The error a request that must fail failed with (the test fails if it succeeded).
+export async function rejection(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the request to fail');
+}

@@ -9,7 +9,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { makeClients, startServer } from './server.mjs';
+import { makeClients, rejection, startServer } from './server.mjs';
 
 async function advance(endpoint, seconds) {
   const response = await fetch(endpoint, {
@@ -23,14 +23,6 @@ async function advance(endpoint, seconds) {
   assert.equal(response.status, 200, await response.clone().text());
 }
 
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  assert.fail('the call succeeded');
-}
 
 test('Time to Live: settings, errors, and items expiring with the manual clock', async (t) => {
   const server = await startServer(['--clock', 'manual']);
