@@ -1,6 +1,6 @@
 // Table: Time to Live (see shard/table.h and partstore/time_to_live.h; DynamoDB's rules and
 // messages with their sources: the reference's section 11).
-#include <cstdlib>
+#include <charconv>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,10 +19,13 @@ constexpr double kFiveYearsSeconds = 5 * 365.25 * 86400;
 std::optional<double> ExpiryOf(const StoredItem& item, std::string_view attribute) {
   std::optional<ValueView> value = item.Find(attribute);
   if (!value || value->type() != Type::kN) return std::nullopt;
-  // Canonical decimal text: strtod reads it exactly enough for a comparison in seconds (numbers
-  // beyond double's range become infinities, which never fall in the window).
-  const std::string text(value->number_text());
-  return std::strtod(text.c_str(), nullptr);
+  // Canonical decimal text, read as a double: exact enough for a comparison in seconds (numbers
+  // beyond double's range fail to convert and never expire).
+  const std::string_view text = value->number_text();
+  double seconds = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+  if (error != std::errc()) return std::nullopt;
+  return seconds;
 }
 
 }  // namespace
