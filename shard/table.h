@@ -30,7 +30,9 @@
 // exclusive lock, before anything changes (a throttled write changes nothing). Its lock is a
 // leaf: taken last, never held while taking another. Table-level lock order: update_mu_, then
 // description_mu_, then indexes_mu_; stripe locks are never taken while holding
-// description_mu_ or indexes_mu_ exclusively.
+// description_mu_ or indexes_mu_ exclusively. ttl_mu_ (the TTL setting) is a leaf: DeleteExpired
+// copies the attribute name under it and releases it before taking any stripe, and deletes each
+// expired item through DeleteItem with no lock of its own held.
 #pragma once
 
 #include <atomic>

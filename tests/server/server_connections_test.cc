@@ -44,14 +44,7 @@ TEST_F(ServerConcurrentTest, ThousandIdleConnectionsDoNotStarveOthers) {
   auto server = StartServer(options);
   net::io_context ioc;
   std::vector<tcp::socket> idle;
-  idle.reserve(kIdle);
-  const tcp::endpoint endpoint(net::ip::make_address("127.0.0.1"), server->port());
-  for (int i = 0; i < kIdle; ++i) {
-    idle.emplace_back(ioc);
-    beast::error_code ec;
-    idle.back().connect(endpoint, ec);
-    ASSERT_FALSE(ec) << "connection " << i << ": " << ec.message();
-  }
+  ASSERT_TRUE(ConnectMany(ioc, server->port(), kIdle, idle));
   // Half of them also sent a partial header.
   for (int i = 0; i < kIdle; i += 2) {
     net::write(idle[i], net::buffer(std::string_view("POST / HTTP/1.1\r\nHost: x\r\n")));
@@ -104,14 +97,7 @@ TEST_F(ServerScaleTest, TenThousandKeepAliveConnections) {
   auto server = StartServer(options);
   net::io_context ioc;
   std::vector<tcp::socket> held;
-  held.reserve(connections);
-  const tcp::endpoint endpoint(net::ip::make_address("127.0.0.1"), server->port());
-  for (int i = 0; i < connections; ++i) {
-    held.emplace_back(ioc);
-    beast::error_code ec;
-    held.back().connect(endpoint, ec);
-    ASSERT_FALSE(ec) << "connection " << i << ": " << ec.message();
-  }
+  ASSERT_TRUE(ConnectMany(ioc, server->port(), connections, held));
   // Every tenth has had a request answered (a keep-alive connection between requests).
   for (int i = 0; i < connections; i += 10) {
     net::write(held[i], net::buffer(RawRequest("ListTables", "{}")));

@@ -197,6 +197,21 @@ inline std::string Header(const HttpResponse& response, std::string_view name) {
   return it == response.end() ? "<missing>" : std::string(it->value());
 }
 
+// `count` TCP connections to the server on `port` (client sockets on `ioc`), or a failure
+// naming the first that could not connect.
+inline ::testing::AssertionResult ConnectMany(net::io_context& ioc, uint16_t port, int count,
+                                              std::vector<tcp::socket>& out) {
+  out.reserve(out.size() + static_cast<size_t>(count));
+  const tcp::endpoint endpoint(net::ip::make_address("127.0.0.1"), port);
+  for (int i = 0; i < count; ++i) {
+    out.emplace_back(ioc);
+    beast::error_code ec;
+    out.back().connect(endpoint, ec);
+    if (ec) return ::testing::AssertionFailure() << "connection " << i << ": " << ec.message();
+  }
+  return ::testing::AssertionSuccess();
+}
+
 inline ServerOptions TestOptions() {
   ServerOptions options;
   options.host = "127.0.0.1";

@@ -223,6 +223,35 @@ TEST_F(TimeToLiveTest, DeletionsConsumeNoCapacity) {
   EXPECT_EQ(consumed(), before) << "TTL deletes are not metered";
 }
 
+// The sweeper's delete of an item changed since it was read fails its condition: unmetered, that
+// consumes nothing either (a metered one does, as DynamoDB charges a failed condition).
+TEST_F(TimeToLiveTest, AnUnmeteredDeleteWhoseConditionFailsConsumesNothing) {
+  Put("x", Epoch(5));
+  std::shared_ptr<Table> table = internal::GetTable(db_, "Sessions").value();
+  DeleteItemRequest request;
+  request.table_name = "Sessions";
+  request.key = {{"PK", Value("x")}};
+  request.condition_expression = "#t = :t";
+  request.expression_attribute_names = expr::NameMap{{"#t", "exp"}};
+  request.expression_attribute_values = AttributeMap{{":t", Epoch(6)}};  // not the stored value
+  auto consumed = [&] {
+    double units = 0;
+    for (const PartitionDescription& p : db_.DescribePartitions({"Sessions", {}})->partitions) {
+      units += p.consumed_write_units;
+    }
+    return units;
+  };
+  Result<PreparedCondition> prepared = PrepareDelete(request, "Sessions", nullptr);
+  ASSERT_TRUE(prepared.ok());
+  const double before = consumed();
+  EXPECT_EQ(table->DeleteItem(request, *prepared, {.unmetered = true}).status().code(),
+            Code::kConditionalCheckFailed);
+  EXPECT_EQ(consumed(), before);
+  EXPECT_EQ(table->DeleteItem(request, *prepared).status().code(), Code::kConditionalCheckFailed);
+  EXPECT_GT(consumed(), before) << "a metered failed condition is charged";
+  EXPECT_TRUE(Exists("x"));
+}
+
 TEST_F(TimeToLiveTest, DisabledTablesKeepTheirItems) {
   Put("a", Epoch(1));
   Advance(2);
