@@ -236,9 +236,9 @@ TEST_F(TimeToLiveTest, AnUnmeteredDeleteWhoseConditionFailsConsumesNothing) {
   request.expression_attribute_values = AttributeMap{{":t", Epoch(6)}};  // not the stored value
   auto consumed = [&] {
     double units = 0;
-    for (const PartitionDescription& p : db_.DescribePartitions({"Sessions", {}})->partitions) {
-      units += p.consumed_write_units;
-    }
+    // The result is kept: a range-for over a member of a temporary would outlive it.
+    auto partitions = db_.DescribePartitions({"Sessions", {}});
+    for (const PartitionDescription& p : partitions->partitions) units += p.consumed_write_units;
     return units;
   };
   Result<PreparedCondition> prepared = PrepareDelete(request, "Sessions", nullptr);
