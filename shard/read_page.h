@@ -63,6 +63,13 @@ class ReadPage {
     return size;
   }
 
+  // Takes back the stored items read so far for which `drop` is true, as if never read (they
+  // stay in bytes(): their reading is charged). REQUIRES: before Filter().
+  template <typename Predicate>
+  void DropIf(Predicate drop) {
+    scanned_ -= static_cast<int64_t>(std::erase_if(read_, drop));
+  }
+
   bool full() const { return scanned_ >= limit_ || bytes_ >= kMaxPageBytes; }
   uint64_t bytes() const { return bytes_; }
 

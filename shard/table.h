@@ -68,6 +68,11 @@ struct TableOptions {
   // Tables with LSIs: the largest item collection (base items + LSI entries of one partition key)
   // a write may grow (ItemCollectionSizeLimitExceededException beyond it). Tests lower it.
   uint64_t item_collection_size_limit = kMaxItemCollectionBytes;
+  // TTL's cache expiry mode (partstore/time_to_live.h, ExpiryMode::kCache): expired items are
+  // invisible to reads and writes. Epoch time is capacity.clock (REQUIRES: set) plus
+  // epoch_at_clock_zero seconds.
+  bool cache_expiry = false;
+  double epoch_at_clock_zero = 0;
 };
 
 // A write of a batch (BatchWriteItem): throttled alone, it counts a throttle event but not a
@@ -237,8 +242,30 @@ class Table {
   // item's TTL value is still the one read; the number deleted. Runs one stripe at a time (a
   // shared lock to find them, then one delete each).
   int64_t DeleteExpired(double now_epoch, double cutoff);
-  // Items deleted by DeleteExpired since the table was created.
+  // Items deleted by DeleteExpired since the table was created (and, in cache mode, expired items
+  // a write reclaimed).
   uint64_t expired_items() const { return expired_items_.load(std::memory_order_relaxed); }
+
+  // Cache expiry (TableOptions::cache_expiry): which items are invisible now. Inactive (nothing
+  // expires) in DynamoDB mode and while TTL is off. Taken once per operation; lock-free.
+  struct Expiry {
+    const std::string* attribute = nullptr;  // the TTL attribute; null: inactive
+    double now = 0;                          // Unix seconds
+    explicit operator bool() const { return attribute != nullptr; }
+    // Whether `item` is expired (false when inactive): its TTL value is a Number before now and
+    // no more than five years before it (what the sweeper deletes).
+    bool Expired(const StoredItem& item) const;
+  };
+  Expiry CacheExpiry() const;
+  // In cache mode: when the item at `key` is expired, deletes it (and its index entries; no
+  // capacity consumed; counted as expired) so that the write about to run finds no item.
+  // REQUIRES: the key's stripe held exclusively (a transaction: all its base stripes; index
+  // stripes are taken here, after them, as the lock order allows).
+  void ReclaimExpired(const EncodedKey& key, const Expiry& expiry);
+  // Cache mode, after an index read's locks: drops from `page` the entries whose base items are
+  // expired, when the index (null: the table) does not carry the TTL attribute (their own
+  // expired entries were skipped as they were read).
+  void DropExpiredEntries(const SecondaryIndex* index, const Expiry& expiry, ReadPage* page) const;
 
  private:
   Table(std::string name, KeySchema key_schema, TableOptions options);
@@ -276,6 +303,10 @@ class Table {
   mutable std::mutex ttl_mu_;
   std::optional<std::string> ttl_attribute_;
   std::optional<int64_t> ttl_changed_micros_;
+  // Cache mode: the enabled TTL attribute for lock-free readers (null while off). Names are kept
+  // in ttl_names_ (guarded by ttl_mu_) for the table's life, so a reader's pointer stays valid.
+  std::atomic<const std::string*> cache_ttl_attribute_{nullptr};
+  std::vector<std::unique_ptr<const std::string>> ttl_names_;
   std::atomic<uint64_t> expired_items_{0};
   // The indexes writers of `hash`'s stripe maintain. REQUIRES: that stripe's lock held.
   const IndexList& WriterIndexes(uint64_t hash) const {

@@ -62,8 +62,10 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
 
   PutItemResult result;
   StoredItem old;
+  const Expiry expiry = CacheExpiry();
   Stripe& stripe = stripes_.ForHash(key.hash);
   Stripe::WriteLock lock(stripe);
+  ReclaimExpired(key, expiry);
   const StoredItem* existing = stripe.FindItem(partition, key.sort);
   const size_t old_size = existing != nullptr ? existing->item_size() : 0;
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
@@ -115,10 +117,11 @@ Result<GetItemResult> Table::GetItem(const GetItemRequest& request) const {
 }
 
 StoredItem Table::ReadItem(const EncodedKey& key) const {
+  const Expiry expiry = CacheExpiry();
   const Stripe& stripe = stripes_.ForHash(key.hash);
   Stripe::ReadLock lock(stripe);
   const StoredItem* item = stripe.FindItem({key.hash, key.partition}, key.sort);
-  return item != nullptr ? *item : StoredItem();
+  return item != nullptr && !expiry.Expired(*item) ? *item : StoredItem();
 }
 
 Result<StoredItem> Table::GetStored(const GetItemRequest& request,
@@ -179,8 +182,10 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
 
   UpdateItemResult result;
   StoredItem old;  // the replaced version, kept for ALL_OLD (read after the lock)
+  const Expiry expiry = CacheExpiry();
   Stripe& stripe = stripes_.ForHash(key.hash);
   Stripe::WriteLock lock(stripe);
+  ReclaimExpired(key, expiry);
   const IndexList& indexes = WriterIndexes(key.hash);
   const StoredItem* existing = stripe.FindItem(partition, key.sort);
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
@@ -268,8 +273,11 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
 
   DeleteItemResult result;
   StoredItem old;
+  // (The sweeper's own deletes, unmetered, delete what their condition names.)
+  const Expiry expiry = context.unmetered ? Expiry() : CacheExpiry();
   Stripe& stripe = stripes_.ForHash(key.hash);
   Stripe::WriteLock lock(stripe);
+  ReclaimExpired(key, expiry);
   const StoredItem* existing = stripe.FindItem(partition, key.sort);
   const size_t old_size = existing != nullptr ? existing->item_size() : 0;
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {

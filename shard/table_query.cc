@@ -297,7 +297,9 @@ Result<PendingPage> Table::ReadQuery(const QueryRequest& request, const Prepared
   StoredItem last;  // the item a full page stopped at (its key is the LastEvaluatedKey)
   uint64_t entry_bytes = 0;
   // Under the lock only handles are taken; keys, filters and projections are built after it.
+  const Expiry expiry = CacheExpiry();
   auto read = [&](const StoredItem& item) {
+    if (expiry.Expired(item)) return;  // cache mode: gone (entries without the attribute: below)
     if (fetch) {
       entry_bytes += item.item_size();
       fetched_entries.push_back(item);
@@ -370,6 +372,7 @@ Result<PendingPage> Table::ReadQuery(const QueryRequest& request, const Prepared
       if (item) page.Add(std::move(item));
     }
   }
+  if (!fetch) DropExpiredEntries(index.get(), expiry, &page);
   std::optional<Item> last_key;
   if (last) last_key = index ? IndexKeyOf(*index, last) : KeyOf(last);
   const uint64_t bytes = fetch ? entry_bytes : page.bytes();

@@ -112,6 +112,7 @@ Result<PendingPage> Table::ReadScan(const ScanRequest& request,
   }
 
   ReadPage page(prepared.filter, prepared.projection, prepared.select, request.limit);
+  const Expiry expiry = CacheExpiry();
   StoredItem last_item;  // the item a full page stopped at
   uint64_t stopped_at = last;
   const uint64_t from = start ? start->hash : first;
@@ -145,6 +146,7 @@ Result<PendingPage> Table::ReadScan(const ScanRequest& request,
         cursor.SeekToFirst();
       }
       for (; cursor.valid() && !page.full(); cursor.Next()) {
+        if (expiry.Expired(cursor.item())) continue;  // cache mode: gone
         account(entry.first.hash, page.Add(cursor.item()));
         if (page.full()) {
           last_item = cursor.item();
@@ -154,7 +156,9 @@ Result<PendingPage> Table::ReadScan(const ScanRequest& request,
     }
   }
 
-  // After the locks: the filter (the count is charged), then the key to resume from.
+  // After the locks: index entries whose expiry only their base items show (cache mode), the
+  // filter (the count is charged), then the key to resume from.
+  DropExpiredEntries(index.get(), expiry, &page);
   page.Filter();
   std::optional<Item> last_key;
   if (last_item) last_key = index ? IndexKeyOf(*index, last_item) : KeyOf(last_item);

@@ -1,5 +1,6 @@
 // Table: Time to Live (see shard/table.h and partstore/time_to_live.h; DynamoDB's rules and
 // messages with their sources: the reference's section 11).
+#include <algorithm>
 #include <charconv>
 #include <string>
 #include <utility>
@@ -62,6 +63,14 @@ Status Table::UpdateTimeToLive(const TimeToLiveSpecification& spec, int64_t now_
     ttl_attribute_.reset();
   }
   ttl_changed_micros_ = now_micros;
+  if (options_.cache_expiry) {
+    const std::string* published = nullptr;
+    if (spec.enabled) {
+      published = ttl_names_.emplace_back(std::make_unique<const std::string>(spec.attribute_name))
+                      .get();
+    }
+    cache_ttl_attribute_.store(published, std::memory_order_release);
+  }
   return Status::Ok();
 }
 
@@ -72,6 +81,63 @@ TimeToLiveDescription Table::DescribeTimeToLive() const {
       ttl_attribute_ ? TimeToLiveStatus::kEnabled : TimeToLiveStatus::kDisabled;
   description.attribute_name = ttl_attribute_;
   return description;
+}
+
+bool Table::Expiry::Expired(const StoredItem& item) const {
+  if (attribute == nullptr) return false;
+  const std::optional<double> expiry = ExpiryOf(item, *attribute);
+  return expiry && *expiry < now && *expiry > now - kFiveYearsSeconds;
+}
+
+Table::Expiry Table::CacheExpiry() const {
+  Expiry expiry;
+  expiry.attribute = cache_ttl_attribute_.load(std::memory_order_acquire);
+  if (expiry.attribute != nullptr) {
+    expiry.now = options_.epoch_at_clock_zero + options_.capacity.clock->NowMicros() / 1e6;
+  }
+  return expiry;
+}
+
+void Table::ReclaimExpired(const EncodedKey& key, const Expiry& expiry) {
+  if (!expiry) return;
+  Stripe& stripe = stripes_.ForHash(key.hash);
+  stripe.AssertHeld();  // REQUIRES: held exclusively by the caller
+  const PartitionKeyRef partition{key.hash, key.partition};
+  const StoredItem* existing = stripe.FindItem(partition, key.sort);
+  if (existing == nullptr || !expiry.Expired(*existing)) return;
+  const IndexList& indexes = WriterIndexes(key.hash);
+  IndexWritePlan plan;
+  if (!indexes.empty()) plan = PlanIndexWrites(indexes, existing, nullptr, key);
+  if (capacity_) {
+    // Unmetered: only the simulated partitions' sizes follow.
+    (void)ChargeWrite(key, KeyOf(*existing), 0, -static_cast<int64_t>(existing->item_size()), -1,
+                      plan, existing, nullptr, capacity::RequestCounting::kPartOfRequest,
+                      capacity::Metering::kUnmetered);
+  }
+  StoredItem old;
+  stripe.Erase(partition, key.sort, &old);
+  if (!indexes.empty()) {
+    CapacityCharge unused;
+    ApplyIndexWrites(plan, nullptr, &unused);
+  }
+  expired_items_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Table::DropExpiredEntries(const SecondaryIndex* index, const Expiry& expiry,
+                               ReadPage* page) const {
+  if (!expiry || index == nullptr) return;
+  const IndexDefinition& d = index->definition();
+  const std::string& attribute = *expiry.attribute;
+  auto names = [&](const KeySchema& schema) {
+    return attribute == schema.partition.name || (schema.sort && attribute == schema.sort->name);
+  };
+  if (d.projection == ProjectionType::kAll || names(key_schema_) || names(d.key) ||
+      std::find(d.non_key_attributes.begin(), d.non_key_attributes.end(), attribute) !=
+          d.non_key_attributes.end()) {
+    return;  // the entries carry the attribute: already checked
+  }
+  // (ReadBaseItem reads nothing for an expired item; no index lock is held here.)
+  page->DropIf([this](const StoredItem& entry) { return !ReadBaseItem(entry); });
 }
 
 int64_t Table::DeleteExpired(double now_epoch, double cutoff) {

@@ -156,7 +156,7 @@ StoredItem Table::ReadLocked(const EncodedKey& key) const {
   const Stripe& stripe = stripes_.ForHash(key.hash);
   stripe.AssertReaderHeld();  // REQUIRES: the caller holds it
   const StoredItem* item = stripe.FindItem({key.hash, key.partition}, key.sort);
-  return item != nullptr ? *item : StoredItem();
+  return item != nullptr && !CacheExpiry().Expired(*item) ? *item : StoredItem();
 }
 
 Status Table::ChargeTransactionalRead(const EncodedKey& key, const Item& key_item,

@@ -400,6 +400,10 @@ Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
   for (const Action& action : actions)
     base.Add(&action.table->stripes().ForHash(action.staged.key.hash));
   base.LockExclusive();
+  // Cache expiry: expired items under the keys are gone before anything looks at them.
+  for (Action& action : actions) {
+    action.table->ReclaimExpired(action.staged.key, action.table->CacheExpiry());
+  }
 
   // 4. Stage everything, then charge.
   std::vector<CancellationReason> reasons(count);

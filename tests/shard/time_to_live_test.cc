@@ -45,6 +45,8 @@ class TimeToLiveTest : public ::testing::Test {
     options.capacity.clock = clock_;
     options.time_to_live.epoch_at_clock_zero = kEpoch;
     options.time_to_live.expiry_delay_seconds = expiry_delay;
+    // DynamoDB's behaviour (cache mode: tests/shard/cache_expiry_test.cc).
+    options.time_to_live.expiry_mode = ExpiryMode::kDynamoDb;
     return options;
   }
 

@@ -33,6 +33,8 @@ DatabaseOptions DatabaseOptionsFor(const CapacityFlags& flags) {
   options.capacity.contributor_insights = flags.enabled();
   // A null clock is a SystemClock made with the Database.
   if (flags.manual_clock()) options.capacity.clock = std::make_shared<capacity::ManualClock>();
+  // A local DynamoDB: expired items stay visible until the sweeper deletes them, as on DynamoDB.
+  options.time_to_live.expiry_mode = ExpiryMode::kDynamoDb;
   return options;
 }
 

@@ -24,6 +24,7 @@ Result<Report> Simulate(const Workload& workload, const SimulateOptions& options
   db_options.capacity.enabled = true;
   db_options.capacity.clock = clock;
   db_options.capacity.contributor_insights = true;
+  db_options.time_to_live.expiry_mode = ExpiryMode::kDynamoDb;  // simulating DynamoDB
   // Keep every second of the run (and its minutes) for the report.
   const int64_t seconds = TotalMicros(workload) / 1'000'000 + 2;
   db_options.capacity.metric_seconds =
