@@ -38,6 +38,8 @@ std::string_view CodeName(Code code) {
       return "LimitExceeded";
     case Code::kInternal:
       return "Internal";
+    case Code::kMemoryLimitExceeded:
+      return "MemoryLimitExceeded";
   }
   return "Unknown";
 }

@@ -39,6 +39,8 @@ internal::DatabaseState::DatabaseState(DatabaseOptions options)
       cache_(std::make_shared<expr::ExpressionCache>(options_.expression_cache_capacity)) {
   // The capacity simulation's clock, and the one ClientRequestTokens expire on.
   if (!options_.capacity.clock) options_.capacity.clock = std::make_shared<capacity::SystemClock>();
+  memory_ = std::make_shared<MemoryBudget>(options_.memory);
+  memory_->set_evictor([this] { Evict(); });
   // Epoch time for TTL: the clock's zero is now on the wall clock, unless the options fix it.
   epoch_at_clock_zero_ =
       options_.time_to_live.epoch_at_clock_zero != 0
@@ -68,6 +70,12 @@ Status CheckOptions(const DatabaseOptions& options) {
   }
   if (options.item_collection_size_limit == 0) {
     return bad("item_collection_size_limit", 0, "must be positive");
+  }
+  if (options.memory.limit_bytes != 0 && options.memory.limit_bytes < (uint64_t{1} << 20)) {
+    return bad("memory.limit_bytes", options.memory.limit_bytes, "0 (no limit) or at least 1 MiB");
+  }
+  if (options.memory.eviction_samples < 1 || options.memory.eviction_samples > 64) {
+    return bad("memory.eviction_samples", options.memory.eviction_samples, "1..64");
   }
   if (options.region.empty()) return Status::Validation("DatabaseOptions: region is empty");
   if (options.account_id.empty()) return Status::Validation("DatabaseOptions: account_id is empty");
@@ -143,6 +151,7 @@ Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& reques
   table_options.cache_expiry =
       state_->options_.time_to_live.expiry_mode == ExpiryMode::kCache;
   table_options.epoch_at_clock_zero = state_->epoch_at_clock_zero_;
+  table_options.memory = state_->memory_;
   table_options.arn_prefix = fmt::format("arn:aws:dynamodb:{}:{}:table/", state_->options_.region,
                                          state_->options_.account_id);
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,

@@ -7,7 +7,7 @@
 // or remove a table, never with a table's locks; sharding_mu serializes read-modify-writes of
 // a table's PolicySet (the table's policy lock is a leaf under it); insights_mu, tokens_mu and
 // sweeper_mu are leaves, never held while a transaction runs (the sweeper thread holds none while
-// it sweeps).
+// it sweeps). evict_mu is taken with no other lock held, before mu and stripes.
 #pragma once
 
 #include <condition_variable>
@@ -58,7 +58,10 @@ struct DatabaseState {
   void StartSweeper();
   // Stops and joins it (the destructor).
   void StopSweeper();
-  ~DatabaseState() { StopSweeper(); }
+  ~DatabaseState() {
+    StopSweeper();
+    memory_->set_evictor(nullptr);  // a table kept by a tool outlives the evictor
+  }
 
   DatabaseOptions options_;
   std::shared_ptr<expr::ExpressionCache> cache_;  // shared with the tables
@@ -87,6 +90,16 @@ struct DatabaseState {
   std::condition_variable sweeper_cv_;
   std::thread sweeper_;
   bool sweeper_stop_ = false;
+  // Memory (partstore/memory.h; shard/database_memory.cc): the budget every table reports to,
+  // and the evictor (kEvict). Evict runs in the writer that left the store over the limit, after
+  // its locks are released; evict_mu_ serializes evictors (writers over the limit wait for the
+  // one at work) and is taken before mu_ (shared, to list the tables) and the stripes an eviction
+  // locks, one at a time.
+  std::shared_ptr<MemoryBudget> memory_;
+  void Evict();
+  std::mutex evict_mu_;  // guards eviction_pool_ and eviction_rng_
+  std::vector<Table::EvictionCandidate> eviction_pool_;
+  uint64_t eviction_rng_ = 0x9e3779b97f4a7c15;
 };
 
 // The table named `name` with the engine's insides (stripes, partitions, policies): for the

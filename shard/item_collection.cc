@@ -24,7 +24,8 @@ ItemCollection::ItemCollection(const ItemCollection& other)
     : head_(other.head_),
       large_(other.large_ ? std::make_unique<Large>(*other.large_) : nullptr),
       total_size_(other.total_size_),
-      max_segment_(other.max_segment_) {}
+      max_segment_(other.max_segment_),
+      last_used_(other.last_used()) {}
 
 ItemCollection& ItemCollection::operator=(const ItemCollection& other) {
   if (this != &other) *this = ItemCollection(other);
@@ -35,7 +36,8 @@ ItemCollection::ItemCollection(ItemCollection&& other) noexcept
     : head_(std::move(other.head_)),
       large_(std::move(other.large_)),
       total_size_(std::exchange(other.total_size_, 0)),
-      max_segment_(other.max_segment_) {}
+      max_segment_(other.max_segment_),
+      last_used_(other.last_used_) {}
 
 ItemCollection& ItemCollection::operator=(ItemCollection&& other) noexcept {
   if (this != &other) {
@@ -43,6 +45,7 @@ ItemCollection& ItemCollection::operator=(ItemCollection&& other) noexcept {
     large_ = std::move(other.large_);
     total_size_ = std::exchange(other.total_size_, 0);
     max_segment_ = other.max_segment_;
+    last_used_ = other.last_used_;
   }
   return *this;
 }

@@ -51,6 +51,7 @@
 #pragma once
 
 #include <boost/container/flat_map.hpp>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -121,6 +122,16 @@ class ItemCollection {
   // separator keys and the segment index; not what keys and item buffers allocate themselves.
   // For memory accounting and benchmarks.
   size_t ContainerBytes() const;
+  // When the collection was last used, on the memory budget's access clock (eviction's LRU;
+  // shard/memory_budget.h), 0 when never stamped. Touch may be called under the stripe's shared
+  // lock by concurrent readers (an atomic store; the last one wins). A tick of 0 is ignored.
+  void Touch(uint32_t tick) const {
+    if (tick != 0) std::atomic_ref<uint32_t>(last_used_).store(tick, std::memory_order_relaxed);
+  }
+  uint32_t last_used() const {
+    return std::atomic_ref<uint32_t>(last_used_).load(std::memory_order_relaxed);
+  }
+
   // Number of flat_map segments (1 while the collection is a single flat_map). For tests and
   // statistics.
   size_t segment_count() const { return large_ ? large_->segments.size() : 1; }
@@ -167,6 +178,8 @@ class ItemCollection {
   std::unique_ptr<Large> large_;  // null while the collection is one flat_map
   uint64_t total_size_ = 0;
   uint32_t max_segment_;
+  // The LRU stamp (see last_used()); in what was max_segment_'s padding.
+  mutable uint32_t last_used_ = 0;
 };
 
 class ItemCollection::Cursor {

@@ -17,8 +17,11 @@ void AppendEscapedComponent(std::string_view encoded, std::string* out) {
   out->push_back('\x01');
 }
 
-SecondaryIndex::SecondaryIndex(IndexDefinition definition, KeySchema table_key, size_t stripes)
-    : definition_(std::move(definition)), table_key_(std::move(table_key)), stripes_(stripes) {
+SecondaryIndex::SecondaryIndex(IndexDefinition definition, KeySchema table_key, size_t stripes,
+                               std::shared_ptr<MemoryAccount> memory)
+    : definition_(std::move(definition)),
+      table_key_(std::move(table_key)),
+      stripes_(stripes, std::move(memory)) {
   if (definition_.projection != ProjectionType::kAll) {
     projected_.push_back(table_key_.partition.name);
     if (table_key_.sort) projected_.push_back(table_key_.sort->name);
@@ -124,6 +127,15 @@ std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOf(const StoredItem& 
 StoredItem SecondaryIndex::Project(const StoredItem& item) const {
   if (definition_.projection == ProjectionType::kAll) return item;
   return StoredItem::Project(item, projected_views_);
+}
+
+bool SecondaryIndex::SharesBuffer(const StoredItem& item) const {
+  if (definition_.projection == ProjectionType::kAll) return true;
+  if (item.attribute_count() > projected_.size()) return false;
+  for (const MapEntry& entry : item.attributes()) {
+    if (!std::binary_search(projected_.begin(), projected_.end(), entry.name)) return false;
+  }
+  return true;
 }
 
 Item SecondaryIndex::Project(const Item& item) const {

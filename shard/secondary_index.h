@@ -51,7 +51,9 @@ void AppendEscapedComponent(std::string_view encoded, std::string* out);
 
 class SecondaryIndex {
  public:
-  SecondaryIndex(IndexDefinition definition, KeySchema table_key, size_t stripes);
+  // Entries' memory is reported to `memory` (may be null).
+  SecondaryIndex(IndexDefinition definition, KeySchema table_key, size_t stripes,
+                 std::shared_ptr<MemoryAccount> memory = nullptr);
 
   // The definition. Its provisioned throughput may change (UpdateTable) under the table's index
   // lock held exclusively; readers of it hold that lock shared.
@@ -91,6 +93,9 @@ class SecondaryIndex {
   StoredItem Project(const StoredItem& item) const;
   // The same as a tree (tests, models).
   Item Project(const Item& item) const;
+  // Whether Project(item) shares the item's buffer (ALL, or every attribute projected): memory
+  // counts a shared buffer once, in the table.
+  bool SharesBuffer(const StoredItem& item) const;
   // The DynamoDB size of Project(item), without building the entry.
   size_t ProjectedSize(const StoredItem& item) const;
   // Whether `a` and `b` project to equal entries (compared in place, without building them).

@@ -16,10 +16,28 @@ const ItemCollection* Stripe::Find(PartitionKeyRef key) const {
   return it == map_.end() ? nullptr : &it->second;
 }
 
-bool Stripe::Put(PartitionKeyRef key, std::string_view sk, StoredItem item, StoredItem* old) {
+namespace {
+// A slot of the hash map (key and collection) and its control byte.
+constexpr int64_t kSlotBytes = sizeof(Stripe::Entry) + 1;
+}  // namespace
+
+int64_t Stripe::ItemBytes(std::string_view sk, const StoredItem& item, bool buffer) {
+  return static_cast<int64_t>(StringHeapBytes(sk.size()) +
+                              (buffer ? HeapBytes(item.footprint()) : 0));
+}
+
+void Stripe::CountMemory(int64_t delta) {
+  if (delta == 0) return;
+  memory_bytes_ += delta;
+  account_->Add(delta);
+}
+
+bool Stripe::Put(PartitionKeyRef key, std::string_view sk, StoredItem item, StoredItem* old,
+                 BufferCounting counting) {
+  const size_t capacity = map_.capacity();
+  int64_t memory = 0;
   auto it = map_.find(key);
   if (it == map_.end()) {
-    const size_t capacity = map_.capacity();
     it = map_.try_emplace(StoredKey{key.hash, std::string(key.key)}, ItemCollection{}).first;
     if (map_.capacity() != capacity) {
       // The map grew and moved every entry (and left no erased slot behind).
@@ -32,23 +50,42 @@ bool Stripe::Put(PartitionKeyRef key, std::string_view sk, StoredItem item, Stor
     } else if (KeepOrder()) {
       order_.insert(OrderPosition(key), &*it);
     }
+    memory += static_cast<int64_t>(StringHeapBytes(key.key.size())) +
+              (static_cast<int64_t>(map_.capacity()) - static_cast<int64_t>(capacity)) * kSlotBytes;
   }
   ItemCollection& collection = it->second;
   const uint64_t before = collection.total_size();
-  const bool inserted = collection.InsertOrAssign(sk, std::move(item), old).second;
+  size_t container_before = 0;
+  if (account_ != nullptr) {
+    container_before = collection.ContainerBytes();
+    memory += ItemBytes(sk, item, counting.item);
+  }
+  StoredItem replaced;
+  const bool inserted = collection.InsertOrAssign(sk, std::move(item), &replaced).second;
   item_count_ += inserted ? 1 : 0;
   size_bytes_ += static_cast<int64_t>(collection.total_size()) - static_cast<int64_t>(before);
+  if (account_ != nullptr) {
+    memory += static_cast<int64_t>(collection.ContainerBytes()) -
+              static_cast<int64_t>(container_before);
+    if (!inserted) memory -= ItemBytes(sk, replaced, counting.replaced);
+    CountMemory(memory);
+  }
+  if (old != nullptr && !inserted) *old = std::move(replaced);
   return inserted;
 }
 
-bool Stripe::Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old) {
+bool Stripe::Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old, bool count_buffer) {
   auto it = map_.find(key);
   if (it == map_.end()) return false;
   ItemCollection& collection = it->second;
   const uint64_t before = collection.total_size();
-  if (!collection.Erase(sk, old)) return false;
+  const size_t container_before = account_ != nullptr ? collection.ContainerBytes() : 0;
+  StoredItem removed;
+  if (!collection.Erase(sk, &removed)) return false;
   --item_count_;
   size_bytes_ -= static_cast<int64_t>(before - collection.total_size());
+  int64_t memory = 0;
+  if (account_ != nullptr) memory -= ItemBytes(sk, removed, count_buffer);
   if (collection.empty()) {
     if (KeepOrder()) {
       auto position = OrderPosition(key);
@@ -58,9 +95,20 @@ bool Stripe::Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old) {
         order_valid_.store(false, std::memory_order_relaxed);  // not expected: rebuild to be safe
       }
     }
+    if (account_ != nullptr) {
+      // The collection's arrays and the key's heap block go; the slot stays (the map keeps its
+      // capacity).
+      memory -= static_cast<int64_t>(container_before - sizeof(ItemCollection)) +
+                static_cast<int64_t>(StringHeapBytes(it->first.key.size()));
+    }
     map_.erase(it);
     erased_since_growth_ = true;
+  } else if (account_ != nullptr) {
+    memory += static_cast<int64_t>(collection.ContainerBytes()) -
+              static_cast<int64_t>(container_before);
   }
+  if (account_ != nullptr) CountMemory(memory);
+  if (old != nullptr) *old = std::move(removed);
   return true;
 }
 
@@ -98,11 +146,23 @@ const std::vector<const Stripe::Entry*>& Stripe::Ordered() const {
   return order_;
 }
 
-StripeSet::StripeSet(size_t count) {
+StripeSet::StripeSet(size_t count, std::shared_ptr<MemoryAccount> account)
+    : account_(std::move(account)) {
   const size_t rounded = std::bit_ceil(std::max<size_t>(count, 1));
   shift_ = 64 - std::countr_zero(rounded);
   stripes_.reserve(rounded);
-  for (size_t i = 0; i < rounded; ++i) stripes_.push_back(std::make_unique<Stripe>());
+  for (size_t i = 0; i < rounded; ++i) {
+    stripes_.push_back(std::make_unique<Stripe>());
+    stripes_.back()->set_memory(account_.get());
+  }
+}
+
+StripeSet::~StripeSet() {
+  if (account_ == nullptr) return;
+  for (const auto& stripe : stripes_) {
+    stripe->AssertHeld();  // (being destroyed: nobody else can hold it)
+    account_->Add(-stripe->memory_bytes());
+  }
 }
 
 int64_t StripeSet::Sum(int64_t (Stripe::*counter)() const) const {

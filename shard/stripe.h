@@ -47,6 +47,7 @@
 
 #include "core/thread_annotations.h"
 #include "shard/item_collection.h"
+#include "shard/memory_budget.h"
 
 namespace partstore {
 
@@ -163,12 +164,18 @@ class Stripe {
   // Stores `item` (REQUIRES: not empty) under (`key`, `sk`), replacing the item there; returns
   // whether it is new. The replaced item is moved into *old when `old` is not null. Keeps the
   // counters.
-  bool Put(PartitionKeyRef key, std::string_view sk, StoredItem item, StoredItem* old = nullptr)
-      PARTSTORE_REQUIRES(mu_);
+  // Whose buffers a Put counts as memory: the stored item's and the replaced one's (an index entry
+  // may share its base item's buffer, which the table's stripe counts).
+  struct BufferCounting {
+    bool item;
+    bool replaced;
+  };
+  bool Put(PartitionKeyRef key, std::string_view sk, StoredItem item, StoredItem* old = nullptr,
+           BufferCounting counting = BufferCounting{true, true}) PARTSTORE_REQUIRES(mu_);
   // Removes the item under (`key`, `sk`) (and the collection, when it was the last); returns
   // whether there was one, moved into *old when `old` is not null. Keeps the counters.
-  bool Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old = nullptr)
-      PARTSTORE_REQUIRES(mu_);
+  bool Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old = nullptr,
+             bool count_buffer = true) PARTSTORE_REQUIRES(mu_);
 
   // Partition keys in scan order. The vector stays valid while the lock is held and no partition
   // key is added or removed. Built on first use after it was
@@ -185,6 +192,33 @@ class Stripe {
     return order_valid_.load(std::memory_order_relaxed);
   }
 
+  // Memory (shard/memory_budget.h): Put and Erase report what they allocate and free (the map by
+  // capacity, collections by ContainerBytes, key strings and item buffers as heap blocks) to
+  // `account`; null: not counted. Set once, before the stripe is used.
+  void set_memory(MemoryAccount* account) { account_ = account; }
+  int64_t memory_bytes() const PARTSTORE_REQUIRES_SHARED(mu_) { return memory_bytes_; }
+
+  // Eviction's sampling: calls visit(const StoredKey&, const ItemCollection&) for up to `count`
+  // collections after the one at `*cursor` in the map's own slot order (the hash table's: as good
+  // as random, and unrelated to use), wrapping around, and leaves the cursor at the last one
+  // visited. A cursor whose key is gone starts again at the first slot.
+  template <typename Visit>
+  void Sample(StoredKey* cursor, size_t count, Visit visit) const PARTSTORE_REQUIRES_SHARED(mu_) {
+    if (map_.empty()) return;
+    auto it = map_.find(cursor->ref());
+    if (it == map_.end()) {
+      it = map_.begin();
+    } else {
+      ++it;
+    }
+    for (size_t i = 0; i < count && i < map_.size(); ++i, ++it) {
+      if (it == map_.end()) it = map_.begin();
+      visit(it->first, it->second);
+      cursor->hash = it->first.hash;
+      cursor->key = it->first.key;
+    }
+  }
+
   // Items, and the sum of their DynamoDB sizes (ItemSize, no per-item overhead).
   int64_t item_count() const PARTSTORE_REQUIRES_SHARED(mu_) { return item_count_; }
   int64_t size_bytes() const PARTSTORE_REQUIRES_SHARED(mu_) { return size_bytes_; }
@@ -192,6 +226,11 @@ class Stripe {
 
  private:
   mutable Mutex mu_;
+  MemoryAccount* account_ = nullptr;
+  int64_t memory_bytes_ PARTSTORE_GUARDED_BY(mu_) = 0;
+  // What an item adds: its sort key's heap block and (when counted) its buffer.
+  static int64_t ItemBytes(std::string_view sk, const StoredItem& item, bool buffer);
+  void CountMemory(int64_t delta) PARTSTORE_REQUIRES(mu_);
   int64_t item_count_ PARTSTORE_GUARDED_BY(mu_) = 0;
   int64_t size_bytes_ PARTSTORE_GUARDED_BY(mu_) = 0;
   // Where `key` is or would be in order_.
@@ -216,8 +255,13 @@ class Stripe {
 
 class StripeSet {
  public:
-  // `count` is rounded up to a power of two (at least 1).
-  explicit StripeSet(size_t count);
+  // `count` is rounded up to a power of two (at least 1). Memory is reported to `account` (may be
+  // null; Stripe::set_memory).
+  explicit StripeSet(size_t count, std::shared_ptr<MemoryAccount> account = nullptr);
+  // Gives the stripes' bytes back to the account.
+  ~StripeSet();
+  StripeSet(const StripeSet&) = delete;
+  StripeSet& operator=(const StripeSet&) = delete;
 
   size_t size() const { return stripes_.size(); }
   int shift() const { return shift_; }
@@ -231,6 +275,7 @@ class StripeSet {
   // Items and their DynamoDB size summed over the stripes, each read under its shared lock.
   int64_t item_count() const { return Sum(&Stripe::item_count); }
   int64_t size_bytes() const { return Sum(&Stripe::size_bytes); }
+  int64_t memory_bytes() const { return Sum(&Stripe::memory_bytes); }
 
   // The first hash stripe `index` covers.
   uint64_t FirstHash(size_t index) const {
@@ -241,6 +286,7 @@ class StripeSet {
   int64_t Sum(int64_t (Stripe::*counter)() const) const;
 
   int shift_ = 64;  // 64 - log2(size)
+  std::shared_ptr<MemoryAccount> account_;  // may be null
   std::vector<std::unique_ptr<Stripe>> stripes_;
 };
 

@@ -127,7 +127,8 @@ Table::Table(std::string name, KeySchema key_schema, TableOptions options)
     : name_(std::move(name)),
       key_schema_(std::move(key_schema)),
       options_(std::move(options)),
-      stripes_(options_.stripes),
+      memory_(std::make_shared<MemoryAccount>(options_.memory)),
+      stripes_(options_.stripes, memory_),
       stripe_indexes_(stripes_.size(), std::make_shared<const IndexList>()) {}
 
 Table::~Table() = default;
@@ -183,7 +184,7 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
   std::shared_ptr<Table> table(new Table(request.table_name, schema, std::move(options)));
   for (IndexDefinition& definition : indexes) {
     table->indexes_.push_back(
-        std::make_shared<SecondaryIndex>(std::move(definition), schema, stripes));
+        std::make_shared<SecondaryIndex>(std::move(definition), schema, stripes, table->memory_));
   }
   auto list = std::make_shared<const IndexList>(table->indexes_);
   for (auto& view : table->stripe_indexes_) view = list;

@@ -52,6 +52,7 @@
 #include "partstore/table_requests.h"
 #include "partstore/time_to_live.h"
 #include "shard/capacity/table_capacity.h"
+#include "shard/memory_budget.h"
 #include "shard/prepared.h"
 #include "shard/read_page.h"
 #include "shard/secondary_index.h"
@@ -73,6 +74,8 @@ struct TableOptions {
   // epoch_at_clock_zero seconds.
   bool cache_expiry = false;
   double epoch_at_clock_zero = 0;
+  // The database's memory count and limit (shard/memory_budget.h); null: counted, not limited.
+  std::shared_ptr<MemoryBudget> memory;
 };
 
 // A write of a batch (BatchWriteItem): throttled alone, it counts a throttle event but not a
@@ -112,7 +115,11 @@ class PolicySet;
 // holds every stripe involved.
 enum class StripeLocking { kTake, kHeldByCaller };
 
-class Table {
+// The TTL value of `item` in Unix seconds, or nullopt when `attribute` is missing or not a
+// top-level Number (such items never expire). shard/table_time_to_live.cc.
+std::optional<double> TtlValueOf(const StoredItem& item, std::string_view attribute);
+
+class Table : public std::enable_shared_from_this<Table> {
  public:
   using IndexList = std::vector<std::shared_ptr<SecondaryIndex>>;
 
@@ -262,6 +269,36 @@ class Table {
   // REQUIRES: the key's stripe held exclusively (a transaction: all its base stripes; index
   // stripes are taken here, after them, as the lock order allows).
   void ReclaimExpired(const EncodedKey& key, const Expiry& expiry);
+  // ---- Memory (partstore/memory.h; shard/table_memory.cc) ----
+  // What the table's items, keys, structures and indexes hold.
+  int64_t memory_bytes() const { return memory_->bytes(); }
+  uint64_t evicted_items() const { return evicted_items_.load(std::memory_order_relaxed); }
+  uint64_t evicted_collections() const {
+    return evicted_collections_.load(std::memory_order_relaxed);
+  }
+  // A collection eviction may take: where it is, when it was last used, its nearest TTL expiry
+  // (Unix seconds; +infinity when none or not asked for).
+  struct EvictionCandidate {
+    std::weak_ptr<Table> table;
+    uint64_t hash = 0;
+    std::string partition;
+    uint32_t last_used = 0;
+    double expiry = 0;
+  };
+  // Up to `count` collections of stripe `stripe`, after where the previous sample of that stripe
+  // stopped. REQUIRES: called by the database's evictor only (it owns the cursors).
+  void SampleForEviction(size_t stripe, size_t count, bool with_expiry,
+                         std::vector<EvictionCandidate>* out);
+  // Evicts the candidate's collection whole (every item and its index entries, under the stripe's
+  // exclusive lock; no capacity consumed), unless it is gone or was used since it was sampled;
+  // the number of items evicted.
+  int64_t EvictCollection(const EvictionCandidate& candidate);
+  // After a write, with no lock held: runs the database's evictor when the store is over its
+  // limit (MemoryPolicy::kEvict).
+  void AfterWrite() const {
+    if (const MemoryBudget* budget = memory_->budget()) budget->EvictIfOver();
+  }
+
   // Cache mode, after an index read's locks: drops from `page` the entries whose base items are
   // expired, when the index (null: the table) does not carry the TTL attribute (their own
   // expired entries were skipped as they were read).
@@ -283,6 +320,7 @@ class Table {
   const std::string name_;
   const KeySchema key_schema_;
   const TableOptions options_;
+  const std::shared_ptr<MemoryAccount> memory_;  // the table's items and indexes
   StripeSet stripes_;
 
   // The indexes, two views of one list:
@@ -307,6 +345,11 @@ class Table {
   // in ttl_names_ (guarded by ttl_mu_) for the table's life, so a reader's pointer stays valid.
   std::atomic<const std::string*> cache_ttl_attribute_{nullptr};
   std::vector<std::unique_ptr<const std::string>> ttl_names_;
+  // Eviction: where each stripe's next sample starts (only the database's evictor, serialized by
+  // its own mutex, touches them), and what was evicted.
+  std::vector<Stripe::StoredKey> eviction_cursors_;
+  std::atomic<uint64_t> evicted_items_{0};
+  std::atomic<uint64_t> evicted_collections_{0};
   std::atomic<uint64_t> expired_items_{0};
   // The indexes writers of `hash`'s stripe maintain. REQUIRES: that stripe's lock held.
   const IndexList& WriterIndexes(uint64_t hash) const {
@@ -323,12 +366,30 @@ class Table {
     std::optional<SecondaryIndex::EntryKey> erase;  // the old entry, when the key changed or left
     std::optional<SecondaryIndex::EntryKey> put;    // the new entry
     bool replaces = false;                          // put replaces the entry at the same key
+    bool old_shares = false;  // the old entry shares the old item's buffer (memory counting)
     size_t old_size = 0;                            // entry sizes
     size_t new_size = 0;
     int64_t erase_half_units = 0;
     int64_t put_half_units = 0;
   };
   using IndexWritePlan = std::vector<IndexWrite>;
+  // Deletes `item`, stored at `key`, with its index entries, consuming no capacity (the simulated
+  // partitions' sizes follow): TTL reclaims and evictions. REQUIRES: the key's stripe held
+  // exclusively; index stripes are taken here.
+  void EraseUnmetered(Stripe& stripe, const EncodedKey& key, const StoredItem& item);
+  // The growth in bytes a write of `item` over `existing` (may be null) with index changes `plan`
+  // brings (partstore/memory.h: an estimate), and the reject policy's verdict on it.
+  int64_t GrowthOf(const EncodedKey& key, const StoredItem* existing, const StoredItem& item,
+                   const IndexWritePlan& plan) const;
+  Status AdmitWrite(int64_t growth) const;
+  // Stamps the collection of `partition` as used now, when eviction is on. REQUIRES: its stripe
+  // held (shared is enough).
+  void TouchCollection(const Stripe& stripe, PartitionKeyRef partition) const
+      PARTSTORE_REQUIRES_SHARED(stripe.mutex()) {
+    if (const uint32_t tick = memory_->Touch()) {
+      if (const ItemCollection* collection = stripe.Find(partition)) collection->Touch(tick);
+    }
+  }
   IndexWritePlan PlanIndexWrites(const IndexList& indexes, const StoredItem* old_item,
                                  const StoredItem* new_item, const EncodedKey& key) const;
   // The stripes involved: every index stripe the plan touches.
@@ -452,6 +513,15 @@ class Table {
   std::optional<ItemCollectionMetrics> CommitStaged(StagedWrite& write,
                                                     ReturnItemCollectionMetrics metrics,
                                                     CapacityCharge* charge);
+  // The memory a staged write adds (put or update; 0 otherwise), and the reject policy's verdict
+  // on a transaction's total.
+  int64_t StagedGrowth(const StagedWrite& write) const;
+  Status AdmitStaged(int64_t growth) const { return AdmitWrite(growth); }
+  // Whether writes are checked against a memory limit (MemoryPolicy::kReject).
+  bool rejecting() const {
+    const MemoryBudget* budget = memory_->budget();
+    return budget != nullptr && budget->rejecting();
+  }
   // TransactGetItems' read of one item (empty when absent), its stripe held (shared or exclusive)
   // by the caller.
   StoredItem ReadLocked(const EncodedKey& key) const;

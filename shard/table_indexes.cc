@@ -106,7 +106,8 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
   std::vector<std::shared_ptr<SecondaryIndex>> added;
   for (IndexDefinition& definition : created) {
     added.push_back(
-        std::make_shared<SecondaryIndex>(std::move(definition), key_schema_, options_.stripes));
+        std::make_shared<SecondaryIndex>(std::move(definition), key_schema_, options_.stripes,
+                                         memory_));
   }
   next.insert(next.end(), added.begin(), added.end());
   for (const auto& index : added) AddIndexCapacity(*index);
@@ -128,9 +129,11 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
           if (!key) continue;
           StoredItem projected = index->Project(item);
           const size_t size = projected.item_size();
+          const bool owns = projected.encoding().data() != item.encoding().data();
           Stripe& target = index->stripes().ForHash(key->hash);
           Stripe::WriteLock target_lock(target);
-          target.Put({key->hash, key->partition}, key->entry, std::move(projected));
+          target.Put({key->hash, key->partition}, key->entry, std::move(projected), nullptr,
+                     {.item = owns, .replaced = true});
           if (capacity_) {
             capacity_->NoteIndexData(index->name(), key->hash, static_cast<int64_t>(size), 1);
           }
@@ -346,27 +349,29 @@ void AddIndexCharge(const SecondaryIndex& index, int64_t half_units, CapacityCha
   map[index.name()] += half_units;
 }
 
-void EraseEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, StripeLocking locking) {
+// (`count_buffer` / `counting`: whether the entries own their buffers, for memory counting.)
+void EraseEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, StripeLocking locking,
+                bool count_buffer) {
   Stripe& stripe = index.stripes().ForHash(key.hash);
   if (locking == StripeLocking::kHeldByCaller) {
     stripe.AssertHeld();  // a transaction's commit holds its index stripes
-    stripe.Erase({key.hash, key.partition}, key.entry);
+    stripe.Erase({key.hash, key.partition}, key.entry, nullptr, count_buffer);
     return;
   }
   Stripe::WriteLock lock(stripe);
-  stripe.Erase({key.hash, key.partition}, key.entry);
+  stripe.Erase({key.hash, key.partition}, key.entry, nullptr, count_buffer);
 }
 
 void PutEntry(SecondaryIndex& index, const SecondaryIndex::EntryKey& key, StoredItem entry,
-              StripeLocking locking) {
+              StripeLocking locking, Stripe::BufferCounting counting) {
   Stripe& stripe = index.stripes().ForHash(key.hash);
   if (locking == StripeLocking::kHeldByCaller) {
     stripe.AssertHeld();
-    stripe.Put({key.hash, key.partition}, key.entry, std::move(entry));
+    stripe.Put({key.hash, key.partition}, key.entry, std::move(entry), nullptr, counting);
     return;
   }
   Stripe::WriteLock lock(stripe);
-  stripe.Put({key.hash, key.partition}, key.entry, std::move(entry));
+  stripe.Put({key.hash, key.partition}, key.entry, std::move(entry), nullptr, counting);
 }
 
 }  // namespace
@@ -387,6 +392,7 @@ Table::IndexWritePlan Table::PlanIndexWrites(const IndexList& indexes, const Sto
       // Nothing the index carries changed: no write (compared in place; building both entries
       // cost 21% of a 5-GSI overwrite in bench/index_benchmark.cc).
       if (index.SameProjection(*old_item, *new_item)) continue;
+      write.old_shares = index.SharesBuffer(*old_item);
       write.old_size = index.ProjectedSize(*old_item);
       write.new_size = index.ProjectedSize(*new_item);
       write.put = std::move(new_key);
@@ -394,6 +400,7 @@ Table::IndexWritePlan Table::PlanIndexWrites(const IndexList& indexes, const Sto
       write.put_half_units = EntryWriteHalfUnits(std::max(write.old_size, write.new_size));
     } else {
       if (old_key) {
+        write.old_shares = index.SharesBuffer(*old_item);
         write.old_size = index.ProjectedSize(*old_item);
         write.erase = std::move(old_key);
         write.erase_half_units = EntryWriteHalfUnits(write.old_size);
@@ -412,10 +419,13 @@ Table::IndexWritePlan Table::PlanIndexWrites(const IndexList& indexes, const Sto
 void Table::ApplyIndexWrites(const IndexWritePlan& plan, const StoredItem* new_item,
                              CapacityCharge* charge, StripeLocking locking) {
   for (const IndexWrite& write : plan) {
-    if (write.erase) EraseEntry(*write.index, *write.erase, locking);
+    if (write.erase) EraseEntry(*write.index, *write.erase, locking, !write.old_shares);
     if (write.put) {
       // An ALL projection stores the base item's own buffer (one more reference).
-      PutEntry(*write.index, *write.put, write.index->Project(*new_item), locking);
+      StoredItem entry = write.index->Project(*new_item);
+      const bool owns = entry.encoding().data() != new_item->encoding().data();
+      PutEntry(*write.index, *write.put, std::move(entry), locking,
+               {.item = owns, .replaced = !write.old_shares});
     }
     AddIndexCharge(*write.index, write.erase_half_units + write.put_half_units, charge);
   }

@@ -89,6 +89,7 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
   IndexWritePlan plan;
   if (!indexes.empty()) plan = PlanIndexWrites(indexes, existing, &item, key);
+  if (rejecting()) PARTSTORE_RETURN_IF_ERROR(AdmitWrite(GrowthOf(key, existing, item, plan)));
   if (capacity_) {
     PARTSTORE_RETURN_IF_ERROR(ChargeWrite(
         key, request.item, charge.table_half_units,
@@ -99,12 +100,14 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
         context.unmetered ? capacity::Metering::kUnmetered : capacity::Metering::kMetered));
   }
   const bool inserted = stripe.Put(partition, key.sort, item, &old);
+  TouchCollection(stripe, partition);
   if (!indexes.empty()) {
     ApplyIndexWrites(plan, &item, &charge);
     result.item_collection_metrics =
         CollectionMetrics(request.return_item_collection_metrics, indexes, key, request.item);
   }
   lock.Unlock();
+  AfterWrite();
 
   if (!inserted && request.return_values == ReturnValue::kAllOld) result.attributes = old.ToItem();
   result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
@@ -120,8 +123,11 @@ StoredItem Table::ReadItem(const EncodedKey& key) const {
   const Expiry expiry = CacheExpiry();
   const Stripe& stripe = stripes_.ForHash(key.hash);
   Stripe::ReadLock lock(stripe);
-  const StoredItem* item = stripe.FindItem({key.hash, key.partition}, key.sort);
-  return item != nullptr && !expiry.Expired(*item) ? *item : StoredItem();
+  const ItemCollection* collection = stripe.Find({key.hash, key.partition});
+  const StoredItem* item = collection != nullptr ? collection->Find(key.sort) : nullptr;
+  if (item == nullptr || expiry.Expired(*item)) return StoredItem();
+  if (const uint32_t tick = memory_->Touch()) collection->Touch(tick);
+  return *item;
 }
 
 Result<StoredItem> Table::GetStored(const GetItemRequest& request,
@@ -228,6 +234,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
     charge.table_half_units = WriteHalfUnits(std::max(old_size, new_size));
     IndexWritePlan plan;
     if (!indexes.empty()) plan = PlanIndexWrites(indexes, existing, &item, key);
+    if (rejecting()) PARTSTORE_RETURN_IF_ERROR(AdmitWrite(GrowthOf(key, existing, item, plan)));
     if (capacity_) {
       PARTSTORE_RETURN_IF_ERROR(
           ChargeWrite(key, request.key, charge.table_half_units,
@@ -235,6 +242,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
                       existing ? 0 : 1, plan, existing, &item));
     }
     stripe.Put(partition, key.sort, item, &old);
+    TouchCollection(stripe, partition);
     if (!indexes.empty()) {
       ApplyIndexWrites(plan, &item, &charge);
       result.item_collection_metrics =
@@ -250,6 +258,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
     }
   }
   lock.Unlock();
+  AfterWrite();
 
   if (request.return_values == ReturnValue::kAllOld && old_tree)
     result.attributes = std::move(old_tree);

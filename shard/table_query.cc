@@ -317,6 +317,7 @@ Result<PendingPage> Table::ReadQuery(const QueryRequest& request, const Prepared
     const Stripe& stripe = stripes.ForHash(hash);
     Stripe::ReadLock lock(stripe);
     const ItemCollection* collection = stripe.Find({hash, partition});
+    if (collection != nullptr && !index) collection->Touch(memory_->Touch());
     if (collection != nullptr && !collection->empty()) {
       ItemCollection::Cursor cursor = collection->NewCursor();
       if (forward) {

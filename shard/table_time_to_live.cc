@@ -15,9 +15,9 @@ namespace {
 // DynamoDB leaves alone items whose TTL value is more than five years in the past.
 constexpr double kFiveYearsSeconds = 5 * 365.25 * 86400;
 
-// The TTL value of `item` in epoch seconds, or nullopt when the attribute is missing or not a
-// top-level Number (such items never expire).
-std::optional<double> ExpiryOf(const StoredItem& item, std::string_view attribute) {
+}  // namespace
+
+std::optional<double> TtlValueOf(const StoredItem& item, std::string_view attribute) {
   std::optional<ValueView> value = item.Find(attribute);
   if (!value || value->type() != Type::kN) return std::nullopt;
   // Canonical decimal text, read as a double: exact enough for a comparison in seconds (numbers
@@ -28,8 +28,6 @@ std::optional<double> ExpiryOf(const StoredItem& item, std::string_view attribut
   if (error != std::errc()) return std::nullopt;
   return seconds;
 }
-
-}  // namespace
 
 Status Table::UpdateTimeToLive(const TimeToLiveSpecification& spec, int64_t now_micros,
                                int64_t change_interval_micros) {
@@ -85,7 +83,7 @@ TimeToLiveDescription Table::DescribeTimeToLive() const {
 
 bool Table::Expiry::Expired(const StoredItem& item) const {
   if (attribute == nullptr) return false;
-  const std::optional<double> expiry = ExpiryOf(item, *attribute);
+  const std::optional<double> expiry = TtlValueOf(item, *attribute);
   return expiry && *expiry < now && *expiry > now - kFiveYearsSeconds;
 }
 
@@ -102,24 +100,9 @@ void Table::ReclaimExpired(const EncodedKey& key, const Expiry& expiry) {
   if (!expiry) return;
   Stripe& stripe = stripes_.ForHash(key.hash);
   stripe.AssertHeld();  // REQUIRES: held exclusively by the caller
-  const PartitionKeyRef partition{key.hash, key.partition};
-  const StoredItem* existing = stripe.FindItem(partition, key.sort);
+  const StoredItem* existing = stripe.FindItem({key.hash, key.partition}, key.sort);
   if (existing == nullptr || !expiry.Expired(*existing)) return;
-  const IndexList& indexes = WriterIndexes(key.hash);
-  IndexWritePlan plan;
-  if (!indexes.empty()) plan = PlanIndexWrites(indexes, existing, nullptr, key);
-  if (capacity_) {
-    // Unmetered: only the simulated partitions' sizes follow.
-    (void)ChargeWrite(key, KeyOf(*existing), 0, -static_cast<int64_t>(existing->item_size()), -1,
-                      plan, existing, nullptr, capacity::RequestCounting::kPartOfRequest,
-                      capacity::Metering::kUnmetered);
-  }
-  StoredItem old;
-  stripe.Erase(partition, key.sort, &old);
-  if (!indexes.empty()) {
-    CapacityCharge unused;
-    ApplyIndexWrites(plan, nullptr, &unused);
-  }
+  EraseUnmetered(stripe, key, StoredItem(*existing));
   expired_items_.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -165,7 +148,7 @@ int64_t Table::DeleteExpired(double now_epoch, double cutoff) {
         ItemCollection::Cursor cursor = entry->second.NewCursor();
         for (cursor.SeekToFirst(); cursor.valid(); cursor.Next()) {
           const StoredItem& item = cursor.item();
-          const std::optional<double> expiry = ExpiryOf(item, attribute);
+          const std::optional<double> expiry = TtlValueOf(item, attribute);
           if (!expiry || *expiry >= cutoff || *expiry <= oldest) continue;
           expired.emplace_back(KeyOf(item), item.Find(attribute)->ToValue());
         }

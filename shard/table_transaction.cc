@@ -138,6 +138,7 @@ std::optional<ItemCollectionMetrics> Table::CommitStaged(StagedWrite& write,
   const PartitionKeyRef partition{key.hash, key.partition};
   if (write.new_item) {
     stripe.Put(partition, key.sort, write.new_item);
+    TouchCollection(stripe, partition);
     if (!indexes.empty()) {
       ApplyIndexWrites(write.plan, &write.new_item, charge, StripeLocking::kHeldByCaller);
       out = CollectionMetrics(metrics, indexes, key, write.key_item, StripeLocking::kHeldByCaller);

@@ -424,6 +424,17 @@ Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
     forget_token();
     return Canceled(std::move(reasons));
   }
+  // Memory (the reject policy): the transaction's growth as a whole (every table of a database
+  // shares one budget), admitted or refused with nothing changed.
+  if (!actions.empty() && actions.front().table->rejecting()) {
+    int64_t growth = 0;
+    for (const Action& action : actions) growth += action.table->StagedGrowth(action.staged);
+    if (Status admitted = actions.front().table->AdmitStaged(growth); !admitted.ok()) {
+      base.Unlock();
+      forget_token();
+      return admitted;
+    }
+  }
   for (size_t i = 0; i < count; ++i) {
     Status charged = actions[i].table->ChargeStaged(actions[i].staged);
     if (!charged.ok()) {
@@ -463,6 +474,7 @@ Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
   }
   index_stripes.Unlock();
   base.Unlock();
+  if (!actions.empty()) actions.front().table->AfterWrite();  // (one budget for every table)
 
   for (const auto& [name, charge] : charges) {
     if (auto reported = ReportCapacity(request.return_consumed_capacity, name, charge)) {

@@ -53,6 +53,7 @@
 #include "partstore/capacity_requests.h"
 #include "partstore/item_range.h"
 #include "partstore/item_requests.h"
+#include "partstore/memory.h"
 #include "partstore/read_requests.h"
 #include "partstore/sharding_requests.h"
 #include "partstore/status.h"
@@ -72,8 +73,11 @@ struct DatabaseOptions {
   // Capacity simulation: off by default (an in-process cache pays nothing for it). See
   // partstore/capacity_options.h; a null clock gets a SystemClock.
   capacity::CapacityOptions capacity;
-  // Time to Live: epoch time, the sweeper and the change limit (partstore/time_to_live.h).
+  // Time to Live: the expiry mode, epoch time, the sweeper and the change limit
+  // (partstore/time_to_live.h).
   TimeToLiveOptions time_to_live;
+  // A limit on what the store holds, and what happens at it (partstore/memory.h).
+  MemoryOptions memory;
   // Region and account used in table ARNs.
   std::string region = "us-east-1";
   std::string account_id = "000000000000";
@@ -116,6 +120,10 @@ class Database {
   // Deletes now every item of a TTL-enabled table that expired at least expiry_delay_seconds ago
   // (what the sweeper runs); the number deleted.
   int64_t DeleteExpiredItems();
+
+  // Memory (partstore/memory.h): what the store holds, its limit, and per table what it holds,
+  // evicted and expired (tables by name).
+  DescribeMemoryResult DescribeMemory() const;
 
   // ---- Data plane (item_requests.h, read_requests.h, batch_requests.h) ----
   // Each looks the table up by request.table_name. PutItem / UpdateItem / DeleteItem:

@@ -46,6 +46,8 @@ enum class Code : uint8_t {
   kResourceInUse,                    // ResourceInUseException.
   kLimitExceeded,                    // LimitExceededException (retryable).
   kInternal,                         // InternalServerError (retryable).
+  kMemoryLimitExceeded,              // MemoryLimitExceededException: partstore's memory limit
+                                     // (partstore/memory.h, the reject policy).
 };
 
 // The code's short name, e.g. "Validation" (for logs and test output; not the wire name).

@@ -4,7 +4,8 @@
 // 'B' BatchGetItem, 'W' BatchWriteItem, 'T' DescribeTable, 'L' ListTables, 'C' CreateTable,
 // 'A' Partstore.AdvanceClock, 'R' Partstore.DescribePartitions, 'M' Partstore.GetMetrics,
 // 'I' Partstore.GetContributorInsights, 'F' TransactWriteItems, '@' TransactGetItems,
-// '$' UpdateTimeToLive, '%' DescribeTimeToLive, and the sharding extensions listed below; any other
+// '$' UpdateTimeToLive, '%' DescribeTimeToLive, '&' Partstore.DescribeMemory, and the sharding
+// extensions listed below; any other
 // byte picks by its value modulo the count), the rest is the body. An upper-case letter (or '@')
 // runs on a database without capacity simulation; the lower-case letter (or '`', the byte 0x20
 // above '@' as 'a' is above 'A'), and every Partstore.<Op>, runs on one with capacity simulation on
@@ -67,6 +68,7 @@ constexpr Operation kOperations[] = {
     {'@', "TransactGetItems"},
     {'$', "UpdateTimeToLive"},
     {'%', "DescribeTimeToLive"},
+    {'&', "Partstore.DescribeMemory"},
 };
 constexpr size_t kOperationCount = sizeof(kOperations) / sizeof(kOperations[0]);
 

@@ -1,4 +1,5 @@
-// `--capacity on|off` and `--clock system|manual` (commands.h): the Database options they select.
+// `--capacity on|off`, `--clock system|manual`, the memory limit and TTL flags (commands.h): the
+// Database options they select.
 #include <memory>
 
 #include "partstore/clock.h"
@@ -33,8 +34,16 @@ DatabaseOptions DatabaseOptionsFor(const CapacityFlags& flags) {
   options.capacity.contributor_insights = flags.enabled();
   // A null clock is a SystemClock made with the Database.
   if (flags.manual_clock()) options.capacity.clock = std::make_shared<capacity::ManualClock>();
-  // A local DynamoDB: expired items stay visible until the sweeper deletes them, as on DynamoDB.
-  options.time_to_live.expiry_mode = ExpiryMode::kDynamoDb;
+  // A local DynamoDB by default: expired items stay visible until the sweeper deletes them, as
+  // on DynamoDB.
+  options.time_to_live.expiry_mode =
+      flags.expiry_mode == "cache" ? ExpiryMode::kCache : ExpiryMode::kDynamoDb;
+  options.time_to_live.sweep_interval_seconds = flags.ttl_sweep_seconds;
+  options.time_to_live.expiry_delay_seconds = flags.ttl_delay_seconds;
+  options.memory.limit_bytes = flags.memory_limit;
+  options.memory.policy =
+      flags.memory_policy == "reject" ? MemoryPolicy::kReject : MemoryPolicy::kEvict;
+  options.memory.ttl_first = flags.memory_policy == "evict-ttl-first";
   return options;
 }
 

@@ -19,6 +19,13 @@ namespace partstore::cli {
 struct CapacityFlags {
   std::string capacity;  // "on", "off", or empty: not given (off unless the clock is manual)
   std::string clock = "system";
+  // The store: a memory limit (bytes; 0: none) and its policy (partstore/memory.h), and TTL's
+  // expiry mode, sweep interval and delay (partstore/time_to_live.h).
+  uint64_t memory_limit = 0;
+  std::string memory_policy = "reject";  // reject, evict, evict-ttl-first
+  std::string expiry_mode = "dynamodb";  // dynamodb, cache
+  double ttl_sweep_seconds = 1.0;
+  double ttl_delay_seconds = 0;
 
   bool enabled() const;
   bool manual_clock() const;

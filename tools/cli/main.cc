@@ -20,6 +20,30 @@ void AddCapacityFlags(CLI::App* command, partstore::cli::CapacityFlags& flags) {
                    "Partstore.AdvanceClock; turns capacity on)")
       ->capture_default_str()
       ->check(CLI::IsMember({"system", "manual"}));
+  command
+      ->add_option("--memory-limit", flags.memory_limit,
+                   "Most the store may hold: items, keys, indexes (e.g. 512MiB, 2GiB; 0: no limit)")
+      ->transform(CLI::AsSizeValue(false));
+  command
+      ->add_option("--memory-policy", flags.memory_policy,
+                   "At the limit: reject writes, or evict least recently used item collections "
+                   "(evict-ttl-first: those with the nearest TTL expiry first)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"reject", "evict", "evict-ttl-first"}));
+  command
+      ->add_option("--expiry-mode", flags.expiry_mode,
+                   "TTL: dynamodb (expired items stay visible until deleted, as on DynamoDB) or "
+                   "cache (invisible the instant they expire)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"dynamodb", "cache"}));
+  command
+      ->add_option("--ttl-sweep-seconds", flags.ttl_sweep_seconds,
+                   "TTL: how often the sweeper deletes expired items (0: never in the background)")
+      ->capture_default_str();
+  command
+      ->add_option("--ttl-delay-seconds", flags.ttl_delay_seconds,
+                   "TTL: how long an expired item stays before the sweeper may delete it")
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -148,6 +172,11 @@ int main(int argc, char** argv) {
   for (const partstore::cli::CapacityFlags* flags : {&run_capacity, &serve_options.capacity}) {
     if (std::string conflict = flags->Conflict(); !conflict.empty()) {
       return app.exit(CLI::ValidationError("--clock", conflict));
+    }
+    // The Database's own checks (a limit under 1 MiB, a sweep interval out of range, ...).
+    if (auto opened = partstore::Database::Open(partstore::cli::DatabaseOptionsFor(*flags));
+        !opened.ok()) {
+      return app.exit(CLI::ValidationError("options", std::string(opened.status().message())));
     }
   }
   if (*demo) return partstore::cli::RunDemo(demo_command, std::cout, std::cerr);

@@ -75,7 +75,7 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 34> kOperations = {{
+const std::array<Operation, 35> kOperations = {{
     {"BatchGetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
@@ -132,6 +132,17 @@ const std::array<Operation, 34> kOperations = {{
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeDeleteShardingPolicyRequest, &Database::DeleteShardingPolicy,
                   EncodeDeleteShardingPolicyResult);
+     }},
+    {"Partstore.DescribeMemory",
+     [](Database& db, const rapidjson::Value& body) {
+       return RunWith(
+           db, body, DecodeDescribeMemoryRequest,
+           [](Database& d, const DescribeMemoryRequest&) {
+             return Result<DescribeMemoryResult>(d.DescribeMemory());
+           },
+           [](const DescribeMemoryRequest&, const DescribeMemoryResult& result) {
+             return EncodeDescribeMemoryResult(result);
+           });
      }},
     {"Partstore.DescribePartitions",
      [](Database& db, const rapidjson::Value& body) {

@@ -37,6 +37,9 @@ WireError WireErrorFor(Code code) {
       return {"com.amazonaws.dynamodb.v20120810#LimitExceededException", 400};
     case Code::kInternal:
       return {"com.amazonaws.dynamodb.v20120810#InternalServerError", 500};
+    case Code::kMemoryLimitExceeded:
+      // partstore's own (no DynamoDB error means it); a 400 the SDKs do not retry.
+      return {"com.partstore#MemoryLimitExceededException", 400};
   }
   return {"com.amazonaws.dynamodb.v20120810#InternalServerError", 500};
 }

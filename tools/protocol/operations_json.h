@@ -28,6 +28,7 @@
 #include "partstore/batch_requests.h"
 #include "partstore/consumed_capacity.h"
 #include "partstore/item_requests.h"
+#include "partstore/memory.h"
 #include "partstore/read_requests.h"
 #include "partstore/status.h"
 #include "partstore/table_requests.h"
@@ -85,6 +86,10 @@ Result<UpdateTimeToLiveRequest> DecodeUpdateTimeToLiveRequest(const rapidjson::V
 Result<DescribeTimeToLiveRequest> DecodeDescribeTimeToLiveRequest(const rapidjson::Value& body);
 std::string EncodeUpdateTimeToLiveResult(const UpdateTimeToLiveResult& result);
 std::string EncodeDescribeTimeToLiveResult(const DescribeTimeToLiveResult& result);
+
+// ---- Memory (memory_json.cc): Partstore.DescribeMemory ----
+Result<DescribeMemoryRequest> DecodeDescribeMemoryRequest(const rapidjson::Value& body);
+std::string EncodeDescribeMemoryResult(const DescribeMemoryResult& result);
 
 // ---- Batches (batch_json.cc) ----
 Result<BatchGetItemRequest> DecodeBatchGetItemRequest(const rapidjson::Value& body);

@@ -178,6 +178,33 @@ std::string ServerMetrics::Render(Database& db) const {
   out += bytes;
   out += expired;
   if (capacity) out += throttled;
+  // Memory (partstore/memory.h): the store's count, its limit, and per table its bytes and
+  // evictions.
+  const DescribeMemoryResult memory = db.DescribeMemory();
+  out += fmt::format(
+      "# HELP partstore_memory_used_bytes What the store holds: items, keys, indexes.\n"
+      "# TYPE partstore_memory_used_bytes gauge\npartstore_memory_used_bytes {}\n"
+      "# HELP partstore_memory_limit_bytes The memory limit (0: none).\n"
+      "# TYPE partstore_memory_limit_bytes gauge\npartstore_memory_limit_bytes {}\n"
+      "# HELP partstore_memory_rejected_writes_total Writes refused at the memory limit.\n"
+      "# TYPE partstore_memory_rejected_writes_total counter\n"
+      "partstore_memory_rejected_writes_total {}\n",
+      memory.used_bytes, memory.limit_bytes, memory.rejected_writes);
+  std::string table_memory =
+      "# HELP partstore_table_memory_bytes What the store holds for the table and its indexes.\n"
+      "# TYPE partstore_table_memory_bytes gauge\n";
+  std::string evicted =
+      "# HELP partstore_evicted_items_total Items evicted at the memory limit.\n"
+      "# TYPE partstore_evicted_items_total counter\n";
+  for (const TableMemory& t : memory.tables) {
+    const std::string label = Label(t.table_name);
+    table_memory +=
+        fmt::format("partstore_table_memory_bytes{{table=\"{}\"}} {}\n", label, t.bytes);
+    evicted += fmt::format("partstore_evicted_items_total{{table=\"{}\"}} {}\n", label,
+                           t.evicted_items);
+  }
+  out += table_memory;
+  out += evicted;
   return out;
 }
 

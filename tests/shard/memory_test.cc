@@ -1,0 +1,357 @@
+// Memory (partstore/memory.h): the count of what the store holds (against the heap's own figure),
+// the reject policy (a refused write changes nothing), the evict policy (whole collections, with
+// their index entries; least recently used first; ttl_first), resident memory under a write
+// stream of ten times the limit, and eviction racing readers and writers.
+#include <gtest/gtest.h>
+#include <malloc.h>
+
+#include <atomic>
+#include <fstream>
+#include <map>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "partstore/database.h"
+#include "shard/database_state.h"
+#include "tests/shard/database_testutil.h"
+
+namespace partstore::testing {
+namespace {
+
+constexpr uint64_t kMiB = uint64_t{1} << 20;
+
+DatabaseOptions Limited(uint64_t limit, MemoryPolicy policy) {
+  DatabaseOptions options;
+  options.memory.limit_bytes = limit;
+  options.memory.policy = policy;
+  options.stripes_per_table = 8;
+  return options;
+}
+
+// A table of PK + SK with a GSI on G (INCLUDE of one attribute: entries have buffers of their
+// own).
+void CreateTable(Database& db, const std::string& name) {
+  CreateTableRequest table = SimpleTable(name, StringKeys());
+  table.attribute_definitions.push_back({"G", KeyType::kString});
+  GlobalSecondaryIndex gsi;
+  gsi.index_name = "ByG";
+  gsi.key_schema = {{"G", KeyRoleName::kHash}, {"SK", KeyRoleName::kRange}};
+  gsi.projection.projection_type = ProjectionType::kInclude;
+  gsi.projection.non_key_attributes = std::vector<std::string>{"v"};
+  table.global_secondary_indexes.push_back(gsi);
+  auto created = db.CreateTable(table);
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+}
+
+Item ItemOf(int pk, int sk, size_t payload, const std::string& g = "g") {
+  return {{"PK", Value("user#" + std::to_string(pk))},
+          {"SK", Value("order#" + std::to_string(sk))},
+          {"G", Value(g + std::to_string(pk % 7))},
+          {"v", Value(std::string(payload, 'x'))}};
+}
+
+Status Put(Database& db, const std::string& table, Item item) {
+  PutItemRequest request;
+  request.table_name = table;
+  request.item = std::move(item);
+  return db.PutItem(request).status();
+}
+
+int64_t ScanCount(Database& db, const std::string& table, std::optional<std::string> index = {}) {
+  int64_t count = 0;
+  ScanRequest scan;
+  scan.table_name = table;
+  scan.index_name = index;
+  scan.select = Select::kCount;
+  while (true) {
+    auto page = db.Scan(scan);
+    EXPECT_TRUE(page.ok()) << page.status().ToString();
+    if (!page.ok()) return -1;
+    count += page->count;
+    if (!page->last_evaluated_key) return count;
+    scan.exclusive_start_key = page->last_evaluated_key;
+  }
+}
+
+int64_t QueryCount(Database& db, const std::string& table, const std::string& pk) {
+  QueryRequest query;
+  query.table_name = table;
+  query.key_condition_expression = "PK = :p";
+  query.expression_attribute_values = AttributeMap{{":p", Value(pk)}};
+  auto found = db.Query(query);
+  EXPECT_TRUE(found.ok()) << found.status().ToString();
+  return found.ok() ? found->count : -1;
+}
+
+TEST(MemoryCountTest, FollowsWritesAndDeletesAndAgreesWithTheHeap) {
+  Database db(Limited(0, MemoryPolicy::kReject));
+  CreateTable(db, "Orders");
+  const int64_t empty = db.DescribeMemory().used_bytes;
+  malloc_trim(0);
+  const size_t heap_before = mallinfo2().uordblks;
+  for (int pk = 0; pk < 2000; ++pk) {
+    for (int sk = 0; sk < 5; ++sk) ASSERT_TRUE(Put(db, "Orders", ItemOf(pk, sk, 200)).ok());
+  }
+  const size_t heap_after = mallinfo2().uordblks;
+  const DescribeMemoryResult full = db.DescribeMemory();
+  const int64_t counted = full.used_bytes - empty;
+  const double heap = static_cast<double>(heap_after - heap_before);
+  // The count is of the store's data, the heap's of everything the writes left allocated (the
+  // expression cache, the capacity of vectors): close, and never far above.
+  EXPECT_GT(static_cast<double>(counted), 0.8 * heap) << counted << " counted, heap " << heap;
+  EXPECT_LT(static_cast<double>(counted), 1.1 * heap) << counted << " counted, heap " << heap;
+  ASSERT_EQ(full.tables.size(), 1u);
+  EXPECT_EQ(full.tables[0].table_name, "Orders");
+  EXPECT_EQ(full.tables[0].bytes, full.used_bytes);
+
+  // Overwrites of the same size hold the count; deletes give back all but the maps' slots.
+  for (int pk = 0; pk < 2000; ++pk) ASSERT_TRUE(Put(db, "Orders", ItemOf(pk, 0, 200)).ok());
+  EXPECT_EQ(db.DescribeMemory().used_bytes, full.used_bytes);
+  for (int pk = 0; pk < 2000; ++pk) {
+    for (int sk = 0; sk < 5; ++sk) {
+      DeleteItemRequest del;
+      del.table_name = "Orders";
+      del.key = {{"PK", Value("user#" + std::to_string(pk))},
+                 {"SK", Value("order#" + std::to_string(sk))}};
+      ASSERT_TRUE(db.DeleteItem(del).ok());
+    }
+  }
+  const int64_t drained = db.DescribeMemory().used_bytes;
+  EXPECT_LT(drained, counted / 4) << "only the hash maps' slots stay";
+  // A dropped table gives back everything.
+  ASSERT_TRUE(db.DeleteTable({"Orders"}).ok());
+  EXPECT_EQ(db.DescribeMemory().used_bytes, 0);
+}
+
+TEST(MemoryRejectTest, ARefusedWriteChangesNothing) {
+  Database db(Limited(kMiB, MemoryPolicy::kReject));
+  CreateTable(db, "Orders");
+  int written = 0;
+  Status refused;
+  for (int pk = 0; pk < 100000 && refused.ok(); ++pk) {
+    refused = Put(db, "Orders", ItemOf(pk, 0, 500));
+    if (refused.ok()) ++written;
+  }
+  ASSERT_EQ(refused.code(), Code::kMemoryLimitExceeded);
+  EXPECT_NE(refused.message().find("Memory limit exceeded"), std::string::npos);
+  const DescribeMemoryResult at_limit = db.DescribeMemory();
+  EXPECT_LE(at_limit.used_bytes, static_cast<int64_t>(kMiB));
+  EXPECT_GT(at_limit.used_bytes, static_cast<int64_t>(kMiB * 9 / 10));
+  EXPECT_EQ(ScanCount(db, "Orders"), written);
+
+  // Every kind of growing write is refused whole; the data is what it was.
+  auto snapshot = [&] {
+    std::map<std::string, Item> items;
+    ScanRequest scan;
+    scan.table_name = "Orders";
+    for (auto page = db.Scan(scan); page.ok(); page = db.Scan(scan)) {
+      for (Item& item : page->items) {
+        items[item.at("PK").as_string() + "/" + item.at("SK").as_string()] = std::move(item);
+      }
+      if (!page->last_evaluated_key) break;
+      scan.exclusive_start_key = page->last_evaluated_key;
+    }
+    return items;
+  };
+  const auto before = snapshot();
+  EXPECT_EQ(Put(db, "Orders", ItemOf(0, 0, 100000)).code(), Code::kMemoryLimitExceeded);
+  UpdateItemRequest update;
+  update.table_name = "Orders";
+  update.key = {{"PK", Value("user#1")}, {"SK", Value("order#0")}};
+  update.update_expression = "SET v = :big";
+  update.expression_attribute_values = AttributeMap{{":big", Value(std::string(100000, 'y'))}};
+  EXPECT_EQ(db.UpdateItem(update).status().code(), Code::kMemoryLimitExceeded);
+  BatchWriteItemRequest batch;
+  batch.request_items.emplace_back("Orders", std::vector<WriteRequest>{});
+  for (int i = 0; i < 25; ++i) {
+    batch.request_items[0].second.push_back(
+        {.kind = WriteRequest::Kind::kPut, .item = ItemOf(900000 + i, 0, 4000)});
+  }
+  (void)db.BatchWriteItem(batch);  // some may land before the limit; none past it
+  TransactWriteItemsRequest transaction;
+  for (int i = 0; i < 3; ++i) {
+    TransactWriteItem put;
+    put.put = PutItemRequest{.table_name = "Orders", .item = ItemOf(800000 + i, 0, 100000)};
+    transaction.transact_items.push_back(put);
+  }
+  EXPECT_EQ(db.TransactWriteItems(transaction).status().code(), Code::kMemoryLimitExceeded);
+  auto after = snapshot();
+  for (auto it = after.begin(); it != after.end();) {
+    // (The batch's puts that fitted are the only change.)
+    it = it->first.starts_with("user#9000") ? after.erase(it) : std::next(it);
+  }
+  EXPECT_EQ(after.size(), before.size());
+  EXPECT_TRUE(after == before);
+  EXPECT_LE(db.DescribeMemory().used_bytes, static_cast<int64_t>(kMiB));
+  EXPECT_GT(db.DescribeMemory().rejected_writes, 3u);
+
+  // Deletes always go through, and make room.
+  for (int pk = 0; pk < 100; ++pk) {
+    DeleteItemRequest del;
+    del.table_name = "Orders";
+    del.key = {{"PK", Value("user#" + std::to_string(pk))}, {"SK", Value("order#0")}};
+    ASSERT_TRUE(db.DeleteItem(del).ok());
+  }
+  EXPECT_TRUE(Put(db, "Orders", ItemOf(0, 0, 500)).ok());
+}
+
+TEST(MemoryEvictTest, EvictsWholeCollectionsWithTheirIndexEntries) {
+  Database db(Limited(kMiB, MemoryPolicy::kEvict));
+  CreateTable(db, "Orders");
+  constexpr int kItemsPerKey = 8;
+  for (int pk = 0; pk < 3000; ++pk) {
+    for (int sk = 0; sk < kItemsPerKey; ++sk) {
+      ASSERT_TRUE(Put(db, "Orders", ItemOf(pk, sk, 100)).ok());
+    }
+  }
+  const DescribeMemoryResult memory = db.DescribeMemory();
+  // Within the limit, but the last collection being written may straddle it.
+  EXPECT_LE(memory.used_bytes, static_cast<int64_t>(kMiB));
+  ASSERT_EQ(memory.tables.size(), 1u);
+  EXPECT_GT(memory.tables[0].evicted_collections, 1000u);
+  EXPECT_EQ(memory.tables[0].evicted_items % kItemsPerKey, 0u) << "whole collections only";
+  int64_t left = 0;
+  for (int pk = 0; pk < 3000; ++pk) {
+    const int64_t count = QueryCount(db, "Orders", "user#" + std::to_string(pk));
+    ASSERT_TRUE(count == 0 || count == kItemsPerKey) << pk << ": " << count;
+    left += count;
+  }
+  EXPECT_EQ(left + static_cast<int64_t>(memory.tables[0].evicted_items), 3000 * kItemsPerKey);
+  EXPECT_EQ(ScanCount(db, "Orders", "ByG"), left) << "index entries leave with their items";
+  EXPECT_EQ(internal::GetTable(db, "Orders").value()->item_count(), left);
+}
+
+TEST(MemoryEvictTest, KeepsWhatIsReadAndEvictsWhatIsNot) {
+  Database db(Limited(kMiB, MemoryPolicy::kEvict));
+  CreateTable(db, "Orders");
+  // 50 hot keys read after every write; 10,000 cold ones written once.
+  for (int pk = 0; pk < 50; ++pk) ASSERT_TRUE(Put(db, "Orders", ItemOf(pk, 0, 300)).ok());
+  for (int pk = 50; pk < 10050; ++pk) {
+    ASSERT_TRUE(Put(db, "Orders", ItemOf(pk, 0, 300)).ok());
+    const Item key = {{"PK", Value("user#" + std::to_string(pk % 50))}, {"SK", Value("order#0")}};
+    (void)MustGet(db, "Orders", key);
+  }
+  int hot_left = 0;
+  for (int pk = 0; pk < 50; ++pk) hot_left += static_cast<int>(QueryCount(db, "Orders", "user#" + std::to_string(pk)));
+  EXPECT_GE(hot_left, 48) << "sampled LRU keeps (nearly) all hot keys";
+  EXPECT_LT(ScanCount(db, "Orders"), 5000);
+}
+
+TEST(MemoryEvictTest, TtlFirstEvictsTheNearestExpiryFirst) {
+  DatabaseOptions options = Limited(kMiB, MemoryPolicy::kEvict);
+  options.memory.ttl_first = true;
+  options.time_to_live.change_interval_seconds = 0;
+  Database db(options);
+  CreateTable(db, "Orders");
+  ASSERT_TRUE(db.UpdateTimeToLive({"Orders", {"exp", true}}).ok());
+  const int64_t far = static_cast<int64_t>(time(nullptr)) + 86400;
+  // Items without TTL first (the oldest by LRU), then items with TTL, each expiring sooner than
+  // the one written before it (so the nearest expiry is the most recently used: LRU would keep
+  // it).
+  for (int pk = 0; pk < 500; ++pk) ASSERT_TRUE(Put(db, "Orders", ItemOf(pk, 0, 300)).ok());
+  for (int pk = 1000; pk < 6000; ++pk) {
+    Item item = ItemOf(pk, 0, 300);
+    item["exp"] = Value(far + (6000 - pk));
+    ASSERT_TRUE(Put(db, "Orders", std::move(item)).ok());
+  }
+  auto left = [&](int from, int to) {
+    int64_t n = 0;
+    for (int pk = from; pk < to; ++pk) n += QueryCount(db, "Orders", "user#" + std::to_string(pk));
+    return n;
+  };
+  EXPECT_GE(left(0, 500), 490) << "items with a TTL go first, though the others are older";
+  EXPECT_GT(left(1000, 3500), 2 * left(3500, 6000)) << "the nearest expiry first, not LRU";
+}
+
+TEST(MemoryOptionsTest, OutOfRangeOptionsAreRefused) {
+  DatabaseOptions options;
+  options.memory.limit_bytes = 1000;
+  auto opened = Database::Open(options);
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.status().message().find("memory.limit_bytes"), std::string::npos);
+  options = {};
+  options.memory.eviction_samples = 0;
+  EXPECT_FALSE(Database::Open(options).ok());
+  options.memory.eviction_samples = 65;
+  EXPECT_FALSE(Database::Open(options).ok());
+  options = {};
+  options.memory.limit_bytes = kMiB;
+  EXPECT_TRUE(Database::Open(options).ok());
+}
+
+// Resident memory (the process's, from /proc) under a write stream of ten times the limit.
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+int64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t pages = 0;
+  int64_t resident = 0;
+  statm >> pages >> resident;
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
+TEST(MemoryEvictTest, ResidentMemoryStaysNearTheLimitUnderTenTimesItsWrites) {
+  constexpr uint64_t kLimit = 32 * kMiB;
+  Database db(Limited(kLimit, MemoryPolicy::kEvict));
+  CreateTable(db, "Orders");
+  malloc_trim(0);
+  const int64_t before = ResidentBytes();
+  // ~1 KB items, 10x the limit in all; every 4th key gets a second item.
+  int64_t written = 0;
+  for (int pk = 0; written < static_cast<int64_t>(10 * kLimit); ++pk) {
+    ASSERT_TRUE(Put(db, "Orders", ItemOf(pk, 0, 1000)).ok());
+    written += 1100;
+    if (pk % 4 == 0) {
+      ASSERT_TRUE(Put(db, "Orders", ItemOf(pk, 1, 1000)).ok());
+      written += 1100;
+    }
+  }
+  const int64_t grown = ResidentBytes() - before;
+  constexpr int64_t kFixed = 16 * kMiB;  // the allocator's arenas and free lists, the test's own
+  EXPECT_LE(grown, static_cast<int64_t>(1.1 * kLimit) + kFixed)
+      << "resident grew " << grown / kMiB << " MiB for a " << kLimit / kMiB << " MiB limit";
+  EXPECT_LE(db.DescribeMemory().used_bytes, static_cast<int64_t>(kLimit));
+}
+#endif
+
+// Eviction racing readers and writers (ThreadSanitizer runs this in the concurrent tests).
+TEST(MemoryConcurrentTest, EvictionRacesReadersAndWriters) {
+  Database db(Limited(kMiB, MemoryPolicy::kEvict));
+  CreateTable(db, "Orders");
+  constexpr int kItemsPerKey = 4;
+  std::atomic<bool> failed{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t) {
+    threads.emplace_back([&, t] {
+      for (int pk = t; pk < 4000; pk += 2) {
+        // A collection written in one transaction, so it is whole or absent for readers.
+        TransactWriteItemsRequest transaction;
+        for (int sk = 0; sk < kItemsPerKey; ++sk) {
+          TransactWriteItem put;
+          put.put = PutItemRequest{.table_name = "Orders", .item = ItemOf(pk, sk, 200)};
+          transaction.transact_items.push_back(put);
+        }
+        if (!db.TransactWriteItems(transaction).ok()) failed = true;
+        const int64_t seen = QueryCount(db, "Orders", "user#" + std::to_string(pk / 2));
+        if (seen != 0 && seen != kItemsPerKey) failed = true;
+        (void)db.GetItem({.table_name = "Orders",
+                          .key = {{"PK", Value("user#" + std::to_string(pk / 3))},
+                                  {"SK", Value("order#0")}}});
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    for (int round = 0; round < 20; ++round) {
+      if (ScanCount(db, "Orders", "ByG") < 0) failed = true;
+    }
+  });
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_FALSE(failed);
+  EXPECT_LE(db.DescribeMemory().used_bytes, static_cast<int64_t>(kMiB));
+  EXPECT_EQ(ScanCount(db, "Orders", "ByG"), ScanCount(db, "Orders"));
+  EXPECT_GT(db.DescribeMemory().tables[0].evicted_collections, 0u);
+}
+
+}  // namespace
+}  // namespace partstore::testing
