@@ -32,7 +32,10 @@
 // description_mu_, then indexes_mu_; stripe locks are never taken while holding
 // description_mu_ or indexes_mu_ exclusively. ttl_mu_ (the TTL setting) is a leaf: DeleteExpired
 // copies the attribute name under it and releases it before taking any stripe, and deletes each
-// expired item through DeleteItem with no lock of its own held.
+// expired item through DeleteItem with no lock of its own held. Eviction (shard/table_memory.cc)
+// is a writer like the others: EvictCollection holds one base stripe exclusively and takes the
+// index stripes after it; writers call AfterWrite (which may run the database's evictor) only
+// once their own locks are released.
 #pragma once
 
 #include <atomic>
@@ -376,7 +379,8 @@ class Table : public std::enable_shared_from_this<Table> {
   // Deletes `item`, stored at `key`, with its index entries, consuming no capacity (the simulated
   // partitions' sizes follow): TTL reclaims and evictions. REQUIRES: the key's stripe held
   // exclusively; index stripes are taken here.
-  void EraseUnmetered(Stripe& stripe, const EncodedKey& key, const StoredItem& item);
+  void EraseUnmetered(Stripe& stripe, const EncodedKey& key, const StoredItem& item)
+      PARTSTORE_REQUIRES(stripe.mutex());
   // The growth in bytes a write of `item` over `existing` (may be null) with index changes `plan`
   // brings (partstore/memory.h: an estimate), and the reject policy's verdict on it.
   int64_t GrowthOf(const EncodedKey& key, const StoredItem* existing, const StoredItem& item,

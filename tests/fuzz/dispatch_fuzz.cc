@@ -77,12 +77,16 @@ void Check(bool condition) {
 }
 
 // A table "Tab" (pk S, sk N) with a few items, and a hash-only table "Hsh" (id S); with capacity
-// simulation on a manual clock when `capacity`.
+// simulation on a manual clock when `capacity`. The plain database has a 1 MiB memory limit with
+// the evict policy and cache expiry (large items evict), the simulated one DynamoDB's expiry.
 std::unique_ptr<partstore::Database> MakeDatabase(bool capacity) {
   partstore::DatabaseOptions options;
   if (capacity) {
     options.capacity.enabled = true;
     options.capacity.clock = std::make_shared<partstore::capacity::ManualClock>();
+    options.time_to_live.expiry_mode = partstore::ExpiryMode::kDynamoDb;
+  } else {
+    options.memory = {.limit_bytes = 1 << 20, .policy = partstore::MemoryPolicy::kEvict};
   }
   auto db = std::make_unique<partstore::Database>(std::move(options));
   protocol::Dispatch(*db, "CreateTable",
