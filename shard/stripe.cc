@@ -57,7 +57,7 @@ bool Stripe::Put(PartitionKeyRef key, std::string_view sk, StoredItem item, Stor
   const uint64_t before = collection.total_size();
   size_t container_before = 0;
   if (account_ != nullptr) {
-    container_before = collection.ContainerBytes();
+    container_before = collection.MemoryBytes();
     memory += ItemBytes(sk, item, counting.item);
   }
   StoredItem replaced;
@@ -65,7 +65,7 @@ bool Stripe::Put(PartitionKeyRef key, std::string_view sk, StoredItem item, Stor
   item_count_ += inserted ? 1 : 0;
   size_bytes_ += static_cast<int64_t>(collection.total_size()) - static_cast<int64_t>(before);
   if (account_ != nullptr) {
-    memory += static_cast<int64_t>(collection.ContainerBytes()) -
+    memory += static_cast<int64_t>(collection.MemoryBytes()) -
               static_cast<int64_t>(container_before);
     if (!inserted) memory -= ItemBytes(sk, replaced, counting.replaced);
     CountMemory(memory);
@@ -79,7 +79,7 @@ bool Stripe::Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old, bo
   if (it == map_.end()) return false;
   ItemCollection& collection = it->second;
   const uint64_t before = collection.total_size();
-  const size_t container_before = account_ != nullptr ? collection.ContainerBytes() : 0;
+  const size_t container_before = account_ != nullptr ? collection.MemoryBytes() : 0;
   StoredItem removed;
   if (!collection.Erase(sk, &removed)) return false;
   --item_count_;
@@ -98,13 +98,13 @@ bool Stripe::Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old, bo
     if (account_ != nullptr) {
       // The collection's arrays and the key's heap block go; the slot stays (the map keeps its
       // capacity).
-      memory -= static_cast<int64_t>(container_before - sizeof(ItemCollection)) +
+      memory -= static_cast<int64_t>(container_before) +
                 static_cast<int64_t>(StringHeapBytes(it->first.key.size()));
     }
     map_.erase(it);
     erased_since_growth_ = true;
   } else if (account_ != nullptr) {
-    memory += static_cast<int64_t>(collection.ContainerBytes()) -
+    memory += static_cast<int64_t>(collection.MemoryBytes()) -
               static_cast<int64_t>(container_before);
   }
   if (account_ != nullptr) CountMemory(memory);

@@ -193,7 +193,7 @@ class Stripe {
   }
 
   // Memory (shard/memory_budget.h): Put and Erase report what they allocate and free (the map by
-  // capacity, collections by ContainerBytes, key strings and item buffers as heap blocks) to
+  // capacity, collections by MemoryBytes, key strings and item buffers as heap blocks) to
   // `account`; null: not counted. Set once, before the stripe is used.
   void set_memory(MemoryAccount* account) { account_ = account; }
   int64_t memory_bytes() const PARTSTORE_REQUIRES_SHARED(mu_) { return memory_bytes_; }
