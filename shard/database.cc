@@ -148,8 +148,7 @@ Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& reques
   table_options.item_collection_size_limit = state_->options_.item_collection_size_limit;
   table_options.expression_cache = state_->cache_;
   table_options.capacity = state_->options_.capacity;
-  table_options.cache_expiry =
-      state_->options_.time_to_live.expiry_mode == ExpiryMode::kCache;
+  table_options.cache_expiry = state_->options_.time_to_live.expiry_mode == ExpiryMode::kCache;
   table_options.epoch_at_clock_zero = state_->epoch_at_clock_zero_;
   table_options.memory = state_->memory_;
   table_options.arn_prefix = fmt::format("arn:aws:dynamodb:{}:{}:table/", state_->options_.region,

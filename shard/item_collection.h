@@ -50,8 +50,8 @@
 // cursors must not outlive the lock they were obtained under; StoredItem copies may.
 #pragma once
 
-#include <boost/container/flat_map.hpp>
 #include <atomic>
+#include <boost/container/flat_map.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <limits>

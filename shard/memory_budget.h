@@ -100,9 +100,7 @@ class MemoryAccount {
   int64_t bytes() const { return bytes_.load(std::memory_order_relaxed); }
   MemoryBudget* budget() const { return budget_.get(); }
   // The access stamp for a collection just used, or 0 when nothing evicts.
-  uint32_t Touch() const {
-    return budget_ != nullptr && budget_->evicting() ? budget_->Tick() : 0;
-  }
+  uint32_t Touch() const { return budget_ != nullptr && budget_->evicting() ? budget_->Tick() : 0; }
 
  private:
   const std::shared_ptr<MemoryBudget> budget_;

@@ -65,8 +65,8 @@ bool Stripe::Put(PartitionKeyRef key, std::string_view sk, StoredItem item, Stor
   item_count_ += inserted ? 1 : 0;
   size_bytes_ += static_cast<int64_t>(collection.total_size()) - static_cast<int64_t>(before);
   if (account_ != nullptr) {
-    memory += static_cast<int64_t>(collection.MemoryBytes()) -
-              static_cast<int64_t>(container_before);
+    memory +=
+        static_cast<int64_t>(collection.MemoryBytes()) - static_cast<int64_t>(container_before);
     if (!inserted) memory -= ItemBytes(sk, replaced, counting.replaced);
     CountMemory(memory);
   }
@@ -104,8 +104,8 @@ bool Stripe::Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old, bo
     map_.erase(it);
     erased_since_growth_ = true;
   } else if (account_ != nullptr) {
-    memory += static_cast<int64_t>(collection.MemoryBytes()) -
-              static_cast<int64_t>(container_before);
+    memory +=
+        static_cast<int64_t>(collection.MemoryBytes()) - static_cast<int64_t>(container_before);
   }
   if (account_ != nullptr) CountMemory(memory);
   if (old != nullptr) *old = std::move(removed);

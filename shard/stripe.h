@@ -285,7 +285,7 @@ class StripeSet {
  private:
   int64_t Sum(int64_t (Stripe::*counter)() const) const;
 
-  int shift_ = 64;  // 64 - log2(size)
+  int shift_ = 64;                          // 64 - log2(size)
   std::shared_ptr<MemoryAccount> account_;  // may be null
   std::vector<std::unique_ptr<Stripe>> stripes_;
 };

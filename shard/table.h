@@ -370,7 +370,7 @@ class Table : public std::enable_shared_from_this<Table> {
     std::optional<SecondaryIndex::EntryKey> put;    // the new entry
     bool replaces = false;                          // put replaces the entry at the same key
     bool old_shares = false;  // the old entry shares the old item's buffer (memory counting)
-    size_t old_size = 0;                            // entry sizes
+    size_t old_size = 0;      // entry sizes
     size_t new_size = 0;
     int64_t erase_half_units = 0;
     int64_t put_half_units = 0;

@@ -105,9 +105,8 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
   }
   std::vector<std::shared_ptr<SecondaryIndex>> added;
   for (IndexDefinition& definition : created) {
-    added.push_back(
-        std::make_shared<SecondaryIndex>(std::move(definition), key_schema_, options_.stripes,
-                                         memory_));
+    added.push_back(std::make_shared<SecondaryIndex>(std::move(definition), key_schema_,
+                                                     options_.stripes, memory_));
   }
   next.insert(next.end(), added.begin(), added.end());
   for (const auto& index : added) AddIndexCapacity(*index);

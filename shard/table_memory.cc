@@ -27,8 +27,8 @@ void Table::EraseUnmetered(Stripe& stripe, const EncodedKey& key, const StoredIt
   if (!indexes.empty()) plan = PlanIndexWrites(indexes, &item, nullptr, key);
   if (capacity_) {
     // Unmetered: only the simulated partitions' sizes and counts follow.
-    (void)ChargeWrite(key, KeyOf(item), 0, -static_cast<int64_t>(item.item_size()), -1, plan,
-                      &item, nullptr, capacity::RequestCounting::kPartOfRequest,
+    (void)ChargeWrite(key, KeyOf(item), 0, -static_cast<int64_t>(item.item_size()), -1, plan, &item,
+                      nullptr, capacity::RequestCounting::kPartOfRequest,
                       capacity::Metering::kUnmetered);
   }
   stripe.Erase({key.hash, key.partition}, key.sort);

@@ -1,5 +1,5 @@
 // Table: Time to Live (see shard/table.h and partstore/time_to_live.h; DynamoDB's rules and
-// messages with their sources: the reference's section 11).
+// messages with their sources: docs/reference.md, Time to Live).
 #include <algorithm>
 #include <charconv>
 #include <string>
@@ -32,7 +32,7 @@ std::optional<double> TtlValueOf(const StoredItem& item, std::string_view attrib
 Status Table::UpdateTimeToLive(const TimeToLiveSpecification& spec, int64_t now_micros,
                                int64_t change_interval_micros) {
   std::lock_guard lock(ttl_mu_);
-  // The state rules first, then the change limit (the reference, section 11).
+  // The state rules first, then the change limit (docs/reference.md, Time to Live).
   if (spec.enabled) {
     if (ttl_attribute_ && *ttl_attribute_ == spec.attribute_name) {
       return Status::Validation("TimeToLive is already enabled");
@@ -64,8 +64,8 @@ Status Table::UpdateTimeToLive(const TimeToLiveSpecification& spec, int64_t now_
   if (options_.cache_expiry) {
     const std::string* published = nullptr;
     if (spec.enabled) {
-      published = ttl_names_.emplace_back(std::make_unique<const std::string>(spec.attribute_name))
-                      .get();
+      published =
+          ttl_names_.emplace_back(std::make_unique<const std::string>(spec.attribute_name)).get();
     }
     cache_ttl_attribute_.store(published, std::memory_order_release);
   }
@@ -84,7 +84,7 @@ TimeToLiveDescription Table::DescribeTimeToLive() const {
 bool Table::Expiry::Expired(const StoredItem& item) const {
   if (attribute == nullptr) return false;
   const std::optional<double> expiry = TtlValueOf(item, *attribute);
-  return expiry && *expiry < now && *expiry > now - kFiveYearsSeconds;
+  return expiry && *expiry<now&& * expiry> now - kFiveYearsSeconds;
 }
 
 Table::Expiry Table::CacheExpiry() const {

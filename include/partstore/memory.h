@@ -53,10 +53,10 @@ struct DescribeMemoryRequest {};  // (Partstore.DescribeMemory over the wire)
 
 struct TableMemory {
   std::string table_name;
-  int64_t bytes = 0;               // the table's items, keys, structures and indexes
-  uint64_t evicted_items = 0;      // since the table was created
+  int64_t bytes = 0;           // the table's items, keys, structures and indexes
+  uint64_t evicted_items = 0;  // since the table was created
   uint64_t evicted_collections = 0;
-  uint64_t expired_items = 0;      // deleted by TTL (partstore/time_to_live.h)
+  uint64_t expired_items = 0;  // deleted by TTL (partstore/time_to_live.h)
 };
 
 struct DescribeMemoryResult {

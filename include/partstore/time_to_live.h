@@ -1,5 +1,5 @@
 // Time to Live: DynamoDB's UpdateTimeToLive and DescribeTimeToLive, and how this database expires
-// items (the reference's section 11 has DynamoDB's rules and their sources).
+// items (docs/reference.md, Time to Live, has DynamoDB's rules and their sources).
 //
 //   db.UpdateTimeToLive({.table_name = "Sessions",
 //                        .time_to_live_specification = {.attribute_name = "expires_at",

@@ -35,12 +35,11 @@ TEST_F(MemoryJsonTest, DescribeMemory) {
   const DescribeMemoryResult memory = db_.DescribeMemory();
   Response described = Call("Partstore.DescribeMemory", "{}");
   EXPECT_EQ(described.http_status, 200);
-  EXPECT_EQ(described.body,
-            R"({"LimitBytes":1048576,"Policy":"REJECT","UsedBytes":)" +
-                std::to_string(memory.used_bytes) +
-                R"(,"RejectedWrites":0,"Tables":[{"TableName":"Tbl","Bytes":)" +
-                std::to_string(memory.tables.at(0).bytes) +
-                R"(,"EvictedItems":0,"EvictedCollections":0,"ExpiredItems":0}]})");
+  EXPECT_EQ(described.body, R"({"LimitBytes":1048576,"Policy":"REJECT","UsedBytes":)" +
+                                std::to_string(memory.used_bytes) +
+                                R"(,"RejectedWrites":0,"Tables":[{"TableName":"Tbl","Bytes":)" +
+                                std::to_string(memory.tables.at(0).bytes) +
+                                R"(,"EvictedItems":0,"EvictedCollections":0,"ExpiredItems":0}]})");
   EXPECT_EQ(Call("Partstore.DescribeMemory", "[]").http_status, 400);
 }
 

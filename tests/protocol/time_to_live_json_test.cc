@@ -1,6 +1,6 @@
 // UpdateTimeToLive and DescribeTimeToLive over the JSON protocol: DynamoDB's null-member and
 // length messages (all of a request's violations in one), the shapes' SerializationException,
-// and the response shapes (reference section 11).
+// and the response shapes (docs/reference.md, Time to Live).
 #include <gtest/gtest.h>
 
 #include <string>

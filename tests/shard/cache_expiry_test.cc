@@ -153,9 +153,9 @@ TEST_F(CacheExpiryTest, WritesFindNoItemAndReclaimIt) {
   Advance(2);
   TransactWriteItemsRequest transaction;
   TransactWriteItem check;
-  check.condition_check = ConditionCheckRequest{
-      .table_name = "Cache", .key = Key("d", "1"),
-      .condition_expression = "attribute_not_exists(PK)"};
+  check.condition_check = ConditionCheckRequest{.table_name = "Cache",
+                                                .key = Key("d", "1"),
+                                                .condition_expression = "attribute_not_exists(PK)"};
   transaction.transact_items.push_back(check);
   EXPECT_TRUE(db_.TransactWriteItems(transaction).ok());
 }
@@ -267,8 +267,7 @@ TEST_F(CacheExpiryTest, ModelOfLiveItemsUnderRandomOperations) {
     ASSERT_TRUE(read.ok()) << read.status().ToString();
     for (size_t i = 0; i < read->responses.size(); ++i) {
       const Item& key = keys.keys[i];
-      const auto m =
-          model.find({key.at("PK").as_string(), key.at("SK").as_string()});
+      const auto m = model.find({key.at("PK").as_string(), key.at("SK").as_string()});
       EXPECT_EQ(read->responses[i].has_value(), m != model.end() && live(m->second)) << step;
     }
   }

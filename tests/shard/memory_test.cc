@@ -4,13 +4,13 @@
 // stream of ten times the limit, and eviction racing readers and writers.
 #include <gtest/gtest.h>
 #include <malloc.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <fstream>
 #include <map>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "partstore/database.h"
@@ -234,7 +234,8 @@ TEST(MemoryEvictTest, KeepsWhatIsReadAndEvictsWhatIsNot) {
     (void)MustGet(db, "Orders", key);
   }
   int hot_left = 0;
-  for (int pk = 0; pk < 50; ++pk) hot_left += static_cast<int>(QueryCount(db, "Orders", "user#" + std::to_string(pk)));
+  for (int pk = 0; pk < 50; ++pk)
+    hot_left += static_cast<int>(QueryCount(db, "Orders", "user#" + std::to_string(pk)));
   EXPECT_GE(hot_left, 48) << "sampled LRU keeps (nearly) all hot keys";
   EXPECT_LT(ScanCount(db, "Orders"), 5000);
 }
@@ -257,7 +258,8 @@ TEST(MemoryEvictTest, TtlFirstEvictsTheNearestExpiryFirst) {
     ASSERT_TRUE(Put(db, "Orders", std::move(item)).ok());
   }
   int64_t untimed = 0;
-  for (int pk = 0; pk < 500; ++pk) untimed += QueryCount(db, "Orders", "user#" + std::to_string(pk));
+  for (int pk = 0; pk < 500; ++pk)
+    untimed += QueryCount(db, "Orders", "user#" + std::to_string(pk));
   EXPECT_GE(untimed, 490) << "items with a TTL go first, though the others are older";
   int64_t far_half = 0;
   int64_t near_half = 0;
@@ -267,8 +269,8 @@ TEST(MemoryEvictTest, TtlFirstEvictsTheNearestExpiryFirst) {
   }
   // Survivors include the last writes, not sampled yet, whatever their expiry: about 1.5 far to
   // 1 near in runs (LRU alone: 1 to 1).
-  EXPECT_GT(far_half * 10, near_half * 13) << "the nearest expiry first: " << far_half << " far, "
-                                     << near_half << " near";
+  EXPECT_GT(far_half * 10, near_half * 13)
+      << "the nearest expiry first: " << far_half << " far, " << near_half << " near";
 }
 
 TEST(MemoryOptionsTest, OutOfRangeOptionsAreRefused) {
@@ -341,9 +343,9 @@ TEST(MemoryConcurrentTest, EvictionRacesReadersAndWriters) {
         if (!db.TransactWriteItems(transaction).ok()) failed = true;
         const int64_t seen = QueryCount(db, "Orders", "user#" + std::to_string(pk / 2));
         if (seen != 0 && seen != kItemsPerKey) failed = true;
-        (void)db.GetItem({.table_name = "Orders",
-                          .key = {{"PK", Value("user#" + std::to_string(pk / 3))},
-                                  {"SK", Value("order#0")}}});
+        (void)db.GetItem(
+            {.table_name = "Orders",
+             .key = {{"PK", Value("user#" + std::to_string(pk / 3))}, {"SK", Value("order#0")}}});
       }
     });
   }

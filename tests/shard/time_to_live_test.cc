@@ -1,7 +1,7 @@
 // Time to Live through the C++ API (partstore/time_to_live.h): DynamoDB's state rules and
-// messages (reference section 11), and the sweeper on the manual clock: exact expiry instants,
-// GSI entries and counts removed, no capacity consumed, what never expires, an item moved into
-// the future survives, the delay keeps expired items visible; the background sweeper on the
+// messages (docs/reference.md, Time to Live), and the sweeper on the manual clock: exact expiry
+// instants, GSI entries and counts removed, no capacity consumed, what never expires, an item moved
+// into the future survives, the delay keeps expired items visible; the background sweeper on the
 // system clock.
 #include <gtest/gtest.h>
 

@@ -4,7 +4,8 @@ namespace partstore::protocol {
 
 WireError WireErrorFor(Code code) {
   switch (code) {
-    case Code::kOk: break;
+    case Code::kOk:
+      break;
     case Code::kValidation:
       return {"com.amazon.coral.validate#ValidationException", 400};
     case Code::kSerialization:

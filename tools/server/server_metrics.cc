@@ -200,8 +200,8 @@ std::string ServerMetrics::Render(Database& db) const {
     const std::string label = Label(t.table_name);
     table_memory +=
         fmt::format("partstore_table_memory_bytes{{table=\"{}\"}} {}\n", label, t.bytes);
-    evicted += fmt::format("partstore_evicted_items_total{{table=\"{}\"}} {}\n", label,
-                           t.evicted_items);
+    evicted +=
+        fmt::format("partstore_evicted_items_total{{table=\"{}\"}} {}\n", label, t.evicted_items);
   }
   out += table_memory;
   out += evicted;

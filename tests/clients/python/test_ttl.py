@@ -1,7 +1,8 @@
-"""Time to Live through boto3 (reference section 11): UpdateTimeToLive / DescribeTimeToLive with
-DynamoDB's answers and errors, and expiry on `serve --clock manual`, where epoch time starts at
-the wall clock and moves only with Partstore.AdvanceClock: an expired item stays visible until
-the sweep that follows the advance deletes it (and its GSI entry), without consuming capacity."""
+"""Time to Live through boto3 (docs/reference.md, Time to Live): UpdateTimeToLive /
+DescribeTimeToLive with DynamoDB's answers and errors, and expiry on `serve --clock manual`,
+where epoch time starts at the wall clock and moves only with Partstore.AdvanceClock: an expired
+item stays visible until the sweep that follows the advance deletes it (and its GSI entry),
+without consuming capacity."""
 import time
 
 import pytest
