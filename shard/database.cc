@@ -227,6 +227,9 @@ Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& reques
   if (!table.ok()) return TableNotFound(request.table_name);
   const TableDescription before = (*table)->Describe();
   PARTSTORE_RETURN_IF_ERROR((*table)->Update(request));
+  // A new index's entries were counted as it was backfilled; the evict policy makes room now
+  // (the reject policy does not refuse an UpdateTable: partstore/memory.h).
+  (*table)->AfterWrite();
   UpdateTableResult result;
   result.table_description = (*table)->Describe();
   // As DynamoDB's response: a GSI being created is reported CREATING, one being deleted is still

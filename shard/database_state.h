@@ -7,7 +7,8 @@
 // or remove a table, never with a table's locks; sharding_mu serializes read-modify-writes of
 // a table's PolicySet (the table's policy lock is a leaf under it); insights_mu, tokens_mu and
 // sweeper_mu are leaves, never held while a transaction runs (the sweeper thread holds none while
-// it sweeps). evict_mu is taken with no other lock held, before mu and stripes.
+// it sweeps). An eviction takes the budget's evictor_mu, then evict_mu, then mu (shared) and
+// stripes; a writer starts one only with no lock held.
 #pragma once
 
 #include <condition_variable>
@@ -60,7 +61,7 @@ struct DatabaseState {
   void StopSweeper();
   ~DatabaseState() {
     StopSweeper();
-    memory_->set_evictor(nullptr);  // a table kept by a tool outlives the evictor
+    memory_->set_evictor(nullptr);  // (waits for an eviction in progress)
   }
 
   DatabaseOptions options_;

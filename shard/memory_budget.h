@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <utility>
 
 #include "partstore/memory.h"
@@ -68,11 +69,17 @@ class MemoryBudget {
   }
   uint32_t Tick() { return tick_.fetch_add(1, std::memory_order_relaxed) + 1; }
   uint32_t now() const { return tick_.load(std::memory_order_relaxed); }
-  // REQUIRES: called before any table exists.
-  void set_evictor(std::function<void()> evictor) { evictor_ = std::move(evictor); }
-  // After a write, with no stripe lock held.
+  // The database sets it when it opens and clears it when it closes; clearing waits for an
+  // eviction in progress (a table a tool kept may outlive the database).
+  void set_evictor(std::function<void()> evictor) {
+    std::lock_guard lock(evictor_mu_);
+    evictor_ = std::move(evictor);
+  }
+  // After a write, with no lock held. evictor_mu_ is the first lock an eviction takes.
   void EvictIfOver() const {
-    if (evicting() && over() && evictor_) evictor_();
+    if (!evicting() || !over()) return;
+    std::lock_guard lock(evictor_mu_);
+    if (evictor_) evictor_();
   }
 
  private:
@@ -80,6 +87,7 @@ class MemoryBudget {
   std::atomic<int64_t> used_{0};
   std::atomic<uint64_t> rejected_{0};
   std::atomic<uint32_t> tick_{0};
+  mutable std::mutex evictor_mu_;  // guards evictor_, and is held while it runs
   std::function<void()> evictor_;
 };
 

@@ -21,6 +21,12 @@ namespace {
 constexpr int64_t kSlotBytes = sizeof(Stripe::Entry) + 1;
 }  // namespace
 
+int64_t Stripe::NewKeyMapGrowth(PartitionKeyRef key) const {
+  const size_t capacity = map_.capacity();
+  if (map_.size() + 1 <= capacity - capacity / 8 || map_.contains(key)) return 0;
+  return static_cast<int64_t>(capacity + 1) * kSlotBytes;
+}
+
 int64_t Stripe::ItemBytes(std::string_view sk, const StoredItem& item, bool buffer) {
   return static_cast<int64_t>(StringHeapBytes(sk.size()) +
                               (buffer ? HeapBytes(item.footprint()) : 0));

@@ -197,6 +197,10 @@ class Stripe {
   // `account`; null: not counted. Set once, before the stripe is used.
   void set_memory(MemoryAccount* account) { account_ = account; }
   int64_t memory_bytes() const PARTSTORE_REQUIRES_SHARED(mu_) { return memory_bytes_; }
+  // The bytes a Put of partition key `key` would add to the hash map's slots: 0 when the key is
+  // present or the map has room, else the slots its doubling adds (the reject policy's estimate;
+  // absl's maps grow past 7/8 full).
+  int64_t NewKeyMapGrowth(PartitionKeyRef key) const PARTSTORE_REQUIRES_SHARED(mu_);
 
   // Eviction's sampling: calls visit(const StoredKey&, const ItemCollection&) for up to `count`
   // collections after the one at `*cursor` in the map's own slot order (the hash table's: as good

@@ -135,6 +135,9 @@ Table::~Table() = default;
 
 Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
                                              TableOptions options) {
+  if (options.cache_expiry && !options.capacity.clock) {
+    return Status::Validation("TableOptions: cache_expiry needs capacity.clock (epoch time)");
+  }
   ConstraintViolations violations;
   violations.Name(request.table_name, "tableName");
   violations.CollectionLength(fmt::format("[{} elements]", request.key_schema.size()),

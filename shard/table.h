@@ -238,7 +238,8 @@ class Table : public std::enable_shared_from_this<Table> {
 
   // The item stored under `key` (empty when there is none): a handle taken under the stripe's
   // shared lock, readable after it is released (BatchGetItem, index fetches).
-  StoredItem ReadItem(const EncodedKey& key) const;
+  // `touch`: the read marks the collection used (eviction's LRU); a Scan's does not.
+  StoredItem ReadItem(const EncodedKey& key, bool touch = true) const;
 
   // Time to Live (shard/table_time_to_live.cc; partstore/time_to_live.h has the rules).
   // UpdateTimeToLive applies DynamoDB's state rules, then its change limit: a change within
@@ -370,6 +371,7 @@ class Table : public std::enable_shared_from_this<Table> {
     std::optional<SecondaryIndex::EntryKey> put;    // the new entry
     bool replaces = false;                          // put replaces the entry at the same key
     bool old_shares = false;  // the old entry shares the old item's buffer (memory counting)
+    bool repoint = false;  // the same entry, re-pointed at the new item's buffer: not a write
     size_t old_size = 0;      // entry sizes
     size_t new_size = 0;
     int64_t erase_half_units = 0;
@@ -446,7 +448,7 @@ class Table : public std::enable_shared_from_this<Table> {
   Item IndexKeyOf(const SecondaryIndex& index, const StoredItem& entry) const;
   // The base item an index entry points at (its own stripe lock, taken and released here), or
   // an empty handle.
-  StoredItem ReadBaseItem(const StoredItem& entry) const;
+  StoredItem ReadBaseItem(const StoredItem& entry, bool touch = true) const;
   // ConsumedCapacity of a read of the table (`index` null) or of an index (reported as the
   // index's part only, as DynamoDB does).
   std::optional<ConsumedCapacity> ReportReadCapacity(ReturnConsumedCapacity mode,

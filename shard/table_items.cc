@@ -119,14 +119,14 @@ Result<GetItemResult> Table::GetItem(const GetItemRequest& request) const {
   return GetItem(request, prepared);
 }
 
-StoredItem Table::ReadItem(const EncodedKey& key) const {
+StoredItem Table::ReadItem(const EncodedKey& key, bool touch) const {
   const Expiry expiry = CacheExpiry();
   const Stripe& stripe = stripes_.ForHash(key.hash);
   Stripe::ReadLock lock(stripe);
   const ItemCollection* collection = stripe.Find({key.hash, key.partition});
   const StoredItem* item = collection != nullptr ? collection->Find(key.sort) : nullptr;
   if (item == nullptr || expiry.Expired(*item)) return StoredItem();
-  if (const uint32_t tick = memory_->Touch()) collection->Touch(tick);
+  if (touch) collection->Touch(memory_->Touch());
   return *item;
 }
 

@@ -38,7 +38,7 @@ Status Table::ChargeWrite(const EncodedKey& key, const Item& key_source, int64_t
     return capacity::KeyAccess{entry.partition, item, nullptr, source};
   };
   for (const IndexWrite& w : plan) {
-    if (!w.index->global()) continue;
+    if (!w.index->global() || w.repoint) continue;
     if (w.erase) {
       write.indexes.push_back({w.index->name(), w.erase->hash, w.erase_half_units,
                                -static_cast<int64_t>(w.old_size), -1, access(*w.erase, old_item)});

@@ -119,8 +119,9 @@ void Table::DropExpiredEntries(const SecondaryIndex* index, const Expiry& expiry
           d.non_key_attributes.end()) {
     return;  // the entries carry the attribute: already checked
   }
-  // (ReadBaseItem reads nothing for an expired item; no index lock is held here.)
-  page->DropIf([this](const StoredItem& entry) { return !ReadBaseItem(entry); });
+  // (ReadBaseItem reads nothing for an expired item; no index lock is held here. The check does
+  // not mark the base item's collection used.)
+  page->DropIf([this](const StoredItem& entry) { return !ReadBaseItem(entry, /*touch=*/false); });
 }
 
 int64_t Table::DeleteExpired(double now_epoch, double cutoff) {

@@ -13,9 +13,12 @@
 //
 // With a limit (limit_bytes > 0), a write that grows the store past it:
 //   - MemoryPolicy::kReject: fails with MemoryLimitExceededException (Code::kMemoryLimitExceeded,
-//     HTTP 400, not retried by the SDKs) and changes nothing. Deletes and writes that shrink the
-//     store always succeed. The check is made before the write, on the item's and its index
-//     entries' estimated growth, so the store may end a few entries' overhead past the limit.
+//     HTTP 400, not retried by the SDKs) and changes nothing (a transaction is checked whole; a
+//     BatchWriteItem is atomic per item: the items before the refused one are written). Deletes
+//     and writes that shrink the store always succeed. The check is made before the write, on
+//     an estimate of its growth (the item, its index entries, a stripe's hash map doubling), and
+//     concurrent writes are checked independently, so the store may end a few writes past the
+//     limit. An UpdateTable that adds an index is not refused; its entries count.
 //   - MemoryPolicy::kEvict: succeeds, and then whole item collections (every item of one
 //     partition key, with their index entries, under the key's stripe lock, so a Query sees all
 //     of a collection or none of it) are evicted until the store is within the limit. The victim
@@ -23,7 +26,8 @@
 //     16 best candidates kept across rounds, and the least recently used evicted (reads and writes
 //     of a collection mark it used; Scans do not). With ttl_first, collections holding an item
 //     with a TTL value go first, the nearest expiry first (eviction samples up to ten more rounds
-//     to find one). Evictions consume no capacity and are counted per table.
+//     to find one). Evictions consume no capacity and are counted per table. After an
+//     UpdateTable that adds an index, the evictor runs too.
 //
 // Thread safety: value types.
 #pragma once
