@@ -99,3 +99,45 @@ def test_table_arn_is_accepted(manual):
     arn = client.describe_table(TableName="ttl_arn")["Table"]["TableArn"]
     assert client.describe_time_to_live(TableName=arn)["TimeToLiveDescription"] == {
         "TimeToLiveStatus": "DISABLED"}
+
+
+def _ttl_table(client, name):
+    client.create_table(TableName=name, BillingMode="PAY_PER_REQUEST",
+                        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}],
+                        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}])
+    client.update_time_to_live(TableName=name, TimeToLiveSpecification={
+        "AttributeName": "expires", "Enabled": True})
+
+
+def _present(client, name, pk):
+    return "Item" in client.get_item(TableName=name, Key={"PK": {"S": pk}}, ConsistentRead=True)
+
+
+@pytest.mark.parametrize("mode,visible", [("dynamodb", True), ("cache", False)])
+def test_expiry_mode_and_delay_flags(mode, visible):
+    """`serve --expiry-mode` and `--ttl-delay-seconds` are honoured: within the delay an expired
+    item is still returned in dynamodb mode and not in cache mode; after it, it is deleted."""
+    with serve("--clock", "manual", "--expiry-mode", mode, "--ttl-delay-seconds", "3600") as url:
+        client = make_client(url)
+        _ttl_table(client, "modes")
+        client.put_item(TableName="modes", Item={
+            "PK": {"S": "a"}, "expires": {"N": str(int(time.time()) + 60)}})
+        partstore(url, "AdvanceClock", {"Seconds": 120})
+        assert _present(client, "modes", "a") == visible
+        partstore(url, "AdvanceClock", {"Seconds": 3600})
+        assert not _present(client, "modes", "a")
+        if visible:  # deleted by the sweep, not hidden
+            assert client.scan(TableName="modes", Select="COUNT")["Count"] == 0
+
+
+def test_sweep_interval_flag():
+    """`--ttl-sweep-seconds 0` runs no background sweeper; a short interval deletes soon."""
+    past = str(int(time.time()) - 10)
+    with serve("--ttl-sweep-seconds", "0") as off, serve("--ttl-sweep-seconds", "0.05") as on:
+        for url in (off, on):
+            client = make_client(url)
+            _ttl_table(client, "sweep")
+            client.put_item(TableName="sweep", Item={"PK": {"S": "a"}, "expires": {"N": past}})
+        time.sleep(1.5)
+        assert _present(make_client(off), "sweep", "a")
+        assert not _present(make_client(on), "sweep", "a")
