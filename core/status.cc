@@ -40,6 +40,10 @@ std::string_view CodeName(Code code) {
       return "Internal";
     case Code::kMemoryLimitExceeded:
       return "MemoryLimitExceeded";
+    case Code::kExpiredIterator:
+      return "ExpiredIterator";
+    case Code::kTrimmedDataAccess:
+      return "TrimmedDataAccess";
   }
   return "Unknown";
 }

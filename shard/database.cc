@@ -125,6 +125,16 @@ Status CheckOptions(const DatabaseOptions& options) {
   if (!(t.change_interval_seconds >= 0 && t.change_interval_seconds <= 86400)) {
     return bad("time_to_live.change_interval_seconds", t.change_interval_seconds, "0..86400");
   }
+  const StreamOptions& s = options.streams;
+  if (!(s.retention_seconds >= 60 && s.retention_seconds <= 10 * 365.25 * 86400)) {
+    return bad("streams.retention_seconds", s.retention_seconds, "60..10 years");
+  }
+  if (s.max_bytes < (uint64_t{1} << 20)) {
+    return bad("streams.max_bytes", static_cast<double>(s.max_bytes), "at least 1 MiB");
+  }
+  if (!(s.iterator_lifetime_seconds >= 1 && s.iterator_lifetime_seconds <= 86400)) {
+    return bad("streams.iterator_lifetime_seconds", s.iterator_lifetime_seconds, "1..86400");
+  }
   return Status::Ok();
 }
 
@@ -151,6 +161,8 @@ Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& reques
   table_options.cache_expiry = state_->options_.time_to_live.expiry_mode == ExpiryMode::kCache;
   table_options.epoch_at_clock_zero = state_->epoch_at_clock_zero_;
   table_options.memory = state_->memory_;
+  table_options.streams = state_->options_.streams;
+  table_options.stream_registry = state_->streams_;
   table_options.arn_prefix = fmt::format("arn:aws:dynamodb:{}:{}:table/", state_->options_.region,
                                          state_->options_.account_id);
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
@@ -186,6 +198,8 @@ Result<DeleteTableResult> Database::DeleteTable(const DeleteTableRequest& reques
   table->set_status(TableStatus::kDeleting);
   DeleteTableResult result;
   result.table_description = table->Describe();
+  // Its stream stays readable (DISABLED) until its records are trimmed, as DynamoDB's.
+  table->DisableStream();
   return result;
 }
 

@@ -98,6 +98,8 @@ struct DatabaseState {
   // locks, one at a time.
   std::shared_ptr<MemoryBudget> memory_;
   void Evict();
+  // Every stream (shard/stream.h; ListStreams, DescribeStream, the iterators).
+  std::shared_ptr<StreamRegistry> streams_ = std::make_shared<StreamRegistry>();
   std::mutex evict_mu_;  // guards eviction_pool_ and eviction_rng_
   std::vector<Table::EvictionCandidate> eviction_pool_;
   uint64_t eviction_rng_ = 0x9e3779b97f4a7c15;

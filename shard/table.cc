@@ -156,6 +156,9 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
         "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
         "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
   }
+  if (request.stream_specification) {
+    PARTSTORE_RETURN_IF_ERROR(CheckStreamSpecification(*request.stream_specification));
+  }
   PARTSTORE_ASSIGN_OR_RETURN(KeySchema schema, KeySchemaOf(request));
   PARTSTORE_ASSIGN_OR_RETURN(std::vector<IndexDefinition> indexes,
                              IndexDefinitionsOf(request, schema, mode));
@@ -184,6 +187,7 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
   }
   const std::string arn = options.arn_prefix + request.table_name;
   const size_t stripes = options.stripes;
+  if (!options.stream_registry) options.stream_registry = std::make_shared<StreamRegistry>();
   std::shared_ptr<Table> table(new Table(request.table_name, schema, std::move(options)));
   for (IndexDefinition& definition : indexes) {
     table->indexes_.push_back(
@@ -214,6 +218,10 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
         table->SettingsOf(mode, d.provisioned_throughput.read_capacity_units,
                           d.provisioned_throughput.write_capacity_units));
     for (const auto& index : table->indexes_) table->AddIndexCapacity(*index);
+  }
+  if (request.stream_specification && request.stream_specification->stream_enabled) {
+    std::lock_guard<std::mutex> lock(table->description_mu_);
+    table->StartStream(*request.stream_specification->stream_view_type);
   }
   return table;
 }
@@ -337,7 +345,8 @@ Status Table::Update(const UpdateTableRequest& request) {
   const bool index_updates =
       request.global_secondary_index_updates && !request.global_secondary_index_updates->empty();
   const bool billing_change = request.billing_mode || request.provisioned_throughput;
-  if (!index_updates && !billing_change) {
+  const bool stream_change = request.stream_specification.has_value();
+  if (!index_updates && !billing_change && !stream_change) {
     return Status::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "
@@ -346,8 +355,25 @@ Status Table::Update(const UpdateTableRequest& request) {
   }
   // One UpdateTable at a time, whole: index changes and the billing part, so that a billing-mode
   // switch and a GSI being created cannot miss each other, and a request is applied entirely or
-  // not at all. Lock order: update_mu_, then description_mu_, then indexes_mu_.
+  // not at all (the stream change is checked first and applied last). Lock order: update_mu_,
+  // then description_mu_, then indexes_mu_.
   std::lock_guard<std::mutex> serialized(update_mu_);
+  if (stream_change) {
+    std::lock_guard<std::mutex> lock(description_mu_);
+    PARTSTORE_RETURN_IF_ERROR(CheckStreamChange(*request.stream_specification));
+  }
+  if (index_updates || billing_change) {
+    PARTSTORE_RETURN_IF_ERROR(UpdateIndexesAndBilling(request, index_updates, billing_change));
+  }
+  if (stream_change) {
+    std::lock_guard<std::mutex> lock(description_mu_);
+    ApplyStreamChange(*request.stream_specification);
+  }
+  return Status::Ok();
+}
+
+Status Table::UpdateIndexesAndBilling(const UpdateTableRequest& request, bool index_updates,
+                                      bool billing_change) {
   if (index_updates) {
     // With a billing/throughput change, that change is checked first (a refused one must not
     // leave the index change applied) and applied after the index change.

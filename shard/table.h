@@ -52,6 +52,7 @@
 #include "partstore/key.h"
 #include "partstore/read_requests.h"
 #include "partstore/status.h"
+#include "partstore/streams.h"
 #include "partstore/table_requests.h"
 #include "partstore/time_to_live.h"
 #include "shard/capacity/table_capacity.h"
@@ -59,6 +60,7 @@
 #include "shard/prepared.h"
 #include "shard/read_page.h"
 #include "shard/secondary_index.h"
+#include "shard/stream.h"
 #include "shard/stripe.h"
 
 namespace partstore {
@@ -79,6 +81,10 @@ struct TableOptions {
   double epoch_at_clock_zero = 0;
   // The database's memory count and limit (shard/memory_budget.h); null: counted, not limited.
   std::shared_ptr<MemoryBudget> memory;
+  // Streams (partstore/streams.h): their limits, and where the table's streams are registered
+  // (null: a registry of the table's own).
+  StreamOptions streams;
+  std::shared_ptr<StreamRegistry> stream_registry;
 };
 
 // A write of a batch (BatchWriteItem): throttled alone, it counts a throttle event but not a
@@ -91,6 +97,8 @@ struct TableWriteContext {
   // throttled: an import (PutItem; Database::ImportItem), as with DynamoDB's ImportTable, and a
   // TTL deletion (DeleteItem; Table::DeleteExpired), as DynamoDB's TTL deletes.
   bool unmetered = false;
+  // Who deletes (a DeleteItem's stream record names TTL deletions).
+  StreamRemover remover = StreamRemover::kClient;
 };
 
 // A change UpdateItem makes to the item an update produced, before the item is validated and
@@ -142,6 +150,13 @@ class Table : public std::enable_shared_from_this<Table> {
   Status Update(const UpdateTableRequest& request);
   // Marks the description's status (DeleteTable reports DELETING).
   void set_status(TableStatus status);
+
+  // Streams (shard/table_streams.cc). CreateTable's and UpdateTable's StreamSpecification checks
+  // (DynamoDB's messages); the table's stream enabled (a new one) or disabled; DeleteTable
+  // disables it. The current stream, or null.
+  static Status CheckStreamSpecification(const StreamSpecification& spec);
+  std::shared_ptr<Stream> stream() const;
+  void DisableStream();
 
   // Data plane. request.table_name is checked for form but not looked at (the caller chose this
   // table). Each runs Prepare* (shard/prepared.h) and then the two-argument overload.
@@ -355,6 +370,25 @@ class Table : public std::enable_shared_from_this<Table> {
   std::atomic<uint64_t> evicted_items_{0};
   std::atomic<uint64_t> evicted_collections_{0};
   std::atomic<uint64_t> expired_items_{0};
+  // Streams: the enabled stream for writers (null while none; kept alive by current_stream_ and
+  // the registry), written under description_mu_.
+  std::atomic<Stream*> stream_{nullptr};
+  std::shared_ptr<Stream> current_stream_;  // guarded by description_mu_
+  // The stream change of an UpdateTable, checked against the table as it is (DynamoDB's
+  // messages), then applied. REQUIRES: description_mu_ held.
+  Status CheckStreamChange(const StreamSpecification& spec) const;
+  void ApplyStreamChange(const StreamSpecification& spec);
+  void StartStream(StreamViewType view);  // REQUIRES: description_mu_ held
+  // A change of the item at `hash` for the stream (nothing when no stream is enabled).
+  // REQUIRES: the item's stripe held exclusively.
+  void Emit(uint64_t hash, const StoredItem& old_item, const StoredItem& new_item,
+            StreamRemover remover = StreamRemover::kClient) const {
+    if (Stream* stream = stream_.load(std::memory_order_acquire)) {
+      EmitTo(*stream, hash, old_item, new_item, remover);
+    }
+  }
+  void EmitTo(Stream& stream, uint64_t hash, const StoredItem& old_item,
+              const StoredItem& new_item, StreamRemover remover) const;
   // The indexes writers of `hash`'s stripe maintain. REQUIRES: that stripe's lock held.
   const IndexList& WriterIndexes(uint64_t hash) const {
     return *stripe_indexes_[stripes_.IndexOf(hash)];
@@ -381,8 +415,8 @@ class Table : public std::enable_shared_from_this<Table> {
   // Deletes `item`, stored at `key`, with its index entries, consuming no capacity (the simulated
   // partitions' sizes follow): TTL reclaims and evictions. REQUIRES: the key's stripe held
   // exclusively; index stripes are taken here.
-  void EraseUnmetered(Stripe& stripe, const EncodedKey& key, const StoredItem& item)
-      PARTSTORE_REQUIRES(stripe.mutex());
+  void EraseUnmetered(Stripe& stripe, const EncodedKey& key, const StoredItem& item,
+                      StreamRemover remover) PARTSTORE_REQUIRES(stripe.mutex());
   // The growth in bytes a write of `item` over `existing` (may be null) with index changes `plan`
   // brings (partstore/memory.h: an estimate), and the reject policy's verdict on it.
   int64_t GrowthOf(const EncodedKey& key, const StoredItem* existing, const StoredItem& item,
@@ -415,6 +449,9 @@ class Table : public std::enable_shared_from_this<Table> {
   // delete, or change an index's throughput; one create or delete per call. REQUIRES: update_mu_
   // held (Update holds it).
   Status UpdateIndexes(const UpdateTableRequest& request);
+  // Update's index and billing parts. REQUIRES: update_mu_ held.
+  Status UpdateIndexesAndBilling(const UpdateTableRequest& request, bool index_updates,
+                                 bool billing_change);
   // The BillingMode / ProvisionedThroughput part of an UpdateTable against the table as it is:
   // DynamoDB's ValidationExceptions, or OK. REQUIRES: description_mu_ held.
   Status CheckBillingChange(const UpdateTableRequest& request) const;

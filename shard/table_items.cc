@@ -101,6 +101,7 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   }
   const bool inserted = stripe.Put(partition, key.sort, item, &old);
   TouchCollection(stripe, partition);
+  Emit(key.hash, old, item);
   if (!indexes.empty()) {
     ApplyIndexWrites(plan, &item, &charge);
     result.item_collection_metrics =
@@ -243,6 +244,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
     }
     stripe.Put(partition, key.sort, item, &old);
     TouchCollection(stripe, partition);
+    Emit(key.hash, old, item);
     if (!indexes.empty()) {
       ApplyIndexWrites(plan, &item, &charge);
       result.item_collection_metrics =
@@ -312,6 +314,7 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
   }
   if (existing != nullptr) {
     stripe.Erase(partition, key.sort, &old);
+    Emit(key.hash, old, StoredItem(), context.remover);
     if (!indexes.empty()) {
       ApplyIndexWrites(plan, nullptr, &charge);
       result.item_collection_metrics =

@@ -21,7 +21,8 @@ constexpr int64_t kCollectionBytes = 128;
 
 }  // namespace
 
-void Table::EraseUnmetered(Stripe& stripe, const EncodedKey& key, const StoredItem& item) {
+void Table::EraseUnmetered(Stripe& stripe, const EncodedKey& key, const StoredItem& item,
+                           StreamRemover remover) {
   const IndexList& indexes = WriterIndexes(key.hash);
   IndexWritePlan plan;
   if (!indexes.empty()) plan = PlanIndexWrites(indexes, &item, nullptr, key);
@@ -36,6 +37,7 @@ void Table::EraseUnmetered(Stripe& stripe, const EncodedKey& key, const StoredIt
     CapacityCharge unused;
     ApplyIndexWrites(plan, nullptr, &unused);
   }
+  Emit(key.hash, item, StoredItem(), remover);
 }
 
 int64_t Table::GrowthOf(const EncodedKey& key, const StoredItem* existing, const StoredItem& item,
@@ -130,7 +132,7 @@ int64_t Table::EvictCollection(const EvictionCandidate& candidate) {
     EncodedKey key{candidate.hash, candidate.partition, {}};
     for (const auto& [sk, item] : items) {
       key.sort = sk;
-      EraseUnmetered(stripe, key, item);
+      EraseUnmetered(stripe, key, item, StreamRemover::kEviction);
     }
   }
   evicted_items_.fetch_add(items.size(), std::memory_order_relaxed);

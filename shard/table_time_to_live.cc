@@ -102,7 +102,7 @@ void Table::ReclaimExpired(const EncodedKey& key, const Expiry& expiry) {
   stripe.AssertHeld();  // REQUIRES: held exclusively by the caller
   const StoredItem* existing = stripe.FindItem({key.hash, key.partition}, key.sort);
   if (existing == nullptr || !expiry.Expired(*existing)) return;
-  EraseUnmetered(stripe, key, StoredItem(*existing));
+  EraseUnmetered(stripe, key, StoredItem(*existing), StreamRemover::kTimeToLive);
   expired_items_.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -160,7 +160,8 @@ int64_t Table::DeleteExpired(double now_epoch, double cutoff) {
       request.expression_attribute_values = AttributeMap{{":ttl", std::move(value)}};
       Result<PreparedCondition> prepared = PrepareDelete(request, name_, cache());
       if (!prepared.ok()) continue;
-      if (DeleteItem(request, *prepared, {.unmetered = true}).ok()) ++deleted;
+      if (DeleteItem(request, *prepared,
+                     {.unmetered = true, .remover = StreamRemover::kTimeToLive}).ok()) ++deleted;
     }
   }
   expired_items_.fetch_add(static_cast<uint64_t>(deleted), std::memory_order_relaxed);

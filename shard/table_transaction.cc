@@ -139,12 +139,14 @@ std::optional<ItemCollectionMetrics> Table::CommitStaged(StagedWrite& write,
   if (write.new_item) {
     stripe.Put(partition, key.sort, write.new_item);
     TouchCollection(stripe, partition);
+    Emit(key.hash, write.existing, write.new_item);
     if (!indexes.empty()) {
       ApplyIndexWrites(write.plan, &write.new_item, charge, StripeLocking::kHeldByCaller);
       out = CollectionMetrics(metrics, indexes, key, write.key_item, StripeLocking::kHeldByCaller);
     }
   } else if (write.erase) {
     stripe.Erase(partition, key.sort);
+    Emit(key.hash, write.existing, StoredItem());
     if (!indexes.empty()) {
       ApplyIndexWrites(write.plan, nullptr, charge, StripeLocking::kHeldByCaller);
       out = CollectionMetrics(metrics, indexes, key, write.key_item, StripeLocking::kHeldByCaller);

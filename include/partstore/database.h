@@ -57,6 +57,7 @@
 #include "partstore/read_requests.h"
 #include "partstore/sharding_requests.h"
 #include "partstore/status.h"
+#include "partstore/streams.h"
 #include "partstore/table_requests.h"
 #include "partstore/time_to_live.h"
 #include "partstore/transaction_requests.h"
@@ -78,6 +79,8 @@ struct DatabaseOptions {
   TimeToLiveOptions time_to_live;
   // A limit on what the store holds, and what happens at it (partstore/memory.h).
   MemoryOptions memory;
+  // Streams' retention, size cap and iterator lifetime (partstore/streams.h).
+  StreamOptions streams;
   // Region and account used in table ARNs.
   std::string region = "us-east-1";
   std::string account_id = "000000000000";
@@ -124,6 +127,18 @@ class Database {
   // Memory (partstore/memory.h): what the store holds, its limit, and per table what it holds,
   // evicted and expired (tables by name).
   DescribeMemoryResult DescribeMemory() const;
+
+  // ---- Streams (streams.h): DynamoDB Streams' API (the dynamodbstreams service) ----
+  // ListStreams: the streams of every table, or of one (oldest first, pages of Limit).
+  // DescribeStream: a stream's shards (parents before children), pages of Limit shards.
+  // GetShardIterator / GetRecords: reading a shard. ResourceNotFoundException for an unknown
+  // stream or shard; GetRecords: ExpiredIteratorException for an iterator older than
+  // StreamOptions::iterator_lifetime_seconds, TrimmedDataAccessException when its records were
+  // trimmed. A subscription over these: partstore/stream_subscription.h.
+  Result<ListStreamsResult> ListStreams(const ListStreamsRequest& request);
+  Result<DescribeStreamResult> DescribeStream(const DescribeStreamRequest& request);
+  Result<GetShardIteratorResult> GetShardIterator(const GetShardIteratorRequest& request);
+  Result<GetRecordsResult> GetRecords(const GetRecordsRequest& request);
 
   // ---- Data plane (item_requests.h, read_requests.h, batch_requests.h) ----
   // Each looks the table up by request.table_name. PutItem / UpdateItem / DeleteItem:

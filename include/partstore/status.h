@@ -48,6 +48,8 @@ enum class Code : uint8_t {
   kInternal,                         // InternalServerError (retryable).
   kMemoryLimitExceeded,              // MemoryLimitExceededException: partstore's memory limit
                                      // (partstore/memory.h, the reject policy).
+  kExpiredIterator,                  // ExpiredIteratorException (Streams: an iterator too old).
+  kTrimmedDataAccess,                // TrimmedDataAccessException (Streams: records trimmed).
 };
 
 // The code's short name, e.g. "Validation" (for logs and test output; not the wire name).

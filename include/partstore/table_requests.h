@@ -72,6 +72,17 @@ inline constexpr size_t kMaxLocalSecondaryIndexes = 5;
 inline constexpr size_t kMaxGlobalSecondaryIndexes = 20;
 inline constexpr size_t kMaxProjectedAttributes = 100;  // NonKeyAttributes over all indexes
 
+// A table's change feed (partstore/streams.h). KEYS_ONLY: the key attributes of the changed item;
+// NEW_IMAGE / OLD_IMAGE: the whole item after / before the change; NEW_AND_OLD_IMAGES: both.
+enum class StreamViewType : uint8_t { kKeysOnly, kNewImage, kOldImage, kNewAndOldImages };
+// Enabling requires a view type, disabling forbids one (ValidationException); UpdateTable cannot
+// change the view type of an enabled stream (disable, then enable: a new stream).
+struct StreamSpecification {
+  bool stream_enabled = false;
+  std::optional<StreamViewType> stream_view_type{};
+  friend bool operator==(const StreamSpecification&, const StreamSpecification&) = default;
+};
+
 struct CreateTableRequest {
   std::string table_name{};
   std::vector<AttributeDefinition> attribute_definitions{};
@@ -80,6 +91,7 @@ struct CreateTableRequest {
   std::vector<GlobalSecondaryIndex> global_secondary_indexes{};
   std::optional<BillingMode> billing_mode{};  // absent: PROVISIONED
   std::optional<ProvisionedThroughput> provisioned_throughput{};
+  std::optional<StreamSpecification> stream_specification{};
 };
 
 // Builds the CreateTableRequest of a table with `key` (attribute definitions and key schema
@@ -134,6 +146,10 @@ struct TableDescription {
   int64_t table_size_bytes = 0;
   std::vector<LocalSecondaryIndexDescription> local_secondary_indexes{};
   std::vector<GlobalSecondaryIndexDescription> global_secondary_indexes{};
+  // While a stream is enabled; the latest stream's ARN and label once one was ever enabled.
+  std::optional<StreamSpecification> stream_specification{};
+  std::optional<std::string> latest_stream_arn{};
+  std::optional<std::string> latest_stream_label{};
 };
 
 struct CreateTableResult {
@@ -183,6 +199,7 @@ struct UpdateTableRequest {
   std::optional<ProvisionedThroughput> provisioned_throughput{};
   std::vector<AttributeDefinition> attribute_definitions{};  // the new index's key attributes
   std::optional<std::vector<GlobalSecondaryIndexUpdate>> global_secondary_index_updates{};
+  std::optional<StreamSpecification> stream_specification{};
 };
 struct UpdateTableResult {
   TableDescription table_description{};

@@ -311,6 +311,7 @@ void ResourceCapacity::Split(size_t index, uint64_t at, SplitReason reason, int6
     }
   }
   splits_.push_back({now, parent.id, left.id, right.id, at, reason});
+  split_count_.store(splits_.size(), std::memory_order_release);
   retired_.emplace_back(parent.id, std::move(parent.metrics));
   partitions_[index] = std::move(left);
   partitions_.insert(partitions_.begin() + static_cast<std::ptrdiff_t>(index) + 1,

@@ -53,6 +53,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -182,6 +183,8 @@ class ResourceCapacity {
 
   const std::vector<Partition>& partitions() const { return partitions_; }
   const std::vector<PartitionSplit>& splits() const { return splits_; }
+  // splits().size(), readable without the owner's lock (a stream's writers poll it).
+  size_t split_count() const { return split_count_.load(std::memory_order_acquire); }
   const MetricSeries& metrics() const { return metrics_; }
   const ContributorInsights& insights() const { return insights_; }
   // Contributor Insights on or off (UpdateContributorInsights); off forgets what was recorded.
@@ -227,6 +230,7 @@ class ResourceCapacity {
   ResourceSettings settings_;
   std::vector<Partition> partitions_;  // sorted by begin
   std::vector<PartitionSplit> splits_;
+  std::atomic<size_t> split_count_{0};
   std::vector<std::pair<int, MetricSeries>> retired_;
   int next_id_ = 0;
   TokenBucket table_read_, table_write_;

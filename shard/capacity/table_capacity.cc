@@ -186,6 +186,19 @@ std::vector<uint64_t> TableCapacity::PartitionStarts(std::string_view index) con
   return out;
 }
 
+size_t TableCapacity::TableLayout(std::vector<uint64_t>* starts) const {
+  std::lock_guard<SpinLock> lock(mu_);
+  for (const Partition& p : table_.partitions()) starts->push_back(p.begin);
+  return table_.splits().size();
+}
+
+std::vector<PartitionSplit> TableCapacity::TableSplits(size_t first) const {
+  std::lock_guard<SpinLock> lock(mu_);
+  const auto& all = table_.splits();
+  if (first >= all.size()) return {};
+  return std::vector<PartitionSplit>(all.begin() + static_cast<std::ptrdiff_t>(first), all.end());
+}
+
 Status TableCapacity::Write(const WriteCharge& write) {
   std::lock_guard<SpinLock> lock(mu_);
   const int64_t now = clock_->NowMicros();

@@ -99,6 +99,11 @@ class TableCapacity {
   void CountThrottledBatch(ThrottleOperation op);
   // The first hash of each partition of the table or GSI (Scan charges per partition).
   std::vector<uint64_t> PartitionStarts(std::string_view index) const;
+  // Streams (shard/stream.h): the table's partition starts and how many splits made them (at one
+  // instant); its splits from `first` on; how many there are (no lock taken).
+  size_t TableLayout(std::vector<uint64_t>* starts) const;
+  std::vector<PartitionSplit> TableSplits(size_t first) const;
+  size_t table_split_count() const { return table_.split_count(); }
 
   // A write: admitted and charged, or throttled (nothing charged).
   Status Write(const WriteCharge& write);

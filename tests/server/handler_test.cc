@@ -185,7 +185,8 @@ TEST_F(HandlerTest, PartstoreTargetReachesTheExtensions) {
 
 TEST_F(HandlerTest, MissingOrForeignTargetIsUnknownOperation) {
   for (std::string_view target :
-       {"", "DynamoDBStreams_20120810.ListStreams", "DynamoDB_20120810", "DynamoDB_20120810.",
+       {"", "DynamoDBStreams_20120810.NoSuchOperation", "DynamoDBStreams_20120810.GetItem",
+        "DynamoDB_20120810.ListStreams", "DynamoDB_20120810", "DynamoDB_20120810.",
         "DynamoDB_20120810.NoSuchOperation", "dynamodb_20120810.ListTables",
         "DynamoDB_20111205.ListTables", "AmazonSQS.ListQueues"}) {
     HttpResponse response = Call(Post(target, "{}"));
@@ -197,6 +198,14 @@ TEST_F(HandlerTest, MissingOrForeignTargetIsUnknownOperation) {
   HttpResponse empty = Call(Post("", ""));
   EXPECT_EQ(empty.result(), http::status::bad_request);
   EXPECT_EQ(empty.body(), kUnknownOperation);
+}
+
+TEST_F(HandlerTest, StreamsOperationsAreServedUnderTheirOwnTarget) {
+  // DynamoDB Streams' service (dynamodbstreams) on the same endpoint.
+  HttpResponse response = Call(Post("DynamoDBStreams_20120810.ListStreams", "{}"));
+  EXPECT_EQ(response.result(), http::status::ok) << response.body();
+  EXPECT_EQ(response.body(), R"({"Streams":[]})");
+  ExpectWireHeaders(response);
 }
 
 TEST_F(HandlerTest, ContentTypes) {

@@ -75,7 +75,7 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 35> kOperations = {{
+const std::array<Operation, 39> kOperations = {{
     {"BatchGetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
@@ -114,6 +114,30 @@ const std::array<Operation, 35> kOperations = {{
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeDescribeTimeToLiveRequest, &Database::DescribeTimeToLive,
                   EncodeDescribeTimeToLiveResult);
+     }},
+    {"DynamoDBStreams.DescribeStream",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDescribeStreamRequest, &Database::DescribeStream,
+                  EncodeDescribeStreamResult);
+     }},
+    {"DynamoDBStreams.GetRecords",
+     [](Database& db, const rapidjson::Value& body) {
+       return RunWith(
+           db, body, DecodeGetRecordsRequest,
+           [](Database& d, const GetRecordsRequest& r) { return d.GetRecords(r); },
+           [&db](const GetRecordsRequest&, const GetRecordsResult& result) {
+             return EncodeGetRecordsResult(result, db.options().region);
+           });
+     }},
+    {"DynamoDBStreams.GetShardIterator",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeGetShardIteratorRequest, &Database::GetShardIterator,
+                  EncodeGetShardIteratorResult);
+     }},
+    {"DynamoDBStreams.ListStreams",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeListStreamsRequest, &Database::ListStreams,
+                  EncodeListStreamsResult);
      }},
     {"GetItem",
      [](Database& db, const rapidjson::Value& body) {

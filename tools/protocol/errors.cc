@@ -41,6 +41,10 @@ WireError WireErrorFor(Code code) {
     case Code::kMemoryLimitExceeded:
       // partstore's own (no DynamoDB error means it); a 400 the SDKs do not retry.
       return {"com.partstore#MemoryLimitExceededException", 400};
+    case Code::kExpiredIterator:
+      return {"com.amazonaws.dynamodb.v20120810#ExpiredIteratorException", 400};
+    case Code::kTrimmedDataAccess:
+      return {"com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException", 400};
   }
   return {"com.amazonaws.dynamodb.v20120810#InternalServerError", 500};
 }

@@ -31,6 +31,7 @@
 #include "partstore/memory.h"
 #include "partstore/read_requests.h"
 #include "partstore/status.h"
+#include "partstore/streams.h"
 #include "partstore/table_requests.h"
 #include "partstore/time_to_live.h"
 #include "tools/protocol/attribute_value_json.h"
@@ -86,6 +87,17 @@ Result<UpdateTimeToLiveRequest> DecodeUpdateTimeToLiveRequest(const rapidjson::V
 Result<DescribeTimeToLiveRequest> DecodeDescribeTimeToLiveRequest(const rapidjson::Value& body);
 std::string EncodeUpdateTimeToLiveResult(const UpdateTimeToLiveResult& result);
 std::string EncodeDescribeTimeToLiveResult(const DescribeTimeToLiveResult& result);
+
+// ---- Streams (stream_json.cc): DynamoDBStreams.<Op> ----
+Result<ListStreamsRequest> DecodeListStreamsRequest(const rapidjson::Value& body);
+Result<DescribeStreamRequest> DecodeDescribeStreamRequest(const rapidjson::Value& body);
+Result<GetShardIteratorRequest> DecodeGetShardIteratorRequest(const rapidjson::Value& body);
+Result<GetRecordsRequest> DecodeGetRecordsRequest(const rapidjson::Value& body);
+std::string EncodeListStreamsResult(const ListStreamsResult& result);
+std::string EncodeDescribeStreamResult(const DescribeStreamResult& result);
+std::string EncodeGetShardIteratorResult(const GetShardIteratorResult& result);
+// `region`: each record's awsRegion (the database's).
+std::string EncodeGetRecordsResult(const GetRecordsResult& result, std::string_view region);
 
 // ---- Memory (memory_json.cc): Partstore.DescribeMemory ----
 Result<DescribeMemoryRequest> DecodeDescribeMemoryRequest(const rapidjson::Value& body);

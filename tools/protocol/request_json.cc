@@ -441,6 +441,13 @@ Status CheckShape(const JsonValue& value, Shape shape) {
                            if (name == "Enabled") return CheckBoolean(field);
                            return Status::Ok();
                          });
+    case Shape::kStreamSpecification:
+      return CheckStruct(value, "StreamSpecification", false,
+                         [](std::string_view name, const JsonValue& field) {
+                           if (name == "StreamViewType") return CheckString(field);
+                           if (name == "StreamEnabled") return CheckBoolean(field);
+                           return Status::Ok();
+                         });
   }
   return Status::Ok();
 }

@@ -62,6 +62,7 @@ enum class Shape : uint8_t {
   kGlobalSecondaryIndexes,  // List<GlobalSecondaryIndex>
   kGlobalSecondaryIndexUpdates,  // List<GlobalSecondaryIndexUpdate>
   kTimeToLiveSpecification,      // TimeToLiveSpecification structure
+  kStreamSpecification,          // StreamSpecification structure
 };
 
 struct MemberSpec {
@@ -96,6 +97,9 @@ inline constexpr std::string_view kAttributeActionSet = "[ADD, PUT, DELETE]";
 inline constexpr std::string_view kKeyTypeSet = "[HASH, RANGE]";
 inline constexpr std::string_view kScalarAttributeTypeSet = "[B, N, S]";
 inline constexpr std::string_view kBillingModeSet = "[PROVISIONED, PAY_PER_REQUEST]";
+// The SDK model's order (unverified against DynamoDB's own message).
+inline constexpr std::string_view kStreamViewTypeSet =
+    "[NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]";
 // architect/dynalite test/createTable.js (run against DynamoDB): "Member must satisfy enum value
 // set: [ALL, INCLUDE, KEYS_ONLY]" at 'localSecondaryIndexes.1.member.projection.projectionType'.
 inline constexpr std::string_view kProjectionTypeSet = "[ALL, INCLUDE, KEYS_ONLY]";

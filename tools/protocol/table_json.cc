@@ -36,7 +36,7 @@
 // (today's API also allows OnDemandThroughput there, which partstore does not model).
 // Semantic checks (duplicate names, undefined key attributes, projection rules, counts, billing
 // mode) are the engine's (shard/index_definitions.cc). Other members partstore does not model
-// (StreamSpecification, Tags, SSESpecification, OnDemandThroughput, WarmThroughput, ...) are
+// (Tags, SSESpecification, OnDemandThroughput, WarmThroughput, ...) are
 // ignored like unknown members.
 #include <rapidjson/stringbuffer.h>
 
@@ -338,6 +338,7 @@ enum CreateMember {
   kCreateProvisionedThroughput,
   kCreateLocalSecondaryIndexes,
   kCreateGlobalSecondaryIndexes,
+  kCreateStreamSpecification,
   kCreateMemberCount,
 };
 constexpr MemberSpec kCreateMembers[kCreateMemberCount] = {
@@ -348,6 +349,7 @@ constexpr MemberSpec kCreateMembers[kCreateMemberCount] = {
     {"ProvisionedThroughput", Shape::kProvisionedThroughput},
     {"LocalSecondaryIndexes", Shape::kLocalSecondaryIndexes},
     {"GlobalSecondaryIndexes", Shape::kGlobalSecondaryIndexes},
+    {"StreamSpecification", Shape::kStreamSpecification},
 };
 
 constexpr MemberSpec kTableNameMembers[1] = {{"TableName", Shape::kString}};
@@ -364,6 +366,7 @@ enum UpdateMember {
   kUpdateBillingMode,
   kUpdateProvisionedThroughput,
   kUpdateGlobalSecondaryIndexUpdates,
+  kUpdateStreamSpecification,
   kUpdateMemberCount,
 };
 constexpr MemberSpec kUpdateMembers[kUpdateMemberCount] = {
@@ -372,7 +375,30 @@ constexpr MemberSpec kUpdateMembers[kUpdateMemberCount] = {
     {"BillingMode", Shape::kString},
     {"ProvisionedThroughput", Shape::kProvisionedThroughput},
     {"GlobalSecondaryIndexUpdates", Shape::kGlobalSecondaryIndexUpdates},
+    {"StreamSpecification", Shape::kStreamSpecification},
 };
+
+constexpr std::string_view kStreamViewTypeNames[] = {"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE",
+                                                     "NEW_AND_OLD_IMAGES"};
+
+// StreamSpecification: StreamEnabled required ("Value null at 'streamSpecification.streamEnabled'"),
+// StreamViewType one of the four.
+void StreamSpecificationConstraints(Constraints& c, const JsonValue* spec) {
+  if (spec == nullptr) return;
+  c.Required(Field(*spec, "StreamEnabled"), "streamSpecification.streamEnabled");
+  c.Enum(Field(*spec, "StreamViewType"), kStreamViewTypeNames, kStreamViewTypeSet,
+         "streamSpecification.streamViewType");
+}
+
+std::optional<StreamSpecification> DecodeStreamSpecification(const JsonValue* spec) {
+  if (spec == nullptr) return std::nullopt;
+  StreamSpecification out;
+  out.stream_enabled = BooleanOf(*Field(*spec, "StreamEnabled"));
+  if (const JsonValue* view = Field(*spec, "StreamViewType")) {
+    out.stream_view_type = ParseStreamViewType(StringOf(*view));
+  }
+  return out;
+}
 
 Result<std::string> DecodeTableNameOnly(const JsonValue& body, std::string_view operation) {
   std::array<const JsonValue*, 1> m;
@@ -397,6 +423,7 @@ Result<CreateTableRequest> DecodeCreateTableRequest(const JsonValue& body) {
   IndexListConstraints(c, m[kCreateLocalSecondaryIndexes], /*global=*/false);
   IndexListConstraints(c, m[kCreateGlobalSecondaryIndexes], /*global=*/true);
   c.Enum(m[kCreateBillingMode], kBillingModeNames, kBillingModeSet, "billingMode");
+  StreamSpecificationConstraints(c, m[kCreateStreamSpecification]);
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
 
   CreateTableRequest request;
@@ -407,6 +434,7 @@ Result<CreateTableRequest> DecodeCreateTableRequest(const JsonValue& body) {
   request.global_secondary_indexes = DecodeGlobalIndexes(m[kCreateGlobalSecondaryIndexes]);
   request.billing_mode = BillingModeOf(m[kCreateBillingMode]);
   request.provisioned_throughput = DecodeThroughput(m[kCreateProvisionedThroughput]);
+  request.stream_specification = DecodeStreamSpecification(m[kCreateStreamSpecification]);
   return request;
 }
 
@@ -442,6 +470,7 @@ Result<UpdateTableRequest> DecodeUpdateTableRequest(const JsonValue& body) {
   ThroughputConstraints(c, m[kUpdateProvisionedThroughput]);
   IndexUpdateConstraints(c, m[kUpdateGlobalSecondaryIndexUpdates]);
   c.Enum(m[kUpdateBillingMode], kBillingModeNames, kBillingModeSet, "billingMode");
+  StreamSpecificationConstraints(c, m[kUpdateStreamSpecification]);
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   UpdateTableRequest request;
   request.table_name = std::string(StringOf(*m[kUpdateTableName]));
@@ -450,6 +479,7 @@ Result<UpdateTableRequest> DecodeUpdateTableRequest(const JsonValue& body) {
   request.provisioned_throughput = DecodeThroughput(m[kUpdateProvisionedThroughput]);
   request.global_secondary_index_updates =
       DecodeIndexUpdates(m[kUpdateGlobalSecondaryIndexUpdates]);
+  request.stream_specification = DecodeStreamSpecification(m[kUpdateStreamSpecification]);
   return request;
 }
 
@@ -602,6 +632,23 @@ void WriteTableDescription(const TableDescription& table, JsonWriter& w) {
   }
   WriteLocalIndexes(table.local_secondary_indexes, w);
   WriteGlobalIndexes(table.global_secondary_indexes, w);
+  if (table.stream_specification) {
+    Key(w, "StreamSpecification");
+    w.StartObject();
+    Key(w, "StreamEnabled");
+    w.Bool(table.stream_specification->stream_enabled);
+    if (table.stream_specification->stream_view_type) {
+      Key(w, "StreamViewType");
+      String(w, StreamViewTypeName(*table.stream_specification->stream_view_type));
+    }
+    w.EndObject();
+  }
+  if (table.latest_stream_arn) {
+    Key(w, "LatestStreamArn");
+    String(w, *table.latest_stream_arn);
+    Key(w, "LatestStreamLabel");
+    String(w, table.latest_stream_label.value_or(""));
+  }
   w.EndObject();
 }
 

@@ -27,6 +27,7 @@ namespace {
 constexpr std::string_view kJsonContentType = "application/x-amz-json-1.0";
 constexpr std::string_view kDynamoDbPrefix = "DynamoDB_20120810.";
 constexpr std::string_view kPartstorePrefix = "Partstore_20261120.";
+constexpr std::string_view kStreamsPrefix = "DynamoDBStreams_20120810.";
 
 // DynamoDB's request ids: 52 characters of [A-Z0-9].
 std::string NewRequestId() {
@@ -194,11 +195,17 @@ std::string OperationOf(const HttpRequest& request) {
     std::string_view operation = target.substr(kDynamoDbPrefix.size());
     // DynamoDB's namespace holds DynamoDB's operations only; the extensions are reached through
     // Partstore_20261120.<Op>.
-    if (operation.starts_with("Partstore.")) return "";
+    if (operation.starts_with("Partstore.") || operation.starts_with("DynamoDBStreams.")) {
+      return "";
+    }
     return std::string(operation);
   }
   if (target.starts_with(kPartstorePrefix)) {
     return "Partstore." + std::string(target.substr(kPartstorePrefix.size()));
+  }
+  // DynamoDB Streams (the dynamodbstreams service) on the same endpoint.
+  if (target.starts_with(kStreamsPrefix)) {
+    return "DynamoDBStreams." + std::string(target.substr(kStreamsPrefix.size()));
   }
   // No target, or another service's: an unknown operation (what DynamoDB answers).
   return "";

@@ -1,0 +1,93 @@
+// Database: DynamoDB Streams' API (partstore/streams.h, shard/stream.h).
+#include <fmt/format.h>
+
+#include "partstore/database.h"
+#include "shard/constraints.h"
+#include "shard/database_state.h"
+
+namespace partstore {
+
+namespace {
+
+// DynamoDB Streams' model constraints on ARNs, shard ids and sequence numbers.
+void CheckArn(std::string_view arn, std::string_view member, ConstraintViolations* violations) {
+  violations->Length(arn, 37, 1024, member);
+}
+
+Status StreamNotFound(std::string_view arn) {
+  return Status::ResourceNotFound(
+      fmt::format("Requested resource not found: Stream: {} not found", arn));
+}
+
+}  // namespace
+
+Result<ListStreamsResult> Database::ListStreams(const ListStreamsRequest& request) {
+  ConstraintViolations violations;
+  if (request.table_name) violations.Name(*request.table_name, "tableName");
+  if (request.limit) violations.Range(*request.limit, 1, 100, "limit");
+  if (request.exclusive_start_stream_arn) {
+    CheckArn(*request.exclusive_start_stream_arn, "exclusiveStartStreamArn", &violations);
+  }
+  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  const size_t limit = static_cast<size_t>(request.limit.value_or(100));
+  ListStreamsResult result;
+  bool started = !request.exclusive_start_stream_arn;
+  for (const auto& stream : state_->streams_->List()) {
+    if (!started) {
+      started = stream->arn() == *request.exclusive_start_stream_arn;
+      continue;
+    }
+    if (request.table_name && stream->table_name() != *request.table_name) continue;
+    if (result.streams.size() == limit) {
+      result.last_evaluated_stream_arn = result.streams.back().stream_arn;
+      break;
+    }
+    result.streams.push_back(stream->Summary());
+  }
+  return result;
+}
+
+Result<DescribeStreamResult> Database::DescribeStream(const DescribeStreamRequest& request) {
+  ConstraintViolations violations;
+  CheckArn(request.stream_arn, "streamArn", &violations);
+  if (request.limit) violations.Range(*request.limit, 1, 100, "limit");
+  if (request.exclusive_start_shard_id) {
+    violations.Length(*request.exclusive_start_shard_id, 28, 65, "exclusiveStartShardId");
+  }
+  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  std::shared_ptr<Stream> stream = state_->streams_->Find(request.stream_arn);
+  if (!stream) return StreamNotFound(request.stream_arn);
+  DescribeStreamResult result;
+  PARTSTORE_ASSIGN_OR_RETURN(result.stream_description, stream->Describe(request));
+  return result;
+}
+
+Result<GetShardIteratorResult> Database::GetShardIterator(const GetShardIteratorRequest& request) {
+  ConstraintViolations violations;
+  CheckArn(request.stream_arn, "streamArn", &violations);
+  violations.Length(request.shard_id, 28, 65, "shardId");
+  if (request.sequence_number) {
+    violations.Length(*request.sequence_number, 21, 40, "sequenceNumber");
+  }
+  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  std::shared_ptr<Stream> stream = state_->streams_->Find(request.stream_arn);
+  if (!stream) return StreamNotFound(request.stream_arn);
+  GetShardIteratorResult result;
+  PARTSTORE_ASSIGN_OR_RETURN(result.shard_iterator, stream->GetShardIterator(request));
+  return result;
+}
+
+Result<GetRecordsResult> Database::GetRecords(const GetRecordsRequest& request) {
+  ConstraintViolations violations;
+  violations.Length(request.shard_iterator, 1, 2048, "shardIterator");
+  if (request.limit) violations.Range(*request.limit, 1, 1000, "limit");
+  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  PARTSTORE_ASSIGN_OR_RETURN(Stream::DecodedIterator iterator,
+                             Stream::DecodeIterator(request.shard_iterator));
+  std::shared_ptr<Stream> stream = state_->streams_->Find(iterator.stream_arn);
+  if (!stream) return StreamNotFound(iterator.stream_arn);
+  return stream->GetRecords(iterator.position, iterator.issued_micros,
+                            static_cast<size_t>(request.limit.value_or(1000)));
+}
+
+}  // namespace partstore

@@ -1,0 +1,541 @@
+// Stream: see stream.h.
+#include "shard/stream.h"
+
+#include <fmt/format.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <ctime>
+#include <limits>
+
+namespace partstore {
+
+namespace {
+
+// DynamoDB's stream label: the creation time, "2015-05-11T21:21:33.291" (UTC, milliseconds).
+std::string LabelAt(double epoch_seconds) {
+  const auto millis = static_cast<int64_t>(std::floor(epoch_seconds * 1000));
+  const time_t seconds = static_cast<time_t>(millis / 1000);
+  struct tm utc;
+  gmtime_r(&seconds, &utc);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}", utc.tm_year + 1900,
+                     utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                     millis % 1000);
+}
+
+}  // namespace
+
+std::string_view StreamViewTypeName(StreamViewType type) {
+  switch (type) {
+    case StreamViewType::kKeysOnly:
+      return "KEYS_ONLY";
+    case StreamViewType::kNewImage:
+      return "NEW_IMAGE";
+    case StreamViewType::kOldImage:
+      return "OLD_IMAGE";
+    case StreamViewType::kNewAndOldImages:
+      return "NEW_AND_OLD_IMAGES";
+  }
+  return "KEYS_ONLY";
+}
+
+std::optional<StreamViewType> ParseStreamViewType(std::string_view name) {
+  for (StreamViewType t : {StreamViewType::kKeysOnly, StreamViewType::kNewImage,
+                           StreamViewType::kOldImage, StreamViewType::kNewAndOldImages}) {
+    if (StreamViewTypeName(t) == name) return t;
+  }
+  return std::nullopt;
+}
+
+std::string_view StreamStatusName(StreamStatus status) {
+  switch (status) {
+    case StreamStatus::kEnabling:
+      return "ENABLING";
+    case StreamStatus::kEnabled:
+      return "ENABLED";
+    case StreamStatus::kDisabling:
+      return "DISABLING";
+    case StreamStatus::kDisabled:
+      return "DISABLED";
+  }
+  return "ENABLED";
+}
+
+std::string_view StreamEventNameText(StreamEventName name) {
+  switch (name) {
+    case StreamEventName::kInsert:
+      return "INSERT";
+    case StreamEventName::kModify:
+      return "MODIFY";
+    case StreamEventName::kRemove:
+      return "REMOVE";
+  }
+  return "INSERT";
+}
+
+std::string_view ShardIteratorTypeName(ShardIteratorType type) {
+  switch (type) {
+    case ShardIteratorType::kTrimHorizon:
+      return "TRIM_HORIZON";
+    case ShardIteratorType::kLatest:
+      return "LATEST";
+    case ShardIteratorType::kAtSequenceNumber:
+      return "AT_SEQUENCE_NUMBER";
+    case ShardIteratorType::kAfterSequenceNumber:
+      return "AFTER_SEQUENCE_NUMBER";
+  }
+  return "TRIM_HORIZON";
+}
+
+std::optional<ShardIteratorType> ParseShardIteratorType(std::string_view name) {
+  for (ShardIteratorType t :
+       {ShardIteratorType::kTrimHorizon, ShardIteratorType::kLatest,
+        ShardIteratorType::kAtSequenceNumber, ShardIteratorType::kAfterSequenceNumber}) {
+    if (ShardIteratorTypeName(t) == name) return t;
+  }
+  return std::nullopt;
+}
+
+std::string Stream::SequenceText(uint64_t n) { return fmt::format("1{:020}", n); }
+
+std::optional<uint64_t> Stream::ParseSequence(std::string_view text) {
+  if (text.size() != 21 || text[0] != '1') return std::nullopt;
+  uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(text.data() + 1, text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return n;
+}
+
+Stream::Stream(StreamIdentity identity, StreamOptions options,
+               std::span<const uint64_t> partition_starts, size_t splits_applied)
+    : identity_(std::move(identity)), options_(options) {
+  const int64_t now = Now();
+  created_epoch_ = EpochOf(now);
+  label_ = LabelAt(created_epoch_);
+  // Two streams of one table in one millisecond (the manual clock): the later label moves on.
+  double bumped = created_epoch_;
+  while (label_ <= identity_.last_label && !identity_.last_label.empty()) {
+    bumped += 0.001;
+    label_ = LabelAt(bumped);
+  }
+  arn_ = identity_.table_arn + "/stream/" + label_;
+  last_trim_micros_ = now;
+  splits_applied_.store(splits_applied, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i = 0; i < partition_starts.size(); ++i) {
+    const uint64_t end = i + 1 < partition_starts.size() ? partition_starts[i + 1] - 1
+                                                         : std::numeric_limits<uint64_t>::max();
+    OpenShard(partition_starts[i], end, "");
+  }
+}
+
+Stream::Shard& Stream::OpenShard(uint64_t begin, uint64_t end, std::string parent_id) {
+  auto shard = std::make_unique<Shard>();
+  shard->begin = begin;
+  shard->end = end;
+  shard->parent_id = std::move(parent_id);
+  shard->starting = next_sequence_++;
+  // "shardId-" + 20 digits of creation time (ms) + "-" + 8 hex digits, as DynamoDB's look.
+  const uint64_t tag = XXH3_64bits_withSeed(arn_.data(), arn_.size(), shard->starting);
+  shard->id = fmt::format("shardId-{:020}-{:08x}", static_cast<int64_t>(EpochOf(Now()) * 1000),
+                          static_cast<uint32_t>(tag));
+  Shard* raw = shard.get();
+  by_id_.emplace(raw->id, raw);
+  shards_.push_back(std::move(shard));
+  auto at = std::lower_bound(open_.begin(), open_.end(), begin,
+                             [](const Shard* s, uint64_t b) { return s->begin < b; });
+  open_.insert(at, raw);
+  return *raw;
+}
+
+void Stream::CloseShard(Shard& shard) {
+  if (shard.ending) return;
+  shard.ending = shard.records.empty() ? shard.starting : shard.records.back().sequence;
+  shard.closed_micros = Now();
+  std::erase(open_, &shard);
+}
+
+void Stream::ApplySplits(std::span<const capacity::PartitionSplit> splits, size_t first) {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t applied = splits_applied_.load(std::memory_order_relaxed);
+  for (size_t i = applied > first ? applied - first : 0; i < splits.size(); ++i) {
+    if (first + i != applied) break;  // a gap: not ours to apply
+    ++applied;
+    if (!enabled_) continue;
+    const uint64_t at = splits[i].at;
+    auto it = std::upper_bound(open_.begin(), open_.end(), at,
+                               [](uint64_t h, const Shard* s) { return h < s->begin; });
+    if (it == open_.begin()) continue;
+    Shard& parent = **(it - 1);
+    if (at <= parent.begin || at > parent.end) continue;
+    const uint64_t begin = parent.begin, end = parent.end;
+    const std::string parent_id = parent.id;
+    CloseShard(parent);
+    OpenShard(begin, at - 1, parent_id);
+    OpenShard(at, end, parent_id);
+  }
+  splits_applied_.store(applied, std::memory_order_release);
+}
+
+void Stream::Sync() {
+  if (!identity_.splits_since) return;
+  const size_t first = splits_applied();
+  std::vector<capacity::PartitionSplit> splits = identity_.splits_since(first);
+  if (!splits.empty()) ApplySplits(splits, first);
+}
+
+void Stream::Append(uint64_t hash, const StoredItem& old_item, const StoredItem& new_item,
+                    StreamRemover remover) {
+  if (!old_item && !new_item) return;
+  if (old_item && new_item && old_item.encoding() == new_item.encoding()) return;
+  Entry entry;
+  entry.old_item = old_item;
+  entry.new_item = new_item;
+  entry.remover = new_item ? StreamRemover::kClient : remover;
+  entry.event = !old_item  ? StreamEventName::kInsert
+                : new_item ? StreamEventName::kModify
+                           : StreamEventName::kRemove;
+  // The record's size: its keys and the images its view type carries.
+  const StoredItem& any = new_item ? new_item : old_item;
+  size_t size = 0;
+  for (const KeyAttribute* k :
+       {&identity_.key_schema.partition,
+        identity_.key_schema.sort ? &*identity_.key_schema.sort : nullptr}) {
+    if (k == nullptr) continue;
+    if (std::optional<ValueView> v = any.Find(k->name)) size += k->name.size() + v->Size();
+  }
+  const StreamViewType view = identity_.view_type;
+  if ((view == StreamViewType::kNewImage || view == StreamViewType::kNewAndOldImages) && new_item)
+    size += new_item.item_size();
+  if ((view == StreamViewType::kOldImage || view == StreamViewType::kNewAndOldImages) && old_item)
+    size += old_item.item_size();
+  entry.size_bytes = static_cast<uint32_t>(size);
+  // An image the view type does not carry is not kept, unless it is the only one (the record's
+  // keys are read from it).
+  if (old_item && new_item) {
+    if (view == StreamViewType::kOldImage) entry.new_item = StoredItem();
+    if (view == StreamViewType::kKeysOnly || view == StreamViewType::kNewImage) {
+      entry.old_item = StoredItem();
+    }
+  }
+
+  const int64_t now = Now();
+  std::unique_lock<std::mutex> lock(mu_);
+  if (!enabled_ || open_.empty()) return;
+  auto it = std::upper_bound(open_.begin(), open_.end(), hash,
+                             [](uint64_t h, const Shard* s) { return h < s->begin; });
+  Shard& shard = **(it - 1);
+  entry.sequence = next_sequence_++;
+  entry.micros = now;
+  bytes_ += Cost(entry);
+  shard.records.push_back(std::move(entry));
+  if (bytes_ > options_.max_bytes || now - last_trim_micros_ >= 1'000'000) Trim(now);
+  appends_.fetch_add(1, std::memory_order_release);
+  const bool wake = waiters_ > 0;
+  lock.unlock();
+  if (wake) appended_.notify_all();
+}
+
+void Stream::Trim(int64_t now) {
+  last_trim_micros_ = now;
+  const auto retention = static_cast<int64_t>(options_.retention_seconds * 1e6);
+  const int64_t cutoff = now - retention;
+  auto pop = [&](Shard& s) {
+    bytes_ -= Cost(s.records.front());
+    s.trimmed_through = s.records.front().sequence;
+    s.records.pop_front();
+  };
+  for (auto& shard : shards_) {
+    while (!shard->records.empty() && shard->records.front().micros < cutoff) pop(*shard);
+  }
+  while (bytes_ > options_.max_bytes) {
+    Shard* oldest = nullptr;
+    for (auto& shard : shards_) {
+      if (!shard->records.empty() && (oldest == nullptr || shard->records.front().sequence <
+                                                               oldest->records.front().sequence)) {
+        oldest = shard.get();
+      }
+    }
+    if (oldest == nullptr) break;
+    pop(*oldest);
+  }
+  // A closed shard with nothing left, closed longer ago than the retention, is gone (as
+  // DynamoDB's shards are, 24 hours after they close).
+  while (!shards_.empty()) {
+    Shard& front = *shards_.front();
+    if (!front.ending || !front.records.empty() || front.closed_micros >= cutoff) break;
+    by_id_.erase(front.id);
+    shards_.pop_front();
+  }
+}
+
+void Stream::Disable() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!enabled_) return;
+  enabled_ = false;
+  while (!open_.empty()) CloseShard(*open_.front());
+  appends_.fetch_add(1, std::memory_order_release);  // wakes waiters: the shards closed
+  appended_.notify_all();
+}
+
+bool Stream::Finished() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (enabled_) return false;
+  Trim(Now());
+  return shards_.empty();
+}
+
+StreamSummary Stream::Summary() const { return StreamSummary{arn_, identity_.table_name, label_}; }
+
+Stream::Shard* Stream::FindShard(std::string_view id) {
+  auto it = by_id_.find(std::string(id));
+  return it == by_id_.end() ? nullptr : it->second;
+}
+
+Result<StreamDescription> Stream::Describe(const DescribeStreamRequest& request) {
+  StreamDescription d;
+  d.stream_arn = arn_;
+  d.stream_label = label_;
+  d.stream_view_type = identity_.view_type;
+  d.creation_request_date_time = std::floor(created_epoch_ * 1000) / 1000;
+  d.table_name = identity_.table_name;
+  d.key_schema.push_back({identity_.key_schema.partition.name, KeyRoleName::kHash});
+  if (identity_.key_schema.sort) {
+    d.key_schema.push_back({identity_.key_schema.sort->name, KeyRoleName::kRange});
+  }
+  const size_t limit = static_cast<size_t>(request.limit.value_or(100));
+  Sync();
+  std::lock_guard<std::mutex> lock(mu_);
+  Trim(Now());
+  d.stream_status = enabled_ ? StreamStatus::kEnabled : StreamStatus::kDisabled;
+  auto it = shards_.begin();
+  if (request.exclusive_start_shard_id) {
+    it = std::find_if(shards_.begin(), shards_.end(),
+                      [&](const auto& s) { return s->id == *request.exclusive_start_shard_id; });
+    // An unknown start (a shard already gone): from the beginning, as a fresh listing.
+    it = it == shards_.end() ? shards_.begin() : it + 1;
+  }
+  for (; it != shards_.end(); ++it) {
+    if (d.shards.size() == limit) {
+      d.last_evaluated_shard_id = d.shards.back().shard_id;
+      break;
+    }
+    const Shard& s = **it;
+    StreamShard out;
+    out.shard_id = s.id;
+    if (!s.parent_id.empty()) out.parent_shard_id = s.parent_id;
+    out.sequence_number_range.starting_sequence_number = SequenceText(s.starting);
+    if (s.ending) out.sequence_number_range.ending_sequence_number = SequenceText(*s.ending);
+    d.shards.push_back(std::move(out));
+  }
+  return d;
+}
+
+std::string Stream::EncodeIterator(const Position& position, int64_t issued_micros) const {
+  return fmt::format("{}|{}|{}|{}", arn_, position.shard_id, position.next, issued_micros);
+}
+
+Result<Stream::DecodedIterator> Stream::DecodeIterator(std::string_view text) {
+  const Status invalid = Status::Validation("Invalid ShardIterator");
+  DecodedIterator out;
+  std::string_view parts[4];
+  for (int i = 3; i >= 1; --i) {
+    const size_t bar = text.rfind('|');
+    if (bar == std::string_view::npos) return invalid;
+    parts[i] = text.substr(bar + 1);
+    text = text.substr(0, bar);
+  }
+  parts[0] = text;
+  if (parts[0].empty() || parts[1].empty()) return invalid;
+  auto number = [](std::string_view s, auto* value) {
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *value);
+    return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+  };
+  if (!number(parts[2], &out.position.next) || !number(parts[3], &out.issued_micros)) {
+    return invalid;
+  }
+  out.stream_arn = std::string(parts[0]);
+  out.position.shard_id = std::string(parts[1]);
+  return out;
+}
+
+Result<std::string> Stream::GetShardIterator(const GetShardIteratorRequest& request) {
+  const bool by_sequence = request.shard_iterator_type == ShardIteratorType::kAtSequenceNumber ||
+                           request.shard_iterator_type == ShardIteratorType::kAfterSequenceNumber;
+  std::optional<uint64_t> sequence;
+  if (by_sequence) {
+    if (!request.sequence_number) {
+      return Status::Validation(
+          "Must specify SequenceNumber for AT_SEQUENCE_NUMBER or AFTER_SEQUENCE_NUMBER "
+          "iterator type");
+    }
+    sequence = ParseSequence(*request.sequence_number);
+    if (!sequence) {
+      return Status::Validation(
+          fmt::format("Invalid SequenceNumber: {}", *request.sequence_number));
+    }
+  } else if (request.sequence_number) {
+    return Status::Validation(
+        "Must not specify SequenceNumber for TRIM_HORIZON or LATEST iterator type");
+  }
+  Sync();
+  const int64_t now = Now();
+  std::lock_guard<std::mutex> lock(mu_);
+  Trim(now);
+  Shard* shard = FindShard(request.shard_id);
+  if (shard == nullptr) {
+    return Status::ResourceNotFound(
+        fmt::format("Requested resource not found: Shard does not exist: {}", request.shard_id));
+  }
+  Position position{shard->id, 0};
+  switch (request.shard_iterator_type) {
+    case ShardIteratorType::kTrimHorizon:
+      position.next = std::max(shard->starting, shard->trimmed_through + 1);
+      break;
+    case ShardIteratorType::kLatest:
+      position.next = shard->ending ? *shard->ending + 1 : next_sequence_;
+      break;
+    case ShardIteratorType::kAtSequenceNumber:
+    case ShardIteratorType::kAfterSequenceNumber: {
+      const uint64_t last = shard->ending ? *shard->ending : next_sequence_ - 1;
+      if (*sequence < shard->starting || *sequence > last) {
+        return Status::Validation(fmt::format("Invalid SequenceNumber {} for shard {}",
+                                              *request.sequence_number, shard->id));
+      }
+      if (*sequence <= shard->trimmed_through) {
+        return Status(Code::kTrimmedDataAccess,
+                      fmt::format("Sequence number {} is beyond the trim horizon of shard {}",
+                                  *request.sequence_number, shard->id));
+      }
+      position.next = request.shard_iterator_type == ShardIteratorType::kAtSequenceNumber
+                          ? *sequence
+                          : *sequence + 1;
+      break;
+    }
+  }
+  return EncodeIterator(position, now);
+}
+
+StreamRecord Stream::ToRecord(const Entry& e) const {
+  StreamRecord r;
+  XXH128_hash_t id = XXH3_128bits_withSeed(arn_.data(), arn_.size(), e.sequence);
+  r.event_id = fmt::format("{:016x}{:016x}", id.high64, id.low64);
+  r.event_name = e.event;
+  r.remover = e.remover;
+  r.sequence_number = SequenceText(e.sequence);
+  r.approximate_creation_date_time = std::floor(EpochOf(e.micros));
+  const StoredItem& any = e.new_item ? e.new_item : e.old_item;
+  const KeySchema& key = identity_.key_schema;
+  if (std::optional<ValueView> v = any.Find(key.partition.name)) {
+    r.keys.emplace(key.partition.name, v->ToValue());
+  }
+  if (key.sort) {
+    if (std::optional<ValueView> v = any.Find(key.sort->name)) {
+      r.keys.emplace(key.sort->name, v->ToValue());
+    }
+  }
+  const StreamViewType view = identity_.view_type;
+  r.stream_view_type = view;
+  if ((view == StreamViewType::kNewImage || view == StreamViewType::kNewAndOldImages) &&
+      e.new_item) {
+    r.new_image = e.new_item;
+  }
+  if ((view == StreamViewType::kOldImage || view == StreamViewType::kNewAndOldImages) &&
+      e.old_item) {
+    r.old_image = e.old_item;
+  }
+  r.size_bytes = e.size_bytes;
+  return r;
+}
+
+Result<GetRecordsResult> Stream::GetRecords(const Position& position, int64_t issued_micros,
+                                            size_t limit) {
+  const int64_t now = Now();
+  if (now - issued_micros > static_cast<int64_t>(options_.iterator_lifetime_seconds * 1e6)) {
+    return Status(Code::kExpiredIterator, "The provided iterator exceeds the maximum age allowed.");
+  }
+  constexpr size_t kMaxPageBytes = 1 << 20;
+  Sync();
+  GetRecordsResult result;
+  std::vector<Entry> page;
+  uint64_t next = position.next;
+  bool at_end = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Trim(now);
+    Shard* shard = FindShard(position.shard_id);
+    if (shard == nullptr) {
+      return Status::ResourceNotFound(
+          fmt::format("Requested resource not found: Shard does not exist: {}", position.shard_id));
+    }
+    if (position.next <= shard->trimmed_through) {
+      return Status(Code::kTrimmedDataAccess,
+                    fmt::format("The iterator of shard {} points at records already trimmed "
+                                "(older than the stream's retention)",
+                                shard->id));
+    }
+    auto it = std::lower_bound(shard->records.begin(), shard->records.end(), position.next,
+                               [](const Entry& e, uint64_t n) { return e.sequence < n; });
+    size_t bytes = 0;
+    for (; it != shard->records.end() && page.size() < limit; ++it) {
+      if (!page.empty() && bytes + it->size_bytes > kMaxPageBytes) break;
+      bytes += it->size_bytes;
+      page.push_back(*it);
+      next = it->sequence + 1;
+    }
+    at_end = shard->ending && it == shard->records.end();
+  }
+  result.records.reserve(page.size());
+  for (const Entry& e : page) result.records.push_back(ToRecord(e));
+  if (!at_end) result.next_shard_iterator = EncodeIterator({position.shard_id, next}, now);
+  (void)issued_micros;
+  return result;
+}
+
+void Stream::WaitForAppend(uint64_t seen, std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock<std::mutex> lock(mu_);
+  ++waiters_;
+  appended_.wait_until(lock, deadline, [&] { return append_count() != seen; });
+  --waiters_;
+}
+
+void StreamRegistry::Add(std::shared_ptr<Stream> stream) {
+  std::lock_guard<std::mutex> lock(mu_);
+  streams_.push_back(std::move(stream));
+}
+
+std::shared_ptr<Stream> StreamRegistry::Find(std::string_view arn) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& stream : streams_) {
+    if (stream->arn() == arn) return stream;
+  }
+  return nullptr;
+}
+
+std::vector<std::shared_ptr<Stream>> StreamRegistry::List() {
+  std::vector<std::shared_ptr<Stream>> all;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    all = streams_;
+  }
+  std::vector<std::shared_ptr<Stream>> live;
+  std::vector<const Stream*> finished;
+  for (auto& stream : all) {
+    if (stream->Finished()) {
+      finished.push_back(stream.get());
+    } else {
+      live.push_back(std::move(stream));
+    }
+  }
+  if (!finished.empty()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::erase_if(streams_, [&](const auto& s) {
+      return std::find(finished.begin(), finished.end(), s.get()) != finished.end();
+    });
+  }
+  return live;
+}
+
+}  // namespace partstore

@@ -1,0 +1,252 @@
+// DynamoDB Streams' operations (the dynamodbstreams service, X-Amz-Target
+// DynamoDBStreams_20120810.<Op>): ListStreams, DescribeStream, GetShardIterator, GetRecords.
+// Shapes as botocore's dynamodbstreams model; a record's AttributeValues are written as DynamoDB's
+// (the same writer as GetItem's). Model constraints: the ARN 37..1024, shard ids 28..65, sequence
+// numbers 21..40, iterators 1..2048, Limit 1..100 (1..1000 for GetRecords).
+#include <rapidjson/stringbuffer.h>
+
+#include <array>
+
+#include "tools/protocol/operations_json.h"
+#include "tools/protocol/request_json.h"
+
+namespace partstore::protocol {
+namespace {
+
+constexpr std::string_view kIteratorTypeNames[] = {"TRIM_HORIZON", "LATEST", "AT_SEQUENCE_NUMBER",
+                                                   "AFTER_SEQUENCE_NUMBER"};
+constexpr std::string_view kIteratorTypeSet =
+    "[TRIM_HORIZON, LATEST, AT_SEQUENCE_NUMBER, AFTER_SEQUENCE_NUMBER]";
+
+void Text(JsonWriter& w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+std::string Finish(const rapidjson::StringBuffer& buffer) {
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+int32_t IntOf(const JsonValue* value) { return static_cast<int32_t>(IntegerOf(*value)); }
+
+}  // namespace
+
+Result<ListStreamsRequest> DecodeListStreamsRequest(const JsonValue& body) {
+  constexpr MemberSpec kMembers[] = {{"TableName", Shape::kString},
+                                     {"Limit", Shape::kInteger},
+                                     {"ExclusiveStartStreamArn", Shape::kString}};
+  std::array<const JsonValue*, 3> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "ListStreams", kMembers, m));
+  ListStreamsRequest request;
+  request.table_name = OptionalString(m[0]);
+  if (m[1]) request.limit = IntOf(m[1]);
+  request.exclusive_start_stream_arn = OptionalString(m[2]);
+  return request;
+}
+
+Result<DescribeStreamRequest> DecodeDescribeStreamRequest(const JsonValue& body) {
+  constexpr MemberSpec kMembers[] = {{"StreamArn", Shape::kString},
+                                     {"Limit", Shape::kInteger},
+                                     {"ExclusiveStartShardId", Shape::kString}};
+  std::array<const JsonValue*, 3> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeStream", kMembers, m));
+  Constraints c;
+  c.Required(m[0], "streamArn");
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  DescribeStreamRequest request;
+  request.stream_arn = std::string(StringOf(*m[0]));
+  if (m[1]) request.limit = IntOf(m[1]);
+  request.exclusive_start_shard_id = OptionalString(m[2]);
+  return request;
+}
+
+Result<GetShardIteratorRequest> DecodeGetShardIteratorRequest(const JsonValue& body) {
+  constexpr MemberSpec kMembers[] = {{"StreamArn", Shape::kString},
+                                     {"ShardId", Shape::kString},
+                                     {"ShardIteratorType", Shape::kString},
+                                     {"SequenceNumber", Shape::kString}};
+  std::array<const JsonValue*, 4> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "GetShardIterator", kMembers, m));
+  Constraints c;
+  c.Required(m[0], "streamArn");
+  c.Required(m[1], "shardId");
+  c.Required(m[2], "shardIteratorType");
+  c.Enum(m[2], kIteratorTypeNames, kIteratorTypeSet, "shardIteratorType");
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  GetShardIteratorRequest request;
+  request.stream_arn = std::string(StringOf(*m[0]));
+  request.shard_id = std::string(StringOf(*m[1]));
+  request.shard_iterator_type = *ParseShardIteratorType(StringOf(*m[2]));
+  request.sequence_number = OptionalString(m[3]);
+  return request;
+}
+
+Result<GetRecordsRequest> DecodeGetRecordsRequest(const JsonValue& body) {
+  constexpr MemberSpec kMembers[] = {{"ShardIterator", Shape::kString}, {"Limit", Shape::kInteger}};
+  std::array<const JsonValue*, 2> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "GetRecords", kMembers, m));
+  Constraints c;
+  c.Required(m[0], "shardIterator");
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  GetRecordsRequest request;
+  request.shard_iterator = std::string(StringOf(*m[0]));
+  if (m[1]) request.limit = IntOf(m[1]);
+  return request;
+}
+
+std::string EncodeListStreamsResult(const ListStreamsResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("Streams");
+  w.StartArray();
+  for (const StreamSummary& s : result.streams) {
+    w.StartObject();
+    w.Key("StreamArn");
+    Text(w, s.stream_arn);
+    w.Key("TableName");
+    Text(w, s.table_name);
+    w.Key("StreamLabel");
+    Text(w, s.stream_label);
+    w.EndObject();
+  }
+  w.EndArray();
+  if (result.last_evaluated_stream_arn) {
+    w.Key("LastEvaluatedStreamArn");
+    Text(w, *result.last_evaluated_stream_arn);
+  }
+  w.EndObject();
+  return Finish(buffer);
+}
+
+std::string EncodeDescribeStreamResult(const DescribeStreamResult& result) {
+  const StreamDescription& d = result.stream_description;
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("StreamDescription");
+  w.StartObject();
+  w.Key("StreamArn");
+  Text(w, d.stream_arn);
+  w.Key("StreamLabel");
+  Text(w, d.stream_label);
+  w.Key("StreamStatus");
+  Text(w, StreamStatusName(d.stream_status));
+  w.Key("StreamViewType");
+  Text(w, StreamViewTypeName(d.stream_view_type));
+  w.Key("CreationRequestDateTime");
+  w.Double(d.creation_request_date_time);
+  w.Key("TableName");
+  Text(w, d.table_name);
+  w.Key("KeySchema");
+  w.StartArray();
+  for (const KeySchemaElement& k : d.key_schema) {
+    w.StartObject();
+    w.Key("AttributeName");
+    Text(w, k.attribute_name);
+    w.Key("KeyType");
+    Text(w, k.key_type == KeyRoleName::kHash ? "HASH" : "RANGE");
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("Shards");
+  w.StartArray();
+  for (const StreamShard& s : d.shards) {
+    w.StartObject();
+    w.Key("ShardId");
+    Text(w, s.shard_id);
+    w.Key("SequenceNumberRange");
+    w.StartObject();
+    w.Key("StartingSequenceNumber");
+    Text(w, s.sequence_number_range.starting_sequence_number);
+    if (s.sequence_number_range.ending_sequence_number) {
+      w.Key("EndingSequenceNumber");
+      Text(w, *s.sequence_number_range.ending_sequence_number);
+    }
+    w.EndObject();
+    if (s.parent_shard_id) {
+      w.Key("ParentShardId");
+      Text(w, *s.parent_shard_id);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  if (d.last_evaluated_shard_id) {
+    w.Key("LastEvaluatedShardId");
+    Text(w, *d.last_evaluated_shard_id);
+  }
+  w.EndObject();
+  w.EndObject();
+  return Finish(buffer);
+}
+
+std::string EncodeGetShardIteratorResult(const GetShardIteratorResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("ShardIterator");
+  Text(w, result.shard_iterator);
+  w.EndObject();
+  return Finish(buffer);
+}
+
+std::string EncodeGetRecordsResult(const GetRecordsResult& result, std::string_view region) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("Records");
+  w.StartArray();
+  for (const StreamRecord& r : result.records) {
+    w.StartObject();
+    w.Key("eventID");
+    Text(w, r.event_id);
+    w.Key("eventName");
+    Text(w, StreamEventNameText(r.event_name));
+    w.Key("eventVersion");
+    w.String("1.1");
+    w.Key("eventSource");
+    w.String("aws:dynamodb");
+    w.Key("awsRegion");
+    Text(w, region);
+    w.Key("dynamodb");
+    w.StartObject();
+    w.Key("ApproximateCreationDateTime");
+    w.Double(r.approximate_creation_date_time);
+    w.Key("Keys");
+    WriteItem(r.keys, w);
+    if (r.new_image) {
+      w.Key("NewImage");
+      WriteItem(*r.new_image, w);
+    }
+    if (r.old_image) {
+      w.Key("OldImage");
+      WriteItem(*r.old_image, w);
+    }
+    w.Key("SequenceNumber");
+    Text(w, r.sequence_number);
+    w.Key("SizeBytes");
+    w.Int64(r.size_bytes);
+    w.Key("StreamViewType");
+    Text(w, StreamViewTypeName(r.stream_view_type));
+    w.EndObject();
+    if (r.remover != StreamRemover::kClient) {
+      w.Key("userIdentity");
+      w.StartObject();
+      w.Key("PrincipalId");
+      w.String(r.remover == StreamRemover::kTimeToLive ? "dynamodb.amazonaws.com"
+                                                       : "partstore.eviction");
+      w.Key("Type");
+      w.String("Service");
+      w.EndObject();
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  if (result.next_shard_iterator) {
+    w.Key("NextShardIterator");
+    Text(w, *result.next_shard_iterator);
+  }
+  w.EndObject();
+  return Finish(buffer);
+}
+
+}  // namespace partstore::protocol
