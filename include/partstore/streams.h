@@ -72,7 +72,7 @@ struct StreamRecord {
   StreamEventName event_name = StreamEventName::kInsert;
   StreamRemover remover = StreamRemover::kClient;
   std::string sequence_number{};              // decimal digits; increasing within a shard
-  double approximate_creation_date_time = 0;  // Unix seconds (database clock), to the millisecond
+  double approximate_creation_date_time = 0;  // Unix seconds (database clock), rounded down
   Item keys{};
   // Per the view type: absent in KEYS_ONLY, old_image absent for INSERT, new_image for REMOVE.
   // Buffers shared with the table (no copy).

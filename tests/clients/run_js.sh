@@ -12,7 +12,7 @@ if ! command -v node >/dev/null; then
   echo "clients.js: node is missing; install nodejs (tools/run test does)" >&2
   exit 1
 fi
-for package in @aws-sdk/client-dynamodb @aws-sdk/lib-dynamodb; do
+for package in @aws-sdk/client-dynamodb @aws-sdk/client-dynamodb-streams @aws-sdk/lib-dynamodb; do
   if [ ! -f "$js/node_modules/$package/package.json" ]; then
     echo "clients.js: $package is not installed; run" \
          "'npm ci --no-audit --no-fund --prefix $js' (tools/run test does)" >&2
