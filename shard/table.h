@@ -36,6 +36,11 @@
 // is a writer like the others: EvictCollection holds one base stripe exclusively and takes the
 // index stripes after it; writers call AfterWrite (which may run the database's evictor) only
 // once their own locks are released.
+//
+// Streams (shard/stream.h): a writer appends its change to the table's stream under its base
+// stripe lock (Emit, after the item changed), so a key's records are in write order. The stream's
+// mutex is a leaf; before it a writer may take the capacity lock (a leaf too, released first) to
+// learn of partition splits. The stream pointer is published under description_mu_.
 #pragma once
 
 #include <atomic>

@@ -4,7 +4,10 @@
 // 'B' BatchGetItem, 'W' BatchWriteItem, 'T' DescribeTable, 'L' ListTables, 'C' CreateTable,
 // 'A' Partstore.AdvanceClock, 'R' Partstore.DescribePartitions, 'M' Partstore.GetMetrics,
 // 'I' Partstore.GetContributorInsights, 'F' TransactWriteItems, '@' TransactGetItems,
-// '$' UpdateTimeToLive, '%' DescribeTimeToLive, '&' Partstore.DescribeMemory, and the sharding
+// '$' UpdateTimeToLive, '%' DescribeTimeToLive, '&' Partstore.DescribeMemory, the streams
+// operations '(' ListStreams, ')' DescribeStream, '*' GetShardIterator, '+' GetRecords (in a body,
+// %ARN%, %SHARD% and %ITER% stand for the stream of "Tab", its first shard and a fresh
+// TRIM_HORIZON iterator of it, so the fuzzer reaches past the lookups), and the sharding
 // extensions listed below; any other
 // byte picks by its value modulo the count), the rest is the body. An upper-case letter (or '@')
 // runs on a database without capacity simulation; the lower-case letter (or '`', the byte 0x20
@@ -69,6 +72,10 @@ constexpr Operation kOperations[] = {
     {'$', "UpdateTimeToLive"},
     {'%', "DescribeTimeToLive"},
     {'&', "Partstore.DescribeMemory"},
+    {'(', "DynamoDBStreams.ListStreams"},
+    {')', "DynamoDBStreams.DescribeStream"},
+    {'*', "DynamoDBStreams.GetShardIterator"},
+    {'+', "DynamoDBStreams.GetRecords"},
 };
 constexpr size_t kOperationCount = sizeof(kOperations) / sizeof(kOperations[0]);
 
@@ -94,7 +101,9 @@ std::unique_ptr<partstore::Database> MakeDatabase(bool capacity) {
                      R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
                      R"({"AttributeName":"sk","AttributeType":"N"}],)"
                      R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"},)"
-                     R"({"AttributeName":"sk","KeyType":"RANGE"}]})");
+                     R"({"AttributeName":"sk","KeyType":"RANGE"}],)"
+                     R"("StreamSpecification":{"StreamEnabled":true,)"
+                     R"("StreamViewType":"NEW_AND_OLD_IMAGES"}})");
   protocol::Dispatch(*db, "CreateTable",
                      R"({"TableName":"Hsh","BillingMode":"PAY_PER_REQUEST",)"
                      R"("AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],)"
@@ -117,6 +126,31 @@ std::unique_ptr<partstore::Database> MakeDatabase(bool capacity) {
   return db;
 }
 
+// The body with %ARN%, %SHARD% and %ITER% replaced by the stream of "Tab", its first shard and a
+// fresh iterator of that shard (only where they appear).
+std::string WithStreamNames(partstore::Database& db, std::string body) {
+  if (body.find('%') == std::string::npos) return body;
+  auto described = db.DescribeTable({"Tab"});
+  if (!described.ok() || !described->table.latest_stream_arn) return body;
+  const std::string arn = *described->table.latest_stream_arn;
+  std::string shard, iterator;
+  if (auto stream = db.DescribeStream({.stream_arn = arn}); stream.ok()) {
+    if (!stream->stream_description.shards.empty()) {
+      shard = stream->stream_description.shards[0].shard_id;
+      if (auto it = db.GetShardIterator({arn, shard}); it.ok()) iterator = it->shard_iterator;
+    }
+  }
+  for (const auto& [token, value] : {std::pair<std::string_view, const std::string&>{"%ARN%", arn},
+                                     {"%SHARD%", shard},
+                                     {"%ITER%", iterator}}) {
+    for (size_t at = body.find(token); at != std::string::npos; at = body.find(token, at)) {
+      body.replace(at, token.size(), value);
+      at += value.size();
+    }
+  }
+  return body;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -137,9 +171,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // Time to Live too runs on the manual clock, where AdvanceClock sweeps (no background thread).
   const bool capacity = lower || std::string_view("ARMI$%").find(letter) != std::string_view::npos;
-  const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
+  partstore::Database& db = capacity ? *simulated : *plain;
+  const std::string body =
+      WithStreamNames(db, std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
 
-  protocol::Response response = protocol::Dispatch(capacity ? *simulated : *plain, operation, body);
+  protocol::Response response = protocol::Dispatch(db, operation, body);
   Check(response.http_status == 200 || response.http_status == 400 || response.http_status == 500);
   rapidjson::Document document;
   Check(protocol::ParseJson(response.body, &document).ok());

@@ -310,6 +310,31 @@ check_error "update-time-to-live: within the hour" 254 ValidationException \
   ddb update-time-to-live --table-name "$table" \
     --time-to-live-specification Enabled=false,AttributeName=expiresAt
 
+# --- streams: update-table --stream-specification, then aws dynamodbstreams -----------------------
+streams() { "$AWS" dynamodbstreams --endpoint-url "$endpoint" "$@"; }
+stream_arn="$(ddb update-table --table-name "$table" \
+  --stream-specification StreamEnabled=true,StreamViewType=KEYS_ONLY \
+  --query TableDescription.LatestStreamArn --output text)"
+check "update-table --stream-specification: the stream's ARN" "ok" \
+  "$(case "$stream_arn" in arn:aws:dynamodb:*:table/"$table"/stream/*) echo ok ;; *) echo "$stream_arn" ;; esac)"
+ddb put-item --table-name "$table" \
+  --item '{"objectId":{"S":"stream-1"},"relatedObjectId":{"S":"stream-1"}}' >/dev/null
+check "dynamodbstreams list-streams" "$stream_arn" \
+  "$(streams list-streams --table-name "$table" --query 'Streams[0].StreamArn' --output text)"
+records=""
+for shard in $(streams describe-stream --stream-arn "$stream_arn" \
+                 --query 'StreamDescription.Shards[].ShardId' --output text); do
+  iterator="$(streams get-shard-iterator --stream-arn "$stream_arn" --shard-id "$shard" \
+                --shard-iterator-type TRIM_HORIZON --query ShardIterator --output text)"
+  records+="$(streams get-records --shard-iterator "$iterator" \
+                --query 'Records[].[eventName, dynamodb.Keys.objectId.S]' --output text)"
+done
+check "dynamodbstreams get-records: the put's record" "INSERT	stream-1" "$records"
+check_error "update-table: a second stream" 254 ValidationException \
+  "Table already has an enabled stream: TableName: $table" -- \
+  ddb update-table --table-name "$table" \
+    --stream-specification StreamEnabled=true,StreamViewType=NEW_IMAGE
+
 # --- delete-table ---------------------------------------------------------------------------------
 check "delete-table reports DELETING" DELETING \
   "$(ddb delete-table --table-name "$table" --query TableDescription.TableStatus --output text)"
