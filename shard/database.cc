@@ -167,12 +167,14 @@ Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& reques
                                          state_->options_.account_id);
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
                              Table::Create(request, std::move(table_options)));
+  bool inserted = false;
   {
     std::unique_lock lock(state_->mu_);
-    auto [it, inserted] = state_->tables_.try_emplace(request.table_name, table);
-    if (!inserted) {
-      return Status(Code::kResourceInUse, "Table already exists: " + request.table_name);
-    }
+    inserted = state_->tables_.try_emplace(request.table_name, table).second;
+  }
+  if (!inserted) {
+    table->DiscardStreams();  // (its stream, registered by Create, must not outlive it)
+    return Status(Code::kResourceInUse, "Table already exists: " + request.table_name);
   }
   CreateTableResult result;
   result.table_description = table->Describe();

@@ -31,10 +31,11 @@ Result<ListStreamsResult> Database::ListStreams(const ListStreamsRequest& reques
   PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
   const size_t limit = static_cast<size_t>(request.limit.value_or(100));
   ListStreamsResult result;
-  bool started = !request.exclusive_start_stream_arn;
+  // In ARN order (per table: creation order, the label being the creation time), resuming after
+  // the start even when that stream is gone.
   for (const auto& stream : state_->streams_->List()) {
-    if (!started) {
-      started = stream->arn() == *request.exclusive_start_stream_arn;
+    if (request.exclusive_start_stream_arn &&
+        stream->arn() <= *request.exclusive_start_stream_arn) {
       continue;
     }
     if (request.table_name && stream->table_name() != *request.table_name) continue;

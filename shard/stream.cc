@@ -137,10 +137,11 @@ Stream::Shard& Stream::OpenShard(uint64_t begin, uint64_t end, std::string paren
   shard->end = end;
   shard->parent_id = std::move(parent_id);
   shard->starting = next_sequence_++;
-  // "shardId-" + 20 digits of creation time (ms) + "-" + 8 hex digits, as DynamoDB's look.
+  // "shardId-" + 20 digits + "-" + 8 hex digits, the form of DynamoDB's. The digits are the
+  // starting sequence number, so shard ids sort in creation order (DescribeStream resumes after
+  // a shard that is gone by them).
   const uint64_t tag = XXH3_64bits_withSeed(arn_.data(), arn_.size(), shard->starting);
-  shard->id = fmt::format("shardId-{:020}-{:08x}", static_cast<int64_t>(EpochOf(Now()) * 1000),
-                          static_cast<uint32_t>(tag));
+  shard->id = fmt::format("shardId-{:020}-{:08x}", shard->starting, static_cast<uint32_t>(tag));
   Shard* raw = shard.get();
   by_id_.emplace(raw->id, raw);
   shards_.push_back(std::move(shard));
@@ -152,7 +153,7 @@ Stream::Shard& Stream::OpenShard(uint64_t begin, uint64_t end, std::string paren
 
 void Stream::CloseShard(Shard& shard) {
   if (shard.ending) return;
-  shard.ending = shard.records.empty() ? shard.starting : shard.records.back().sequence;
+  shard.ending = std::max(shard.starting, shard.last);
   shard.closed_micros = Now();
   std::erase(open_, &shard);
 }
@@ -212,13 +213,18 @@ void Stream::Append(uint64_t hash, const StoredItem& old_item, const StoredItem&
   if ((view == StreamViewType::kOldImage || view == StreamViewType::kNewAndOldImages) && old_item)
     size += old_item.item_size();
   entry.size_bytes = static_cast<uint32_t>(size);
-  // An image the view type does not carry is not kept, unless it is the only one (the record's
-  // keys are read from it).
-  if (old_item && new_item) {
-    if (view == StreamViewType::kOldImage) entry.new_item = StoredItem();
-    if (view == StreamViewType::kKeysOnly || view == StreamViewType::kNewImage) {
-      entry.old_item = StoredItem();
-    }
+  // An image the view type does not carry is not kept; when it is the only one, its key
+  // attributes are (in a buffer of their own: the record's keys are read from it).
+  const bool keeps_new =
+      view == StreamViewType::kNewImage || view == StreamViewType::kNewAndOldImages;
+  const bool keeps_old =
+      view == StreamViewType::kOldImage || view == StreamViewType::kNewAndOldImages;
+  if (!keeps_new) entry.new_item = StoredItem();
+  if (!keeps_old) entry.old_item = StoredItem();
+  if (!entry.new_item && !entry.old_item) {
+    std::vector<std::string_view> names{identity_.key_schema.partition.name};
+    if (identity_.key_schema.sort) names.push_back(identity_.key_schema.sort->name);
+    (new_item ? entry.new_item : entry.old_item) = StoredItem::Project(any, std::move(names));
   }
 
   const int64_t now = Now();
@@ -229,6 +235,7 @@ void Stream::Append(uint64_t hash, const StoredItem& old_item, const StoredItem&
   Shard& shard = **(it - 1);
   entry.sequence = next_sequence_++;
   entry.micros = now;
+  shard.last = entry.sequence;
   bytes_ += Cost(entry);
   shard.records.push_back(std::move(entry));
   if (bytes_ > options_.max_bytes || now - last_trim_micros_ >= 1'000'000) Trim(now);
@@ -263,12 +270,11 @@ void Stream::Trim(int64_t now) {
   }
   // A closed shard with nothing left, closed longer ago than the retention, is gone (as
   // DynamoDB's shards are, 24 hours after they close).
-  while (!shards_.empty()) {
-    Shard& front = *shards_.front();
-    if (!front.ending || !front.records.empty() || front.closed_micros >= cutoff) break;
-    by_id_.erase(front.id);
-    shards_.pop_front();
-  }
+  std::erase_if(shards_, [&](const std::unique_ptr<Shard>& s) {
+    if (!s->ending || !s->records.empty() || s->closed_micros >= cutoff) return false;
+    by_id_.erase(s->id);
+    return true;
+  });
 }
 
 void Stream::Disable() {
@@ -314,8 +320,16 @@ Result<StreamDescription> Stream::Describe(const DescribeStreamRequest& request)
   if (request.exclusive_start_shard_id) {
     it = std::find_if(shards_.begin(), shards_.end(),
                       [&](const auto& s) { return s->id == *request.exclusive_start_shard_id; });
-    // An unknown start (a shard already gone): from the beginning, as a fresh listing.
-    it = it == shards_.end() ? shards_.begin() : it + 1;
+    if (it != shards_.end()) {
+      ++it;
+    } else {
+      // A shard already gone: resume after it by creation order (the id's digits).
+      const std::string_view id = *request.exclusive_start_shard_id;
+      uint64_t starting = 0;
+      if (id.size() >= 28) std::from_chars(id.data() + 8, id.data() + 28, starting);
+      it = std::find_if(shards_.begin(), shards_.end(),
+                        [&](const auto& s) { return s->starting > starting; });
+    }
   }
   for (; it != shards_.end(); ++it) {
     if (d.shards.size() == limit) {
@@ -335,6 +349,12 @@ Result<StreamDescription> Stream::Describe(const DescribeStreamRequest& request)
 
 std::string Stream::EncodeIterator(const Position& position, int64_t issued_micros) const {
   return fmt::format("{}|{}|{}|{}", arn_, position.shard_id, position.next, issued_micros);
+}
+
+Result<std::string> Stream::RenewIterator(std::string_view text) const {
+  PARTSTORE_ASSIGN_OR_RETURN(DecodedIterator decoded, DecodeIterator(text));
+  if (decoded.stream_arn != arn_) return Status::Validation("Invalid ShardIterator");
+  return EncodeIterator(decoded.position, Now());
 }
 
 Result<Stream::DecodedIterator> Stream::DecodeIterator(std::string_view text) {
@@ -404,14 +424,14 @@ Result<std::string> Stream::GetShardIterator(const GetShardIteratorRequest& requ
         return Status::Validation(fmt::format("Invalid SequenceNumber {} for shard {}",
                                               *request.sequence_number, shard->id));
       }
-      if (*sequence <= shard->trimmed_through) {
+      position.next = request.shard_iterator_type == ShardIteratorType::kAtSequenceNumber
+                          ? *sequence
+                          : *sequence + 1;
+      if (position.next <= shard->trimmed_through) {
         return Status(Code::kTrimmedDataAccess,
                       fmt::format("Sequence number {} is beyond the trim horizon of shard {}",
                                   *request.sequence_number, shard->id));
       }
-      position.next = request.shard_iterator_type == ShardIteratorType::kAtSequenceNumber
-                          ? *sequence
-                          : *sequence + 1;
       break;
     }
   }
@@ -439,11 +459,11 @@ StreamRecord Stream::ToRecord(const Entry& e) const {
   const StreamViewType view = identity_.view_type;
   r.stream_view_type = view;
   if ((view == StreamViewType::kNewImage || view == StreamViewType::kNewAndOldImages) &&
-      e.new_item) {
+      e.event != StreamEventName::kRemove) {
     r.new_image = e.new_item;
   }
   if ((view == StreamViewType::kOldImage || view == StreamViewType::kNewAndOldImages) &&
-      e.old_item) {
+      e.event != StreamEventName::kInsert) {
     r.old_image = e.old_item;
   }
   r.size_bytes = e.size_bytes;
@@ -453,6 +473,7 @@ StreamRecord Stream::ToRecord(const Entry& e) const {
 Result<GetRecordsResult> Stream::GetRecords(const Position& position, int64_t issued_micros,
                                             size_t limit) {
   const int64_t now = Now();
+  if (issued_micros < 0 || issued_micros > now) return Status::Validation("Invalid ShardIterator");
   if (now - issued_micros > static_cast<int64_t>(options_.iterator_lifetime_seconds * 1e6)) {
     return Status(Code::kExpiredIterator, "The provided iterator exceeds the maximum age allowed.");
   }
@@ -470,6 +491,7 @@ Result<GetRecordsResult> Stream::GetRecords(const Position& position, int64_t is
       return Status::ResourceNotFound(
           fmt::format("Requested resource not found: Shard does not exist: {}", position.shard_id));
     }
+    if (position.next < shard->starting) return Status::Validation("Invalid ShardIterator");
     if (position.next <= shard->trimmed_through) {
       return Status(Code::kTrimmedDataAccess,
                     fmt::format("The iterator of shard {} points at records already trimmed "
@@ -506,6 +528,20 @@ void StreamRegistry::Add(std::shared_ptr<Stream> stream) {
   streams_.push_back(std::move(stream));
 }
 
+void StreamRegistry::Remove(const Stream* stream) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::erase_if(streams_, [&](const auto& s) { return s.get() == stream; });
+}
+
+std::string StreamRegistry::LatestLabel(std::string_view table) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string latest;
+  for (const auto& stream : streams_) {
+    if (stream->table_name() == table) latest = std::max(latest, stream->label());
+  }
+  return latest;
+}
+
 std::shared_ptr<Stream> StreamRegistry::Find(std::string_view arn) const {
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& stream : streams_) {
@@ -520,6 +556,8 @@ std::vector<std::shared_ptr<Stream>> StreamRegistry::List() {
     std::lock_guard<std::mutex> lock(mu_);
     all = streams_;
   }
+  std::sort(all.begin(), all.end(),
+            [](const auto& a, const auto& b) { return a->arn() < b->arn(); });
   std::vector<std::shared_ptr<Stream>> live;
   std::vector<const Stream*> finished;
   for (auto& stream : all) {

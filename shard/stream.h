@@ -86,6 +86,7 @@ class Stream {
   bool Finished();
 
   StreamSummary Summary() const;
+  // Identifies the stream (ListStreams orders by ARN; it is unique in the registry).
   Result<StreamDescription> Describe(const DescribeStreamRequest& request);
   Result<std::string> GetShardIterator(const GetShardIteratorRequest& request);
   // REQUIRES: `position` came from this stream's iterator (DecodeIterator).
@@ -96,6 +97,9 @@ class Stream {
   Result<GetRecordsResult> GetRecords(const Position& position, int64_t issued_micros,
                                       size_t limit);
 
+  // The same position with a fresh issue time (a subscription renews what expired while it
+  // idled). ValidationException for text that is not this stream's iterator.
+  Result<std::string> RenewIterator(std::string_view text) const;
   // Iterators: "<stream ARN>|<shard id>|<next>|<issued>" (opaque to users).
   std::string EncodeIterator(const Position& position, int64_t issued_micros) const;
   struct DecodedIterator {
@@ -129,6 +133,7 @@ class Stream {
     std::string parent_id;        // empty: none
     uint64_t begin = 0, end = 0;  // hash range (inclusive)
     uint64_t starting = 0;
+    uint64_t last = 0;               // the newest record's sequence number (0: none yet)
     std::optional<uint64_t> ending;  // set when closed
     int64_t closed_micros = 0;
     uint64_t trimmed_through = 0;  // the highest sequence number trimmed (0: none)
@@ -146,7 +151,11 @@ class Stream {
   void Trim(int64_t now);
   Shard* FindShard(std::string_view id);
   StreamRecord ToRecord(const Entry& entry) const;
-  uint64_t Cost(const Entry& e) const { return e.size_bytes + kEntryOverhead; }
+  // What a record holds: its fixed part and the buffers it keeps (which may outlive the item).
+  static uint64_t Cost(const Entry& e) {
+    return kEntryOverhead + (e.old_item ? e.old_item.footprint() : 0) +
+           (e.new_item ? e.new_item.footprint() : 0);
+  }
 
   const StreamIdentity identity_;
   const StreamOptions options_;
@@ -173,6 +182,12 @@ class Stream {
 class StreamRegistry {
  public:
   void Add(std::shared_ptr<Stream> stream);
+  // Forgets a stream at once (a CreateTable that failed after making its table's stream).
+  void Remove(const Stream* stream);
+  // The newest label of `table`'s streams (live or not yet dropped), or "": a new stream's label
+  // must be later, so that its ARN is unique even when a table is deleted and created again in
+  // one millisecond.
+  std::string LatestLabel(std::string_view table) const;
   std::shared_ptr<Stream> Find(std::string_view arn) const;
   std::vector<std::shared_ptr<Stream>> List();
 

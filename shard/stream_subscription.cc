@@ -3,6 +3,7 @@
 #include "partstore/stream_subscription.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "shard/database_state.h"
 
@@ -77,6 +78,7 @@ Status StreamSubscription::IteratorFor(ShardState& shard) {
   }
   Result<GetShardIteratorResult> got = db_.GetShardIterator(request);
   if (!got.ok() && got.status().code() == Code::kTrimmedDataAccess) {
+    trimmed_ = got.status();  // reported by Poll; reading goes on from the oldest record kept
     shard.last_sequence.reset();
     shard.initial = false;
     request.shard_iterator_type = ShardIteratorType::kTrimHorizon;
@@ -85,13 +87,13 @@ Status StreamSubscription::IteratorFor(ShardState& shard) {
   }
   if (!got.ok()) return got.status();
   shard.iterator = std::move(got->shard_iterator);
+  shard.initial = false;  // (LATEST was fixed by this iterator; a renewal keeps its position)
   return Status::Ok();
 }
 
 Result<size_t> StreamSubscription::Poll() {
   PARTSTORE_RETURN_IF_ERROR(Refresh());
   size_t delivered = 0;
-  Status trimmed;
   // A shard finished in this pass may make its children ready: go round until nothing changes.
   for (bool progress = true; progress;) {
     progress = false;
@@ -105,11 +107,12 @@ Result<size_t> StreamSubscription::Poll() {
         if (!page.ok()) {
           const Code code = page.status().code();
           if (code == Code::kExpiredIterator) {
-            PARTSTORE_RETURN_IF_ERROR(IteratorFor(shard));
+            // Expired while the subscription idled: the same position, issued now.
+            PARTSTORE_ASSIGN_OR_RETURN(shard.iterator, stream_->RenewIterator(*shard.iterator));
             continue;
           }
           if (code == Code::kTrimmedDataAccess) {
-            trimmed = page.status();
+            trimmed_ = page.status();
             shard.last_sequence.reset();
             shard.initial = false;
             PARTSTORE_RETURN_IF_ERROR(IteratorFor(shard));
@@ -138,7 +141,7 @@ Result<size_t> StreamSubscription::Poll() {
       }
     }
   }
-  if (!trimmed.ok()) return trimmed;
+  if (!trimmed_.ok()) return std::exchange(trimmed_, Status::Ok());
   return delivered;
 }
 

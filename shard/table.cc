@@ -367,6 +367,11 @@ Status Table::Update(const UpdateTableRequest& request) {
   }
   if (stream_change) {
     std::lock_guard<std::mutex> lock(description_mu_);
+    // A DeleteTable since the check (it disabled the stream): nothing to enable on a deleted table.
+    if (description_.table_status == TableStatus::kDeleting) {
+      return Status::ResourceNotFound("Requested resource not found: Table: " + name_ +
+                                      " not found");
+    }
     ApplyStreamChange(*request.stream_specification);
   }
   return Status::Ok();

@@ -162,6 +162,8 @@ class Table : public std::enable_shared_from_this<Table> {
   static Status CheckStreamSpecification(const StreamSpecification& spec);
   std::shared_ptr<Stream> stream() const;
   void DisableStream();
+  // A CreateTable that failed after Create (the name taken): the table's stream is forgotten.
+  void DiscardStreams();
 
   // Data plane. request.table_name is checked for form but not looked at (the caller chose this
   // table). Each runs Prepare* (shard/prepared.h) and then the two-argument overload.
@@ -379,6 +381,9 @@ class Table : public std::enable_shared_from_this<Table> {
   // the registry), written under description_mu_.
   std::atomic<Stream*> stream_{nullptr};
   std::shared_ptr<Stream> current_stream_;  // guarded by description_mu_
+  // Every stream the table had, kept for its life: a writer may still hold a disabled one's
+  // pointer (guarded by description_mu_).
+  std::vector<std::shared_ptr<Stream>> streams_;
   // The stream change of an UpdateTable, checked against the table as it is (DynamoDB's
   // messages), then applied. REQUIRES: description_mu_ held.
   Status CheckStreamChange(const StreamSpecification& spec) const;

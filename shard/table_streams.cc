@@ -68,7 +68,8 @@ void Table::StartStream(StreamViewType view) {
   if (!options_.capacity.clock && identity.epoch_at_clock_zero == 0) {
     identity.epoch_at_clock_zero = static_cast<double>(time(nullptr));
   }
-  identity.last_label = description_.latest_stream_label.value_or("");
+  identity.last_label = std::max(description_.latest_stream_label.value_or(""),
+                                 options_.stream_registry->LatestLabel(name_));
   if (capacity_) {
     identity.splits_since = [weak = weak_from_this()](size_t first) {
       std::shared_ptr<const Table> table = weak.lock();
@@ -76,7 +77,8 @@ void Table::StartStream(StreamViewType view) {
     };
   }
   auto stream = std::make_shared<Stream>(std::move(identity), options_.streams, starts, splits);
-  if (options_.stream_registry) options_.stream_registry->Add(stream);
+  options_.stream_registry->Add(stream);
+  streams_.push_back(stream);
   description_.stream_specification = StreamSpecification{true, view};
   description_.latest_stream_arn = stream->arn();
   description_.latest_stream_label = stream->label();
@@ -93,6 +95,12 @@ void Table::ApplyStreamChange(const StreamSpecification& spec) {
   if (current_stream_) current_stream_->Disable();
   current_stream_.reset();
   description_.stream_specification.reset();
+}
+
+void Table::DiscardStreams() {
+  std::lock_guard<std::mutex> lock(description_mu_);
+  if (current_stream_) ApplyStreamChange(StreamSpecification{});
+  for (const auto& stream : streams_) options_.stream_registry->Remove(stream.get());
 }
 
 void Table::DisableStream() {

@@ -16,7 +16,7 @@
 //
 // Errors: a record trimmed before it was read (retention, the stream's byte cap) makes Poll return
 // TrimmedDataAccessException once; the subscription then goes on from the oldest record kept.
-// An iterator that expired while the subscription idled is renewed from the last record read.
+// An iterator that expired while the subscription idled is renewed at the same position.
 //
 // Thread safety: one thread at a time per subscription (Poll, Wait and Run are not reentrant and
 // must not be called from the callback); different subscriptions are independent. The Database
@@ -87,6 +87,7 @@ class StreamSubscription {
   Options options_;
   Callback callback_;
   std::vector<ShardState> shards_;  // in the stream's order (parents first)
+  Status trimmed_;                  // a trim met since the last Poll returned (reported once)
 };
 
 }  // namespace partstore

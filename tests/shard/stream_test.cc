@@ -402,6 +402,84 @@ TEST_F(StreamTest, TheByteCapTrimsTheOldestRecords) {
   EXPECT_FALSE(keys.contains("k0"));
 }
 
+TEST_F(StreamTest, KeysOnlyRecordsKeepOnlyTheKeys) {
+  // 300 items of 10 KB: about 3 MB of images, but a KEYS_ONLY stream keeps only the keys (a buffer
+  // of their own), so a 1 MiB cap trims nothing.
+  Open({.max_bytes = 1 << 20});
+  const std::string arn = Create("Big", StreamViewType::kKeysOnly);
+  const std::string blob(10'000, 'x');
+  for (int i = 0; i < 300; ++i) {
+    MustPut(*db_, "Big", With(Key("k" + std::to_string(i), "1"), "blob", Value(blob)));
+  }
+  EXPECT_EQ(ReadAll(arn).size(), 300u);
+}
+
+TEST_F(StreamTest, AFailedCreateTableLeavesNoStreamAndArnsStayUnique) {
+  const std::string first = Create("Orders", StreamViewType::kKeysOnly);
+  // The name is taken: the second table's stream must not linger.
+  EXPECT_EQ(db_->CreateTable(Table("Orders", StreamViewType::kNewImage)).status().code(),
+            Code::kResourceInUse);
+  EXPECT_EQ(db_->ListStreams({})->streams.size(), 1u);
+  // Deleted and created again in the same millisecond (the manual clock did not move): a new ARN.
+  ASSERT_TRUE(db_->DeleteTable({"Orders"}).ok());
+  const std::string second = Create("Orders", StreamViewType::kKeysOnly);
+  EXPECT_NE(first, second);
+  EXPECT_EQ(db_->DescribeStream({.stream_arn = second})->stream_description.stream_status,
+            StreamStatus::kEnabled);
+  EXPECT_EQ(db_->DescribeStream({.stream_arn = first})->stream_description.stream_status,
+            StreamStatus::kDisabled);
+  auto listed = db_->ListStreams({.limit = 1});
+  ASSERT_EQ(listed->streams.size(), 1u);
+  auto rest = db_->ListStreams({.exclusive_start_stream_arn = listed->last_evaluated_stream_arn});
+  ASSERT_EQ(rest->streams.size(), 1u);
+  EXPECT_NE(rest->streams[0].stream_arn, listed->streams[0].stream_arn);
+}
+
+TEST_F(StreamTest, AfterTheLastTrimmedRecordIsReadableAndSurvivesASplit) {
+  Open({.retention_seconds = 60});
+  CreateTableRequest request = Table("One", StreamViewType::kKeysOnly);
+  request.billing_mode = BillingMode::kProvisioned;
+  request.provisioned_throughput = ProvisionedThroughput{100, 500};
+  auto created = db_->CreateTable(request);
+  ASSERT_TRUE(created.ok());
+  const std::string arn = *created->table_description.latest_stream_arn;
+  const std::string shard = Shards(arn).at(0).shard_id;
+  MustPut(*db_, "One", Key("a", "1"));
+  const std::string a = db_->GetRecords({Iterator(arn, shard)})->records.at(0).sequence_number;
+  Advance(61);  // a is trimmed
+  EXPECT_EQ(
+      db_->GetShardIterator({arn, shard, ShardIteratorType::kAtSequenceNumber, a}).status().code(),
+      Code::kTrimmedDataAccess);
+  // After a: the next record, which is kept.
+  const std::string after = Iterator(arn, shard, ShardIteratorType::kAfterSequenceNumber, a);
+  MustPut(*db_, "One", Key("b", "1"));
+  EXPECT_EQ(db_->GetRecords({after})->records.at(0).keys, Key("b", "1"));
+  // The shard closes at its newest record even when its records are trimmed.
+  Advance(61);
+  UpdateTableRequest raise{.table_name = "One"};
+  raise.provisioned_throughput = ProvisionedThroughput{100, 1500};
+  ASSERT_TRUE(db_->UpdateTable(raise).ok());
+  std::vector<StreamShard> shards = Shards(arn);
+  ASSERT_EQ(shards.size(), 3u);
+  const std::string b_sequence = Stream::SequenceText(*Stream::ParseSequence(a) + 1);
+  EXPECT_GE(*shards[0].sequence_number_range.ending_sequence_number, b_sequence);
+  EXPECT_TRUE(db_->GetShardIterator({arn, shard, ShardIteratorType::kLatest}).ok());
+}
+
+TEST_F(StreamTest, ASubscriptionRenewsAnIteratorThatExpiredWhileItIdled) {
+  Create("Sub", StreamViewType::kKeysOnly);
+  size_t count = 0;
+  auto sub = StreamSubscription::Open(*db_, "Sub", {}, [&](const StreamRecord&) { ++count; });
+  ASSERT_TRUE(sub.ok());
+  MustPut(*db_, "Sub", Key("a", "1"));
+  Advance(16 * 60);  // every LATEST iterator taken at Open has expired
+  MustPut(*db_, "Sub", Key("b", "1"));
+  auto polled = (*sub)->Poll();
+  ASSERT_TRUE(polled.ok()) << polled.status().ToString();
+  EXPECT_EQ(*polled, 2u);
+  EXPECT_EQ(count, 2u);
+}
+
 TEST_F(StreamTest, IteratorTypesAndLimits) {
   CreateTableRequest request = Table("One", StreamViewType::kKeysOnly);
   request.billing_mode = BillingMode::kProvisioned;

@@ -36,6 +36,9 @@ Result<ListStreamsRequest> DecodeListStreamsRequest(const JsonValue& body) {
                                      {"ExclusiveStartStreamArn", Shape::kString}};
   std::array<const JsonValue*, 3> m;
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "ListStreams", kMembers, m));
+  Constraints c;
+  c.Range(m[1], 1, 100, "limit");  // (before it is narrowed to an int32)
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   ListStreamsRequest request;
   request.table_name = OptionalString(m[0]);
   if (m[1]) request.limit = IntOf(m[1]);
@@ -51,6 +54,7 @@ Result<DescribeStreamRequest> DecodeDescribeStreamRequest(const JsonValue& body)
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeStream", kMembers, m));
   Constraints c;
   c.Required(m[0], "streamArn");
+  c.Range(m[1], 1, 100, "limit");
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   DescribeStreamRequest request;
   request.stream_arn = std::string(StringOf(*m[0]));
@@ -86,6 +90,7 @@ Result<GetRecordsRequest> DecodeGetRecordsRequest(const JsonValue& body) {
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "GetRecords", kMembers, m));
   Constraints c;
   c.Required(m[0], "shardIterator");
+  c.Range(m[1], 1, 1000, "limit");
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   GetRecordsRequest request;
   request.shard_iterator = std::string(StringOf(*m[0]));
