@@ -25,9 +25,7 @@ Result<std::unique_ptr<StreamSubscription>> StreamSubscription::Open(Database& d
   for (ShardState& shard : sub->shards_) {
     shard.initial = true;
     // LATEST is fixed now, not at the first Poll.
-    if (options.start == Start::kLatest && !shard.done) {
-      PARTSTORE_RETURN_IF_ERROR(sub->IteratorFor(shard));
-    }
+    if (options.start == Start::kLatest) PARTSTORE_RETURN_IF_ERROR(sub->OpenReader(shard));
   }
   return sub;
 }
@@ -66,28 +64,17 @@ bool StreamSubscription::Ready(const ShardState& shard) const {
   return true;  // the parent is gone (trimmed): nothing of it is left to read
 }
 
-Status StreamSubscription::IteratorFor(ShardState& shard) {
-  GetShardIteratorRequest request{.stream_arn = stream_arn_, .shard_id = shard.id};
-  if (shard.last_sequence) {
-    request.shard_iterator_type = ShardIteratorType::kAfterSequenceNumber;
-    request.sequence_number = shard.last_sequence;
-  } else if (shard.initial && options_.start == Start::kLatest) {
-    request.shard_iterator_type = ShardIteratorType::kLatest;
-  } else {
-    request.shard_iterator_type = ShardIteratorType::kTrimHorizon;
+Status StreamSubscription::OpenReader(ShardState& shard) {
+  const ShardIteratorType start = shard.initial && options_.start == Start::kLatest
+                                      ? ShardIteratorType::kLatest
+                                      : ShardIteratorType::kTrimHorizon;
+  Result<ShardReader> reader = ShardReader::Open(db_, stream_arn_, shard.id, start);
+  if (!reader.ok()) {
+    if (reader.status().code() != Code::kResourceNotFound) return reader.status();
+    shard.done = true;  // the shard is gone (trimmed away): nothing of it is left to read
+    return Status::Ok();
   }
-  Result<GetShardIteratorResult> got = db_.GetShardIterator(request);
-  if (!got.ok() && got.status().code() == Code::kTrimmedDataAccess) {
-    trimmed_ = got.status();  // reported by Poll; reading goes on from the oldest record kept
-    shard.last_sequence.reset();
-    shard.initial = false;
-    request.shard_iterator_type = ShardIteratorType::kTrimHorizon;
-    request.sequence_number.reset();
-    got = db_.GetShardIterator(request);
-  }
-  if (!got.ok()) return got.status();
-  shard.iterator = std::move(got->shard_iterator);
-  shard.initial = false;  // (LATEST was fixed by this iterator; a renewal keeps its position)
+  shard.reader.emplace(std::move(*reader));
   return Status::Ok();
 }
 
@@ -99,45 +86,30 @@ Result<size_t> StreamSubscription::Poll() {
     progress = false;
     for (size_t i = 0; i < shards_.size(); ++i) {
       if (!Ready(shards_[i])) continue;
-      if (!shards_[i].iterator) PARTSTORE_RETURN_IF_ERROR(IteratorFor(shards_[i]));
-      while (true) {
-        ShardState& shard = shards_[i];
-        Result<GetRecordsResult> page =
-            db_.GetRecords(GetRecordsRequest{.shard_iterator = *shard.iterator});
-        if (!page.ok()) {
-          const Code code = page.status().code();
-          if (code == Code::kExpiredIterator) {
-            // Expired while the subscription idled: the same position, issued now.
-            PARTSTORE_ASSIGN_OR_RETURN(shard.iterator, stream_->RenewIterator(*shard.iterator));
+      if (!shards_[i].reader) PARTSTORE_RETURN_IF_ERROR(OpenReader(shards_[i]));
+      ShardState& shard = shards_[i];
+      while (!shard.done) {
+        Result<std::vector<StreamRecord>> records = shard.reader->Next();
+        if (!records.ok()) {
+          if (records.status().code() == Code::kTrimmedDataAccess) {
+            trimmed_ = records.status();  // reported once; reading goes on
             continue;
           }
-          if (code == Code::kTrimmedDataAccess) {
-            trimmed_ = page.status();
-            shard.last_sequence.reset();
-            shard.initial = false;
-            PARTSTORE_RETURN_IF_ERROR(IteratorFor(shard));
-            continue;
-          }
-          if (code == Code::kResourceNotFound) {  // the shard is gone (trimmed away)
-            shard.done = true;
-            progress = true;
-            break;
-          }
-          return page.status();
-        }
-        for (const StreamRecord& record : page->records) {
-          shard.last_sequence = record.sequence_number;
-          callback_(record);
-          ++delivered;
-        }
-        if (!page->next_shard_iterator) {
-          shard.done = true;
-          shard.iterator.reset();
+          if (records.status().code() != Code::kResourceNotFound) return records.status();
+          shard.done = true;  // the shard is gone (trimmed away)
           progress = true;
           break;
         }
-        shard.iterator = std::move(page->next_shard_iterator);
-        if (page->records.empty()) break;
+        for (const StreamRecord& record : *records) {
+          callback_(record);
+          ++delivered;
+        }
+        if (shard.reader->finished()) {
+          shard.done = true;
+          progress = true;
+        } else if (records->empty()) {
+          break;
+        }
       }
     }
   }

@@ -7,7 +7,8 @@
 //
 // It reads the stream that is the table's at Open (a later disable and re-enable makes a new
 // stream, which needs a new subscription), through the same shards and iterators as the
-// dynamodbstreams API (partstore/streams.h), and follows the shard lineage: a shard is read only
+// dynamodbstreams API (partstore/streams.h; a ShardReader per shard, partstore/shard_reader.h),
+// and follows the shard lineage: a shard is read only
 // once its parent has been read to its end.
 //
 // Ordering: the records of one item are delivered in the order the item was written; records of
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "partstore/database.h"
+#include "partstore/shard_reader.h"
 #include "partstore/status.h"
 #include "partstore/streams.h"
 
@@ -70,15 +72,14 @@ class StreamSubscription {
   struct ShardState {
     std::string id;
     std::optional<std::string> parent;
-    std::optional<std::string> iterator;
-    std::optional<std::string> last_sequence;
+    std::optional<ShardReader> reader;  // from the first read on
     bool initial = false;  // listed at Open (Start applies); later shards start at their start
     bool done = false;
   };
   StreamSubscription(Database& db, std::shared_ptr<Stream> stream, Options options,
                      Callback callback);
   Status Refresh();
-  Status IteratorFor(ShardState& shard);
+  Status OpenReader(ShardState& shard);
   bool Ready(const ShardState& shard) const;
 
   Database& db_;

@@ -4,7 +4,8 @@
 //   db.CreateTable({... .stream_specification = StreamSpecification{
 //                           .stream_enabled = true, .stream_view_type =
 //                           StreamViewType::kNewImage}});
-//   // pull, as the dynamodbstreams API: DescribeStream -> GetShardIterator -> GetRecords
+//   // pull, as the dynamodbstreams API: DescribeStream -> GetShardIterator -> GetRecords, or
+//   // a ShardReader per shard (partstore/shard_reader.h)
 //   // push: partstore/stream_subscription.h
 //
 // What gets a record: every write that changes an item (PutItem, UpdateItem, DeleteItem, each

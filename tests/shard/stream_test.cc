@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "partstore/database.h"
+#include "partstore/shard_reader.h"
 #include "partstore/stream_subscription.h"
 #include "shard/database_state.h"
 #include "tests/shard/database_testutil.h"
@@ -478,6 +479,48 @@ TEST_F(StreamTest, ASubscriptionRenewsAnIteratorThatExpiredWhileItIdled) {
   ASSERT_TRUE(polled.ok()) << polled.status().ToString();
   EXPECT_EQ(*polled, 2u);
   EXPECT_EQ(count, 2u);
+}
+
+TEST_F(StreamTest, AShardReaderPullsInOrderRenewsAndFinishesWithItsShard) {
+  Open({.retention_seconds = 3600});
+  CreateTableRequest request = Table("One", StreamViewType::kKeysOnly);
+  request.billing_mode = BillingMode::kProvisioned;
+  request.provisioned_throughput = ProvisionedThroughput{100, 500};  // one shard
+  auto created = db_->CreateTable(request);
+  ASSERT_TRUE(created.ok());
+  const std::string arn = *created->table_description.latest_stream_arn;
+  const std::string shard = Shards(arn).at(0).shard_id;
+  auto reader = ShardReader::Open(*db_, arn, shard, ShardIteratorType::kLatest);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_TRUE(reader->Next()->empty());
+  for (int i = 0; i < 5; ++i) MustPut(*db_, "One", Key("k" + std::to_string(i), "1"));
+  auto two = reader->Next(2);
+  ASSERT_EQ(two->size(), 2u);
+  EXPECT_EQ(two->at(1).keys, Key("k1", "1"));
+  EXPECT_EQ(reader->last_sequence_number(), two->at(1).sequence_number);
+  Advance(16 * 60);  // the iterator expired: renewed at its position
+  auto rest = reader->Next();
+  ASSERT_TRUE(rest.ok()) << rest.status().ToString();
+  ASSERT_EQ(rest->size(), 3u);
+  EXPECT_EQ(rest->at(0).keys, Key("k2", "1"));
+  EXPECT_FALSE(reader->finished());
+  // Records trimmed before they are read: reported once, then the reader goes on.
+  MustPut(*db_, "One", Key("lost", "1"));
+  Advance(3601);
+  MustPut(*db_, "One", Key("kept", "1"));
+  EXPECT_EQ(reader->Next().status().code(), Code::kTrimmedDataAccess);
+  auto after = reader->Next();
+  ASSERT_TRUE(after.ok());
+  ASSERT_EQ(after->size(), 1u);
+  EXPECT_EQ(after->at(0).keys, Key("kept", "1"));
+  // A split closes the shard: the reader finishes once it has read it all.
+  UpdateTableRequest raise{.table_name = "One"};
+  raise.provisioned_throughput = ProvisionedThroughput{100, 1500};
+  ASSERT_TRUE(db_->UpdateTable(raise).ok());
+  EXPECT_TRUE(reader->Next()->empty());
+  EXPECT_TRUE(reader->finished());
+  EXPECT_EQ(ShardReader::Open(*db_, arn, "shardId-00000000000000000099-00000000").status().code(),
+            Code::kResourceNotFound);
 }
 
 TEST_F(StreamTest, IteratorTypesAndLimits) {
