@@ -4,6 +4,7 @@
 //
 // (tests/clients/run_js.sh does exactly this; the ctest clients.js runs that script.)
 // startServer(extraArgs) passes more options to `serve` (capacity.test.mjs: ['--clock', 'manual']).
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { randomUUID } from 'node:crypto';
@@ -142,4 +143,18 @@ export async function rejection(promise) {
     return error;
   }
   throw new Error('expected the request to fail');
+}
+
+// Partstore.AdvanceClock on a `--clock manual` server: the manual clock moves only with it (the
+// TTL sweep runs before it answers).
+export async function advance(endpoint, seconds) {
+  const response = await fetch(endpoint, {
+    method: 'POST',
+    headers: {
+      'X-Amz-Target': 'Partstore_20261120.AdvanceClock',
+      'Content-Type': 'application/x-amz-json-1.0',
+    },
+    body: JSON.stringify({ Seconds: seconds }),
+  });
+  assert.equal(response.status, 200, await response.clone().text());
 }

@@ -18,7 +18,9 @@ import {
   GetRecordsCommand, GetShardIteratorCommand, ListStreamsCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 
-import { makeClients, pkSkTable, rejection, startServer, uniqueName } from './server.mjs';
+import {
+  advance, makeClients, pkSkTable, rejection, startServer, uniqueName,
+} from './server.mjs';
 
 const TABLE = uniqueName('streams');
 const OTHER = uniqueName('streams-other');
@@ -29,19 +31,6 @@ let server;
 let client;
 let streams;
 
-// The manual clock moves only with Partstore.AdvanceClock (as ttl.test.mjs); the TTL sweep runs
-// before it answers.
-async function advance(endpoint, seconds) {
-  const response = await fetch(endpoint, {
-    method: 'POST',
-    headers: {
-      'X-Amz-Target': 'Partstore_20261120.AdvanceClock',
-      'Content-Type': 'application/x-amz-json-1.0',
-    },
-    body: JSON.stringify({ Seconds: seconds }),
-  });
-  assert.equal(response.status, 200, await response.clone().text());
-}
 
 before(async () => {
   server = await startServer(['--clock', 'manual']);

@@ -9,19 +9,8 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 
-import { makeClients, rejection, startServer } from './server.mjs';
+import { advance, makeClients, rejection, startServer } from './server.mjs';
 
-async function advance(endpoint, seconds) {
-  const response = await fetch(endpoint, {
-    method: 'POST',
-    headers: {
-      'X-Amz-Target': 'Partstore_20261120.AdvanceClock',
-      'Content-Type': 'application/x-amz-json-1.0',
-    },
-    body: JSON.stringify({ Seconds: seconds }),
-  });
-  assert.equal(response.status, 200, await response.clone().text());
-}
 
 
 test('Time to Live: settings, errors, and items expiring with the manual clock', async (t) => {
