@@ -47,7 +47,12 @@ Status StreamSubscription::Refresh() {
     for (StreamShard& s : page.stream_description.shards) {
       const bool known = std::any_of(shards_.begin(), shards_.end(),
                                      [&](const ShardState& k) { return k.id == s.shard_id; });
-      if (!known) shards_.push_back({.id = s.shard_id, .parent = s.parent_shard_id});
+      if (!known) {
+        ShardState state;
+        state.id = s.shard_id;
+        state.parent = s.parent_shard_id;
+        shards_.push_back(std::move(state));
+      }
     }
     if (!page.stream_description.last_evaluated_shard_id) break;
     request.exclusive_start_shard_id = page.stream_description.last_evaluated_shard_id;
