@@ -9,6 +9,7 @@
 #include "partstore/database.h"
 #include "tools/protocol/attribute_value_json.h"
 #include "tools/protocol/dispatch.h"
+#include "tools/protocol/operations_json.h"
 
 namespace partstore::protocol {
 namespace {
@@ -54,9 +55,8 @@ TEST_F(StreamJsonTest, StreamSpecificationModelConstraints) {
                                "[NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]"),
             std::string::npos)
       << bad_view.body;
-  Response wrong_type =
-      Call("CreateTable",
-           "{" + std::string(kTable) + R"(,"StreamSpecification":{"StreamEnabled":1}})");
+  Response wrong_type = Call(
+      "CreateTable", "{" + std::string(kTable) + R"(,"StreamSpecification":{"StreamEnabled":1}})");
   EXPECT_EQ(wrong_type.http_status, 400);
   EXPECT_NE(wrong_type.body.find("SerializationException"), std::string::npos) << wrong_type.body;
 }
@@ -132,6 +132,26 @@ TEST_F(StreamJsonTest, DescribeTableAndTheStreamOperations) {
   EXPECT_EQ(std::string(sr["SequenceNumber"].GetString()).size(), 21u);
   EXPECT_EQ(sr["SizeBytes"].GetInt64(), 3);  // the key: "pk" (2 bytes) and "k" (1)
   EXPECT_STREQ(sr["StreamViewType"].GetString(), "KEYS_ONLY");
+}
+
+TEST(StreamRecordJson, UserIdentityNamesWhoRemoved) {
+  GetRecordsResult result;
+  StreamRecord r;
+  r.event_name = StreamEventName::kRemove;
+  r.keys = Item{{"pk", Value("k")}};
+  result.records = {r, r, r};
+  result.records[1].remover = StreamRemover::kTimeToLive;
+  result.records[2].remover = StreamRemover::kEviction;
+  const std::string body = EncodeGetRecordsResult(result, "eu-west-1");
+  rapidjson::Document d;
+  ASSERT_TRUE(ParseJson(body, &d).ok()) << body;
+  EXPECT_FALSE(d["Records"][0].HasMember("userIdentity"));
+  EXPECT_STREQ(d["Records"][1]["userIdentity"]["PrincipalId"].GetString(),
+               "dynamodb.amazonaws.com");
+  EXPECT_STREQ(d["Records"][1]["userIdentity"]["Type"].GetString(), "Service");
+  EXPECT_STREQ(d["Records"][2]["userIdentity"]["PrincipalId"].GetString(), "partstore.eviction");
+  EXPECT_STREQ(d["Records"][0]["awsRegion"].GetString(), "eu-west-1");
+  EXPECT_FALSE(d.HasMember("NextShardIterator"));
 }
 
 TEST_F(StreamJsonTest, RequestErrors) {

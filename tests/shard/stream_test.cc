@@ -523,6 +523,47 @@ TEST_F(StreamTest, AShardReaderPullsInOrderRenewsAndFinishesWithItsShard) {
             Code::kResourceNotFound);
 }
 
+TEST_F(StreamTest, EvictionsAndCacheModeReclaimsWriteNamedRemoveRecords) {
+  // The memory limit's evict policy: each evicted item gets a REMOVE naming the eviction.
+  DatabaseOptions options;
+  options.memory = {.limit_bytes = 1 << 20, .policy = MemoryPolicy::kEvict};
+  db_ = std::make_unique<Database>(options);
+  const std::string arn_evicting = Create("Cache", StreamViewType::kKeysOnly);
+  const std::string blob(10'000, 'x');
+  for (int i = 0; i < 300; ++i) {  // 3 MB into 1 MiB
+    MustPut(*db_, "Cache", With(Key("k" + std::to_string(i), "1"), "blob", Value(blob)));
+  }
+  std::vector<StreamRecord> records = ReadAll(arn_evicting);
+  int evicted = 0;
+  for (const StreamRecord& r : records) {
+    if (r.event_name == StreamEventName::kRemove) {
+      EXPECT_EQ(r.remover, StreamRemover::kEviction);
+      ++evicted;
+    }
+  }
+  EXPECT_GT(evicted, 100);
+  EXPECT_EQ(static_cast<uint64_t>(evicted), db_->DescribeMemory().tables.at(0).evicted_items);
+
+  // Cache expiry mode: a write to an expired item reclaims it first, as a TTL deletion.
+  DatabaseOptions cache;
+  cache.capacity.enabled = true;
+  cache.capacity.clock = clock_;
+  cache.time_to_live.epoch_at_clock_zero = kEpoch;
+  cache.time_to_live.expiry_mode = ExpiryMode::kCache;
+  cache.time_to_live.expiry_delay_seconds = 1e6;  // the sweeper leaves it: the write reclaims it
+  db_ = std::make_unique<Database>(cache);
+  const std::string arn = Create("Ttl", StreamViewType::kOldImage);
+  ASSERT_TRUE(db_->UpdateTimeToLive({"Ttl", {"exp", true}}).ok());
+  MustPut(*db_, "Ttl", With(Key("a", "1"), "exp", N(std::to_string(kEpoch + 10))));
+  Advance(11);
+  MustPut(*db_, "Ttl", Key("a", "1"));
+  std::vector<StreamRecord> ttl = ReadAll(arn);
+  ASSERT_EQ(ttl.size(), 3u);
+  EXPECT_EQ(ttl[1].event_name, StreamEventName::kRemove);
+  EXPECT_EQ(ttl[1].remover, StreamRemover::kTimeToLive);
+  EXPECT_EQ(ttl[2].event_name, StreamEventName::kInsert);  // not a MODIFY of the expired item
+}
+
 TEST_F(StreamTest, IteratorTypesAndLimits) {
   CreateTableRequest request = Table("One", StreamViewType::kKeysOnly);
   request.billing_mode = BillingMode::kProvisioned;
