@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "partstore/stored_item.h"
+
 namespace partstore {
 
 Type ValueTypeOf(KeyType type) {
@@ -25,7 +27,11 @@ std::optional<KeyType> KeyTypeFromName(std::string_view name) {
   return std::nullopt;
 }
 
-Status CheckKeyValue(const KeyAttribute& attribute, KeyRole role, const Value& value) {
+namespace {
+
+// One body for both forms of a value (a tree Value, an encoded ValueView).
+template <typename V>
+Status CheckKeyValueImpl(const KeyAttribute& attribute, KeyRole role, const V& value) {
   const Type expected = ValueTypeOf(attribute.type);
   if (value.type() != expected) {
     return Status::Validation("One or more parameter values were invalid: Type mismatch for key " +
@@ -62,6 +68,16 @@ Status CheckKeyValue(const KeyAttribute& attribute, KeyRole role, const Value& v
         "the size limit of 1024 bytes");
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status CheckKeyValue(const KeyAttribute& attribute, KeyRole role, const Value& value) {
+  return CheckKeyValueImpl(attribute, role, value);
+}
+
+Status CheckKeyValue(const KeyAttribute& attribute, KeyRole role, const ValueView& value) {
+  return CheckKeyValueImpl(attribute, role, value);
 }
 
 }  // namespace partstore

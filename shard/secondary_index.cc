@@ -37,33 +37,6 @@ SecondaryIndex::SecondaryIndex(IndexDefinition definition, KeySchema table_key, 
   }
 }
 
-Status SecondaryIndex::CheckItem(const Item& item) const {
-  for (const KeyAttribute* attribute :
-       {&definition_.key.partition, definition_.key.sort ? &*definition_.key.sort : nullptr}) {
-    if (attribute == nullptr) continue;
-    auto it = item.find(attribute->name);
-    if (it == item.end()) continue;
-    const Type expected = ValueTypeOf(attribute->type);
-    if (it->second.type() != expected) {
-      return Status::Validation(
-          "One or more parameter values were invalid: Type mismatch for Index Key " +
-          attribute->name + " Expected: " + std::string(TypeName(expected)) + " Actual: " +
-          std::string(TypeName(it->second.type())) + " IndexName: " + definition_.name);
-    }
-    const bool empty = (expected == Type::kS && it->second.as_string().empty()) ||
-                       (expected == Type::kB && it->second.as_binary().empty());
-    if (empty) {
-      return Status::Validation(
-          std::string("One or more parameter values are not valid. A value specified for a "
-                      "secondary index key is not supported. The AttributeValue for a key "
-                      "attribute cannot contain an empty ") +
-          (expected == Type::kS ? "string" : "binary") + " value. IndexName: " + definition_.name +
-          ", IndexKey: " + attribute->name);
-    }
-  }
-  return Status::Ok();
-}
-
 namespace {
 
 // An attribute of a tree item or of a stored item, or null / nullopt.
@@ -76,6 +49,37 @@ std::optional<ValueView> Attribute(const StoredItem& item, std::string_view name
 }
 
 }  // namespace
+
+template <typename ItemT>
+Status SecondaryIndex::CheckItemImpl(const ItemT& item) const {
+  for (const KeyAttribute* attribute :
+       {&definition_.key.partition, definition_.key.sort ? &*definition_.key.sort : nullptr}) {
+    if (attribute == nullptr) continue;
+    const auto value = Attribute(item, attribute->name);
+    if (!value) continue;
+    const Type expected = ValueTypeOf(attribute->type);
+    if (value->type() != expected) {
+      return Status::Validation(
+          "One or more parameter values were invalid: Type mismatch for Index Key " +
+          attribute->name + " Expected: " + std::string(TypeName(expected)) +
+          " Actual: " + std::string(TypeName(value->type())) + " IndexName: " + definition_.name);
+    }
+    const bool empty = (expected == Type::kS && value->as_string().empty()) ||
+                       (expected == Type::kB && value->as_binary().empty());
+    if (empty) {
+      return Status::Validation(
+          std::string("One or more parameter values are not valid. A value specified for a "
+                      "secondary index key is not supported. The AttributeValue for a key "
+                      "attribute cannot contain an empty ") +
+          (expected == Type::kS ? "string" : "binary") + " value. IndexName: " + definition_.name +
+          ", IndexKey: " + attribute->name);
+    }
+  }
+  return Status::Ok();
+}
+
+Status SecondaryIndex::CheckItem(const Item& item) const { return CheckItemImpl(item); }
+Status SecondaryIndex::CheckItem(const StoredItem& item) const { return CheckItemImpl(item); }
 
 template <typename ItemT>
 std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOfImpl(

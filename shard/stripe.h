@@ -202,6 +202,13 @@ class Stripe {
   // absl's maps grow past 7/8 full).
   int64_t NewKeyMapGrowth(PartitionKeyRef key) const PARTSTORE_REQUIRES_SHARED(mu_);
 
+  // Calls visit(const StoredKey&, const ItemCollection&) for every collection, in the map's slot
+  // order (a snapshot's copy: no order needed, none built).
+  template <typename Visit>
+  void ForEach(Visit visit) const PARTSTORE_REQUIRES_SHARED(mu_) {
+    for (const Entry& entry : map_) visit(entry.first, entry.second);
+  }
+
   // Eviction's sampling: calls visit(const StoredKey&, const ItemCollection&) for up to `count`
   // collections after the one at `*cursor` in the map's own slot order (the hash table's: as good
   // as random, and unrelated to use), wrapping around, and leaves the cursor at the last one

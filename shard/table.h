@@ -224,6 +224,11 @@ class Table : public std::enable_shared_from_this<Table> {
   int64_t item_count() const;
   int64_t size_bytes() const;
 
+  // Loads `item` as a snapshot restore does: stored (replacing an item with its key) and indexed,
+  // counted in the partitions' sizes, but no condition, no capacity consumed, no stream record.
+  // ValidationException (DynamoDB's messages) for an item whose key or index keys the table
+  // refuses; MemoryLimitExceededException under the reject policy (shard/table_load.cc).
+  Status LoadItem(const StoredItem& item);
   // The storage, for batches, tests and statistics.
   const StripeSet& stripes() const { return stripes_; }
   StripeSet& stripes() { return stripes_; }
@@ -257,6 +262,9 @@ class Table : public std::enable_shared_from_this<Table> {
   // The key attributes of `item` (a LastEvaluatedKey, a batch's key).
   Item KeyOf(const Item& item) const;
   Item KeyOf(const StoredItem& item) const;
+  // The encoded key of a stored item (its key attributes present, typed and sized), or
+  // DynamoDB's messages for the item of a PutItem.
+  Result<EncodedKey> EncodeStoredKey(const StoredItem& item) const;
 
   // The item stored under `key` (empty when there is none): a handle taken under the stripe's
   // shared lock, readable after it is released (BatchGetItem, index fetches).

@@ -33,6 +33,7 @@
 #include "core/expr/projection.h"
 #include "partstore/error_detail.h"
 #include "shard/database_state.h"
+#include "shard/stripe_locks.h"
 
 namespace partstore {
 
@@ -102,41 +103,6 @@ Status LengthViolation(std::string_view member, std::string_view value, bool too
       (too_long ? "less than or equal to " : "greater than or equal to ") + std::to_string(bound));
 }
 
-// Locks a set of stripes in the global order (by address), exclusively or shared. The analysis
-// cannot follow locks taken in a loop: the functions run under them (Table::StageWrite,
-// CommitStaged, ReadLocked) state the contract with Stripe::AssertHeld / AssertReaderHeld.
-class StripeLocks {
- public:
-  void Add(const Stripe* stripe) { stripes_.push_back(stripe); }
-  void LockExclusive() PARTSTORE_NO_THREAD_SAFETY_ANALYSIS {
-    Sort();
-    for (const Stripe* stripe : stripes_) stripe->mutex().lock();
-    exclusive_ = true;
-    held_ = true;
-  }
-  void LockShared() PARTSTORE_NO_THREAD_SAFETY_ANALYSIS {
-    Sort();
-    for (const Stripe* stripe : stripes_) stripe->mutex().lock_shared();
-    held_ = true;
-  }
-  void Unlock() PARTSTORE_NO_THREAD_SAFETY_ANALYSIS {
-    if (!held_) return;
-    for (auto it = stripes_.rbegin(); it != stripes_.rend(); ++it) {
-      exclusive_ ? (*it)->mutex().unlock() : (*it)->mutex().unlock_shared();
-    }
-    held_ = false;
-  }
-  ~StripeLocks() { Unlock(); }
-
- private:
-  void Sort() {
-    std::sort(stripes_.begin(), stripes_.end());
-    stripes_.erase(std::unique(stripes_.begin(), stripes_.end()), stripes_.end());
-  }
-  std::vector<const Stripe*> stripes_;
-  bool exclusive_ = false;
-  bool held_ = false;
-};
 
 // One write action, resolved.
 struct Action {

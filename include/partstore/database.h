@@ -56,6 +56,7 @@
 #include "partstore/memory.h"
 #include "partstore/read_requests.h"
 #include "partstore/sharding_requests.h"
+#include "partstore/snapshot.h"
 #include "partstore/status.h"
 #include "partstore/streams.h"
 #include "partstore/table_requests.h"
@@ -96,6 +97,9 @@ class Database {
   // (stripes_per_table 1..65536, item_collection_size_limit > 0, a non-empty region and
   // account, and the capacity simulation's limits positive: CapacityOptions).
   static Result<std::unique_ptr<Database>> Open(DatabaseOptions options);
+  // The same, then LoadSnapshot(snapshot_path).
+  static Result<std::unique_ptr<Database>> Open(DatabaseOptions options,
+                                                const std::string& snapshot_path);
   // The same without the checks. REQUIRES: options in the ranges Open checks (stripes_per_table
   // is rounded up to a power of two, at least 1, by each table).
   Database() : Database(DatabaseOptions{}) {}
@@ -127,6 +131,15 @@ class Database {
   // Memory (partstore/memory.h): what the store holds, its limit, and per table what it holds,
   // evicted and expired (tables by name).
   DescribeMemoryResult DescribeMemory() const;
+
+  // ---- Snapshots (snapshot.h) ----
+  // SaveSnapshot: every table at one point in time, written to `path` (replaced whole, or left as
+  // it was on an error: InternalServerError naming the file and the system's reason).
+  // LoadSnapshot: the tables of the snapshot at `path` created and filled (ResourceInUseException
+  // if one exists already; ResourceNotFoundException for a missing file; ValidationException
+  // naming the file and offset for a damaged one). On any error the database is left as it was.
+  Result<SnapshotInfo> SaveSnapshot(const std::string& path);
+  Result<SnapshotInfo> LoadSnapshot(const std::string& path);
 
   // ---- Streams (streams.h): DynamoDB Streams' API (the dynamodbstreams service) ----
   // ListStreams: the streams of every table, or of one (oldest first, pages of Limit).

@@ -14,6 +14,8 @@
 
 namespace partstore {
 
+class ValueView;
+
 // DynamoDB's ScalarAttributeType: the types a key attribute may have.
 enum class KeyType : uint8_t { kString, kNumber, kBinary };
 
@@ -47,5 +49,7 @@ inline constexpr size_t kMaxSortKeySize = 1024;
 // Checks one key value against its attribute definition: type, non-empty S/B, size limit.
 // Returns DynamoDB's ValidationException messages.
 Status CheckKeyValue(const KeyAttribute& attribute, KeyRole role, const Value& value);
+// The same for an encoded value (partstore/stored_item.h: a stored item's attribute).
+Status CheckKeyValue(const KeyAttribute& attribute, KeyRole role, const ValueView& value);
 
 }  // namespace partstore

@@ -1,0 +1,295 @@
+// Database::SaveSnapshot / LoadSnapshot (partstore/snapshot.h; the file: shard/persist/).
+#include <chrono>
+#include <mutex>
+#include <shared_mutex>
+#include <utility>
+#include <vector>
+
+#include "partstore/database.h"
+#include "shard/database_state.h"
+#include "shard/persist/block_file.h"
+#include "shard/persist/byte_codec.h"
+#include "shard/persist/snapshot_format.h"
+#include "shard/persist/table_settings.h"
+#include "shard/stripe_locks.h"
+
+namespace partstore {
+
+using persist::BlockFileReader;
+using persist::BlockFileWriter;
+using persist::ByteReader;
+using persist::ByteWriter;
+using persist::SnapshotBlock;
+using persist::TableSettings;
+
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A table at the snapshot's point in time.
+struct TableCopy {
+  std::shared_ptr<Table> table;
+  TableSettings settings;
+  std::vector<StoredItem> items;
+};
+
+std::string Payload(const std::initializer_list<uint64_t> varints) {
+  std::string out;
+  ByteWriter writer(&out);
+  for (uint64_t v : varints) writer.Varint(v);
+  return out;
+}
+
+}  // namespace
+
+Result<SnapshotInfo> Database::SaveSnapshot(const std::string& path) {
+  const auto start = std::chrono::steady_clock::now();
+  SnapshotInfo info{.path = path};
+  std::vector<TableCopy> copies;
+  {
+    // The catalogue, then every base stripe (the order eviction takes them in; shard/table.h).
+    std::shared_lock catalogue(state_->mu_);
+    for (const auto& [name, table] : state_->tables_) {
+      TableCopy& copy = copies.emplace_back();
+      copy.table = table;
+      copy.settings.create = persist::CreateRequestOf(table->Describe());
+      const TimeToLiveDescription ttl = table->DescribeTimeToLive();
+      if (ttl.time_to_live_status == TimeToLiveStatus::kEnabled ||
+          ttl.time_to_live_status == TimeToLiveStatus::kEnabling) {
+        copy.settings.time_to_live_attribute = ttl.attribute_name;
+      }
+      Result<DescribeShardingPoliciesResult> policies =
+          DescribeShardingPolicies({.table_name = name});
+      if (policies.ok()) copy.settings.sharding_policies = std::move(policies->policies);
+    }
+    StripeLocks locks;
+    for (const TableCopy& copy : copies) {
+      for (size_t i = 0; i < copy.table->stripes().size(); ++i) {
+        locks.Add(&copy.table->stripes().at(i));
+      }
+    }
+    const auto paused = std::chrono::steady_clock::now();
+    locks.LockShared();
+    for (TableCopy& copy : copies) {
+      const StripeSet& stripes = copy.table->stripes();
+      for (size_t i = 0; i < stripes.size(); ++i) {
+        const Stripe& stripe = stripes.at(i);
+        stripe.AssertReaderHeld();
+        copy.items.reserve(copy.items.size() + static_cast<size_t>(stripe.item_count()));
+        stripe.ForEach([&](const Stripe::StoredKey&, const ItemCollection& collection) {
+          ItemCollection::Cursor c = collection.NewCursor();
+          for (c.SeekToFirst(); c.valid(); c.Next()) copy.items.push_back(c.item());
+        });
+      }
+      info.items += static_cast<int64_t>(copy.items.size());
+    }
+    locks.Unlock();
+    info.pause_seconds = SecondsSince(paused);
+  }
+  info.tables = static_cast<int64_t>(copies.size());
+
+  PARTSTORE_ASSIGN_OR_RETURN(
+      std::unique_ptr<BlockFileWriter> file,
+      BlockFileWriter::Create(path, persist::kSnapshotMagic, persist::kSnapshotVersion));
+  std::string payload;
+  ByteWriter(&payload).Fixed64(static_cast<uint64_t>(state_->EpochSeconds() * 1e6));
+  payload += Payload({static_cast<uint64_t>(info.tables), static_cast<uint64_t>(info.items)});
+  PARTSTORE_RETURN_IF_ERROR(file->Append(static_cast<uint8_t>(SnapshotBlock::kDatabase), payload));
+  for (const TableCopy& copy : copies) {
+    payload.clear();
+    persist::EncodeTableSettings(copy.settings, &payload);
+    PARTSTORE_RETURN_IF_ERROR(file->Append(static_cast<uint8_t>(SnapshotBlock::kTable), payload));
+  }
+  std::string items;
+  for (size_t t = 0; t < copies.size(); ++t) {
+    const std::vector<StoredItem>& all = copies[t].items;
+    for (size_t i = 0; i < all.size();) {
+      items.clear();
+      size_t count = 0;
+      ByteWriter writer(&items);
+      for (; i < all.size() && items.size() < persist::kItemBlockBytes; ++i, ++count) {
+        writer.String(all[i].encoding());
+      }
+      payload = Payload({t, count});
+      payload += items;
+      PARTSTORE_RETURN_IF_ERROR(file->Append(static_cast<uint8_t>(SnapshotBlock::kItems), payload));
+    }
+  }
+  PARTSTORE_RETURN_IF_ERROR(file->Append(
+      static_cast<uint8_t>(SnapshotBlock::kEnd),
+      Payload({static_cast<uint64_t>(info.tables), static_cast<uint64_t>(info.items)})));
+  // The copies' handles are dropped only now: until here they kept the buffers writers replaced.
+  PARTSTORE_RETURN_IF_ERROR(file->Commit());
+  info.bytes = static_cast<int64_t>(file->bytes_written());
+  info.seconds = SecondsSince(start);
+  return info;
+}
+
+namespace {
+
+// A load in progress: the tables it created, removed again unless it finishes.
+class SnapshotLoad {
+ public:
+  SnapshotLoad(Database& db, internal::DatabaseState& state) : db_(db), state_(state) {}
+  ~SnapshotLoad() {
+    if (done_) return;
+    std::unique_lock lock(state_.mu_);
+    for (const std::shared_ptr<Table>& table : tables_) {
+      auto it = state_.tables_.find(table->name());
+      if (it != state_.tables_.end() && it->second == table) state_.tables_.erase(it);
+      table->DiscardStreams();
+    }
+  }
+
+  Status Run(BlockFileReader& file, SnapshotInfo* info);
+
+ private:
+  Status CreateTable(const BlockFileReader& file, const BlockFileReader::Block& block);
+  Status LoadItems(const BlockFileReader& file, const BlockFileReader::Block& block,
+                   int64_t* items);
+
+  Database& db_;
+  internal::DatabaseState& state_;
+  std::vector<std::shared_ptr<Table>> tables_;
+  bool done_ = false;
+};
+
+Status SnapshotLoad::CreateTable(const BlockFileReader& file, const BlockFileReader::Block& block) {
+  TableSettings settings;
+  if (!persist::DecodeTableSettings(block.payload, &settings)) {
+    return file.Corrupt(block.offset, "malformed table block");
+  }
+  auto replayed = [&](const Status& status) {
+    return file.Corrupt(block.offset, "table " + settings.create.table_name +
+                                          " cannot be restored: " + std::string(status.message()));
+  };
+  Result<CreateTableResult> created = db_.CreateTable(settings.create);
+  if (!created.ok()) {
+    if (created.error().code() == Code::kResourceInUse) return created.error();
+    return replayed(created.error());
+  }
+  Result<std::shared_ptr<Table>> table = state_.GetTable(settings.create.table_name);
+  if (!table.ok()) return table.error();
+  tables_.push_back(*table);
+  if (settings.time_to_live_attribute) {
+    Result<UpdateTimeToLiveResult> ttl = db_.UpdateTimeToLive(
+        {.table_name = settings.create.table_name,
+         .time_to_live_specification = {.attribute_name = *settings.time_to_live_attribute,
+                                        .enabled = true}});
+    if (!ttl.ok()) return replayed(ttl.error());
+  }
+  for (sharding::ShardingPolicy& policy : settings.sharding_policies) {
+    Result<PutShardingPolicyResult> put = db_.PutShardingPolicy(
+        {.table_name = settings.create.table_name, .policy = std::move(policy)});
+    if (!put.ok()) return replayed(put.error());
+  }
+  return Status::Ok();
+}
+
+Status SnapshotLoad::LoadItems(const BlockFileReader& file, const BlockFileReader::Block& block,
+                               int64_t* items) {
+  ByteReader reader(block.payload);
+  uint64_t table = 0;
+  uint64_t count = 0;
+  if (!reader.Count(tables_.size() - 1, &table) || tables_.empty() ||
+      !reader.Count(block.payload.size(), &count)) {
+    return file.Corrupt(block.offset, "malformed item block header");
+  }
+  Table& into = *tables_[table];
+  // Where the payload starts in the file: after the block's kind and length.
+  const uint64_t base = block.offset + 5;
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t at = base + reader.position();
+    std::string_view bytes;
+    if (!reader.Bytes(&bytes)) return file.Corrupt(at, "item cut short");
+    Result<StoredItem> item = StoredItem::Decode(bytes);
+    if (!item.ok())
+      return file.Corrupt(at, "malformed item: " + std::string(item.error().message()));
+    if (Status loaded = into.LoadItem(*item); !loaded.ok()) {
+      if (loaded.code() != Code::kValidation) return loaded;
+      return file.Corrupt(
+          at, "item refused by table " + into.name() + ": " + std::string(loaded.message()));
+    }
+  }
+  if (!reader.done()) return file.Corrupt(base + reader.position(), "bytes after the last item");
+  *items += static_cast<int64_t>(count);
+  return Status::Ok();
+}
+
+Status SnapshotLoad::Run(BlockFileReader& file, SnapshotInfo* info) {
+  PARTSTORE_ASSIGN_OR_RETURN(BlockFileReader::Block block, file.Next());
+  uint64_t tables = 0;
+  uint64_t items = 0;
+  {
+    ByteReader header(block.payload);
+    uint64_t written_at = 0;
+    if (block.kind != static_cast<uint8_t>(SnapshotBlock::kDatabase) ||
+        !header.Fixed64(&written_at) || !header.Varint(&tables) || !header.Varint(&items) ||
+        !header.done()) {
+      return file.Corrupt(block.offset, "malformed database block");
+    }
+  }
+  bool seen_items = false;
+  while (true) {
+    PARTSTORE_ASSIGN_OR_RETURN(block, file.Next());
+    const auto kind = static_cast<SnapshotBlock>(block.kind);
+    if (kind == SnapshotBlock::kTable) {
+      if (seen_items) return file.Corrupt(block.offset, "table block after item blocks");
+      PARTSTORE_RETURN_IF_ERROR(CreateTable(file, block));
+      ++info->tables;
+    } else if (kind == SnapshotBlock::kItems) {
+      seen_items = true;
+      PARTSTORE_RETURN_IF_ERROR(LoadItems(file, block, &info->items));
+    } else if (kind == SnapshotBlock::kEnd) {
+      ByteReader end(block.payload);
+      uint64_t end_tables = 0;
+      uint64_t end_items = 0;
+      if (!end.Varint(&end_tables) || !end.Varint(&end_items) || !end.done() ||
+          end_tables != tables || end_items != items ||
+          static_cast<uint64_t>(info->tables) != tables ||
+          static_cast<uint64_t>(info->items) != items) {
+        return file.Corrupt(block.offset, "the end block's counts (" + std::to_string(end_tables) +
+                                              " tables, " + std::to_string(end_items) +
+                                              " items) do not match what the file holds (" +
+                                              std::to_string(info->tables) + " tables, " +
+                                              std::to_string(info->items) + " items)");
+      }
+      if (!file.AtEnd()) {
+        return file.Corrupt(block.offset + persist::kBlockOverhead + block.payload.size(),
+                            "bytes after the end block");
+      }
+      done_ = true;
+      return Status::Ok();
+    } else {
+      return file.Corrupt(block.offset, "unknown block kind " + std::to_string(block.kind));
+    }
+  }
+}
+
+}  // namespace
+
+Result<SnapshotInfo> Database::LoadSnapshot(const std::string& path) {
+  const auto start = std::chrono::steady_clock::now();
+  PARTSTORE_ASSIGN_OR_RETURN(
+      std::unique_ptr<BlockFileReader> file,
+      BlockFileReader::Open(path, persist::kSnapshotMagic, persist::kSnapshotVersion));
+  SnapshotInfo info{.path = path};
+  {
+    SnapshotLoad load(*this, *state_);
+    PARTSTORE_RETURN_IF_ERROR(load.Run(*file, &info));
+  }
+  info.bytes = static_cast<int64_t>(file->offset());
+  info.seconds = SecondsSince(start);
+  return info;
+}
+
+Result<std::unique_ptr<Database>> Database::Open(DatabaseOptions options,
+                                                 const std::string& snapshot_path) {
+  PARTSTORE_ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Open(std::move(options)));
+  PARTSTORE_RETURN_IF_ERROR(db->LoadSnapshot(snapshot_path).status());
+  return db;
+}
+
+}  // namespace partstore

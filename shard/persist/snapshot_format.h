@@ -1,0 +1,30 @@
+// The snapshot file's blocks (framing: shard/persist/block_file.h; what a snapshot keeps:
+// partstore/snapshot.h).
+//
+//   header     "PSTSNAP\n", format version 1
+//   kDatabase  written at (fixed64, Unix microseconds), tables (varint), items (varint)
+//   kTable     one per table, in name order: TableSettings (shard/persist/table_settings.h); the
+//              n-th table block defines table n
+//   kItems     table number (varint), count (varint), then count items, each its length (varint)
+//              and StoredItem::encoding() bytes; blocks of about kItemBlockBytes
+//   kEnd       tables (varint), items (varint): what the file holds, as the header said
+//
+// Blocks come in that order: the database block, every table block, the item blocks (a table's
+// items in any number of blocks), the end block, then nothing.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace partstore::persist {
+
+inline constexpr std::string_view kSnapshotMagic = "PSTSNAP\n";
+inline constexpr uint32_t kSnapshotVersion = 1;
+
+enum class SnapshotBlock : uint8_t { kDatabase = 1, kTable = 2, kItems = 3, kEnd = 4 };
+
+// Items are cut into blocks of about this many bytes (a damaged block loses its own items only to
+// the error message: the whole load is refused).
+inline constexpr size_t kItemBlockBytes = 1 << 20;
+
+}  // namespace partstore::persist

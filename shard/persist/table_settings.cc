@@ -1,0 +1,243 @@
+#include "shard/persist/table_settings.h"
+
+#include "shard/persist/byte_codec.h"
+
+namespace partstore::persist {
+namespace {
+
+// Bounds on what a table block may declare (far above DynamoDB's own limits, which the replay
+// checks): a count is refused before anything is sized by it.
+constexpr uint64_t kMaxEntries = 4096;
+
+void PutKeySchema(ByteWriter& w, const std::vector<KeySchemaElement>& schema) {
+  w.Varint(schema.size());
+  for (const KeySchemaElement& element : schema) {
+    w.String(element.attribute_name);
+    w.Byte(static_cast<uint8_t>(element.key_type));
+  }
+}
+
+bool GetKeySchema(ByteReader& r, std::vector<KeySchemaElement>* schema) {
+  uint64_t count = 0;
+  if (!r.Count(kMaxEntries, &count)) return false;
+  schema->resize(count);
+  for (KeySchemaElement& element : *schema) {
+    uint8_t role = 0;
+    if (!r.String(&element.attribute_name) || !r.Enum(1, &role)) return false;
+    element.key_type = static_cast<KeyRoleName>(role);
+  }
+  return true;
+}
+
+void PutProjection(ByteWriter& w, const Projection& projection) {
+  w.Bool(projection.projection_type.has_value());
+  if (projection.projection_type) w.Byte(static_cast<uint8_t>(*projection.projection_type));
+  w.Bool(projection.non_key_attributes.has_value());
+  if (projection.non_key_attributes) {
+    w.Varint(projection.non_key_attributes->size());
+    for (const std::string& name : *projection.non_key_attributes) w.String(name);
+  }
+}
+
+bool GetProjection(ByteReader& r, Projection* projection) {
+  bool has = false;
+  if (!r.Bool(&has)) return false;
+  if (has) {
+    uint8_t type = 0;
+    if (!r.Enum(2, &type)) return false;
+    projection->projection_type = static_cast<ProjectionType>(type);
+  }
+  if (!r.Bool(&has)) return false;
+  if (has) {
+    uint64_t count = 0;
+    if (!r.Count(kMaxEntries, &count)) return false;
+    projection->non_key_attributes.emplace(count);
+    for (std::string& name : *projection->non_key_attributes) {
+      if (!r.String(&name)) return false;
+    }
+  }
+  return true;
+}
+
+void PutThroughput(ByteWriter& w, const std::optional<ProvisionedThroughput>& throughput) {
+  w.Bool(throughput.has_value());
+  if (throughput) {
+    w.Varint(static_cast<uint64_t>(throughput->read_capacity_units));
+    w.Varint(static_cast<uint64_t>(throughput->write_capacity_units));
+  }
+}
+
+bool GetThroughput(ByteReader& r, std::optional<ProvisionedThroughput>* throughput) {
+  bool has = false;
+  if (!r.Bool(&has)) return false;
+  if (!has) return true;
+  uint64_t read = 0;
+  uint64_t write = 0;
+  // (Units are checked by CreateTable; here only that they fit its type.)
+  if (!r.Count(INT64_MAX, &read) || !r.Count(INT64_MAX, &write)) return false;
+  *throughput = ProvisionedThroughput{static_cast<int64_t>(read), static_cast<int64_t>(write)};
+  return true;
+}
+
+void PutOptionalString(ByteWriter& w, const std::optional<std::string>& s) {
+  w.Bool(s.has_value());
+  if (s) w.String(*s);
+}
+
+bool GetOptionalString(ByteReader& r, std::optional<std::string>* s) {
+  bool has = false;
+  if (!r.Bool(&has)) return false;
+  if (!has) return true;
+  return r.String(&s->emplace());
+}
+
+}  // namespace
+
+CreateTableRequest CreateRequestOf(const TableDescription& d) {
+  CreateTableRequest request;
+  request.table_name = d.table_name;
+  request.attribute_definitions = d.attribute_definitions;
+  request.key_schema = d.key_schema;
+  request.billing_mode = d.billing_mode;
+  const bool provisioned = d.billing_mode == BillingMode::kProvisioned;
+  if (provisioned) {
+    request.provisioned_throughput =
+        ProvisionedThroughput{d.provisioned_throughput.read_capacity_units,
+                              d.provisioned_throughput.write_capacity_units};
+  }
+  for (const LocalSecondaryIndexDescription& index : d.local_secondary_indexes) {
+    request.local_secondary_indexes.push_back({.index_name = index.index_name,
+                                               .key_schema = index.key_schema,
+                                               .projection = index.projection});
+  }
+  for (const GlobalSecondaryIndexDescription& index : d.global_secondary_indexes) {
+    GlobalSecondaryIndex gsi{.index_name = index.index_name,
+                             .key_schema = index.key_schema,
+                             .projection = index.projection,
+                             .provisioned_throughput = std::nullopt};
+    if (provisioned) {
+      gsi.provisioned_throughput =
+          ProvisionedThroughput{index.provisioned_throughput.read_capacity_units,
+                                index.provisioned_throughput.write_capacity_units};
+    }
+    request.global_secondary_indexes.push_back(std::move(gsi));
+  }
+  if (d.stream_specification && d.stream_specification->stream_enabled) {
+    request.stream_specification = d.stream_specification;
+  }
+  return request;
+}
+
+void EncodeTableSettings(const TableSettings& settings, std::string* out) {
+  ByteWriter w(out);
+  const CreateTableRequest& c = settings.create;
+  w.String(c.table_name);
+  w.Varint(c.attribute_definitions.size());
+  for (const AttributeDefinition& definition : c.attribute_definitions) {
+    w.String(definition.attribute_name);
+    w.Byte(static_cast<uint8_t>(definition.attribute_type));
+  }
+  PutKeySchema(w, c.key_schema);
+  w.Varint(c.local_secondary_indexes.size());
+  for (const LocalSecondaryIndex& index : c.local_secondary_indexes) {
+    w.String(index.index_name);
+    PutKeySchema(w, index.key_schema);
+    PutProjection(w, index.projection);
+  }
+  w.Varint(c.global_secondary_indexes.size());
+  for (const GlobalSecondaryIndex& index : c.global_secondary_indexes) {
+    w.String(index.index_name);
+    PutKeySchema(w, index.key_schema);
+    PutProjection(w, index.projection);
+    PutThroughput(w, index.provisioned_throughput);
+  }
+  w.Bool(c.billing_mode.has_value());
+  if (c.billing_mode) w.Byte(static_cast<uint8_t>(*c.billing_mode));
+  PutThroughput(w, c.provisioned_throughput);
+  w.Bool(c.stream_specification.has_value());
+  if (c.stream_specification) {
+    w.Bool(c.stream_specification->stream_enabled);
+    w.Bool(c.stream_specification->stream_view_type.has_value());
+    if (c.stream_specification->stream_view_type) {
+      w.Byte(static_cast<uint8_t>(*c.stream_specification->stream_view_type));
+    }
+  }
+  PutOptionalString(w, settings.time_to_live_attribute);
+  w.Varint(settings.sharding_policies.size());
+  for (const sharding::ShardingPolicy& policy : settings.sharding_policies) {
+    PutOptionalString(w, policy.index_name);
+    w.String(policy.key);
+    w.Byte(static_cast<uint8_t>(policy.match));
+    w.Varint(static_cast<uint64_t>(policy.shard_count));
+    w.String(policy.suffix_format);
+    w.Byte(static_cast<uint8_t>(policy.strategy));
+    PutOptionalString(w, policy.calculated_from);
+    w.String(policy.logical_key_attribute);
+  }
+}
+
+bool DecodeTableSettings(std::string_view bytes, TableSettings* out) {
+  ByteReader r(bytes);
+  CreateTableRequest& c = out->create;
+  uint64_t count = 0;
+  if (!r.String(&c.table_name) || !r.Count(kMaxEntries, &count)) return false;
+  c.attribute_definitions.resize(count);
+  for (AttributeDefinition& definition : c.attribute_definitions) {
+    uint8_t type = 0;
+    if (!r.String(&definition.attribute_name) || !r.Enum(2, &type)) return false;
+    definition.attribute_type = static_cast<KeyType>(type);
+  }
+  if (!GetKeySchema(r, &c.key_schema) || !r.Count(kMaxEntries, &count)) return false;
+  c.local_secondary_indexes.resize(count);
+  for (LocalSecondaryIndex& index : c.local_secondary_indexes) {
+    if (!r.String(&index.index_name) || !GetKeySchema(r, &index.key_schema) ||
+        !GetProjection(r, &index.projection)) {
+      return false;
+    }
+  }
+  if (!r.Count(kMaxEntries, &count)) return false;
+  c.global_secondary_indexes.resize(count);
+  for (GlobalSecondaryIndex& index : c.global_secondary_indexes) {
+    if (!r.String(&index.index_name) || !GetKeySchema(r, &index.key_schema) ||
+        !GetProjection(r, &index.projection) || !GetThroughput(r, &index.provisioned_throughput)) {
+      return false;
+    }
+  }
+  bool has = false;
+  if (!r.Bool(&has)) return false;
+  if (has) {
+    uint8_t mode = 0;
+    if (!r.Enum(1, &mode)) return false;
+    c.billing_mode = static_cast<BillingMode>(mode);
+  }
+  if (!GetThroughput(r, &c.provisioned_throughput) || !r.Bool(&has)) return false;
+  if (has) {
+    StreamSpecification& spec = c.stream_specification.emplace();
+    if (!r.Bool(&spec.stream_enabled) || !r.Bool(&has)) return false;
+    if (has) {
+      uint8_t view = 0;
+      if (!r.Enum(3, &view)) return false;
+      spec.stream_view_type = static_cast<StreamViewType>(view);
+    }
+  }
+  if (!GetOptionalString(r, &out->time_to_live_attribute)) return false;
+  if (!r.Count(kMaxEntries, &count)) return false;
+  out->sharding_policies.resize(count);
+  for (sharding::ShardingPolicy& policy : out->sharding_policies) {
+    uint8_t match = 0;
+    uint8_t strategy = 0;
+    uint64_t shards = 0;
+    if (!GetOptionalString(r, &policy.index_name) || !r.String(&policy.key) || !r.Enum(1, &match) ||
+        !r.Count(INT32_MAX, &shards) || !r.String(&policy.suffix_format) || !r.Enum(1, &strategy) ||
+        !GetOptionalString(r, &policy.calculated_from) ||
+        !r.String(&policy.logical_key_attribute)) {
+      return false;
+    }
+    policy.match = static_cast<sharding::KeyMatch>(match);
+    policy.strategy = static_cast<sharding::ShardStrategy>(strategy);
+    policy.shard_count = static_cast<int32_t>(shards);
+  }
+  return r.done();
+}
+
+}  // namespace partstore::persist

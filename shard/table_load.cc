@@ -1,0 +1,65 @@
+// Table::LoadItem: a snapshot's items going back into a table. PutItem's write without what a
+// client's write has: the item is already encoded and checked (StoredItem::Decode), so it is
+// stored as it is, with no tree built, no condition, no capacity consumed and no stream record
+// (a restored table's stream starts empty, as a new one).
+#include <algorithm>
+
+#include "core/key_encoding.h"
+#include "shard/table.h"
+
+namespace partstore {
+
+Result<Table::EncodedKey> Table::EncodeStoredKey(const StoredItem& item) const {
+  auto encode = [&](const KeyAttribute& attribute, KeyRole role, std::string* out) -> Status {
+    const std::optional<ValueView> value = item.Find(attribute.name);
+    if (!value) {
+      return Status::Validation("One or more parameter values were invalid: Missing the key " +
+                                attribute.name + " in the item");
+    }
+    PARTSTORE_RETURN_IF_ERROR(CheckKeyValue(attribute, role, *value));
+    AppendKeyEncoding(*value, out);
+    return Status::Ok();
+  };
+  EncodedKey out;
+  PARTSTORE_RETURN_IF_ERROR(encode(key_schema_.partition, KeyRole::kPartition, &out.partition));
+  if (key_schema_.sort) {
+    PARTSTORE_RETURN_IF_ERROR(encode(*key_schema_.sort, KeyRole::kSort, &out.sort));
+  }
+  out.hash = HashPartitionKey(out.partition);
+  return out;
+}
+
+Status Table::LoadItem(const StoredItem& item) {
+  PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeStoredKey(item));
+  const PartitionKeyRef partition{key.hash, key.partition};
+  const size_t new_size = item.item_size();
+  Stripe& stripe = stripes_.ForHash(key.hash);
+  Stripe::WriteLock lock(stripe);
+  const StoredItem* existing = stripe.FindItem(partition, key.sort);
+  const size_t old_size = existing != nullptr ? existing->item_size() : 0;
+  const IndexList& indexes = WriterIndexes(key.hash);
+  IndexWritePlan plan;
+  if (!indexes.empty()) {
+    for (const auto& index : indexes) PARTSTORE_RETURN_IF_ERROR(index->CheckItem(item));
+    plan = PlanIndexWrites(indexes, existing, &item, key);
+  }
+  if (rejecting()) PARTSTORE_RETURN_IF_ERROR(AdmitWrite(GrowthOf(key, existing, item, plan)));
+  if (capacity_) {
+    PARTSTORE_RETURN_IF_ERROR(
+        ChargeWrite(key, KeyOf(item), /*half_units=*/0,
+                    static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size),
+                    existing ? 0 : 1, plan, existing, &item,
+                    capacity::RequestCounting::kPartOfRequest, capacity::Metering::kUnmetered));
+  }
+  stripe.Put(partition, key.sort, item);
+  TouchCollection(stripe, partition);
+  if (!indexes.empty()) {
+    CapacityCharge charge;
+    ApplyIndexWrites(plan, &item, &charge);
+  }
+  lock.Unlock();
+  AfterWrite();
+  return Status::Ok();
+}
+
+}  // namespace partstore
