@@ -45,6 +45,7 @@ std::string Payload(const std::initializer_list<uint64_t> varints) {
 }  // namespace
 
 Result<SnapshotInfo> Database::SaveSnapshot(const std::string& path) {
+  std::lock_guard one_at_a_time(state_->snapshot_mu_);
   const auto start = std::chrono::steady_clock::now();
   SnapshotInfo info{.path = path};
   std::vector<TableCopy> copies;
@@ -125,6 +126,15 @@ Result<SnapshotInfo> Database::SaveSnapshot(const std::string& path) {
   info.bytes = static_cast<int64_t>(file->bytes_written());
   info.seconds = SecondsSince(start);
   return info;
+}
+
+Result<SnapshotInfo> Database::CreateSnapshot(const CreateSnapshotRequest&) {
+  if (state_->options_.snapshot_path.empty()) {
+    return Status::Validation(
+        "No snapshot path is configured (DatabaseOptions::snapshot_path; partstore serve "
+        "--data-dir)");
+  }
+  return SaveSnapshot(state_->options_.snapshot_path);
 }
 
 namespace {

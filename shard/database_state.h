@@ -7,7 +7,8 @@
 // or remove a table, never with a table's locks; sharding_mu serializes read-modify-writes of
 // a table's PolicySet (the table's policy lock is a leaf under it); insights_mu, tokens_mu and
 // sweeper_mu are leaves, never held while a transaction runs (the sweeper thread holds none while
-// it sweeps). An eviction takes the budget's evictor_mu, then evict_mu, then mu (shared) and
+// it sweeps). snapshot_mu serializes snapshots: taken first, then mu (shared) and every base
+// stripe (shared). An eviction takes the budget's evictor_mu, then evict_mu, then mu (shared) and
 // stripes; a writer starts one only with no lock held.
 #pragma once
 
@@ -100,6 +101,7 @@ struct DatabaseState {
   void Evict();
   // Every stream (shard/stream.h; ListStreams, DescribeStream, the iterators).
   std::shared_ptr<StreamRegistry> streams_ = std::make_shared<StreamRegistry>();
+  std::mutex snapshot_mu_;  // one SaveSnapshot at a time (the last one taken is the last written)
   std::mutex evict_mu_;  // guards eviction_pool_ and eviction_rng_
   std::vector<Table::EvictionCandidate> eviction_pool_;
   uint64_t eviction_rng_ = 0x9e3779b97f4a7c15;

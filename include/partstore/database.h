@@ -82,6 +82,9 @@ struct DatabaseOptions {
   MemoryOptions memory;
   // Streams' retention, size cap and iterator lifetime (partstore/streams.h).
   StreamOptions streams;
+  // Where CreateSnapshot writes (partstore serve --data-dir DIR: DIR/partstore.snapshot); empty:
+  // CreateSnapshot is refused. SaveSnapshot takes any path.
+  std::string snapshot_path;
   // Region and account used in table ARNs.
   std::string region = "us-east-1";
   std::string account_id = "000000000000";
@@ -140,6 +143,9 @@ class Database {
   // naming the file and offset for a damaged one). On any error the database is left as it was.
   Result<SnapshotInfo> SaveSnapshot(const std::string& path);
   Result<SnapshotInfo> LoadSnapshot(const std::string& path);
+  // SaveSnapshot to DatabaseOptions::snapshot_path (Partstore.CreateSnapshot on the wire), or
+  // ValidationException when none is set. Snapshots are taken one at a time.
+  Result<SnapshotInfo> CreateSnapshot(const CreateSnapshotRequest& request);
 
   // ---- Streams (streams.h): DynamoDB Streams' API (the dynamodbstreams service) ----
   // ListStreams: the streams of every table, or of one (oldest first, pages of Limit).

@@ -27,6 +27,9 @@
 
 namespace partstore {
 
+// Partstore.CreateSnapshot: a snapshot to the configured path (DatabaseOptions::snapshot_path).
+struct CreateSnapshotRequest {};
+
 struct SnapshotInfo {
   std::string path;
   int64_t tables = 0;

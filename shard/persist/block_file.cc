@@ -11,10 +11,9 @@
 #include "shard/persist/byte_codec.h"
 
 namespace partstore::persist {
-namespace {
 
 // XXH3-64 of the payload, seeded with the XXH3-64 of the kind and length bytes.
-uint64_t Checksum(uint8_t kind, uint32_t length, std::string_view payload) {
+uint64_t BlockChecksum(uint8_t kind, uint32_t length, std::string_view payload) {
   std::string frame;
   ByteWriter writer(&frame);
   writer.Byte(kind);
@@ -22,6 +21,8 @@ uint64_t Checksum(uint8_t kind, uint32_t length, std::string_view payload) {
   return XXH3_64bits_withSeed(payload.data(), payload.size(),
                               XXH3_64bits(frame.data(), frame.size()));
 }
+
+namespace {
 
 std::string DirectoryOf(const std::string& path) {
   const size_t slash = path.rfind('/');
@@ -79,7 +80,7 @@ Status BlockFileWriter::Append(uint8_t kind, std::string_view payload) {
   PARTSTORE_RETURN_IF_ERROR(Write(frame));
   PARTSTORE_RETURN_IF_ERROR(Write(payload));
   frame.clear();
-  writer.Fixed64(Checksum(kind, length, payload));
+  writer.Fixed64(BlockChecksum(kind, length, payload));
   return Write(frame);
 }
 
@@ -185,7 +186,7 @@ Result<BlockFileReader::Block> BlockFileReader::Next() {
   block.payload = std::string_view(buffer_).substr(0, length);
   uint64_t checksum = 0;
   ByteReader(std::string_view(buffer_).substr(length)).Fixed64(&checksum);
-  if (checksum != Checksum(block.kind, length, block.payload)) {
+  if (checksum != BlockChecksum(block.kind, length, block.payload)) {
     return Corrupt(start, "checksum mismatch (the block is damaged)");
   }
   return block;

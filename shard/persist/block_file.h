@@ -31,6 +31,9 @@ inline constexpr uint32_t kMaxBlockPayload = 64u << 20;
 // Bytes of a block around its payload: kind, length, checksum.
 inline constexpr size_t kBlockOverhead = 1 + 4 + 8;
 
+// A block's checksum (also for tools that repair framing on purpose: the snapshot fuzzer).
+uint64_t BlockChecksum(uint8_t kind, uint32_t length, std::string_view payload);
+
 class BlockFileWriter {
  public:
   // Creates the temporary file beside `path` and writes the header. Errors: kInternal naming the

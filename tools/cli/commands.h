@@ -65,6 +65,10 @@ struct ServeOptions {
   std::string auth = "none";  // none, or sigv4 (with access_keys_file)
   std::string access_keys_file;
   CapacityFlags capacity;
+  // Persistence: DIR/partstore.snapshot loaded at start, written on SIGINT / SIGTERM, every
+  // snapshot_every seconds (0: never) and on Partstore.CreateSnapshot.
+  std::string data_dir;
+  double snapshot_every = 0;
 };
 int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err);
 

@@ -106,6 +106,15 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"none", "sigv4"}));
   serve->add_option("--access-keys", serve_options.access_keys_file,
                     "With --auth sigv4: a file of '<access key id> <secret access key>' lines");
+  serve->add_option("--data-dir", serve_options.data_dir,
+                    "Keep the tables across restarts: load DIR/partstore.snapshot at start, "
+                    "write it on SIGINT / SIGTERM, every --snapshot-every and on "
+                    "Partstore.CreateSnapshot");
+  serve
+      ->add_option("--snapshot-every", serve_options.snapshot_every,
+                   "Seconds between snapshots (needs --data-dir; 0: only at shutdown and on "
+                   "demand)")
+      ->check(CLI::NonNegativeNumber);
   AddCapacityFlags(serve, serve_options.capacity);
 
   partstore::cli::BenchCommand bench_command;

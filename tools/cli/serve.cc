@@ -9,9 +9,21 @@
 // loopback without it prints a warning on standard error. At start-up the soft open-file limit is
 // raised to the hard one; if that still holds fewer than 10,000 connections, a warning says so. The
 // first line's format is what the client suites parse (tests/clients/): keep it.
+//
+// With --data-dir DIR the tables outlive the process (partstore/snapshot.h): DIR (created if
+// missing) holds partstore.snapshot, loaded before the server listens (a damaged one stops the
+// start with the error, and stays as it is), and written again when the server stops, every
+// --snapshot-every seconds and on Partstore.CreateSnapshot. What a stop by SIGKILL or a crash
+// loses: every write since the last snapshot.
 #include <sys/resource.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
 #include <iostream>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 #include "partstore/database.h"
 #include "tools/cli/commands.h"
@@ -45,6 +57,37 @@ void RaiseFileLimit(std::ostream& err) {
   }
 }
 
+// Takes a snapshot every `seconds` until destroyed.
+class PeriodicSnapshots {
+ public:
+  PeriodicSnapshots(Database& db, double seconds, std::ostream& err)
+      : thread_([this, &db, seconds, &err] {
+          std::unique_lock lock(mu_);
+          while (!cv_.wait_for(lock, std::chrono::duration<double>(seconds),
+                               [this] { return stop_; })) {
+            lock.unlock();
+            Result<SnapshotInfo> saved = db.CreateSnapshot({});
+            if (!saved.ok())
+              err << "partstore serve: snapshot failed: " << saved.status().message() << std::endl;
+            lock.lock();
+          }
+        }) {}
+  ~PeriodicSnapshots() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
 }  // namespace
 
 int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) {
@@ -73,8 +116,46 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
     err << "partstore serve: warning: listening on " << options.host
         << " without --auth: anyone who can reach it can read and change every table\n";
   }
+  if (options.snapshot_every > 0 && options.data_dir.empty()) {
+    err << "partstore serve: --snapshot-every needs --data-dir DIR\n";
+    return 2;
+  }
   RaiseFileLimit(err);
-  Database db(DatabaseOptionsFor(options.capacity));
+  DatabaseOptions database_options = DatabaseOptionsFor(options.capacity);
+  std::unique_ptr<Database> opened;
+  if (!options.data_dir.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(options.data_dir, error);
+    if (error) {
+      err << "partstore serve: cannot create --data-dir " << options.data_dir << ": "
+          << error.message() << '\n';
+      return 1;
+    }
+    database_options.snapshot_path = options.data_dir + "/partstore.snapshot";
+    if (std::filesystem::exists(database_options.snapshot_path)) {
+      Result<std::unique_ptr<Database>> loaded =
+          Database::Open(database_options, database_options.snapshot_path);
+      if (!loaded.ok()) {
+        err << "partstore serve: cannot load the snapshot: " << loaded.status().message() << '\n';
+        return 1;
+      }
+      opened = std::move(*loaded);
+    }
+  }
+  if (!opened) {
+    Result<std::unique_ptr<Database>> created = Database::Open(database_options);
+    if (!created.ok()) {
+      err << "partstore serve: " << created.status().message() << '\n';
+      return 2;
+    }
+    opened = std::move(*created);
+  }
+  Database& db = *opened;
+  if (!options.data_dir.empty()) {
+    const DescribeMemoryResult memory = db.DescribeMemory();
+    err << "partstore serve: data in " << options.data_dir << " (" << memory.tables.size()
+        << " tables loaded)" << std::endl;
+  }
   server::Server server(db, server_options);
   if (Status started = server.Start(); !started.ok()) {
     err << "partstore serve: " << started.message() << '\n';
@@ -85,7 +166,21 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
   if (const std::string capacity = options.capacity.Describe(); !capacity.empty()) {
     out << "partstore serve: " << capacity << std::endl;
   }
-  server.Run();
+  {
+    std::optional<PeriodicSnapshots> periodic;
+    if (options.snapshot_every > 0) periodic.emplace(db, options.snapshot_every, err);
+    server.Run();
+  }
+  if (!options.data_dir.empty()) {
+    Result<SnapshotInfo> saved = db.CreateSnapshot({});
+    if (!saved.ok()) {
+      err << "partstore serve: the shutdown snapshot failed: " << saved.status().message()
+          << std::endl;
+      return 1;
+    }
+    err << "partstore serve: saved " << saved->tables << " tables, " << saved->items << " items to "
+        << saved->path << std::endl;
+  }
   err << "partstore serve: stopped" << std::endl;
   return 0;
 }

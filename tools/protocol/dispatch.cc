@@ -75,7 +75,7 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 39> kOperations = {{
+const std::array<Operation, 40> kOperations = {{
     {"BatchGetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
@@ -151,6 +151,11 @@ const std::array<Operation, 39> kOperations = {{
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeAdvanceClockRequest, &Database::AdvanceClock,
                   EncodeAdvanceClockResult);
+     }},
+    {"Partstore.CreateSnapshot",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeCreateSnapshotRequest, &Database::CreateSnapshot,
+                  EncodeSnapshotInfo);
      }},
     {"Partstore.DeleteShardingPolicy",
      [](Database& db, const rapidjson::Value& body) {

@@ -35,7 +35,7 @@ struct Response {
 // DescribeContributorInsights, DescribeEndpoints, DescribeTable, DescribeTimeToLive, GetItem,
 // ListTables, PutItem, Query, Scan, TransactGetItems, TransactWriteItems,
 // UpdateContributorInsights, UpdateItem, UpdateTable, UpdateTimeToLive), or
-// "Partstore.<Op>" for partstore's extensions: capacity (AdvanceClock, DescribePartitions,
+// "Partstore.<Op>" for partstore's extensions: CreateSnapshot (snapshot_json.cc), capacity (AdvanceClock, DescribePartitions,
 // GetMetrics, GetContributorInsights; capacity_json.h) and write sharding (PutShardingPolicy,
 // DeleteShardingPolicy, DescribeShardingPolicies, ShardedPutItem, ShardedGetItem,
 // ShardedUpdateItem, ShardedDeleteItem, ShardedBatchWriteItem, ShardedQuery, ShardedAggregate;

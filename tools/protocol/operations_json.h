@@ -30,6 +30,7 @@
 #include "partstore/item_requests.h"
 #include "partstore/memory.h"
 #include "partstore/read_requests.h"
+#include "partstore/snapshot.h"
 #include "partstore/status.h"
 #include "partstore/streams.h"
 #include "partstore/table_requests.h"
@@ -98,6 +99,10 @@ std::string EncodeDescribeStreamResult(const DescribeStreamResult& result);
 std::string EncodeGetShardIteratorResult(const GetShardIteratorResult& result);
 // `region`: each record's awsRegion (the database's).
 std::string EncodeGetRecordsResult(const GetRecordsResult& result, std::string_view region);
+
+// ---- Snapshots (snapshot_json.cc): Partstore.CreateSnapshot ----
+Result<CreateSnapshotRequest> DecodeCreateSnapshotRequest(const rapidjson::Value& body);
+std::string EncodeSnapshotInfo(const SnapshotInfo& info);
 
 // ---- Memory (memory_json.cc): Partstore.DescribeMemory ----
 Result<DescribeMemoryRequest> DecodeDescribeMemoryRequest(const rapidjson::Value& body);

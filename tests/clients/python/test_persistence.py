@@ -1,0 +1,136 @@
+"""Persistence of `partstore serve --data-dir DIR` (partstore/snapshot.h): the tables survive a
+restart through DIR/partstore.snapshot, written on SIGTERM, every --snapshot-every seconds and on
+Partstore.CreateSnapshot; a damaged snapshot stops the start with an error naming the file and
+stays as it was. Each test starts its own servers.
+"""
+import json
+import os
+import select
+import signal
+import subprocess
+import time
+import urllib.error
+
+import pytest
+
+from conftest import START_LINE, make_client, partstore, serve
+
+
+def create(client, name):
+    client.create_table(TableName=name,
+                        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"},
+                                              {"AttributeName": "g", "AttributeType": "S"}],
+                        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}],
+                        GlobalSecondaryIndexes=[{
+                            "IndexName": "ByG",
+                            "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+                            "Projection": {"ProjectionType": "ALL"}}],
+                        BillingMode="PAY_PER_REQUEST")
+
+
+def put(client, name, i):
+    client.put_item(TableName=name, Item={"PK": {"S": f"k{i}"}, "g": {"S": "all"},
+                                          "n": {"N": str(i)}, "b": {"B": b"\x00\x01"},
+                                          "l": {"L": [{"NULL": True}, {"BOOL": False}]}})
+
+
+def count(client, name):
+    return client.query(TableName=name, IndexName="ByG", KeyConditionExpression="g = :g",
+                        ExpressionAttributeValues={":g": {"S": "all"}}, Select="COUNT")["Count"]
+
+
+def start_killable(*args):
+    proc = subprocess.Popen([os.environ["PARTSTORE_BIN"], "serve", "--port", "0", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ready, _, _ = select.select([proc.stdout], [], [], 20)
+    line = proc.stdout.readline().rstrip("\n") if ready else ""
+    match = START_LINE.match(line)
+    assert match, (line, proc.poll())
+    return proc, match.group(1)
+
+
+def test_tables_survive_a_graceful_restart(tmp_path):
+    data = str(tmp_path / "data")
+    with serve("--data-dir", data) as endpoint:
+        client = make_client(endpoint)
+        create(client, "Kept")
+        for i in range(50):
+            put(client, "Kept", i)
+    assert os.path.exists(os.path.join(data, "partstore.snapshot"))
+    with serve("--data-dir", data) as endpoint:
+        client = make_client(endpoint)
+        assert client.list_tables()["TableNames"] == ["Kept"]
+        item = client.get_item(TableName="Kept", Key={"PK": {"S": "k7"}})["Item"]
+        assert item == {"PK": {"S": "k7"}, "g": {"S": "all"}, "n": {"N": "7"},
+                        "b": {"B": b"\x00\x01"}, "l": {"L": [{"NULL": True}, {"BOOL": False}]}}
+        assert count(client, "Kept") == 50  # the GSI is back too
+
+
+def test_create_snapshot_on_demand_and_what_sigkill_loses(tmp_path):
+    data = str(tmp_path / "data")
+    proc, endpoint = start_killable("--data-dir", data)
+    try:
+        client = make_client(endpoint)
+        create(client, "Demand")
+        for i in range(10):
+            put(client, "Demand", i)
+        body = partstore(endpoint, "CreateSnapshot", {})
+        assert body["Path"] == os.path.join(data, "partstore.snapshot")
+        assert (body["Tables"], body["Items"]) == (1, 10)
+        assert body["Bytes"] == os.path.getsize(body["Path"])
+        put(client, "Demand", 10)  # after the snapshot: lost by SIGKILL
+    finally:
+        proc.kill()
+        proc.wait()
+    with serve("--data-dir", data) as endpoint:
+        assert count(make_client(endpoint), "Demand") == 10
+
+
+def test_periodic_snapshots(tmp_path):
+    data = str(tmp_path / "data")
+    proc, endpoint = start_killable("--data-dir", data, "--snapshot-every", "0.2")
+    try:
+        client = make_client(endpoint)
+        create(client, "Periodic")
+        for i in range(5):
+            put(client, "Periodic", i)
+        time.sleep(1.0)
+    finally:
+        proc.kill()
+        proc.wait()
+    with serve("--data-dir", data) as endpoint:
+        assert count(make_client(endpoint), "Periodic") == 5
+
+
+def test_create_snapshot_without_a_data_dir_is_refused(endpoint):
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        partstore(endpoint, "CreateSnapshot", {})
+    assert refused.value.code == 400
+    body = json.load(refused.value)
+    assert body["__type"].endswith("ValidationException")
+    assert "--data-dir" in body["message"]
+
+
+def test_a_damaged_snapshot_stops_the_start_and_stays(tmp_path):
+    data = tmp_path / "data"
+    with serve("--data-dir", str(data)) as endpoint:
+        client = make_client(endpoint)
+        create(client, "Damaged")
+        put(client, "Damaged", 1)
+    snapshot = data / "partstore.snapshot"
+    content = bytearray(snapshot.read_bytes())
+    content[len(content) // 2] ^= 0x40
+    snapshot.write_bytes(bytes(content))
+    result = subprocess.run([os.environ["PARTSTORE_BIN"], "serve", "--port", "0", "--data-dir",
+                             str(data)], capture_output=True, text=True, timeout=20)
+    assert result.returncode == 1
+    assert f"cannot load the snapshot: {snapshot}: checksum mismatch" in result.stderr, \
+        result.stderr
+    assert snapshot.read_bytes() == bytes(content)
+
+
+def test_snapshot_every_needs_a_data_dir():
+    result = subprocess.run([os.environ["PARTSTORE_BIN"], "serve", "--port", "0",
+                             "--snapshot-every", "5"], capture_output=True, text=True, timeout=20)
+    assert result.returncode == 2
+    assert "--snapshot-every needs --data-dir" in result.stderr
