@@ -75,10 +75,15 @@ Result<SnapshotInfo> Database::SaveSnapshot(const std::string& path) {
     locks.LockShared();
     for (TableCopy& copy : copies) {
       const StripeSet& stripes = copy.table->stripes();
+      size_t total = 0;
+      for (size_t i = 0; i < stripes.size(); ++i) {
+        stripes.at(i).AssertReaderHeld();
+        total += static_cast<size_t>(stripes.at(i).item_count());
+      }
+      copy.items.reserve(total);
       for (size_t i = 0; i < stripes.size(); ++i) {
         const Stripe& stripe = stripes.at(i);
         stripe.AssertReaderHeld();
-        copy.items.reserve(copy.items.size() + static_cast<size_t>(stripe.item_count()));
         stripe.ForEach([&](const Stripe::StoredKey&, const ItemCollection& collection) {
           ItemCollection::Cursor c = collection.NewCursor();
           for (c.SeekToFirst(); c.valid(); c.Next()) copy.items.push_back(c.item());
