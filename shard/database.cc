@@ -14,6 +14,7 @@
 
 #include "shard/constraints.h"
 #include "shard/database_state.h"
+#include "shard/persist/table_settings.h"
 #include "shard/prepared.h"
 
 namespace partstore {
@@ -142,7 +143,15 @@ Status CheckOptions(const DatabaseOptions& options) {
 
 Result<std::unique_ptr<Database>> Database::Open(DatabaseOptions options) {
   PARTSTORE_RETURN_IF_ERROR(CheckOptions(options));
-  return std::make_unique<Database>(std::move(options));
+  if (options.persistence.wal && options.persistence.data_dir.empty()) {
+    return Status::Validation(
+        "DatabaseOptions: persistence.wal needs persistence.data_dir (where the log is kept)");
+  }
+  auto db = std::make_unique<Database>(std::move(options));
+  if (!db->state_->options_.persistence.data_dir.empty()) {
+    PARTSTORE_RETURN_IF_ERROR(db->state_->OpenDataDirectory(*db));
+  }
+  return db;
 }
 
 Database::Database(DatabaseOptions options)
@@ -153,6 +162,7 @@ Database::~Database() = default;
 const DatabaseOptions& Database::options() const { return state_->options_; }
 
 Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& request) {
+  std::shared_lock control(state_->control_mu_);
   TableOptions table_options;
   table_options.stripes = state_->options_.stripes_per_table;
   table_options.item_collection_size_limit = state_->options_.item_collection_size_limit;
@@ -167,10 +177,17 @@ Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& reques
                                          state_->options_.account_id);
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
                              Table::Create(request, std::move(table_options)));
+  table->set_log_number(state_->next_table_number_.fetch_add(1));
+  table->AttachLog(state_->wal_.get());
   bool inserted = false;
   {
     std::unique_lock lock(state_->mu_);
     inserted = state_->tables_.try_emplace(request.table_name, table).second;
+    if (inserted && state_->wal_) {
+      std::string body;
+      persist::EncodeTableSettings({.create = request}, &body);
+      state_->LogControl(persist::WalRecord::kCreateTable, table->log_number(), body);
+    }
   }
   if (!inserted) {
     table->DiscardStreams();  // (its stream, registered by Create, must not outlive it)
@@ -184,11 +201,13 @@ Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& reques
   for (auto& gsi : result.table_description.global_secondary_indexes) {
     gsi.index_status = IndexStatus::kCreating;
   }
+  PARTSTORE_RETURN_IF_ERROR(state_->Durable());
   return result;
 }
 
 Result<DeleteTableResult> Database::DeleteTable(const DeleteTableRequest& request) {
   PARTSTORE_RETURN_IF_ERROR(CheckName(request.table_name));
+  std::shared_lock control(state_->control_mu_);
   std::shared_ptr<Table> table;
   {
     std::unique_lock lock(state_->mu_);
@@ -196,12 +215,14 @@ Result<DeleteTableResult> Database::DeleteTable(const DeleteTableRequest& reques
     if (it == state_->tables_.end()) return TableNotFound(request.table_name);
     table = std::move(it->second);
     state_->tables_.erase(it);
+    state_->LogControl(persist::WalRecord::kDeleteTable, table->log_number(), {});
   }
   table->set_status(TableStatus::kDeleting);
   DeleteTableResult result;
   result.table_description = table->Describe();
   // Its stream stays readable (DISABLED) until its records are trimmed, as DynamoDB's.
   table->DisableStream();
+  PARTSTORE_RETURN_IF_ERROR(state_->Durable());
   return result;
 }
 
@@ -239,10 +260,16 @@ Result<ListTablesResult> Database::ListTables(const ListTablesRequest& request) 
 
 Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& request) {
   PARTSTORE_RETURN_IF_ERROR(CheckName(request.table_name));
+  std::shared_lock control(state_->control_mu_);
   Result<std::shared_ptr<Table>> table = state_->GetTable(request.table_name);
   if (!table.ok()) return TableNotFound(request.table_name);
   const TableDescription before = (*table)->Describe();
   PARTSTORE_RETURN_IF_ERROR((*table)->Update(request));
+  if (state_->wal_) {
+    std::string body;
+    persist::EncodeUpdateTable(request, &body);
+    state_->LogControl(persist::WalRecord::kUpdateTable, (*table)->log_number(), body);
+  }
   // A new index's entries were counted as it was backfilled; the evict policy makes room now
   // (the reject policy does not refuse an UpdateTable: partstore/memory.h).
   (*table)->AfterWrite();
@@ -269,6 +296,7 @@ Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& reques
   }
   // As DynamoDB's: the change is reported in progress; it is already applied here.
   result.table_description.table_status = TableStatus::kUpdating;
+  PARTSTORE_RETURN_IF_ERROR(state_->Durable());
   return result;
 }
 

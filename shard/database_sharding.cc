@@ -6,6 +6,8 @@
 
 #include "core/expr/projection.h"
 #include "shard/database_state.h"
+#include "shard/persist/byte_codec.h"
+#include "shard/persist/table_settings.h"
 #include "shard/sharding/item_routing.h"
 #include "shard/sharding/scatter_gather.h"
 
@@ -36,6 +38,7 @@ std::vector<std::string> KeyAttributeNames(const Table& table) {
 
 Result<PutShardingPolicyResult> Database::PutShardingPolicy(
     const PutShardingPolicyRequest& request) {
+  std::shared_lock control(state_->control_mu_);
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   KeySchema schema = table->key_schema();
   if (request.policy.index_name) {
@@ -59,7 +62,7 @@ Result<PutShardingPolicyResult> Database::PutShardingPolicy(
       std::shared_ptr<const sharding::Policy> policy,
       sharding::Policy::Make(request.policy, schema, KeyAttributeNames(*table)));
 
-  std::lock_guard lock(state_->sharding_mu_);
+  std::unique_lock lock(state_->sharding_mu_);
   std::shared_ptr<const PolicySet> policies = table->sharding_policies();
   for (const auto& other : policies->policies()) {
     if (other->logical_attribute() == policy->logical_attribute() &&
@@ -70,22 +73,41 @@ Result<PutShardingPolicyResult> Database::PutShardingPolicy(
   }
   PutShardingPolicyResult result{policy->definition()};
   table->set_sharding_policies(std::make_shared<const PolicySet>(policies->With(policy)));
+  if (state_->wal_) {
+    std::string body;
+    persist::EncodeShardingPolicy(request.policy, &body);
+    state_->LogControl(persist::WalRecord::kPutShardingPolicy, table->log_number(), body);
+  }
+  lock.unlock();
+  PARTSTORE_RETURN_IF_ERROR(state_->Durable());
   return result;
 }
 
 Result<DeleteShardingPolicyResult> Database::DeleteShardingPolicy(
     const DeleteShardingPolicyRequest& request) {
+  std::shared_lock control(state_->control_mu_);
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
   // (Both arms string_view: "cond ? std::string : \"\"" would make a temporary std::string.)
   const std::string_view index =
       request.index_name ? std::string_view(*request.index_name) : std::string_view();
-  std::lock_guard lock(state_->sharding_mu_);
+  std::unique_lock lock(state_->sharding_mu_);
   std::shared_ptr<const PolicySet> policies = table->sharding_policies();
   const sharding::Policy* policy = policies->FindDefinition(index, request.key, request.match);
   if (policy == nullptr) return Status::ResourceNotFound("Sharding policy not found");
   DeleteShardingPolicyResult result{policy->definition()};
   table->set_sharding_policies(
       std::make_shared<const PolicySet>(policies->Without(index, request.key, request.match)));
+  if (state_->wal_) {
+    std::string body;
+    persist::ByteWriter writer(&body);
+    writer.Bool(request.index_name.has_value());
+    if (request.index_name) writer.String(*request.index_name);
+    writer.String(request.key);
+    writer.Byte(static_cast<uint8_t>(request.match));
+    state_->LogControl(persist::WalRecord::kDeleteShardingPolicy, table->log_number(), body);
+  }
+  lock.unlock();
+  PARTSTORE_RETURN_IF_ERROR(state_->Durable());
   return result;
 }
 

@@ -1,5 +1,6 @@
 // Database::SaveSnapshot / LoadSnapshot (partstore/snapshot.h; the file: shard/persist/).
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <shared_mutex>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "shard/persist/byte_codec.h"
 #include "shard/persist/snapshot_format.h"
 #include "shard/persist/table_settings.h"
+#include "shard/persist/write_ahead_log.h"
 #include "shard/stripe_locks.h"
 
 namespace partstore {
@@ -45,16 +47,26 @@ std::string Payload(const std::initializer_list<uint64_t> varints) {
 }  // namespace
 
 Result<SnapshotInfo> Database::SaveSnapshot(const std::string& path) {
-  std::lock_guard one_at_a_time(state_->snapshot_mu_);
+  return state_->SaveSnapshot(*this, path, /*truncate_log=*/false);
+}
+
+Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(Database& db, const std::string& path,
+                                                           bool truncate_log) {
+  std::lock_guard one_at_a_time(snapshot_mu_);
   const auto start = std::chrono::steady_clock::now();
   SnapshotInfo info{.path = path};
   std::vector<TableCopy> copies;
+  uint64_t log_generation = 0;
   {
-    // The catalogue, then every base stripe (the order eviction takes them in; shard/table.h).
-    std::shared_lock catalogue(state_->mu_);
-    for (const auto& [name, table] : state_->tables_) {
+    // Control-plane changes wait (each is in the settings read here or after the point in time
+    // in the log), then the catalogue, then every base stripe (the order eviction takes them in;
+    // shard/table.h).
+    std::unique_lock control(control_mu_);
+    std::shared_lock catalogue(mu_);
+    for (const auto& [name, table] : tables_) {
       TableCopy& copy = copies.emplace_back();
       copy.table = table;
+      copy.settings.log_number = table->log_number();
       copy.settings.create = persist::CreateRequestOf(table->Describe());
       const TimeToLiveDescription ttl = table->DescribeTimeToLive();
       if (ttl.time_to_live_status == TimeToLiveStatus::kEnabled ||
@@ -62,7 +74,7 @@ Result<SnapshotInfo> Database::SaveSnapshot(const std::string& path) {
         copy.settings.time_to_live_attribute = ttl.attribute_name;
       }
       Result<DescribeShardingPoliciesResult> policies =
-          DescribeShardingPolicies({.table_name = name});
+          db.DescribeShardingPolicies({.table_name = name});
       if (policies.ok()) copy.settings.sharding_policies = std::move(policies->policies);
     }
     StripeLocks locks;
@@ -91,7 +103,19 @@ Result<SnapshotInfo> Database::SaveSnapshot(const std::string& path) {
       }
       info.items += static_cast<int64_t>(copy.items.size());
     }
+    // The log's cut: every change before it is in the copy (writers log under their stripe
+    // locks, all held here), every change after it goes to the new segment.
+    Status rotated;
+    if (truncate_log && wal_) {
+      Result<uint64_t> generation = wal_->Rotate();
+      if (generation.ok()) {
+        log_generation = *generation;
+      } else {
+        rotated = generation.error();
+      }
+    }
     locks.Unlock();
+    PARTSTORE_RETURN_IF_ERROR(rotated);
     info.pause_seconds = SecondsSince(paused);
   }
   info.tables = static_cast<int64_t>(copies.size());
@@ -100,8 +124,9 @@ Result<SnapshotInfo> Database::SaveSnapshot(const std::string& path) {
       std::unique_ptr<BlockFileWriter> file,
       BlockFileWriter::Create(path, persist::kSnapshotMagic, persist::kSnapshotVersion));
   std::string payload;
-  ByteWriter(&payload).Fixed64(static_cast<uint64_t>(state_->EpochSeconds() * 1e6));
-  payload += Payload({static_cast<uint64_t>(info.tables), static_cast<uint64_t>(info.items)});
+  ByteWriter(&payload).Fixed64(static_cast<uint64_t>(EpochSeconds() * 1e6));
+  payload += Payload(
+      {static_cast<uint64_t>(info.tables), static_cast<uint64_t>(info.items), log_generation});
   PARTSTORE_RETURN_IF_ERROR(file->Append(static_cast<uint8_t>(SnapshotBlock::kDatabase), payload));
   for (const TableCopy& copy : copies) {
     payload.clear();
@@ -128,18 +153,21 @@ Result<SnapshotInfo> Database::SaveSnapshot(const std::string& path) {
       Payload({static_cast<uint64_t>(info.tables), static_cast<uint64_t>(info.items)})));
   // The copies' handles are dropped only now: until here they kept the buffers writers replaced.
   PARTSTORE_RETURN_IF_ERROR(file->Commit());
+  if (log_generation != 0) {
+    persist::WriteAheadLog::RemoveBefore(options_.persistence.data_dir, log_generation);
+  }
   info.bytes = static_cast<int64_t>(file->bytes_written());
   info.seconds = SecondsSince(start);
   return info;
 }
 
 Result<SnapshotInfo> Database::CreateSnapshot(const CreateSnapshotRequest&) {
-  if (state_->options_.snapshot_path.empty()) {
+  if (state_->options_.persistence.data_dir.empty()) {
     return Status::Validation(
-        "No snapshot path is configured (DatabaseOptions::snapshot_path; partstore serve "
+        "No data directory is configured (DatabaseOptions::persistence; partstore serve "
         "--data-dir)");
   }
-  return SaveSnapshot(state_->options_.snapshot_path);
+  return state_->SaveSnapshot(*this, state_->SnapshotPath(), /*truncate_log=*/true);
 }
 
 namespace {
@@ -147,7 +175,10 @@ namespace {
 // A load in progress: the tables it created, removed again unless it finishes.
 class SnapshotLoad {
  public:
-  SnapshotLoad(Database& db, internal::DatabaseState& state) : db_(db), state_(state) {}
+  // `restore_numbers`: the tables keep their log numbers (opening a data directory, whose log
+  // names them); otherwise they get new ones, as any new table.
+  SnapshotLoad(Database& db, internal::DatabaseState& state, bool restore_numbers)
+      : db_(db), state_(state), restore_numbers_(restore_numbers) {}
   ~SnapshotLoad() {
     if (done_) return;
     std::unique_lock lock(state_.mu_);
@@ -159,6 +190,9 @@ class SnapshotLoad {
   }
 
   Status Run(BlockFileReader& file, SnapshotInfo* info);
+  // The log segment to replay after this snapshot (0: none), and its tables by log number.
+  uint64_t log_generation = 0;
+  std::map<uint64_t, std::shared_ptr<Table>> numbered;
 
  private:
   Status CreateTable(const BlockFileReader& file, const BlockFileReader::Block& block);
@@ -168,6 +202,7 @@ class SnapshotLoad {
   Database& db_;
   internal::DatabaseState& state_;
   std::vector<std::shared_ptr<Table>> tables_;
+  bool restore_numbers_;
   bool done_ = false;
 };
 
@@ -188,6 +223,14 @@ Status SnapshotLoad::CreateTable(const BlockFileReader& file, const BlockFileRea
   Result<std::shared_ptr<Table>> table = state_.GetTable(settings.create.table_name);
   if (!table.ok()) return table.error();
   tables_.push_back(*table);
+  if (restore_numbers_ && settings.log_number != 0) {
+    (*table)->set_log_number(settings.log_number);
+    numbered[settings.log_number] = *table;
+    uint64_t next = state_.next_table_number_.load();
+    while (next <= settings.log_number &&
+           !state_.next_table_number_.compare_exchange_weak(next, settings.log_number + 1)) {
+    }
+  }
   if (settings.time_to_live_attribute) {
     Result<UpdateTimeToLiveResult> ttl = db_.UpdateTimeToLive(
         {.table_name = settings.create.table_name,
@@ -242,7 +285,7 @@ Status SnapshotLoad::Run(BlockFileReader& file, SnapshotInfo* info) {
     uint64_t written_at = 0;
     if (block.kind != static_cast<uint8_t>(SnapshotBlock::kDatabase) ||
         !header.Fixed64(&written_at) || !header.Varint(&tables) || !header.Varint(&items) ||
-        !header.done()) {
+        !header.Varint(&log_generation) || !header.done()) {
       return file.Corrupt(block.offset, "malformed database block");
     }
   }
@@ -286,16 +329,30 @@ Status SnapshotLoad::Run(BlockFileReader& file, SnapshotInfo* info) {
 }  // namespace
 
 Result<SnapshotInfo> Database::LoadSnapshot(const std::string& path) {
+  return state_->LoadSnapshot(*this, path, nullptr);
+}
+
+Result<SnapshotInfo> internal::DatabaseState::LoadSnapshot(Database& db, const std::string& path,
+                                                           LoadedSnapshot* loaded) {
   const auto start = std::chrono::steady_clock::now();
   PARTSTORE_ASSIGN_OR_RETURN(
       std::unique_ptr<BlockFileReader> file,
       BlockFileReader::Open(path, persist::kSnapshotMagic, persist::kSnapshotVersion));
   SnapshotInfo info{.path = path};
   {
-    SnapshotLoad load(*this, *state_);
+    SnapshotLoad load(db, *this, /*restore_numbers=*/loaded != nullptr);
     PARTSTORE_RETURN_IF_ERROR(load.Run(*file, &info));
+    if (loaded != nullptr) {
+      loaded->log_generation = load.log_generation;
+      loaded->tables = std::move(load.numbered);
+    }
   }
   info.bytes = static_cast<int64_t>(file->offset());
+  // With a log, the loaded items are made durable the way they came: in a snapshot (loads are
+  // not logged item by item), which also truncates the log.
+  if (loaded == nullptr && wal_) {
+    PARTSTORE_RETURN_IF_ERROR(SaveSnapshot(db, SnapshotPath(), /*truncate_log=*/true).status());
+  }
   info.seconds = SecondsSince(start);
   return info;
 }

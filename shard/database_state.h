@@ -27,6 +27,7 @@
 
 #include "core/expr/cache.h"
 #include "partstore/database.h"
+#include "shard/persist/write_ahead_log.h"
 #include "shard/table.h"
 
 namespace partstore::internal {
@@ -66,6 +67,33 @@ struct DatabaseState {
   }
 
   DatabaseOptions options_;
+  // Persistence (shard/database_persistence.cc): the write-ahead log (null: none; declared before
+  // the tables, which point at it, so that it outlives them), each table's number in it, and
+  // control_mu_: control-plane changes hold it shared from their change to their log record, a
+  // snapshot exclusively from reading the tables' settings to its point in time, so that every
+  // change is in the snapshot or after its point in the log. Taken before everything else.
+  std::unique_ptr<persist::WriteAheadLog> wal_;
+  std::atomic<uint64_t> next_table_number_{1};
+  std::shared_mutex control_mu_;
+  // Open's part: loads the data directory's snapshot, replays the log after it, starts the log
+  // (persistence.wal) and takes a snapshot that truncates the replayed log.
+  Status OpenDataDirectory(Database& db);
+  // Snapshots (shard/database_snapshot.cc): SaveSnapshot with `truncate_log` (CreateSnapshot)
+  // starts a new log segment at the snapshot's point in time and deletes the older ones once the
+  // snapshot is in place; LoadSnapshot reports the segment to replay from and the tables by their
+  // log numbers.
+  struct LoadedSnapshot {
+    uint64_t log_generation = 0;
+    std::map<uint64_t, std::shared_ptr<Table>> tables;
+  };
+  Result<SnapshotInfo> SaveSnapshot(Database& db, const std::string& path, bool truncate_log);
+  Result<SnapshotInfo> LoadSnapshot(Database& db, const std::string& path, LoadedSnapshot* loaded);
+  std::string SnapshotPath() const { return options_.persistence.data_dir + "/partstore.snapshot"; }
+  // Appends a control-plane record (nothing without a log); Durable waits for it.
+  void LogControl(persist::WalRecord kind, uint64_t table, std::string_view body);
+  Status Durable() const {
+    return wal_ ? wal_->Sync(persist::WriteAheadLog::last_position()) : Status::Ok();
+  }
   std::shared_ptr<expr::ExpressionCache> cache_;  // shared with the tables
   mutable std::shared_mutex mu_;                  // guards tables_
   std::map<std::string, std::shared_ptr<Table>, std::less<>> tables_;
@@ -102,7 +130,7 @@ struct DatabaseState {
   // Every stream (shard/stream.h; ListStreams, DescribeStream, the iterators).
   std::shared_ptr<StreamRegistry> streams_ = std::make_shared<StreamRegistry>();
   std::mutex snapshot_mu_;  // one SaveSnapshot at a time (the last one taken is the last written)
-  std::mutex evict_mu_;  // guards eviction_pool_ and eviction_rng_
+  std::mutex evict_mu_;     // guards eviction_pool_ and eviction_rng_
   std::vector<Table::EvictionCandidate> eviction_pool_;
   uint64_t eviction_rng_ = 0x9e3779b97f4a7c15;
 };

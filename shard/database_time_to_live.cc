@@ -7,6 +7,7 @@
 #include "partstore/database.h"
 #include "shard/constraints.h"
 #include "shard/database_state.h"
+#include "shard/persist/byte_codec.h"
 
 namespace partstore {
 
@@ -40,13 +41,22 @@ Result<UpdateTimeToLiveResult> Database::UpdateTimeToLive(const UpdateTimeToLive
     violations.Length(spec.attribute_name, 1, 255, "timeToLiveSpecification.attributeName");
     PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
   }
+  std::shared_lock control(state_->control_mu_);
   Result<std::shared_ptr<Table>> table = state_->GetTable(request.table_name);
   if (!table.ok()) return TableNotFound(request.table_name);
   const DatabaseOptions& options = state_->options_;
   PARTSTORE_RETURN_IF_ERROR(
       (*table)->UpdateTimeToLive(spec, options.capacity.clock->NowMicros(),
                                  Micros(options.time_to_live.change_interval_seconds)));
+  if (state_->wal_) {
+    std::string body;
+    persist::ByteWriter writer(&body);
+    writer.Bool(spec.enabled);
+    writer.String(spec.attribute_name);
+    state_->LogControl(persist::WalRecord::kTimeToLive, (*table)->log_number(), body);
+  }
   if (spec.enabled) state_->StartSweeper();
+  PARTSTORE_RETURN_IF_ERROR(state_->Durable());
   return UpdateTimeToLiveResult{spec};
 }
 

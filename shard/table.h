@@ -125,6 +125,9 @@ struct TableQueryOptions {
 namespace sharding {
 class PolicySet;
 }
+namespace persist {
+class WriteAheadLog;
+}
 
 // Who takes the index stripe locks a Table function needs (ApplyIndexWrites, ItemCollectionBytes,
 // CollectionMetrics): the function itself, or the caller (a transaction's commit), which already
@@ -229,6 +232,17 @@ class Table : public std::enable_shared_from_this<Table> {
   // ValidationException (DynamoDB's messages) for an item whose key or index keys the table
   // refuses; MemoryLimitExceededException under the reject policy (shard/table_load.cc).
   Status LoadItem(const StoredItem& item);
+  // Deletes the item with the key attributes of `key_item` as a log replay does: no condition, no
+  // capacity, no stream record (nothing when it is not there).
+  Status ReplayDelete(const StoredItem& key_item);
+  // The write-ahead log (shard/persist/write_ahead_log.h): the table's number in it and the log
+  // its changes go to (null: none; attached while nothing writes: at creation, or by Open).
+  uint64_t log_number() const { return log_number_.load(std::memory_order_relaxed); }
+  void set_log_number(uint64_t number) { log_number_.store(number, std::memory_order_relaxed); }
+  void AttachLog(persist::WriteAheadLog* log) { log_.store(log, std::memory_order_release); }
+  // Waits until the changes this thread logged are durable (the log's sync mode); OK without a
+  // log. Writers call it after their locks are released, before they answer.
+  Status Durable() const;
   // The storage, for batches, tests and statistics.
   const StripeSet& stripes() const { return stripes_; }
   StripeSet& stripes() { return stripes_; }
@@ -399,14 +413,22 @@ class Table : public std::enable_shared_from_this<Table> {
   void StartStream(StreamViewType view);  // REQUIRES: description_mu_ held
   // A change of the item at `hash` for the stream (nothing when no stream is enabled).
   // REQUIRES: the item's stripe held exclusively.
+  // The same change goes to the write-ahead log, when there is one.
   void Emit(uint64_t hash, const StoredItem& old_item, const StoredItem& new_item,
             StreamRemover remover = StreamRemover::kClient) const {
     if (Stream* stream = stream_.load(std::memory_order_acquire)) {
       EmitTo(*stream, hash, old_item, new_item, remover);
     }
+    if (persist::WriteAheadLog* log = log_.load(std::memory_order_acquire)) {
+      LogChange(*log, old_item, new_item);
+    }
   }
-  void EmitTo(Stream& stream, uint64_t hash, const StoredItem& old_item,
-              const StoredItem& new_item, StreamRemover remover) const;
+  void LogChange(persist::WriteAheadLog& log, const StoredItem& old_item,
+                 const StoredItem& new_item) const;
+  std::atomic<uint64_t> log_number_{0};
+  std::atomic<persist::WriteAheadLog*> log_{nullptr};
+  void EmitTo(Stream& stream, uint64_t hash, const StoredItem& old_item, const StoredItem& new_item,
+              StreamRemover remover) const;
   // The indexes writers of `hash`'s stripe maintain. REQUIRES: that stripe's lock held.
   const IndexList& WriterIndexes(uint64_t hash) const {
     return *stripe_indexes_[stripes_.IndexOf(hash)];
@@ -423,7 +445,7 @@ class Table : public std::enable_shared_from_this<Table> {
     std::optional<SecondaryIndex::EntryKey> put;    // the new entry
     bool replaces = false;                          // put replaces the entry at the same key
     bool old_shares = false;  // the old entry shares the old item's buffer (memory counting)
-    bool repoint = false;  // the same entry, re-pointed at the new item's buffer: not a write
+    bool repoint = false;     // the same entry, re-pointed at the new item's buffer: not a write
     size_t old_size = 0;      // entry sizes
     size_t new_size = 0;
     int64_t erase_half_units = 0;
@@ -433,8 +455,9 @@ class Table : public std::enable_shared_from_this<Table> {
   // Deletes `item`, stored at `key`, with its index entries, consuming no capacity (the simulated
   // partitions' sizes follow): TTL reclaims and evictions. REQUIRES: the key's stripe held
   // exclusively; index stripes are taken here.
+  // `emit`: write the change to the stream and the log (a replay's delete does not).
   void EraseUnmetered(Stripe& stripe, const EncodedKey& key, const StoredItem& item,
-                      StreamRemover remover) PARTSTORE_REQUIRES(stripe.mutex());
+                      StreamRemover remover, bool emit = true) PARTSTORE_REQUIRES(stripe.mutex());
   // The growth in bytes a write of `item` over `existing` (may be null) with index changes `plan`
   // brings (partstore/memory.h: an estimate), and the reject policy's verdict on it.
   int64_t GrowthOf(const EncodedKey& key, const StoredItem* existing, const StoredItem& item,

@@ -109,6 +109,7 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   }
   lock.Unlock();
   AfterWrite();
+  PARTSTORE_RETURN_IF_ERROR(Durable());
 
   if (!inserted && request.return_values == ReturnValue::kAllOld) result.attributes = old.ToItem();
   result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
@@ -261,6 +262,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
   }
   lock.Unlock();
   AfterWrite();
+  PARTSTORE_RETURN_IF_ERROR(Durable());
 
   if (request.return_values == ReturnValue::kAllOld && old_tree)
     result.attributes = std::move(old_tree);
@@ -322,6 +324,7 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
     }
   }
   lock.Unlock();
+  PARTSTORE_RETURN_IF_ERROR(Durable());
   if (old && request.return_values == ReturnValue::kAllOld) result.attributes = old.ToItem();
   result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
   return result;

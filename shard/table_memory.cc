@@ -22,7 +22,7 @@ constexpr int64_t kCollectionBytes = 128;
 }  // namespace
 
 void Table::EraseUnmetered(Stripe& stripe, const EncodedKey& key, const StoredItem& item,
-                           StreamRemover remover) {
+                           StreamRemover remover, bool emit) {
   const IndexList& indexes = WriterIndexes(key.hash);
   IndexWritePlan plan;
   if (!indexes.empty()) plan = PlanIndexWrites(indexes, &item, nullptr, key);
@@ -37,7 +37,7 @@ void Table::EraseUnmetered(Stripe& stripe, const EncodedKey& key, const StoredIt
     CapacityCharge unused;
     ApplyIndexWrites(plan, nullptr, &unused);
   }
-  Emit(key.hash, item, StoredItem(), remover);
+  if (emit) Emit(key.hash, item, StoredItem(), remover);
 }
 
 int64_t Table::GrowthOf(const EncodedKey& key, const StoredItem* existing, const StoredItem& item,

@@ -33,6 +33,7 @@
 #include "core/expr/projection.h"
 #include "partstore/error_detail.h"
 #include "shard/database_state.h"
+#include "shard/persist/write_ahead_log.h"
 #include "shard/stripe_locks.h"
 
 namespace partstore {
@@ -102,7 +103,6 @@ Status LengthViolation(std::string_view member, std::string_view value, bool too
       std::string(member) + "' failed to satisfy constraint: Member must have length " +
       (too_long ? "less than or equal to " : "greater than or equal to ") + std::to_string(bound));
 }
-
 
 // One write action, resolved.
 struct Action {
@@ -420,6 +420,9 @@ Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
   index_stripes.LockExclusive();
   std::vector<std::pair<std::string, CapacityCharge>> charges;
   TransactWriteItemsResult result;
+  // The write-ahead log gets the transaction's changes as one record, under its locks.
+  std::optional<persist::WalGroup> logged;
+  if (wal_) logged.emplace();
   for (Action& action : actions) {
     const std::string& name = action.table->name();
     auto charge = std::find_if(charges.begin(), charges.end(),
@@ -438,9 +441,13 @@ Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
       table->second.push_back(std::move(*metrics));
     }
   }
+  if (logged) logged->Commit(*wal_);
   index_stripes.Unlock();
   base.Unlock();
-  if (!actions.empty()) actions.front().table->AfterWrite();  // (one budget for every table)
+  if (!actions.empty()) {
+    actions.front().table->AfterWrite();  // (one budget for every table)
+    if (Status durable = actions.front().table->Durable(); !durable.ok()) return durable;
+  }
 
   for (const auto& [name, charge] : charges) {
     if (auto reported = ReportCapacity(request.return_consumed_capacity, name, charge)) {

@@ -54,6 +54,7 @@
 #include "partstore/item_range.h"
 #include "partstore/item_requests.h"
 #include "partstore/memory.h"
+#include "partstore/persistence.h"
 #include "partstore/read_requests.h"
 #include "partstore/sharding_requests.h"
 #include "partstore/snapshot.h"
@@ -82,9 +83,9 @@ struct DatabaseOptions {
   MemoryOptions memory;
   // Streams' retention, size cap and iterator lifetime (partstore/streams.h).
   StreamOptions streams;
-  // Where CreateSnapshot writes (partstore serve --data-dir DIR: DIR/partstore.snapshot); empty:
-  // CreateSnapshot is refused. SaveSnapshot takes any path.
-  std::string snapshot_path;
+  // A data directory for the snapshot and the write-ahead log (partstore/persistence.h). Open
+  // loads, replays and logs; the constructor only lets CreateSnapshot write there.
+  PersistenceOptions persistence;
   // Region and account used in table ARNs.
   std::string region = "us-east-1";
   std::string account_id = "000000000000";
@@ -99,8 +100,12 @@ class Database {
   // A database with `options`, or ValidationException naming the first option out of range
   // (stripes_per_table 1..65536, item_collection_size_limit > 0, a non-empty region and
   // account, and the capacity simulation's limits positive: CapacityOptions).
+  // With options.persistence.data_dir, Open also loads the directory's snapshot, replays its
+  // write-ahead log, takes a new snapshot, and logs from then on (partstore/persistence.h); an
+  // error naming the file and offset when they do not load (ValidationException for a `wal`
+  // without a data_dir).
   static Result<std::unique_ptr<Database>> Open(DatabaseOptions options);
-  // The same, then LoadSnapshot(snapshot_path).
+  // Open, then LoadSnapshot(snapshot_path).
   static Result<std::unique_ptr<Database>> Open(DatabaseOptions options,
                                                 const std::string& snapshot_path);
   // The same without the checks. REQUIRES: options in the ranges Open checks (stripes_per_table
@@ -143,8 +148,9 @@ class Database {
   // naming the file and offset for a damaged one). On any error the database is left as it was.
   Result<SnapshotInfo> SaveSnapshot(const std::string& path);
   Result<SnapshotInfo> LoadSnapshot(const std::string& path);
-  // SaveSnapshot to DatabaseOptions::snapshot_path (Partstore.CreateSnapshot on the wire), or
-  // ValidationException when none is set. Snapshots are taken one at a time.
+  // SaveSnapshot to DIR/partstore.snapshot of DatabaseOptions::persistence.data_dir
+  // (Partstore.CreateSnapshot on the wire), truncating the write-ahead log at its point in time;
+  // ValidationException without a data directory. Snapshots are taken one at a time.
   Result<SnapshotInfo> CreateSnapshot(const CreateSnapshotRequest& request);
 
   // ---- Streams (streams.h): DynamoDB Streams' API (the dynamodbstreams service) ----

@@ -167,6 +167,7 @@ Result<BlockFileReader::Block> BlockFileReader::Next() {
   auto read_failed = [&](std::string_view what) -> Status {
     if (std::ferror(file_))
       return Status(Code::kInternal, SystemError(name_, "cannot read", errno));
+    torn_ = true;
     return Corrupt(start, std::string("truncated block (") + std::string(what) + ")");
   };
   char frame[5];
@@ -187,11 +188,17 @@ Result<BlockFileReader::Block> BlockFileReader::Next() {
   uint64_t checksum = 0;
   ByteReader(std::string_view(buffer_).substr(length)).Fixed64(&checksum);
   if (checksum != BlockChecksum(block.kind, length, block.payload)) {
+    torn_ = AtEnd();
     return Corrupt(start, "checksum mismatch (the block is damaged)");
   }
   return block;
 }
 
-bool BlockFileReader::AtEnd() { return std::fgetc(file_) == EOF; }
+bool BlockFileReader::AtEnd() {
+  const int c = std::fgetc(file_);
+  if (c == EOF) return true;
+  std::ungetc(c, file_);
+  return false;
+}
 
 }  // namespace partstore::persist

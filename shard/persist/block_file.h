@@ -91,8 +91,11 @@ class BlockFileReader {
   // The next block; kValidation naming the file and offset for a truncated block, a length over
   // kMaxBlockPayload or a checksum mismatch, kInternal for a read error.
   Result<Block> Next();
-  // Whether the file ends here (after the end block, nothing may follow).
+  // Whether the file ends here (nothing consumed).
   bool AtEnd();
+  // After Next failed: whether the failure is a torn last block (cut short, or a checksum
+  // mismatch of a block that ends where the file does): what a crash mid-append leaves.
+  bool torn() const { return torn_; }
   // kValidation: "<file>: <what> at offset <offset>".
   Status Corrupt(uint64_t offset, std::string_view what) const;
   const std::string& name() const { return name_; }
@@ -106,6 +109,7 @@ class BlockFileReader {
   std::string name_;
   uint32_t version_ = 0;
   uint64_t offset_ = 0;
+  bool torn_ = false;
   std::string buffer_;
 };
 

@@ -2,9 +2,10 @@
 // partstore/snapshot.h).
 //
 //   header     "PSTSNAP\n", format version 1
-//   kDatabase  written at (fixed64, Unix microseconds), tables (varint), items (varint)
-//   kTable     one per table, in name order: TableSettings (shard/persist/table_settings.h); the
-//              n-th table block defines table n
+//   kDatabase  written at (fixed64, Unix microseconds), tables (varint), items (varint), the
+//              write-ahead log segment that continues after this snapshot (varint; 0: none)
+//   kTable     one per table, in name order: TableSettings (shard/persist/table_settings.h, with
+//              the table's number in the log); the n-th table block defines table n
 //   kItems     table number (varint), count (varint), then count items, each its length (varint)
 //              and StoredItem::encoding() bytes; blocks of about kItemBlockBytes
 //   kEnd       tables (varint), items (varint): what the file holds, as the header said

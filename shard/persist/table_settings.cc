@@ -165,15 +165,9 @@ void EncodeTableSettings(const TableSettings& settings, std::string* out) {
   PutOptionalString(w, settings.time_to_live_attribute);
   w.Varint(settings.sharding_policies.size());
   for (const sharding::ShardingPolicy& policy : settings.sharding_policies) {
-    PutOptionalString(w, policy.index_name);
-    w.String(policy.key);
-    w.Byte(static_cast<uint8_t>(policy.match));
-    w.Varint(static_cast<uint64_t>(policy.shard_count));
-    w.String(policy.suffix_format);
-    w.Byte(static_cast<uint8_t>(policy.strategy));
-    PutOptionalString(w, policy.calculated_from);
-    w.String(policy.logical_key_attribute);
+    EncodeShardingPolicy(policy, out);
   }
+  w.Varint(settings.log_number);
 }
 
 bool DecodeTableSettings(std::string_view bytes, TableSettings* out) {
@@ -224,18 +218,136 @@ bool DecodeTableSettings(std::string_view bytes, TableSettings* out) {
   if (!r.Count(kMaxEntries, &count)) return false;
   out->sharding_policies.resize(count);
   for (sharding::ShardingPolicy& policy : out->sharding_policies) {
-    uint8_t match = 0;
-    uint8_t strategy = 0;
-    uint64_t shards = 0;
-    if (!GetOptionalString(r, &policy.index_name) || !r.String(&policy.key) || !r.Enum(1, &match) ||
-        !r.Count(INT32_MAX, &shards) || !r.String(&policy.suffix_format) || !r.Enum(1, &strategy) ||
-        !GetOptionalString(r, &policy.calculated_from) ||
-        !r.String(&policy.logical_key_attribute)) {
-      return false;
+    if (!DecodeShardingPolicy(r, &policy)) return false;
+  }
+  if (!r.Varint(&out->log_number)) return false;
+  return r.done();
+}
+
+void EncodeShardingPolicy(const sharding::ShardingPolicy& policy, std::string* out) {
+  ByteWriter w(out);
+  PutOptionalString(w, policy.index_name);
+  w.String(policy.key);
+  w.Byte(static_cast<uint8_t>(policy.match));
+  w.Varint(static_cast<uint64_t>(policy.shard_count));
+  w.String(policy.suffix_format);
+  w.Byte(static_cast<uint8_t>(policy.strategy));
+  PutOptionalString(w, policy.calculated_from);
+  w.String(policy.logical_key_attribute);
+}
+
+bool DecodeShardingPolicy(ByteReader& r, sharding::ShardingPolicy* policy) {
+  uint8_t match = 0;
+  uint8_t strategy = 0;
+  uint64_t shards = 0;
+  if (!GetOptionalString(r, &policy->index_name) || !r.String(&policy->key) || !r.Enum(1, &match) ||
+      !r.Count(INT32_MAX, &shards) || !r.String(&policy->suffix_format) || !r.Enum(1, &strategy) ||
+      !GetOptionalString(r, &policy->calculated_from) ||
+      !r.String(&policy->logical_key_attribute)) {
+    return false;
+  }
+  policy->match = static_cast<sharding::KeyMatch>(match);
+  policy->strategy = static_cast<sharding::ShardStrategy>(strategy);
+  policy->shard_count = static_cast<int32_t>(shards);
+  return true;
+}
+
+void EncodeUpdateTable(const UpdateTableRequest& request, std::string* out) {
+  ByteWriter w(out);
+  w.String(request.table_name);
+  w.Bool(request.billing_mode.has_value());
+  if (request.billing_mode) w.Byte(static_cast<uint8_t>(*request.billing_mode));
+  PutThroughput(w, request.provisioned_throughput);
+  w.Varint(request.attribute_definitions.size());
+  for (const AttributeDefinition& definition : request.attribute_definitions) {
+    w.String(definition.attribute_name);
+    w.Byte(static_cast<uint8_t>(definition.attribute_type));
+  }
+  w.Bool(request.global_secondary_index_updates.has_value());
+  if (request.global_secondary_index_updates) {
+    w.Varint(request.global_secondary_index_updates->size());
+    for (const GlobalSecondaryIndexUpdate& update : *request.global_secondary_index_updates) {
+      w.Bool(update.create.has_value());
+      if (update.create) {
+        w.String(update.create->index_name);
+        PutKeySchema(w, update.create->key_schema);
+        PutProjection(w, update.create->projection);
+        PutThroughput(w, update.create->provisioned_throughput);
+      }
+      w.Bool(update.update.has_value());
+      if (update.update) {
+        w.String(update.update->index_name);
+        PutThroughput(w, update.update->provisioned_throughput);
+      }
+      w.Bool(update.remove.has_value());
+      if (update.remove) w.String(update.remove->index_name);
     }
-    policy.match = static_cast<sharding::KeyMatch>(match);
-    policy.strategy = static_cast<sharding::ShardStrategy>(strategy);
-    policy.shard_count = static_cast<int32_t>(shards);
+  }
+  w.Bool(request.stream_specification.has_value());
+  if (request.stream_specification) {
+    w.Bool(request.stream_specification->stream_enabled);
+    w.Bool(request.stream_specification->stream_view_type.has_value());
+    if (request.stream_specification->stream_view_type) {
+      w.Byte(static_cast<uint8_t>(*request.stream_specification->stream_view_type));
+    }
+  }
+}
+
+bool DecodeUpdateTable(std::string_view bytes, UpdateTableRequest* out) {
+  ByteReader r(bytes);
+  bool has = false;
+  uint64_t count = 0;
+  if (!r.String(&out->table_name) || !r.Bool(&has)) return false;
+  if (has) {
+    uint8_t mode = 0;
+    if (!r.Enum(1, &mode)) return false;
+    out->billing_mode = static_cast<BillingMode>(mode);
+  }
+  if (!GetThroughput(r, &out->provisioned_throughput) || !r.Count(kMaxEntries, &count)) {
+    return false;
+  }
+  out->attribute_definitions.resize(count);
+  for (AttributeDefinition& definition : out->attribute_definitions) {
+    uint8_t type = 0;
+    if (!r.String(&definition.attribute_name) || !r.Enum(2, &type)) return false;
+    definition.attribute_type = static_cast<KeyType>(type);
+  }
+  if (!r.Bool(&has)) return false;
+  if (has) {
+    if (!r.Count(kMaxEntries, &count)) return false;
+    out->global_secondary_index_updates.emplace(count);
+    for (GlobalSecondaryIndexUpdate& update : *out->global_secondary_index_updates) {
+      if (!r.Bool(&has)) return false;
+      if (has) {
+        GlobalSecondaryIndex& create = update.create.emplace();
+        if (!r.String(&create.index_name) || !GetKeySchema(r, &create.key_schema) ||
+            !GetProjection(r, &create.projection) ||
+            !GetThroughput(r, &create.provisioned_throughput)) {
+          return false;
+        }
+      }
+      if (!r.Bool(&has)) return false;
+      if (has) {
+        std::optional<ProvisionedThroughput> throughput;
+        GlobalSecondaryIndexUpdate::Update& change = update.update.emplace();
+        if (!r.String(&change.index_name) || !GetThroughput(r, &throughput) || !throughput) {
+          return false;
+        }
+        change.provisioned_throughput = *throughput;
+      }
+      if (!r.Bool(&has)) return false;
+      if (has && !r.String(&update.remove.emplace().index_name)) return false;
+    }
+  }
+  if (!r.Bool(&has)) return false;
+  if (has) {
+    StreamSpecification& spec = out->stream_specification.emplace();
+    if (!r.Bool(&spec.stream_enabled) || !r.Bool(&has)) return false;
+    if (has) {
+      uint8_t view = 0;
+      if (!r.Enum(3, &view)) return false;
+      spec.stream_view_type = static_cast<StreamViewType>(view);
+    }
   }
   return r.done();
 }

@@ -23,6 +23,8 @@ struct TableSettings {
   // The TTL attribute while TTL is enabled.
   std::optional<std::string> time_to_live_attribute;
   std::vector<sharding::ShardingPolicy> sharding_policies;
+  // The table's number in the write-ahead log (shard/persist/write_ahead_log.h).
+  uint64_t log_number = 0;
 };
 
 // The CreateTableRequest that makes a table like `description` (no items).
@@ -32,5 +34,12 @@ void EncodeTableSettings(const TableSettings& settings, std::string* out);
 // False for bytes EncodeTableSettings does not produce (a count or enum out of range, bytes cut
 // short or left over); the values themselves are checked when they are replayed.
 bool DecodeTableSettings(std::string_view bytes, TableSettings* out);
+
+// The control plane's changes as the write-ahead log records them (the same rules as above).
+void EncodeUpdateTable(const UpdateTableRequest& request, std::string* out);
+bool DecodeUpdateTable(std::string_view bytes, UpdateTableRequest* out);
+void EncodeShardingPolicy(const sharding::ShardingPolicy& policy, std::string* out);
+class ByteReader;
+bool DecodeShardingPolicy(ByteReader& reader, sharding::ShardingPolicy* out);
 
 }  // namespace partstore::persist

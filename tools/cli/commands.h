@@ -69,6 +69,7 @@ struct ServeOptions {
   // snapshot_every seconds (0: never) and on Partstore.CreateSnapshot.
   std::string data_dir;
   double snapshot_every = 0;
+  std::string wal;  // "fsync=always", "fsync=everysec", "fsync=off", or empty: no log
 };
 int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err);
 

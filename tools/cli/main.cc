@@ -115,6 +115,10 @@ int main(int argc, char** argv) {
                    "Seconds between snapshots (needs --data-dir; 0: only at shutdown and on "
                    "demand)")
       ->check(CLI::NonNegativeNumber);
+  serve->add_option("--wal", serve_options.wal,
+                    "Log every change before answering it, replayed at the next start (needs "
+                    "--data-dir): fsync=always (nothing acknowledged is lost), fsync=everysec "
+                    "(a power cut loses up to about a second), fsync=off");
   AddCapacityFlags(serve, serve_options.capacity);
 
   partstore::cli::BenchCommand bench_command;

@@ -13,8 +13,10 @@
 // With --data-dir DIR the tables outlive the process (partstore/snapshot.h): DIR (created if
 // missing) holds partstore.snapshot, loaded before the server listens (a damaged one stops the
 // start with the error, and stays as it is), and written again when the server stops, every
-// --snapshot-every seconds and on Partstore.CreateSnapshot. What a stop by SIGKILL or a crash
-// loses: every write since the last snapshot.
+// --snapshot-every seconds and on Partstore.CreateSnapshot. With --wal fsync=always|everysec|off
+// every change is also logged before it is answered, and replayed at the next start
+// (partstore/persistence.h says what each mode can lose); without it, a stop by SIGKILL or a
+// crash loses every write since the last snapshot.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -122,39 +124,39 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
   }
   RaiseFileLimit(err);
   DatabaseOptions database_options = DatabaseOptionsFor(options.capacity);
-  std::unique_ptr<Database> opened;
-  if (!options.data_dir.empty()) {
-    std::error_code error;
-    std::filesystem::create_directories(options.data_dir, error);
-    if (error) {
-      err << "partstore serve: cannot create --data-dir " << options.data_dir << ": "
-          << error.message() << '\n';
-      return 1;
+  database_options.persistence.data_dir = options.data_dir;
+  if (!options.wal.empty()) {
+    static const std::pair<std::string_view, WalSync> kModes[] = {
+        {"fsync=always", WalSync::kAlways},
+        {"fsync=everysec", WalSync::kEverySecond},
+        {"fsync=off", WalSync::kOff}};
+    for (const auto& [name, mode] : kModes) {
+      if (options.wal == name) database_options.persistence.wal = mode;
     }
-    database_options.snapshot_path = options.data_dir + "/partstore.snapshot";
-    if (std::filesystem::exists(database_options.snapshot_path)) {
-      Result<std::unique_ptr<Database>> loaded =
-          Database::Open(database_options, database_options.snapshot_path);
-      if (!loaded.ok()) {
-        err << "partstore serve: cannot load the snapshot: " << loaded.status().message() << '\n';
-        return 1;
-      }
-      opened = std::move(*loaded);
-    }
-  }
-  if (!opened) {
-    Result<std::unique_ptr<Database>> created = Database::Open(database_options);
-    if (!created.ok()) {
-      err << "partstore serve: " << created.status().message() << '\n';
+    if (!database_options.persistence.wal) {
+      err << "partstore serve: --wal " << options.wal
+          << ": expected fsync=always, fsync=everysec or fsync=off\n";
       return 2;
     }
-    opened = std::move(*created);
+    if (options.data_dir.empty()) {
+      err << "partstore serve: --wal needs --data-dir DIR\n";
+      return 2;
+    }
   }
-  Database& db = *opened;
+  // With a data directory, Open loads its snapshot and replays its log (partstore/persistence.h).
+  Result<std::unique_ptr<Database>> opened = Database::Open(database_options);
+  if (!opened.ok()) {
+    err << "partstore serve: " << (options.data_dir.empty() ? "" : "cannot open the data: ")
+        << opened.status().message() << '\n';
+    return opened.status().code() == Code::kValidation && options.data_dir.empty() ? 2 : 1;
+  }
+  Database& db = **opened;
   if (!options.data_dir.empty()) {
     const DescribeMemoryResult memory = db.DescribeMemory();
     err << "partstore serve: data in " << options.data_dir << " (" << memory.tables.size()
-        << " tables loaded)" << std::endl;
+        << " tables loaded"
+        << (options.wal.empty() ? ", no write-ahead log" : ", --wal " + options.wal) << ")"
+        << std::endl;
   }
   server::Server server(db, server_options);
   if (Status started = server.Start(); !started.ok()) {

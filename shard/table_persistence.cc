@@ -1,10 +1,13 @@
-// Table::LoadItem: a snapshot's items going back into a table. PutItem's write without what a
-// client's write has: the item is already encoded and checked (StoredItem::Decode), so it is
-// stored as it is, with no tree built, no condition, no capacity consumed and no stream record
-// (a restored table's stream starts empty, as a new one).
+// A table's side of persistence: the write-ahead log's record of each change (LogChange), the
+// wait for it (Durable), and the loads of a snapshot's items and a log's changes (LoadItem,
+// ReplayDelete). A load is PutItem's write without what a client's write has: the item is already
+// encoded and checked (StoredItem::Decode), so it is stored as it is, with no tree built, no
+// condition, no capacity consumed and no stream record (a restored table's stream starts empty,
+// as a new one).
 #include <algorithm>
 
 #include "core/key_encoding.h"
+#include "shard/persist/write_ahead_log.h"
 #include "shard/table.h"
 
 namespace partstore {
@@ -60,6 +63,36 @@ Status Table::LoadItem(const StoredItem& item) {
   lock.Unlock();
   AfterWrite();
   return Status::Ok();
+}
+
+Status Table::ReplayDelete(const StoredItem& key_item) {
+  PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeStoredKey(key_item));
+  Stripe& stripe = stripes_.ForHash(key.hash);
+  Stripe::WriteLock lock(stripe);
+  const StoredItem* existing = stripe.FindItem({key.hash, key.partition}, key.sort);
+  if (existing == nullptr) return Status::Ok();
+  const StoredItem item = *existing;
+  EraseUnmetered(stripe, key, item, StreamRemover::kClient, /*emit=*/false);
+  return Status::Ok();
+}
+
+void Table::LogChange(persist::WriteAheadLog& log, const StoredItem& old_item,
+                      const StoredItem& new_item) const {
+  const uint64_t number = log_number();
+  if (new_item) {
+    persist::AppendChange(log, number, /*erase=*/false, new_item.encoding());
+    return;
+  }
+  std::vector<std::string_view> names{key_schema_.partition.name};
+  if (key_schema_.sort) names.push_back(key_schema_.sort->name);
+  const StoredItem key = StoredItem::Project(old_item, std::move(names));
+  persist::AppendChange(log, number, /*erase=*/true, key.encoding());
+}
+
+Status Table::Durable() const {
+  persist::WriteAheadLog* log = log_.load(std::memory_order_acquire);
+  if (log == nullptr) return Status::Ok();
+  return log->Sync(persist::WriteAheadLog::last_position());
 }
 
 }  // namespace partstore

@@ -1,0 +1,132 @@
+// WriteAheadLog: every acknowledged change, appended to DIR/wal.<generation> before the answer
+// (partstore/persistence.h says what each sync mode can lose).
+//
+// Segments: a snapshot taken through Database::CreateSnapshot starts a new segment (Rotate) at its
+// point in time and names it in its header; once the snapshot is in place, the segments before it
+// are deleted. Opening a data directory loads the snapshot, then replays the segments from the
+// one it names, in order.
+//
+// A segment is a block file (shard/persist/block_file.h; magic "PSTWAL1\n") whose blocks are
+// records (WalRecord). A record is appended whole under the log's mutex, so the log's order is
+// one order of the changes: writers append under their item's stripe lock, so one item's records
+// are in write order, and a transaction appends all its changes as one record under all its
+// locks (WalGroup), so a replay applies all or none of it.
+//
+// Durability is group commit: Append only buffers; Sync(position) returns once everything up to
+// `position` is written to the file (write(2): it survives the process being killed) and, with
+// WalSync::kAlways, fsynced (fdatasync: it survives the machine stopping). The first thread to
+// call Sync writes out what every thread buffered; the others find their records done. With
+// kEverySecond a flusher thread fsyncs once a second; with kOff only Rotate and the destructor
+// do.
+//
+// Thread safety: safe for concurrent use. Lock order: sync_mu_, then mu_ (a leaf: appenders hold
+// a stripe lock when they take it, and nothing else is taken under it).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "partstore/persistence.h"
+#include "partstore/status.h"
+
+namespace partstore::persist {
+
+inline constexpr std::string_view kWalMagic = "PSTWAL1\n";
+inline constexpr uint32_t kWalVersion = 1;
+
+enum class WalRecord : uint8_t {
+  kCreateTable = 1,           // table number (varint), TableSettings (the CreateTableRequest)
+  kDeleteTable = 2,           // table number
+  kUpdateTable = 3,           // table number, UpdateTableRequest (table_settings.h)
+  kTimeToLive = 4,            // table number, enabled (bool), attribute (string)
+  kPutShardingPolicy = 5,     // table number, ShardingPolicy
+  kDeleteShardingPolicy = 6,  // table number, DeleteShardingPolicyRequest's policy key
+  kWrite = 7,                 // count, then per change: table number, kind (0 put, 1 delete),
+                              // the item's encoding (a delete: its key attributes)
+};
+
+class WriteAheadLog {
+ public:
+  // Creates DIR/wal.<generation> (which must not exist) and, for kEverySecond, the flusher.
+  static Result<std::unique_ptr<WriteAheadLog>> Create(std::string directory, uint64_t generation,
+                                                       WalSync sync);
+  ~WriteAheadLog();  // writes out and fsyncs what is buffered
+  WriteAheadLog(const WriteAheadLog&) = delete;
+  WriteAheadLog& operator=(const WriteAheadLog&) = delete;
+
+  // Buffers one record; returns the log position after it (also kept as this thread's
+  // last_position(), what a write then waits for).
+  uint64_t Append(WalRecord kind, std::string_view payload);
+  // Waits until everything up to `position` is written (kAlways: and fsynced). An I/O error is
+  // returned to every waiter (InternalServerError naming the file) and to every later Sync.
+  Status Sync(uint64_t position);
+  // The position of this thread's last Append (0: none).
+  static uint64_t last_position();
+
+  // Writes out and fsyncs the current segment, then starts generation + 1; returns it.
+  Result<uint64_t> Rotate();
+  uint64_t generation() const;
+  const std::string& directory() const { return directory_; }
+
+  // The path of a segment, and the generations of the segments in `directory`, ascending.
+  static std::string SegmentPath(const std::string& directory, uint64_t generation);
+  static std::vector<uint64_t> Segments(const std::string& directory);
+  // Deletes the segments before `generation`.
+  static void RemoveBefore(const std::string& directory, uint64_t generation);
+
+ private:
+  WriteAheadLog(std::string directory, WalSync sync)
+      : directory_(std::move(directory)), sync_(sync) {}
+  Status OpenSegment(uint64_t generation);  // REQUIRES: mu_ held (or not yet shared)
+  // Writes `bytes` to the segment; fsyncs when `fsync`. REQUIRES: sync_mu_ held.
+  Status WriteOut(const std::string& bytes, bool fsync);
+  void Flusher();
+
+  const std::string directory_;
+  const WalSync sync_;
+  std::mutex sync_mu_;     // one writer of the file at a time
+  Status error_;           // guarded by sync_mu_: the first I/O error, for good
+  uint64_t durable_ = 0;   // guarded by sync_mu_: written (and, kAlways, fsynced) up to here
+  mutable std::mutex mu_;  // guards what follows
+  std::string buffer_;     // appended, not yet written
+  uint64_t appended_ = 0;  // the position after the last record appended
+  uint64_t generation_ = 0;
+  int fd_ = -1;
+  std::string path_;
+  // kEverySecond's flusher.
+  std::condition_variable flusher_cv_;
+  bool stop_ = false;  // guarded by mu_
+  std::thread flusher_;
+};
+
+// A transaction's changes, appended as one record (WalRecord::kWrite) by Commit. While one is
+// alive on a thread, that thread's item changes (AppendChange) go into it instead of the log.
+class WalGroup {
+ public:
+  WalGroup();
+  ~WalGroup();
+  WalGroup(const WalGroup&) = delete;
+  WalGroup& operator=(const WalGroup&) = delete;
+  // Appends the changes gathered to `log` as one record (nothing when there are none).
+  void Commit(WriteAheadLog& log);
+
+ private:
+  friend void AppendChange(WriteAheadLog& log, uint64_t table, bool erase,
+                           std::string_view encoding);
+  std::string changes_;
+  uint64_t count_ = 0;
+};
+
+// One item change of table number `table`: a put of the item `encoding`, or (erase) a delete of
+// the item with the key attributes `encoding`. Appended as its own record, or into the thread's
+// WalGroup.
+void AppendChange(WriteAheadLog& log, uint64_t table, bool erase, std::string_view encoding);
+
+}  // namespace partstore::persist
