@@ -154,10 +154,12 @@ class Replay {
       if (!reader.Varint(&number) || !reader.Enum(1, &erase) || !reader.Bytes(&bytes)) {
         return Malformed();
       }
-      PARTSTORE_ASSIGN_OR_RETURN(StoredItem item, StoredItem::Decode(bytes));
+      Result<StoredItem> item = StoredItem::Decode(bytes);
+      if (!item.ok())
+        return Status::Validation("malformed item: " + std::string(item.error().message()));
       Table* table = Find(number);
       if (table == nullptr) continue;
-      PARTSTORE_RETURN_IF_ERROR(erase ? table->ReplayDelete(item) : table->LoadItem(item));
+      PARTSTORE_RETURN_IF_ERROR(erase ? table->ReplayDelete(*item) : table->LoadItem(*item));
     }
     return reader.done() ? Status::Ok() : Malformed();
   }

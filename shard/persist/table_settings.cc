@@ -329,14 +329,19 @@ bool DecodeUpdateTable(std::string_view bytes, UpdateTableRequest* out) {
       if (!r.Bool(&has)) return false;
       if (has) {
         std::optional<ProvisionedThroughput> throughput;
-        GlobalSecondaryIndexUpdate::Update& change = update.update.emplace();
+        GlobalSecondaryIndexUpdate::Update change;
         if (!r.String(&change.index_name) || !GetThroughput(r, &throughput) || !throughput) {
           return false;
         }
         change.provisioned_throughput = *throughput;
+        update.update = std::move(change);
       }
       if (!r.Bool(&has)) return false;
-      if (has && !r.String(&update.remove.emplace().index_name)) return false;
+      if (has) {
+        GlobalSecondaryIndexUpdate::Delete remove;
+        if (!r.String(&remove.index_name)) return false;
+        update.remove = std::move(remove);
+      }
     }
   }
   if (!r.Bool(&has)) return false;

@@ -1,4 +1,5 @@
-// Snapshots (issue 27): how fast a database is saved and loaded, and how long writes wait.
+// Persistence (issue 27): how fast a database is saved and loaded, how long writes wait for a
+// snapshot, and what the write-ahead log costs a write.
 //
 //   BM_Snapshot_Save/<items>   SaveSnapshot of one table of `items` 200-byte items (items/s and
 //                              the file's MB/s; pause_us: the point-in-time copy writes waited
@@ -6,14 +7,19 @@
 //   BM_Snapshot_Load/<items>   LoadSnapshot of that file into an empty database, from a warm page
 //                              cache (items/s); /1 adds a GSI with an ALL projection, rebuilt as
 //                              the items load.
-// The file goes to $TMPDIR (default /tmp). Figures: bench/README.md, "Snapshots".
+//   BM_Wal_Put/<mode>          PutItem overwriting one of 100k keys with a 200-byte item, 1 and 2
+//                              threads; mode -1: no log, 0 fsync=always, 1 everysec, 2 off.
+// Files go to $TMPDIR (default /tmp; on this machine ext4 on a virtual disk). Figures:
+// bench/README.md, "Persistence".
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "partstore/database.h"
 
@@ -104,6 +110,48 @@ BENCHMARK(BM_Snapshot_Load)
     ->Args({1'000'000, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+
+std::string TempRoot() {
+  const char* dir = std::getenv("TMPDIR");
+  return std::string(dir != nullptr ? dir : "/tmp");
+}
+
+void BM_Wal_Put(benchmark::State& state) {
+  static std::unique_ptr<Database> db;
+  static std::string dir;
+  constexpr int kKeys = 100'000;
+  if (state.thread_index() == 0) {
+    dir = TempRoot() + "/partstore_wal_bench." + std::to_string(getpid());
+    std::filesystem::remove_all(dir);
+    DatabaseOptions options;
+    if (state.range(0) >= 0) {
+      options.persistence = {.data_dir = dir, .wal = static_cast<WalSync>(state.range(0))};
+    }
+    db = std::move(*Database::Open(options));
+    (void)db->CreateTable(
+        SimpleTable("Bench", KeySchema{{"PK", KeyType::kString}, {{"SK", KeyType::kString}}}));
+  }
+  std::vector<PutItemRequest> requests;
+  uint64_t rng = 0x9e3779b97f4a7c15ull * static_cast<uint64_t>(state.thread_index() + 1);
+  for (int i = 0; i < 1024; ++i) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    requests.push_back({.table_name = "Bench",
+                        .item = {{"PK", Value("USER#" + std::to_string((rng >> 33) % kKeys))},
+                                 {"SK", Value("PROFILE")},
+                                 {"n", Value(Number::Parse(std::to_string(i)).value())},
+                                 {"payload", Value(std::string(150, 'x'))}}});
+  }
+  size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(db->PutItem(requests[i++ & 1023]));
+  }
+  state.SetItemsProcessed(state.iterations());
+  if (state.thread_index() == 0) {
+    db.reset();
+    std::filesystem::remove_all(dir);
+  }
+}
+BENCHMARK(BM_Wal_Put)->DenseRange(-1, 2)->Threads(1)->Threads(2)->Threads(8)->UseRealTime();
 
 }  // namespace
 }  // namespace partstore
