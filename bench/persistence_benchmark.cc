@@ -46,13 +46,12 @@ std::unique_ptr<Database> MakeDb(int64_t items, bool gsi) {
   }
   (void)db->CreateTable(table);
   for (int64_t i = 0; i < items; ++i) {
-    (void)db->PutItem(
-        {.table_name = "Bench",
-         .item = {{"PK", Value("USER#" + std::to_string(1000000 + i / 4))},
-                  {"SK", Value("ORDER#" + std::to_string(i % 4))},
-                  {"group", Value("G" + std::to_string(i % 1000))},
-                  {"total", Value(Number::Parse(std::to_string(i)).value())},
-                  {"payload", Value(std::string(130, 'x'))}}});
+    (void)db->PutItem({.table_name = "Bench",
+                       .item = {{"PK", Value("USER#" + std::to_string(1000000 + i / 4))},
+                                {"SK", Value("ORDER#" + std::to_string(i % 4))},
+                                {"group", Value("G" + std::to_string(i % 1000))},
+                                {"total", Value(Number::Parse(std::to_string(i)).value())},
+                                {"payload", Value(std::string(130, 'x'))}}});
   }
   return db;
 }
@@ -77,7 +76,10 @@ void BM_Snapshot_Save(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * bytes);
   state.counters["pause_us"] = pause * 1e6;
 }
-BENCHMARK(BM_Snapshot_Save)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond)
+BENCHMARK(BM_Snapshot_Save)
+    ->Arg(100'000)
+    ->Arg(1'000'000)
+    ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
 void BM_Snapshot_Load(benchmark::State& state) {

@@ -533,24 +533,45 @@ Result<Table::EncodedKey> Table::DecodeStartKey(const Item& key, StartKeyUse use
   return encoded;
 }
 
-Result<Table::EncodedKey> Table::EncodeItemKeyOfItem(const Item& item) const {
+namespace {
+
+// An attribute of a tree item or of a stored item, or null / nullopt.
+const Value* Attribute(const Item& item, std::string_view name) {
+  auto it = item.find(name);
+  return it == item.end() ? nullptr : &it->second;
+}
+std::optional<ValueView> Attribute(const StoredItem& item, std::string_view name) {
+  return item.Find(name);
+}
+
+// The encoded key of an item being written, tree or stored (PutItem's checks and messages).
+template <typename ItemT>
+Result<Table::EncodedKey> EncodeKeyOfItem(const KeySchema& schema, const ItemT& item) {
   auto check = [&](const KeyAttribute& attribute, KeyRole role, std::string* out) -> Status {
-    auto it = item.find(attribute.name);
-    if (it == item.end()) {
+    const auto value = Attribute(item, attribute.name);
+    if (!value) {
       return Status::Validation("One or more parameter values were invalid: Missing the key " +
                                 attribute.name + " in the item");
     }
-    PARTSTORE_RETURN_IF_ERROR(CheckKeyValue(attribute, role, it->second));
-    AppendKeyEncoding(it->second, out);
+    PARTSTORE_RETURN_IF_ERROR(CheckKeyValue(attribute, role, *value));
+    AppendKeyEncoding(*value, out);
     return Status::Ok();
   };
-  EncodedKey out;
-  PARTSTORE_RETURN_IF_ERROR(check(key_schema_.partition, KeyRole::kPartition, &out.partition));
-  if (key_schema_.sort) {
-    PARTSTORE_RETURN_IF_ERROR(check(*key_schema_.sort, KeyRole::kSort, &out.sort));
-  }
+  Table::EncodedKey out;
+  PARTSTORE_RETURN_IF_ERROR(check(schema.partition, KeyRole::kPartition, &out.partition));
+  if (schema.sort) PARTSTORE_RETURN_IF_ERROR(check(*schema.sort, KeyRole::kSort, &out.sort));
   out.hash = HashPartitionKey(out.partition);
   return out;
+}
+
+}  // namespace
+
+Result<Table::EncodedKey> Table::EncodeItemKeyOfItem(const Item& item) const {
+  return EncodeKeyOfItem(key_schema_, item);
+}
+
+Result<Table::EncodedKey> Table::EncodeStoredKey(const StoredItem& item) const {
+  return EncodeKeyOfItem(key_schema_, item);
 }
 
 std::shared_ptr<const sharding::PolicySet> Table::sharding_policies() const {

@@ -6,31 +6,10 @@
 // as a new one).
 #include <algorithm>
 
-#include "core/key_encoding.h"
 #include "shard/persist/write_ahead_log.h"
 #include "shard/table.h"
 
 namespace partstore {
-
-Result<Table::EncodedKey> Table::EncodeStoredKey(const StoredItem& item) const {
-  auto encode = [&](const KeyAttribute& attribute, KeyRole role, std::string* out) -> Status {
-    const std::optional<ValueView> value = item.Find(attribute.name);
-    if (!value) {
-      return Status::Validation("One or more parameter values were invalid: Missing the key " +
-                                attribute.name + " in the item");
-    }
-    PARTSTORE_RETURN_IF_ERROR(CheckKeyValue(attribute, role, *value));
-    AppendKeyEncoding(*value, out);
-    return Status::Ok();
-  };
-  EncodedKey out;
-  PARTSTORE_RETURN_IF_ERROR(encode(key_schema_.partition, KeyRole::kPartition, &out.partition));
-  if (key_schema_.sort) {
-    PARTSTORE_RETURN_IF_ERROR(encode(*key_schema_.sort, KeyRole::kSort, &out.sort));
-  }
-  out.hash = HashPartitionKey(out.partition);
-  return out;
-}
 
 Status Table::LoadItem(const StoredItem& item) {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeStoredKey(item));

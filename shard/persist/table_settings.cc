@@ -91,6 +91,63 @@ bool GetOptionalString(ByteReader& r, std::optional<std::string>* s) {
   return r.String(&s->emplace());
 }
 
+void PutStream(ByteWriter& w, const std::optional<StreamSpecification>& spec) {
+  w.Bool(spec.has_value());
+  if (!spec) return;
+  w.Bool(spec->stream_enabled);
+  w.Bool(spec->stream_view_type.has_value());
+  if (spec->stream_view_type) w.Byte(static_cast<uint8_t>(*spec->stream_view_type));
+}
+
+bool GetStream(ByteReader& r, std::optional<StreamSpecification>* out) {
+  bool has = false;
+  if (!r.Bool(&has)) return false;
+  if (!has) return true;
+  StreamSpecification& spec = out->emplace();
+  if (!r.Bool(&spec.stream_enabled) || !r.Bool(&has)) return false;
+  if (has) {
+    uint8_t view = 0;
+    if (!r.Enum(3, &view)) return false;
+    spec.stream_view_type = static_cast<StreamViewType>(view);
+  }
+  return true;
+}
+
+void PutBillingMode(ByteWriter& w, const std::optional<BillingMode>& mode) {
+  w.Bool(mode.has_value());
+  if (mode) w.Byte(static_cast<uint8_t>(*mode));
+}
+
+bool GetBillingMode(ByteReader& r, std::optional<BillingMode>* mode) {
+  bool has = false;
+  if (!r.Bool(&has)) return false;
+  if (!has) return true;
+  uint8_t value = 0;
+  if (!r.Enum(1, &value)) return false;
+  *mode = static_cast<BillingMode>(value);
+  return true;
+}
+
+void PutDefinitions(ByteWriter& w, const std::vector<AttributeDefinition>& definitions) {
+  w.Varint(definitions.size());
+  for (const AttributeDefinition& definition : definitions) {
+    w.String(definition.attribute_name);
+    w.Byte(static_cast<uint8_t>(definition.attribute_type));
+  }
+}
+
+bool GetDefinitions(ByteReader& r, std::vector<AttributeDefinition>* definitions) {
+  uint64_t count = 0;
+  if (!r.Count(kMaxEntries, &count)) return false;
+  definitions->resize(count);
+  for (AttributeDefinition& definition : *definitions) {
+    uint8_t type = 0;
+    if (!r.String(&definition.attribute_name) || !r.Enum(2, &type)) return false;
+    definition.attribute_type = static_cast<KeyType>(type);
+  }
+  return true;
+}
+
 }  // namespace
 
 CreateTableRequest CreateRequestOf(const TableDescription& d) {
@@ -132,11 +189,7 @@ void EncodeTableSettings(const TableSettings& settings, std::string* out) {
   ByteWriter w(out);
   const CreateTableRequest& c = settings.create;
   w.String(c.table_name);
-  w.Varint(c.attribute_definitions.size());
-  for (const AttributeDefinition& definition : c.attribute_definitions) {
-    w.String(definition.attribute_name);
-    w.Byte(static_cast<uint8_t>(definition.attribute_type));
-  }
+  PutDefinitions(w, c.attribute_definitions);
   PutKeySchema(w, c.key_schema);
   w.Varint(c.local_secondary_indexes.size());
   for (const LocalSecondaryIndex& index : c.local_secondary_indexes) {
@@ -151,17 +204,9 @@ void EncodeTableSettings(const TableSettings& settings, std::string* out) {
     PutProjection(w, index.projection);
     PutThroughput(w, index.provisioned_throughput);
   }
-  w.Bool(c.billing_mode.has_value());
-  if (c.billing_mode) w.Byte(static_cast<uint8_t>(*c.billing_mode));
+  PutBillingMode(w, c.billing_mode);
   PutThroughput(w, c.provisioned_throughput);
-  w.Bool(c.stream_specification.has_value());
-  if (c.stream_specification) {
-    w.Bool(c.stream_specification->stream_enabled);
-    w.Bool(c.stream_specification->stream_view_type.has_value());
-    if (c.stream_specification->stream_view_type) {
-      w.Byte(static_cast<uint8_t>(*c.stream_specification->stream_view_type));
-    }
-  }
+  PutStream(w, c.stream_specification);
   PutOptionalString(w, settings.time_to_live_attribute);
   w.Varint(settings.sharding_policies.size());
   for (const sharding::ShardingPolicy& policy : settings.sharding_policies) {
@@ -174,14 +219,10 @@ bool DecodeTableSettings(std::string_view bytes, TableSettings* out) {
   ByteReader r(bytes);
   CreateTableRequest& c = out->create;
   uint64_t count = 0;
-  if (!r.String(&c.table_name) || !r.Count(kMaxEntries, &count)) return false;
-  c.attribute_definitions.resize(count);
-  for (AttributeDefinition& definition : c.attribute_definitions) {
-    uint8_t type = 0;
-    if (!r.String(&definition.attribute_name) || !r.Enum(2, &type)) return false;
-    definition.attribute_type = static_cast<KeyType>(type);
+  if (!r.String(&c.table_name) || !GetDefinitions(r, &c.attribute_definitions) ||
+      !GetKeySchema(r, &c.key_schema) || !r.Count(kMaxEntries, &count)) {
+    return false;
   }
-  if (!GetKeySchema(r, &c.key_schema) || !r.Count(kMaxEntries, &count)) return false;
   c.local_secondary_indexes.resize(count);
   for (LocalSecondaryIndex& index : c.local_secondary_indexes) {
     if (!r.String(&index.index_name) || !GetKeySchema(r, &index.key_schema) ||
@@ -197,22 +238,9 @@ bool DecodeTableSettings(std::string_view bytes, TableSettings* out) {
       return false;
     }
   }
-  bool has = false;
-  if (!r.Bool(&has)) return false;
-  if (has) {
-    uint8_t mode = 0;
-    if (!r.Enum(1, &mode)) return false;
-    c.billing_mode = static_cast<BillingMode>(mode);
-  }
-  if (!GetThroughput(r, &c.provisioned_throughput) || !r.Bool(&has)) return false;
-  if (has) {
-    StreamSpecification& spec = c.stream_specification.emplace();
-    if (!r.Bool(&spec.stream_enabled) || !r.Bool(&has)) return false;
-    if (has) {
-      uint8_t view = 0;
-      if (!r.Enum(3, &view)) return false;
-      spec.stream_view_type = static_cast<StreamViewType>(view);
-    }
+  if (!GetBillingMode(r, &c.billing_mode) || !GetThroughput(r, &c.provisioned_throughput) ||
+      !GetStream(r, &c.stream_specification)) {
+    return false;
   }
   if (!GetOptionalString(r, &out->time_to_live_attribute)) return false;
   if (!r.Count(kMaxEntries, &count)) return false;
@@ -255,14 +283,9 @@ bool DecodeShardingPolicy(ByteReader& r, sharding::ShardingPolicy* policy) {
 void EncodeUpdateTable(const UpdateTableRequest& request, std::string* out) {
   ByteWriter w(out);
   w.String(request.table_name);
-  w.Bool(request.billing_mode.has_value());
-  if (request.billing_mode) w.Byte(static_cast<uint8_t>(*request.billing_mode));
+  PutBillingMode(w, request.billing_mode);
   PutThroughput(w, request.provisioned_throughput);
-  w.Varint(request.attribute_definitions.size());
-  for (const AttributeDefinition& definition : request.attribute_definitions) {
-    w.String(definition.attribute_name);
-    w.Byte(static_cast<uint8_t>(definition.attribute_type));
-  }
+  PutDefinitions(w, request.attribute_definitions);
   w.Bool(request.global_secondary_index_updates.has_value());
   if (request.global_secondary_index_updates) {
     w.Varint(request.global_secondary_index_updates->size());
@@ -283,34 +306,17 @@ void EncodeUpdateTable(const UpdateTableRequest& request, std::string* out) {
       if (update.remove) w.String(update.remove->index_name);
     }
   }
-  w.Bool(request.stream_specification.has_value());
-  if (request.stream_specification) {
-    w.Bool(request.stream_specification->stream_enabled);
-    w.Bool(request.stream_specification->stream_view_type.has_value());
-    if (request.stream_specification->stream_view_type) {
-      w.Byte(static_cast<uint8_t>(*request.stream_specification->stream_view_type));
-    }
-  }
+  PutStream(w, request.stream_specification);
 }
 
 bool DecodeUpdateTable(std::string_view bytes, UpdateTableRequest* out) {
   ByteReader r(bytes);
   bool has = false;
   uint64_t count = 0;
-  if (!r.String(&out->table_name) || !r.Bool(&has)) return false;
-  if (has) {
-    uint8_t mode = 0;
-    if (!r.Enum(1, &mode)) return false;
-    out->billing_mode = static_cast<BillingMode>(mode);
-  }
-  if (!GetThroughput(r, &out->provisioned_throughput) || !r.Count(kMaxEntries, &count)) {
+  if (!r.String(&out->table_name) || !GetBillingMode(r, &out->billing_mode) ||
+      !GetThroughput(r, &out->provisioned_throughput) ||
+      !GetDefinitions(r, &out->attribute_definitions)) {
     return false;
-  }
-  out->attribute_definitions.resize(count);
-  for (AttributeDefinition& definition : out->attribute_definitions) {
-    uint8_t type = 0;
-    if (!r.String(&definition.attribute_name) || !r.Enum(2, &type)) return false;
-    definition.attribute_type = static_cast<KeyType>(type);
   }
   if (!r.Bool(&has)) return false;
   if (has) {
@@ -344,16 +350,7 @@ bool DecodeUpdateTable(std::string_view bytes, UpdateTableRequest* out) {
       }
     }
   }
-  if (!r.Bool(&has)) return false;
-  if (has) {
-    StreamSpecification& spec = out->stream_specification.emplace();
-    if (!r.Bool(&spec.stream_enabled) || !r.Bool(&has)) return false;
-    if (has) {
-      uint8_t view = 0;
-      if (!r.Enum(3, &view)) return false;
-      spec.stream_view_type = static_cast<StreamViewType>(view);
-    }
-  }
+  if (!GetStream(r, &out->stream_specification)) return false;
   return r.done();
 }
 

@@ -15,32 +15,13 @@
 #include <string_view>
 
 #include "partstore/database.h"
-#include "shard/persist/block_file.h"
-#include "shard/persist/byte_codec.h"
 #include "shard/persist/snapshot_format.h"
+#include "tests/fuzz/block_file_fuzz_util.h"
 
 namespace {
 
 using partstore::Code;
 using partstore::Database;
-
-// Recomputes every block's checksum (a block cut short keeps what it has).
-std::string RepairChecksums(std::string bytes) {
-  size_t at = partstore::persist::kSnapshotMagic.size() + 4;
-  while (at + 5 <= bytes.size()) {
-    const auto kind = static_cast<uint8_t>(bytes[at]);
-    uint32_t length = 0;
-    partstore::persist::ByteReader(std::string_view(bytes).substr(at + 1, 4)).Fixed32(&length);
-    const size_t payload = at + 5;
-    if (length > bytes.size() - payload || bytes.size() - payload - length < 8) break;
-    std::string checksum;
-    partstore::persist::ByteWriter(&checksum).Fixed64(partstore::persist::BlockChecksum(
-        kind, length, std::string_view(bytes).substr(payload, length)));
-    bytes.replace(payload + length, 8, checksum);
-    at = payload + length + 8;
-  }
-  return bytes;
-}
 
 const std::string& FilePath(const char* suffix) {
   static const std::string base = "/tmp/snapshot_load_fuzz." + std::to_string(getpid());
@@ -60,7 +41,9 @@ void Write(const std::string& path, std::string_view bytes) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0 || size > (1 << 20)) return 0;
   std::string bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
-  if (data[0] & 1) bytes = RepairChecksums(std::move(bytes));
+  if (data[0] & 1)
+    bytes = partstore::persist::RepairChecksums(std::move(bytes),
+                                                partstore::persist::kSnapshotMagic.size() + 4);
   Write(FilePath("in"), bytes);
 
   partstore::DatabaseOptions options;

@@ -15,31 +15,13 @@
 #include <string_view>
 
 #include "partstore/database.h"
-#include "shard/persist/block_file.h"
-#include "shard/persist/byte_codec.h"
 #include "shard/persist/write_ahead_log.h"
+#include "tests/fuzz/block_file_fuzz_util.h"
 
 namespace {
 
 using partstore::Code;
 using partstore::Database;
-
-std::string RepairChecksums(std::string bytes) {
-  size_t at = partstore::persist::kWalMagic.size() + 4;
-  while (at + 5 <= bytes.size()) {
-    const auto kind = static_cast<uint8_t>(bytes[at]);
-    uint32_t length = 0;
-    partstore::persist::ByteReader(std::string_view(bytes).substr(at + 1, 4)).Fixed32(&length);
-    const size_t payload = at + 5;
-    if (length > bytes.size() - payload || bytes.size() - payload - length < 8) break;
-    std::string checksum;
-    partstore::persist::ByteWriter(&checksum).Fixed64(partstore::persist::BlockChecksum(
-        kind, length, std::string_view(bytes).substr(payload, length)));
-    bytes.replace(payload + length, 8, checksum);
-    at = payload + length + 8;
-  }
-  return bytes;
-}
 
 partstore::DatabaseOptions Options(const std::string& dir) {
   partstore::DatabaseOptions options;
@@ -56,7 +38,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::string bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
-  if (data[0] & 1) bytes = RepairChecksums(std::move(bytes));
+  if (data[0] & 1)
+    bytes = partstore::persist::RepairChecksums(std::move(bytes),
+                                                partstore::persist::kWalMagic.size() + 4);
   {
     std::FILE* file =
         std::fopen(partstore::persist::WriteAheadLog::SegmentPath(dir, 1).c_str(), "wb");

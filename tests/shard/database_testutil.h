@@ -2,7 +2,9 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <string>
 
 #include "partstore/database.h"
@@ -49,6 +51,19 @@ inline std::optional<Item> MustGet(Database& db, const std::string& table, Item 
   auto got = db.GetItem(request);
   EXPECT_TRUE(got.ok()) << got.status().ToString();
   return got.ok() ? got->item : std::nullopt;
+}
+
+// An empty directory of this test's own (under gtest's temporary directory), for files.
+inline std::string TestDirectory() {
+  std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  for (char& c : name) {
+    if (c == '/') c = '_';
+  }
+  const std::string dir =
+      std::string(::testing::TempDir()) + "partstore_" + std::to_string(::getpid()) + "_" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
 }
 
 // The status message, for EXPECT_EQ on DynamoDB's texts.

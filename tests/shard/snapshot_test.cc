@@ -23,15 +23,6 @@ using testing::MustPut;
 using testing::N;
 using testing::StringKeys;
 
-std::string TempDir() {
-  std::string dir = std::string(::testing::TempDir()) + "snapshot_test_" +
-                    std::to_string(getpid()) + "_" +
-                    ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -125,7 +116,7 @@ std::vector<Item> ScanAll(Database& db, const std::string& table) {
 }
 
 TEST(SnapshotTest, EveryTypeAndTableSettingRoundTrip) {
-  const std::string path = TempDir() + "/db.snapshot";
+  const std::string path = testing::TestDirectory() + "/db.snapshot";
   Database db;
   BuildDatabase(db);
   Result<SnapshotInfo> saved = db.SaveSnapshot(path);
@@ -195,7 +186,7 @@ TEST(SnapshotTest, EveryTypeAndTableSettingRoundTrip) {
 }
 
 TEST(SnapshotTest, LeavesNoTemporaryFileAndReplacesTheOldSnapshot) {
-  const std::string dir = TempDir();
+  const std::string dir = testing::TestDirectory();
   const std::string path = dir + "/db.snapshot";
   Database db;
   MustCreate(db, "Orders", StringKeys());
@@ -225,7 +216,7 @@ TEST(SnapshotTest, UnwritablePathIsAnErrorNamingTheFile) {
 }
 
 TEST(SnapshotTest, MissingFileAndForeignFile) {
-  const std::string dir = TempDir();
+  const std::string dir = testing::TestDirectory();
   Database db;
   auto missing = db.LoadSnapshot(dir + "/none");
   ASSERT_FALSE(missing.ok());
@@ -241,7 +232,7 @@ TEST(SnapshotTest, MissingFileAndForeignFile) {
 // Every prefix and every single-bit change of a snapshot is refused with an error naming the file
 // and an offset, and the database it was loaded into keeps only what it had.
 TEST(SnapshotTest, TruncatedOrDamagedFilesAreRefusedAndChangeNothing) {
-  const std::string dir = TempDir();
+  const std::string dir = testing::TestDirectory();
   const std::string good = dir + "/good";
   {
     Database db;
@@ -285,7 +276,7 @@ TEST(SnapshotTest, TruncatedOrDamagedFilesAreRefusedAndChangeNothing) {
 }
 
 TEST(SnapshotTest, ATableThatExistsFailsTheLoadWhole) {
-  const std::string path = TempDir() + "/db.snapshot";
+  const std::string path = testing::TestDirectory() + "/db.snapshot";
   {
     Database db;
     MustCreate(db, "Aaa", StringKeys());
@@ -305,7 +296,7 @@ TEST(SnapshotTest, ATableThatExistsFailsTheLoadWhole) {
 }
 
 TEST(SnapshotTest, TheMemoryLimitRefusesALoadTooLarge) {
-  const std::string path = TempDir() + "/db.snapshot";
+  const std::string path = testing::TestDirectory() + "/db.snapshot";
   {
     Database db;
     MustCreate(db, "Orders", StringKeys());
@@ -325,7 +316,7 @@ TEST(SnapshotTest, TheMemoryLimitRefusesALoadTooLarge) {
 
 // Capacity simulation on: the restored table's partitions hold its size again.
 TEST(SnapshotTest, SimulatedPartitionsCountTheLoadedItems) {
-  const std::string path = TempDir() + "/db.snapshot";
+  const std::string path = testing::TestDirectory() + "/db.snapshot";
   DatabaseOptions options;
   options.capacity.enabled = true;
   options.capacity.clock = std::make_shared<capacity::ManualClock>();
@@ -347,7 +338,7 @@ TEST(SnapshotTest, SimulatedPartitionsCountTheLoadedItems) {
 // The point in time: transfers between accounts run in transactions while snapshots are taken;
 // every snapshot's balances add up to the starting total.
 TEST(SnapshotConcurrentTest, TransactionsAreInASnapshotWholeOrNotAtAll) {
-  const std::string dir = TempDir();
+  const std::string dir = testing::TestDirectory();
   Database db;
   MustCreate(db, "Accounts", StringKeys(false));
   constexpr int kAccounts = 16;

@@ -26,16 +26,6 @@ using testing::MustPut;
 using testing::N;
 using testing::StringKeys;
 
-std::string TempDir() {
-  std::string dir = std::string(::testing::TempDir()) + "wal_test_" + std::to_string(getpid()) +
-                    "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  for (char& c : dir) {
-    if (c == '/' && &c > dir.data() + ::testing::TempDir().size()) c = '_';
-  }
-  std::filesystem::remove_all(dir);
-  return dir;
-}
-
 std::unique_ptr<Database> OpenDir(const std::string& dir, std::optional<WalSync> wal) {
   DatabaseOptions options;
   options.persistence = {.data_dir = dir, .wal = wal};
@@ -135,7 +125,7 @@ void Exercise(Database& db) {
 class WriteAheadLogModeTest : public ::testing::TestWithParam<WalSync> {};
 
 TEST_P(WriteAheadLogModeTest, EveryChangeComesBackFromTheLog) {
-  const std::string dir = TempDir();
+  const std::string dir = testing::TestDirectory();
   std::vector<Item> expected;
   {
     std::unique_ptr<Database> db = OpenDir(dir, GetParam());
@@ -168,7 +158,7 @@ INSTANTIATE_TEST_SUITE_P(Modes, WriteAheadLogModeTest,
                          ::testing::Values(WalSync::kAlways, WalSync::kEverySecond, WalSync::kOff));
 
 TEST(WriteAheadLogTest, WithoutALogOnlyTheSnapshotIsKept) {
-  const std::string dir = TempDir();
+  const std::string dir = testing::TestDirectory();
   {
     std::unique_ptr<Database> db = OpenDir(dir, std::nullopt);
     MustCreate(*db, "Orders", StringKeys());
@@ -182,7 +172,7 @@ TEST(WriteAheadLogTest, WithoutALogOnlyTheSnapshotIsKept) {
 }
 
 TEST(WriteAheadLogTest, CreateSnapshotTruncatesTheLog) {
-  const std::string dir = TempDir();
+  const std::string dir = testing::TestDirectory();
   std::unique_ptr<Database> db = OpenDir(dir, WalSync::kAlways);
   MustCreate(*db, "Orders", StringKeys());
   for (int i = 0; i < 20; ++i) MustPut(*db, "Orders", Row("p", std::to_string(i), i));
@@ -218,7 +208,7 @@ std::string LogWith(const std::string& dir, int writes, bool transaction) {
 }
 
 TEST(WriteAheadLogTest, ATornLastRecordIsDroppedAndTheLogGoesOn) {
-  const std::string dir = TempDir();
+  const std::string dir = testing::TestDirectory();
   const std::string segment = LogWith(dir, 10, /*transaction=*/true);
   const auto size = std::filesystem::file_size(segment);
   // Cut inside the transaction's record: neither of its puts comes back.
@@ -235,7 +225,7 @@ TEST(WriteAheadLogTest, ATornLastRecordIsDroppedAndTheLogGoesOn) {
 }
 
 TEST(WriteAheadLogTest, DamageBeforeTheLastRecordIsRefused) {
-  const std::string dir = TempDir();
+  const std::string dir = testing::TestDirectory();
   const std::string segment = LogWith(dir, 10, /*transaction=*/false);
   std::string bytes;
   {
@@ -269,7 +259,7 @@ TEST(WriteAheadLogTest, AWalNeedsADataDirectory) {
 // Writers on two threads while snapshots truncate the log: after a close, every write each
 // thread had acknowledged is there, at its latest value.
 TEST(WriteAheadLogConcurrentTest, AcknowledgedWritesSurviveSnapshotsBetweenThem) {
-  const std::string dir = TempDir();
+  const std::string dir = testing::TestDirectory();
   constexpr int kKeys = 50;
   std::vector<std::vector<int>> acknowledged(2, std::vector<int>(kKeys, -1));
   {
