@@ -184,7 +184,11 @@ class SnapshotLoad {
     std::unique_lock lock(state_.mu_);
     for (const std::shared_ptr<Table>& table : tables_) {
       auto it = state_.tables_.find(table->name());
-      if (it != state_.tables_.end() && it->second == table) state_.tables_.erase(it);
+      if (it != state_.tables_.end() && it->second == table) {
+        state_.tables_.erase(it);
+        // (A database with a log logged the table's creation: its removal too.)
+        state_.LogControl(persist::WalRecord::kDeleteTable, table->log_number(), {});
+      }
       table->DiscardStreams();
     }
   }

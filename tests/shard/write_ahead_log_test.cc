@@ -251,6 +251,28 @@ TEST(WriteAheadLogTest, DamageBeforeTheLastRecordIsRefused) {
   EXPECT_EQ(std::filesystem::file_size(segment), bytes.size());
 }
 
+// A refused LoadSnapshot into a database with a log: the tables it had created are gone after a
+// restart too (their creation was logged, and so is their removal).
+TEST(WriteAheadLogTest, ARefusedLoadLeavesNoTableBehindAfterARestart) {
+  const std::string dir = testing::TestDirectory();
+  const std::string snapshot = dir + "/other.snapshot";
+  {
+    Database other;
+    MustCreate(other, "Aaa", StringKeys());
+    MustCreate(other, "Orders", StringKeys());
+    ASSERT_TRUE(other.SaveSnapshot(snapshot).ok());
+  }
+  {
+    std::unique_ptr<Database> db = OpenDir(dir + "/data", WalSync::kAlways);
+    MustCreate(*db, "Orders", StringKeys());
+    auto loaded = db->LoadSnapshot(snapshot);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_EQ(loaded.status().code(), Code::kResourceInUse);
+  }
+  std::unique_ptr<Database> db = OpenDir(dir + "/data", WalSync::kAlways);
+  EXPECT_EQ(db->ListTables({})->table_names, std::vector<std::string>{"Orders"});
+}
+
 TEST(WriteAheadLogTest, AWalNeedsADataDirectory) {
   DatabaseOptions options;
   options.persistence.wal = WalSync::kAlways;
