@@ -4,6 +4,7 @@
 #include <mutex>
 #include <shared_mutex>
 
+#include "core/item_attribute.h"
 #include "core/key_encoding.h"
 
 namespace partstore {
@@ -36,19 +37,6 @@ SecondaryIndex::SecondaryIndex(IndexDefinition definition, KeySchema table_key, 
     projected_views_.assign(projected_.begin(), projected_.end());
   }
 }
-
-namespace {
-
-// An attribute of a tree item or of a stored item, or null / nullopt.
-const Value* Attribute(const Item& item, std::string_view name) {
-  auto it = item.find(name);
-  return it == item.end() ? nullptr : &it->second;
-}
-std::optional<ValueView> Attribute(const StoredItem& item, std::string_view name) {
-  return item.Find(name);
-}
-
-}  // namespace
 
 template <typename ItemT>
 Status SecondaryIndex::CheckItemImpl(const ItemT& item) const {

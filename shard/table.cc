@@ -8,6 +8,7 @@
 #include <chrono>
 #include <random>
 
+#include "core/item_attribute.h"
 #include "core/key_encoding.h"
 #include "shard/constraints.h"
 #include "shard/index_definitions.h"
@@ -534,15 +535,6 @@ Result<Table::EncodedKey> Table::DecodeStartKey(const Item& key, StartKeyUse use
 }
 
 namespace {
-
-// An attribute of a tree item or of a stored item, or null / nullopt.
-const Value* Attribute(const Item& item, std::string_view name) {
-  auto it = item.find(name);
-  return it == item.end() ? nullptr : &it->second;
-}
-std::optional<ValueView> Attribute(const StoredItem& item, std::string_view name) {
-  return item.Find(name);
-}
 
 // The encoded key of an item being written, tree or stored (PutItem's checks and messages).
 template <typename ItemT>

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/item_attribute.h"
+
 namespace partstore::expr {
 namespace {
 
@@ -56,13 +58,6 @@ std::optional<ValueView> Element(const ListView& list, int64_t index) {
 }
 Value Whole(const Value& v) { return v; }
 Value Whole(const ValueView& v) { return v.ToValue(); }
-const Value* Attribute(const Item& item, std::string_view name) {
-  auto it = item.find(name);
-  return it == item.end() ? nullptr : &it->second;
-}
-std::optional<ValueView> Attribute(const StoredItem& item, std::string_view name) {
-  return item.Find(name);
-}
 
 template <typename V>
 std::optional<Value> ProjectValue(const V& source, std::vector<const Path*>& paths, size_t depth);

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include "core/key_encoding.h"
 #include "partstore/database.h"
 #include "partstore/error_detail.h"
 
@@ -64,6 +67,25 @@ inline std::string TestDirectory() {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+// Every item of `table`, ordered by the key attributes named PK, SK or id (whole-table
+// comparisons).
+inline std::vector<Item> SortedItems(Database& db, const std::string& table) {
+  std::vector<Item> items;
+  ScanRequest scan;
+  scan.table_name = table;
+  for (const StoredItem& item : db.ScanAll(scan)) items.push_back(item.ToItem());
+  auto order = [](const Item& item) {
+    std::string key;
+    for (const char* name : {"PK", "SK", "id"}) {
+      if (auto it = item.find(name); it != item.end()) key += EncodeKey(it->second) + '\0';
+    }
+    return key;
+  };
+  std::sort(items.begin(), items.end(),
+            [&](const Item& a, const Item& b) { return order(a) < order(b); });
+  return items;
 }
 
 // The status message, for EXPECT_EQ on DynamoDB's texts.

@@ -98,23 +98,6 @@ void BuildDatabase(Database& db) {
   MustPut(db, "Blobs", Item{{"id", Value(Bytes{std::string("\xff\x00", 2)})}});
 }
 
-std::vector<Item> ScanAll(Database& db, const std::string& table) {
-  std::vector<Item> items;
-  ScanRequest scan;
-  scan.table_name = table;
-  for (const StoredItem& item : db.ScanAll(scan)) items.push_back(item.ToItem());
-  auto order = [](const Item& item) {
-    std::string key;
-    for (const char* name : {"PK", "SK", "id"}) {
-      if (auto it = item.find(name); it != item.end()) key += EncodeKey(it->second) + '\0';
-    }
-    return key;
-  };
-  std::sort(items.begin(), items.end(),
-            [&](const Item& a, const Item& b) { return order(a) < order(b); });
-  return items;
-}
-
 TEST(SnapshotTest, EveryTypeAndTableSettingRoundTrip) {
   const std::string path = testing::TestDirectory() + "/db.snapshot";
   Database db;
@@ -130,7 +113,7 @@ TEST(SnapshotTest, EveryTypeAndTableSettingRoundTrip) {
   Database& copy = **loaded;
   for (const char* table : {"Orders", "Counters", "Blobs"}) {
     SCOPED_TRACE(table);
-    EXPECT_EQ(ScanAll(copy, table), ScanAll(db, table));
+    EXPECT_EQ(testing::SortedItems(copy, table), testing::SortedItems(db, table));
     TableDescription before = db.DescribeTable({table})->table;
     TableDescription after = copy.DescribeTable({table})->table;
     EXPECT_EQ(after.key_schema, before.key_schema);

@@ -37,24 +37,6 @@ std::unique_ptr<Database> OpenDir(const std::string& dir, std::optional<WalSync>
   return db.ok() ? std::move(*db) : nullptr;
 }
 
-// Every item of `table`, in key order, as text (for whole-table comparisons).
-std::vector<Item> Items(Database& db, const std::string& table) {
-  std::vector<Item> items;
-  ScanRequest scan;
-  scan.table_name = table;
-  for (const StoredItem& item : db.ScanAll(scan)) items.push_back(item.ToItem());
-  auto order = [](const Item& item) {
-    std::string key;
-    for (const char* name : {"PK", "SK"}) {
-      if (auto it = item.find(name); it != item.end()) key += EncodeKey(it->second) + '\0';
-    }
-    return key;
-  };
-  std::sort(items.begin(), items.end(),
-            [&](const Item& a, const Item& b) { return order(a) < order(b); });
-  return items;
-}
-
 Item Row(std::string pk, std::string sk, int v) {
   return Item{{"PK", Value(std::move(pk))},
               {"SK", Value(std::move(sk))},
@@ -134,12 +116,12 @@ TEST_P(WriteAheadLogModeTest, EveryChangeComesBackFromTheLog) {
     std::unique_ptr<Database> db = OpenDir(dir, GetParam());
     ASSERT_TRUE(db);
     Exercise(*db);
-    expected = Items(*db, "Orders");
+    expected = testing::SortedItems(*db, "Orders");
   }  // closed: no snapshot, the log has everything since the one Open took
   std::unique_ptr<Database> db = OpenDir(dir, GetParam());
   ASSERT_TRUE(db);
   EXPECT_EQ(db->ListTables({})->table_names, std::vector<std::string>{"Orders"});
-  EXPECT_EQ(Items(*db, "Orders"), expected);
+  EXPECT_EQ(testing::SortedItems(*db, "Orders"), expected);
   TableDescription table = db->DescribeTable({"Orders"})->table;
   ASSERT_EQ(table.global_secondary_indexes.size(), 1u);
   EXPECT_EQ(table.global_secondary_indexes[0].item_count, static_cast<int64_t>(expected.size()));
@@ -170,7 +152,7 @@ TEST(WriteAheadLogTest, WithoutALogOnlyTheSnapshotIsKept) {
     MustPut(*db, "Orders", Row("b", "2", 2));  // lost: no log, no snapshot after it
   }
   std::unique_ptr<Database> db = OpenDir(dir, std::nullopt);
-  EXPECT_EQ(Items(*db, "Orders").size(), 1u);
+  EXPECT_EQ(testing::SortedItems(*db, "Orders").size(), 1u);
   EXPECT_TRUE(persist::WriteAheadLog::Segments(dir).empty());
 }
 
@@ -189,7 +171,7 @@ TEST(WriteAheadLogTest, CreateSnapshotTruncatesTheLog) {
   MustPut(*db, "Orders", Row("p", "after", 1));
   db.reset();
   db = OpenDir(dir, WalSync::kAlways);
-  EXPECT_EQ(Items(*db, "Orders").size(), 21u);
+  EXPECT_EQ(testing::SortedItems(*db, "Orders").size(), 21u);
 }
 
 // The last segment's path and bytes, after `writes` puts logged (the last one a transaction of
@@ -218,13 +200,13 @@ TEST(WriteAheadLogTest, ATornLastRecordIsDroppedAndTheLogGoesOn) {
   std::filesystem::resize_file(segment, size - 20);
   std::unique_ptr<Database> db = OpenDir(dir, WalSync::kAlways);
   ASSERT_TRUE(db);
-  std::vector<Item> items = Items(*db, "Orders");
+  std::vector<Item> items = testing::SortedItems(*db, "Orders");
   EXPECT_EQ(items.size(), 10u);
   for (const Item& item : items) EXPECT_NE(item.at("PK"), Value("t"));
   MustPut(*db, "Orders", Row("later", "1", 1));
   db.reset();
   db = OpenDir(dir, WalSync::kAlways);
-  EXPECT_EQ(Items(*db, "Orders").size(), 11u);
+  EXPECT_EQ(testing::SortedItems(*db, "Orders").size(), 11u);
 }
 
 TEST(WriteAheadLogTest, DamageBeforeTheLastRecordIsRefused) {

@@ -202,3 +202,15 @@ def check_acknowledged(client, acknowledged):
     for key, value in items.items():
         if key.endswith("-a"):
             assert items.get(key[:-2] + "-b") == value, f"half a transaction: {key}"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--wal", "fsync=always"], "--wal needs --data-dir DIR"),
+    (["--data-dir", "unused", "--wal", "fsync=sometimes"],
+     "--wal fsync=sometimes: expected fsync=always, fsync=everysec or fsync=off"),
+])
+def test_bad_wal_flags_are_refused(tmp_path, args, message):
+    result = subprocess.run([os.environ["PARTSTORE_BIN"], "serve", "--port", "0", *args],
+                            capture_output=True, text=True, timeout=20, cwd=tmp_path)
+    assert result.returncode == 2
+    assert message in result.stderr, result.stderr
