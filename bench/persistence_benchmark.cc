@@ -9,6 +9,9 @@
 //                              the items load.
 //   BM_Wal_Put/<mode>          PutItem overwriting one of 100k keys with a 200-byte item, 1 and 2
 //                              threads; mode -1: no log, 0 fsync=always, 1 everysec, 2 off.
+//   BM_Export/<items>          ExportTableToPointInTime's work: the image and the gzipped files.
+//   BM_Import/<items>          ImportTable's work on those files: gunzip, parse, store.
+//   BM_Backup/<items>/<restore>  CreateBackup (/0), and with RestoreTableFromBackup (/1).
 // Files go to $TMPDIR (default /tmp; on this machine ext4 on a virtual disk). Figures:
 // bench/README.md, "Persistence".
 #include <benchmark/benchmark.h>
@@ -22,6 +25,8 @@
 #include <vector>
 
 #include "partstore/database.h"
+#include "tools/transfer/export_writer.h"
+#include "tools/transfer/import_reader.h"
 
 namespace partstore {
 namespace {
@@ -154,6 +159,94 @@ void BM_Wal_Put(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Wal_Put)->DenseRange(-1, 2)->Threads(1)->Threads(2)->Threads(8)->UseRealTime();
+
+// An export of the table (its point-in-time image, then the gzipped data files and manifests),
+// and an import of those files into a new table (ImportTable's path: read, gunzip, parse, store).
+void BM_Export(benchmark::State& state) {
+  const int64_t items = state.range(0);
+  std::unique_ptr<Database> db = MakeDb(items, false);
+  const std::string dir = TempRoot() + "/partstore_export_bench." + std::to_string(getpid());
+  for (auto _ : state) {
+    Result<TableImage> image = db->ReadTableImage("Bench");
+    transfer::ExportDescription description{
+        .export_arn = transfer::NewTransferArn(image->table.table_arn, "export"),
+        .table_arn = image->table.table_arn};
+    Result<transfer::ExportFiles> files = transfer::WriteExport(*image, description, dir);
+    if (!files.ok()) {
+      state.SkipWithError(std::string(files.status().message()).c_str());
+      break;
+    }
+  }
+  std::filesystem::remove_all(dir);
+  state.SetItemsProcessed(state.iterations() * items);
+}
+BENCHMARK(BM_Export)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Import(benchmark::State& state) {
+  const int64_t items = state.range(0);
+  const std::string dir = TempRoot() + "/partstore_import_bench." + std::to_string(getpid());
+  std::string data;
+  {
+    std::unique_ptr<Database> db = MakeDb(items, false);
+    Result<TableImage> image = db->ReadTableImage("Bench");
+    transfer::ExportDescription description{
+        .export_arn = transfer::NewTransferArn(image->table.table_arn, "export"),
+        .table_arn = image->table.table_arn};
+    Result<transfer::ExportFiles> files = transfer::WriteExport(*image, description, dir);
+    if (!files.ok()) {
+      state.SkipWithError("export failed");
+      return;
+    }
+    data = dir + "/" + std::filesystem::path(files->manifest_summary_key).parent_path().string();
+  }
+  Result<transfer::LocalSource> source = transfer::FindLocalSource(data);
+  for (auto _ : state) {
+    auto db = std::make_unique<Database>();
+    (void)db->CreateTable(
+        SimpleTable("Bench", KeySchema{{"PK", KeyType::kString}, {{"SK", KeyType::kString}}}));
+    int64_t imported = 0;
+    Status loaded = transfer::LoadObjects(
+        *db, "Bench", source->paths, {}, source->gzip,
+        [&](const transfer::ImportCounts& more) { imported += more.imported; });
+    if (!loaded.ok() || imported != items) {
+      state.SkipWithError("import failed");
+      break;
+    }
+    state.PauseTiming();  // (the database's destruction is not the import)
+    db.reset();
+    state.ResumeTiming();
+  }
+  std::filesystem::remove_all(dir);
+  state.SetItemsProcessed(state.iterations() * items);
+}
+BENCHMARK(BM_Import)->Arg(100'000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// CreateBackup (the handle copy; no data directory: nothing written) and RestoreTableFromBackup
+// (a new table filled through ImportItem).
+void BM_Backup(benchmark::State& state) {
+  const int64_t items = state.range(0);
+  std::unique_ptr<Database> db = MakeDb(items, false);
+  int round = 0;
+  for (auto _ : state) {
+    Result<CreateBackupResult> backup =
+        db->CreateBackup({.table_name = "Bench", .backup_name = "bench"});
+    if (state.range(1) == 1) {
+      Result<RestoreTableFromBackupResult> restored =
+          db->RestoreTableFromBackup({.target_table_name = "Restored" + std::to_string(round++),
+                                      .backup_arn = backup->backup_details.backup_arn});
+      if (!restored.ok()) {
+        state.SkipWithError(std::string(restored.status().message()).c_str());
+        break;
+      }
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * items);
+}
+BENCHMARK(BM_Backup)
+    ->Args({100'000, 0})
+    ->Args({100'000, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace partstore

@@ -44,6 +44,24 @@ std::string_view CodeName(Code code) {
       return "ExpiredIterator";
     case Code::kTrimmedDataAccess:
       return "TrimmedDataAccess";
+    case Code::kTableNotFound:
+      return "TableNotFound";
+    case Code::kPointInTimeRecoveryUnavailable:
+      return "PointInTimeRecoveryUnavailable";
+    case Code::kInvalidExportTime:
+      return "InvalidExportTime";
+    case Code::kExportNotFound:
+      return "ExportNotFound";
+    case Code::kImportNotFound:
+      return "ImportNotFound";
+    case Code::kExportConflict:
+      return "ExportConflict";
+    case Code::kImportConflict:
+      return "ImportConflict";
+    case Code::kBackupNotFound:
+      return "BackupNotFound";
+    case Code::kTableAlreadyExists:
+      return "TableAlreadyExists";
   }
   return "Unknown";
 }

@@ -179,6 +179,7 @@ Status DatabaseState::OpenDataDirectory(Database& db) {
     return Status(Code::kInternal,
                   directory + ": cannot create the data directory: " + error.message());
   }
+  PARTSTORE_RETURN_IF_ERROR(LoadBackups());
   const std::string snapshot = SnapshotPath();
   LoadedSnapshot loaded;
   if (std::filesystem::exists(snapshot)) {

@@ -86,21 +86,7 @@ Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(Database& db, const s
     const auto paused = std::chrono::steady_clock::now();
     locks.LockShared();
     for (TableCopy& copy : copies) {
-      const StripeSet& stripes = copy.table->stripes();
-      size_t total = 0;
-      for (size_t i = 0; i < stripes.size(); ++i) {
-        stripes.at(i).AssertReaderHeld();
-        total += static_cast<size_t>(stripes.at(i).item_count());
-      }
-      copy.items.reserve(total);
-      for (size_t i = 0; i < stripes.size(); ++i) {
-        const Stripe& stripe = stripes.at(i);
-        stripe.AssertReaderHeld();
-        stripe.ForEach([&](const Stripe::StoredKey&, const ItemCollection& collection) {
-          ItemCollection::Cursor c = collection.NewCursor();
-          for (c.SeekToFirst(); c.valid(); c.Next()) copy.items.push_back(c.item());
-        });
-      }
+      copy.table->CopyItems(&copy.items);
       info.items += static_cast<int64_t>(copy.items.size());
     }
     // The log's cut: every change before it is in the copy (writers log under their stripe

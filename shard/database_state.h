@@ -130,7 +130,19 @@ struct DatabaseState {
   // Every stream (shard/stream.h; ListStreams, DescribeStream, the iterators).
   std::shared_ptr<StreamRegistry> streams_ = std::make_shared<StreamRegistry>();
   std::mutex snapshot_mu_;  // one SaveSnapshot at a time (the last one taken is the last written)
-  std::mutex evict_mu_;     // guards eviction_pool_ and eviction_rng_
+  // On-demand backups (partstore/backups.h; shard/database_backups.cc), oldest first; a backup is
+  // immutable once listed (DeleteBackup removes it). backups_mu_ is a leaf. With a data directory
+  // each is also in DIR/backups/ (BackupPath), read back by LoadBackups when the database opens.
+  struct Backup {
+    BackupDescription description;
+    CreateTableRequest table;  // what a restore creates (name and overrides aside)
+    std::vector<StoredItem> items;
+  };
+  std::mutex backups_mu_;
+  std::vector<std::shared_ptr<const Backup>> backups_;
+  std::string BackupPath(std::string_view backup_arn) const;
+  Status LoadBackups();
+  std::mutex evict_mu_;  // guards eviction_pool_ and eviction_rng_
   std::vector<Table::EvictionCandidate> eviction_pool_;
   uint64_t eviction_rng_ = 0x9e3779b97f4a7c15;
 };

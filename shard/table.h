@@ -235,6 +235,9 @@ class Table : public std::enable_shared_from_this<Table> {
   // Deletes the item with the key attributes of `key_item` as a log replay does: no condition, no
   // capacity, no stream record (nothing when it is not there).
   Status ReplayDelete(const StoredItem& key_item);
+  // Appends every item's handle to `out` (a point-in-time copy: stored items are immutable).
+  // REQUIRES: every base stripe held, shared or exclusive (StripeLocks).
+  void CopyItems(std::vector<StoredItem>* out) const;
   // The write-ahead log (shard/persist/write_ahead_log.h): the table's number in it and the log
   // its changes go to (null: none; attached while nothing writes: at creation, or by Open).
   uint64_t log_number() const { return log_number_.load(std::memory_order_relaxed); }
@@ -243,6 +246,14 @@ class Table : public std::enable_shared_from_this<Table> {
   // Waits until the changes this thread logged are durable (the log's sync mode); OK without a
   // log. Writers call it after their locks are released, before they answer.
   Status Durable() const;
+  // Point-in-time recovery (partstore/continuous_backups.h): the recovery period in days while
+  // enabled, 0 while disabled.
+  int64_t recovery_period_days() const {
+    return recovery_period_days_.load(std::memory_order_relaxed);
+  }
+  void set_recovery_period_days(int64_t days) {
+    recovery_period_days_.store(days, std::memory_order_relaxed);
+  }
   // The storage, for batches, tests and statistics.
   const StripeSet& stripes() const { return stripes_; }
   StripeSet& stripes() { return stripes_; }
@@ -389,6 +400,7 @@ class Table : public std::enable_shared_from_this<Table> {
   mutable std::mutex ttl_mu_;
   std::optional<std::string> ttl_attribute_;
   std::optional<int64_t> ttl_changed_micros_;
+  std::atomic<int64_t> recovery_period_days_{0};
   // Cache mode: the enabled TTL attribute for lock-free readers (null while off). Names are kept
   // in ttl_names_ (guarded by ttl_mu_) for the table's life, so a reader's pointer stays valid.
   std::atomic<const std::string*> cache_ttl_attribute_{nullptr};

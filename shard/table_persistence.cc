@@ -44,6 +44,23 @@ Status Table::LoadItem(const StoredItem& item) {
   return Status::Ok();
 }
 
+void Table::CopyItems(std::vector<StoredItem>* out) const {
+  size_t total = out->size();
+  for (size_t i = 0; i < stripes_.size(); ++i) {
+    stripes_.at(i).AssertReaderHeld();
+    total += static_cast<size_t>(stripes_.at(i).item_count());
+  }
+  out->reserve(total);
+  for (size_t i = 0; i < stripes_.size(); ++i) {
+    const Stripe& stripe = stripes_.at(i);
+    stripe.AssertReaderHeld();
+    stripe.ForEach([&](const Stripe::StoredKey&, const ItemCollection& collection) {
+      ItemCollection::Cursor c = collection.NewCursor();
+      for (c.SeekToFirst(); c.valid(); c.Next()) out->push_back(c.item());
+    });
+  }
+}
+
 Status Table::ReplayDelete(const StoredItem& key_item) {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeStoredKey(key_item));
   Stripe& stripe = stripes_.ForHash(key.hash);

@@ -47,10 +47,13 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "partstore/backups.h"
 #include "partstore/batch_requests.h"
 #include "partstore/capacity_options.h"
 #include "partstore/capacity_requests.h"
+#include "partstore/continuous_backups.h"
 #include "partstore/item_range.h"
 #include "partstore/item_requests.h"
 #include "partstore/memory.h"
@@ -60,6 +63,7 @@
 #include "partstore/snapshot.h"
 #include "partstore/status.h"
 #include "partstore/streams.h"
+#include "partstore/table_image.h"
 #include "partstore/table_requests.h"
 #include "partstore/time_to_live.h"
 #include "partstore/transaction_requests.h"
@@ -152,6 +156,29 @@ class Database {
   // (Partstore.CreateSnapshot on the wire), truncating the write-ahead log at its point in time;
   // ValidationException without a data directory. Snapshots are taken one at a time.
   Result<SnapshotInfo> CreateSnapshot(const CreateSnapshotRequest& request);
+
+  // ---- One table's items at a point in time (table_image.h) ----
+  // What exports are made of; ResourceNotFoundException for an unknown table.
+  Result<TableImage> ReadTableImage(std::string_view table_name);
+
+  // ---- On-demand backups (backups.h) ----
+  // CreateBackup: TableNotFoundException for an unknown table. DescribeBackup, DeleteBackup,
+  // RestoreTableFromBackup: BackupNotFoundException for an unknown ARN. RestoreTableFromBackup:
+  // TableAlreadyExistsException when the target exists; the restored table is complete when the
+  // call returns.
+  Result<CreateBackupResult> CreateBackup(const CreateBackupRequest& request);
+  Result<DescribeBackupResult> DescribeBackup(const DescribeBackupRequest& request);
+  Result<ListBackupsResult> ListBackups(const ListBackupsRequest& request);
+  Result<DeleteBackupResult> DeleteBackup(const DeleteBackupRequest& request);
+  Result<RestoreTableFromBackupResult> RestoreTableFromBackup(
+      const RestoreTableFromBackupRequest& request);
+
+  // ---- Continuous backups (continuous_backups.h) ----
+  // TableNotFoundException for an unknown table (DynamoDB answers these two with it).
+  Result<ContinuousBackupsResult> UpdateContinuousBackups(
+      const UpdateContinuousBackupsRequest& request);
+  Result<ContinuousBackupsResult> DescribeContinuousBackups(
+      const DescribeContinuousBackupsRequest& request);
 
   // ---- Streams (streams.h): DynamoDB Streams' API (the dynamodbstreams service) ----
   // ListStreams: the streams of every table, or of one (oldest first, pages of Limit).

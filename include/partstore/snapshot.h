@@ -6,8 +6,8 @@
 // stream is enabled, the TTL attribute while TTL is enabled, the write-sharding policies, and
 // every item. What it does not keep: stream records (a restored table with a stream starts a new,
 // empty one, with a new label), the simulated partition map and its statistics (a restored table
-// starts with DynamoDB's initial partitions), Contributor Insights settings, the creation time,
-// and the ClientRequestTokens of recent transactions.
+// starts with DynamoDB's initial partitions), Contributor Insights settings, point-in-time
+// recovery's setting, the creation time, and the ClientRequestTokens of recent transactions.
 //
 // The point in time: SaveSnapshot holds every base stripe of every table shared at once, for as
 // long as it takes to copy each item's handle (a pointer and a reference count: stored items are
@@ -27,7 +27,7 @@
 
 namespace partstore {
 
-// Partstore.CreateSnapshot: a snapshot to the configured path (DatabaseOptions::snapshot_path).
+// Partstore.CreateSnapshot: a snapshot to the data directory's (DatabaseOptions::persistence).
 struct CreateSnapshotRequest {};
 
 struct SnapshotInfo {

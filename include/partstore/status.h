@@ -50,6 +50,15 @@ enum class Code : uint8_t {
                                      // (partstore/memory.h, the reject policy).
   kExpiredIterator,                  // ExpiredIteratorException (Streams: an iterator too old).
   kTrimmedDataAccess,                // TrimmedDataAccessException (Streams: records trimmed).
+  kTableNotFound,                    // TableNotFoundException (continuous backups' calls).
+  kPointInTimeRecoveryUnavailable,   // PointInTimeRecoveryUnavailableException.
+  kInvalidExportTime,                // InvalidExportTimeException.
+  kExportNotFound,                   // ExportNotFoundException.
+  kImportNotFound,                   // ImportNotFoundException.
+  kExportConflict,                   // ExportConflictException.
+  kImportConflict,                   // ImportConflictException.
+  kBackupNotFound,                   // BackupNotFoundException.
+  kTableAlreadyExists,               // TableAlreadyExistsException (a restore's target).
 };
 
 // The code's short name, e.g. "Validation" (for logs and test output; not the wire name).

@@ -56,6 +56,25 @@ inline std::optional<Item> MustGet(Database& db, const std::string& table, Item 
   return got.ok() ? got->item : std::nullopt;
 }
 
+// An item holding every type (and a GSI key "gpk"), keyed PK / SK.
+inline Item EveryType(std::string pk, std::string sk) {
+  AttributeMap nested{{"deep", Value(ValueList{Value(N("1")), Value("x"), Value(Null{})})}};
+  return Item{{"PK", Value(std::move(pk))},
+              {"SK", Value(std::move(sk))},
+              {"s", Value("text")},
+              {"n", Value(N("-12.5e3"))},
+              {"b", Value(Bytes{std::string("\0\1\2", 3)})},
+              {"t", Value(true)},
+              {"f", Value(false)},
+              {"z", Value(Null{})},
+              {"m", Value(std::move(nested))},
+              {"l", Value(ValueList{Value("a"), Value(N("2"))})},
+              {"ss", Value(StringSet{"x", "y"})},
+              {"ns", Value(NumberSet{Number::Parse("1").value(), Number::Parse("3.5").value()})},
+              {"bs", Value(BinarySet{Bytes{"a"}, Bytes{"b"}})},
+              {"gpk", Value("group")}};
+}
+
 // An empty directory of this test's own (under gtest's temporary directory), for files.
 inline std::string TestDirectory() {
   std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();

@@ -17,6 +17,7 @@
 namespace partstore {
 namespace {
 
+using testing::EveryType;
 using testing::MustCreate;
 using testing::MustGet;
 using testing::MustPut;
@@ -31,24 +32,6 @@ std::string ReadFile(const std::string& path) {
 void WriteFile(const std::string& path, std::string_view bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-}
-
-Item EveryType(std::string pk, std::string sk) {
-  AttributeMap nested{{"deep", Value(ValueList{Value(N("1")), Value("x"), Value(Null{})})}};
-  return Item{{"PK", Value(std::move(pk))},
-              {"SK", Value(std::move(sk))},
-              {"s", Value("text")},
-              {"n", Value(N("-12.5e3"))},
-              {"b", Value(Bytes{std::string("\0\1\2", 3)})},
-              {"t", Value(true)},
-              {"f", Value(false)},
-              {"z", Value(Null{})},
-              {"m", Value(std::move(nested))},
-              {"l", Value(ValueList{Value("a"), Value(N("2"))})},
-              {"ss", Value(StringSet{"x", "y"})},
-              {"ns", Value(NumberSet{Number::Parse("1").value(), Number::Parse("3.5").value()})},
-              {"bs", Value(BinarySet{Bytes{"a"}, Bytes{"b"}})},
-              {"gpk", Value("group")}};
 }
 
 // Orders: LSI, GSI, stream, TTL, a sharding policy; Counters: provisioned, a Number key; Blobs:

@@ -3,9 +3,12 @@
 #include "tools/simulator/simulation.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "tools/simulator/report_json.h"
@@ -427,6 +430,70 @@ items_per_key = 5
     EXPECT_GT(op.counts.offered, 0) << op.name;
     EXPECT_EQ(op.counts.served + op.counts.condition_failed, op.counts.offered) << op.name;
   }
+}
+
+}  // namespace
+}  // namespace partstore::sim
+
+namespace partstore::sim {
+namespace {
+
+// A preload `from` files: an export's data as DynamoDB JSON, a CSV, and the errors.
+class PreloadFromTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::string(::testing::TempDir()) + "partstore_preload_" + std::to_string(::getpid());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_ + "/json");
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string Workload(const std::string& from) {
+    return OneTable("[[preload]]\ntable = \"Tab\"\nfrom = \"" + from + "\"\n",
+                    "duration = \"1s\"\nrate = 10", R"(
+  [[phases.mix]]
+  op = "get"
+  table = "Tab"
+  key = "K#{key}"
+  sort = "S#0"
+)");
+  }
+  std::string dir_;
+};
+
+TEST_F(PreloadFromTest, LoadsDynamoDbJsonAndCsvFiles) {
+  {
+    std::ofstream out(dir_ + "/json/part-1.json");
+    for (int i = 0; i < 40; ++i) {
+      out << R"({"Item":{"PK":{"S":"K#)" << i << R"("},"SK":{"S":"S#0"},"n":{"N":")" << i
+          << "\"}}}\n";
+    }
+  }
+  std::ofstream(dir_ + "/rows.csv") << "PK,SK,v\nK#1,S#0,a\nK#2,S#0,b\n";
+  for (const auto& [from, items] :
+       {std::pair{dir_ + "/json", 40}, std::pair{dir_ + "/rows.csv", 2}}) {
+    SimulationCost cost;
+    auto report = Simulate(Parse(Workload(from)), {}, &cost);
+    ASSERT_TRUE(report.ok()) << report.status().message();
+    EXPECT_EQ(cost.preload_items, items) << from;
+  }
+}
+
+TEST_F(PreloadFromTest, RefusesMissingFilesTemplatesBesideFromAndBadRecords) {
+  auto missing = ParseWorkload(Workload(dir_ + "/nothing"), "test.toml");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("no such file or directory"), std::string::npos)
+      << missing.status().message();
+  auto both =
+      ParseWorkload(OneTable("[[preload]]\ntable = \"Tab\"\nfrom = \"" + dir_ + "\"\nkeys = 3\n",
+                             "duration = \"1s\"\nrate = 1",
+                             "  [[phases.mix]]\n  op = \"scan\"\n  table = \"Tab\"\n"),
+                    "test.toml");
+  EXPECT_FALSE(both.ok());
+  std::ofstream(dir_ + "/json/bad.json") << "{\"Item\":{\"PK\":{\"S\":\"x\"}}}\nnot json\n";
+  auto report = Simulate(Parse(Workload(dir_ + "/json")));
+  ASSERT_FALSE(report.ok());
+  EXPECT_NE(report.status().message().find("2 records"), std::string::npos)
+      << report.status().message();
 }
 
 }  // namespace

@@ -70,8 +70,31 @@ struct ServeOptions {
   std::string data_dir;
   double snapshot_every = 0;
   std::string wal;  // "fsync=always", "fsync=everysec", "fsync=off", or empty: no log
+  // Exports and imports: the directory S3 buckets are subdirectories of (empty: refused).
+  std::string s3_dir;
 };
 int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err);
+
+// `partstore export` and `partstore import` (transfer.cc; tools/transfer/): one table of a data
+// directory (partstore serve --data-dir) written as a DynamoDB export, and an export, a CSV or
+// DynamoDB JSON file or a directory of them loaded into a new table of a data directory.
+struct ExportCommand {
+  std::string data_dir;
+  std::string table;
+  std::string to;  // the directory the export's AWSDynamoDB/<ExportId>/ goes in
+};
+int RunExport(const ExportCommand& command, std::ostream& out, std::ostream& err);
+
+struct ImportCommand {
+  std::string source;  // an export's directory, a directory of objects, or one file
+  std::string data_dir;
+  std::string table;
+  std::vector<std::string> keys;     // NAME:TYPE, the partition key then the sort key
+  std::string format = "auto";       // auto (by extension), dynamodb_json, csv
+  std::string compression = "auto";  // auto (.gz: gzip), gzip, none
+  std::string delimiter = ",";
+};
+int RunImport(const ImportCommand& command, std::ostream& out, std::ostream& err);
 
 // `partstore bench` (bench.cc; tools/bench/): YCSB A-F and the seeds' access patterns on the
 // engine in-process, a bare concurrent hash map, Redis and DynamoDB endpoints over HTTP.

@@ -106,6 +106,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"none", "sigv4"}));
   serve->add_option("--access-keys", serve_options.access_keys_file,
                     "With --auth sigv4: a file of '<access key id> <secret access key>' lines");
+  serve->add_option("--s3-dir", serve_options.s3_dir,
+                    "A directory standing for S3 (each bucket a subdirectory): where "
+                    "ExportTableToPointInTime writes and ImportTable reads");
   serve->add_option("--data-dir", serve_options.data_dir,
                     "Keep the tables across restarts: load DIR/partstore.snapshot at start, "
                     "write it on SIGINT / SIGTERM, every --snapshot-every and on "
@@ -120,6 +123,52 @@ int main(int argc, char** argv) {
                     "--data-dir): fsync=always (nothing acknowledged is lost), fsync=everysec "
                     "(a power cut loses up to about a second), fsync=off");
   AddCapacityFlags(serve, serve_options.capacity);
+
+  partstore::cli::ExportCommand export_command;
+  CLI::App* export_ = app.add_subcommand(
+      "export",
+      "Write one table of a data directory as a DynamoDB export (DYNAMODB_JSON: manifests and "
+      "gzipped data files under DIR/AWSDynamoDB/<ExportId>/)");
+  export_
+      ->add_option("--data-dir", export_command.data_dir,
+                   "The data directory (partstore "
+                   "serve --data-dir), not open in a server")
+      ->required();
+  export_->add_option("--table", export_command.table, "The table")->required();
+  export_->add_option("--to", export_command.to, "The directory to write the export in")
+      ->required();
+
+  partstore::cli::ImportCommand import_command;
+  CLI::App* import = app.add_subcommand(
+      "import",
+      "Load a DynamoDB export, a DynamoDB JSON or CSV file, or a directory of them into a new "
+      "table of a data directory");
+  import
+      ->add_option("SOURCE", import_command.source,
+                   "An export's directory (holding manifest-files.json), a directory, or a file")
+      ->required();
+  import
+      ->add_option("--data-dir", import_command.data_dir,
+                   "The data directory (partstore "
+                   "serve --data-dir), not open in a server")
+      ->required();
+  import->add_option("--table", import_command.table, "The table to create")->required();
+  import
+      ->add_option("--key", import_command.keys,
+                   "NAME:TYPE (S, N or B): the partition key, then the sort key (repeat)")
+      ->required();
+  import
+      ->add_option("--format", import_command.format,
+                   "auto (by extension: .csv is CSV, anything else DynamoDB JSON), "
+                   "dynamodb_json or csv")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "dynamodb_json", "csv"}));
+  import
+      ->add_option("--compression", import_command.compression, "auto (.gz is gzip), gzip or none")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "gzip", "none"}));
+  import->add_option("--delimiter", import_command.delimiter, "CSV: the field delimiter")
+      ->capture_default_str();
 
   partstore::cli::BenchCommand bench_command;
   CLI::App* bench = app.add_subcommand(
@@ -204,5 +253,7 @@ int main(int argc, char** argv) {
   }
   if (*serve) return partstore::cli::RunServe(serve_options, std::cout, std::cerr);
   if (*bench) return partstore::cli::RunBench(bench_command, std::cout, std::cerr);
+  if (*export_) return partstore::cli::RunExport(export_command, std::cout, std::cerr);
+  if (*import) return partstore::cli::RunImport(import_command, std::cout, std::cerr);
   return 0;
 }

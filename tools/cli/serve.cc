@@ -31,6 +31,7 @@
 #include "tools/cli/commands.h"
 #include "tools/server/authenticator.h"
 #include "tools/server/server.h"
+#include "tools/transfer/transfers.h"
 
 namespace partstore::cli {
 
@@ -157,6 +158,15 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
         << " tables loaded"
         << (options.wal.empty() ? ", no write-ahead log" : ", --wal " + options.wal) << ")"
         << std::endl;
+  }
+  std::optional<transfer::Transfers> transfers;
+  if (!options.s3_dir.empty()) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(options.s3_dir, error)) {
+      err << "partstore serve: --s3-dir " << options.s3_dir << ": not a directory\n";
+      return 2;
+    }
+    server_options.transfers = &transfers.emplace(db, options.s3_dir);
   }
   server::Server server(db, server_options);
   if (Status started = server.Start(); !started.ok()) {

@@ -38,6 +38,7 @@
 #include "tools/protocol/operations_json.h"
 #include "tools/protocol/sharding_json.h"
 #include "tools/protocol/transaction_json.h"
+#include "tools/protocol/transfer_json.h"
 
 namespace partstore::protocol {
 namespace {
@@ -75,7 +76,7 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 40> kOperations = {{
+const std::array<Operation, 47> kOperations = {{
     {"BatchGetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
@@ -86,10 +87,18 @@ const std::array<Operation, 40> kOperations = {{
        return Run(db, body, DecodeBatchWriteItemRequest, &Database::BatchWriteItem,
                   EncodeBatchWriteItemResult);
      }},
+    {"CreateBackup",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeCreateBackupRequest, &Database::CreateBackup, EncodeCreateBackupResult);
+     }},
     {"CreateTable",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeCreateTableRequest, &Database::CreateTable,
                   EncodeCreateTableResult);
+     }},
+    {"DeleteBackup",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDeleteBackupRequest, &Database::DeleteBackup, EncodeDeleteBackupResult);
      }},
     {"DeleteItem",
      [](Database& db, const rapidjson::Value& body) {
@@ -99,6 +108,15 @@ const std::array<Operation, 40> kOperations = {{
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeDeleteTableRequest, &Database::DeleteTable,
                   EncodeDeleteTableResult);
+     }},
+    {"DescribeBackup",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDescribeBackupRequest, &Database::DescribeBackup, EncodeDescribeBackupResult);
+     }},
+    {"DescribeContinuousBackups",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDescribeContinuousBackupsRequest,
+                  &Database::DescribeContinuousBackups, EncodeContinuousBackupsResult);
      }},
     {"DescribeContributorInsights",
      [](Database& db, const rapidjson::Value& body) {
@@ -142,6 +160,10 @@ const std::array<Operation, 40> kOperations = {{
     {"GetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeGetItemRequest, &Database::GetItemView, EncodeGetItemResult);
+     }},
+    {"ListBackups",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeListBackupsRequest, &Database::ListBackups, EncodeListBackupsResult);
      }},
     {"ListTables",
      [](Database& db, const rapidjson::Value& body) {
@@ -255,6 +277,10 @@ const std::array<Operation, 40> kOperations = {{
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeQueryRequest, &Database::QueryView, EncodeReadPageResult);
      }},
+    {"RestoreTableFromBackup",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeRestoreTableFromBackupRequest, &Database::RestoreTableFromBackup, EncodeRestoreTableFromBackupResult);
+     }},
     {"Scan",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeScanRequest, &Database::ScanView, EncodeReadPageResult);
@@ -273,6 +299,11 @@ const std::array<Operation, 40> kOperations = {{
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeUpdateContributorInsightsRequest,
                   &Database::UpdateContributorInsights, EncodeUpdateContributorInsightsResult);
+     }},
+    {"UpdateContinuousBackups",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeUpdateContinuousBackupsRequest,
+                  &Database::UpdateContinuousBackups, EncodeContinuousBackupsResult);
      }},
     {"UpdateItem",
      [](Database& db, const rapidjson::Value& body) {
@@ -332,11 +363,12 @@ Response ErrorResponse(const Status& status) {
 }
 
 bool IsOperation(std::string_view operation) {
-  return operation == "DescribeEndpoints" || FindHandler(operation) != nullptr;
+  return operation == "DescribeEndpoints" || IsTransferOperation(operation) ||
+         FindHandler(operation) != nullptr;
 }
 
 Response Dispatch(Database& db, std::string_view operation, std::string_view body,
-                  std::string_view endpoint) {
+                  std::string_view endpoint, transfer::Transfers* transfers) {
   rapidjson::Document document;
   if (!body.empty()) {
     Status parsed = ParseJson(body, &document);
@@ -360,6 +392,10 @@ Response Dispatch(Database& db, std::string_view operation, std::string_view bod
     writer.EndArray();
     writer.EndObject();
     return {200, std::string(buffer.GetString(), buffer.GetSize())};
+  }
+  if (IsTransferOperation(operation)) {
+    if (body.empty()) return ErrorResponse(Status::Serialization(""));
+    return DispatchTransfer(transfers, operation, document);
   }
   Handler handler = FindHandler(operation);
   if (handler == nullptr) return ErrorResponse(Status(Code::kUnknownOperation, ""));

@@ -23,6 +23,10 @@
 
 #include "partstore/database.h"
 
+namespace partstore::transfer {
+class Transfers;
+}  // namespace partstore::transfer
+
 namespace partstore::protocol {
 
 struct Response {
@@ -31,18 +35,24 @@ struct Response {
 };
 
 // `operation` is the part of X-Amz-Target after "DynamoDB_20120810.", e.g. "GetItem" (DynamoDB's
-// operations: BatchGetItem, BatchWriteItem, CreateTable, DeleteItem, DeleteTable,
-// DescribeContributorInsights, DescribeEndpoints, DescribeTable, DescribeTimeToLive, GetItem,
-// ListTables, PutItem, Query, Scan, TransactGetItems, TransactWriteItems,
-// UpdateContributorInsights, UpdateItem, UpdateTable, UpdateTimeToLive), or
-// "Partstore.<Op>" for partstore's extensions: CreateSnapshot (snapshot_json.cc), capacity (AdvanceClock, DescribePartitions,
-// GetMetrics, GetContributorInsights; capacity_json.h) and write sharding (PutShardingPolicy,
+// operations: BatchGetItem, BatchWriteItem, CreateBackup, CreateTable, DeleteBackup, DeleteItem,
+// DeleteTable, DescribeBackup, DescribeContinuousBackups, DescribeContributorInsights,
+// DescribeEndpoints, DescribeTable, DescribeTimeToLive, GetItem, ListBackups, ListTables,
+// PutItem, Query, RestoreTableFromBackup, Scan, TransactGetItems, TransactWriteItems,
+// UpdateContinuousBackups, UpdateContributorInsights, UpdateItem, UpdateTable, UpdateTimeToLive,
+// and the exports and imports below), or "Partstore.<Op>" for partstore's extensions:
+// CreateSnapshot (snapshot_json.cc), capacity (AdvanceClock, DescribePartitions, GetMetrics,
+// GetContributorInsights; capacity_json.h) and write sharding (PutShardingPolicy,
 // DeleteShardingPolicy, DescribeShardingPolicies, ShardedPutItem, ShardedGetItem,
 // ShardedUpdateItem, ShardedDeleteItem, ShardedBatchWriteItem, ShardedQuery, ShardedAggregate;
 // sharding_json.h; ShardedTransactWriteItems, TransactWriteItems' shapes: transaction_json.h).
 // `endpoint`: the host (and port) the client addressed, which DescribeEndpoints answers with.
+// `transfers`: the exports and imports (ExportTableToPointInTime, DescribeExport, ListExports,
+// ImportTable, DescribeImport, ListImports; tools/protocol/transfer_json.h); null: those answer
+// a ValidationException naming --s3-dir.
 Response Dispatch(Database& db, std::string_view operation, std::string_view body,
-                  std::string_view endpoint = "localhost:8000");
+                  std::string_view endpoint = "localhost:8000",
+                  transfer::Transfers* transfers = nullptr);
 
 // Whether Dispatch knows `operation` (a name it would not answer with UnknownOperationException).
 bool IsOperation(std::string_view operation);

@@ -45,6 +45,24 @@ WireError WireErrorFor(Code code) {
       return {"com.amazonaws.dynamodb.v20120810#ExpiredIteratorException", 400};
     case Code::kTrimmedDataAccess:
       return {"com.amazonaws.dynamodb.v20120810#TrimmedDataAccessException", 400};
+    case Code::kTableNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#TableNotFoundException", 400};
+    case Code::kPointInTimeRecoveryUnavailable:
+      return {"com.amazonaws.dynamodb.v20120810#PointInTimeRecoveryUnavailableException", 400};
+    case Code::kInvalidExportTime:
+      return {"com.amazonaws.dynamodb.v20120810#InvalidExportTimeException", 400};
+    case Code::kExportNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#ExportNotFoundException", 400};
+    case Code::kImportNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#ImportNotFoundException", 400};
+    case Code::kExportConflict:
+      return {"com.amazonaws.dynamodb.v20120810#ExportConflictException", 400};
+    case Code::kImportConflict:
+      return {"com.amazonaws.dynamodb.v20120810#ImportConflictException", 400};
+    case Code::kBackupNotFound:
+      return {"com.amazonaws.dynamodb.v20120810#BackupNotFoundException", 400};
+    case Code::kTableAlreadyExists:
+      return {"com.amazonaws.dynamodb.v20120810#TableAlreadyExistsException", 400};
   }
   return {"com.amazonaws.dynamodb.v20120810#InternalServerError", 500};
 }

@@ -25,8 +25,10 @@
 
 #include <string>
 
+#include "partstore/backups.h"
 #include "partstore/batch_requests.h"
 #include "partstore/consumed_capacity.h"
+#include "partstore/continuous_backups.h"
 #include "partstore/item_requests.h"
 #include "partstore/memory.h"
 #include "partstore/read_requests.h"
@@ -103,6 +105,37 @@ std::string EncodeGetRecordsResult(const GetRecordsResult& result, std::string_v
 // ---- Snapshots (snapshot_json.cc): Partstore.CreateSnapshot ----
 Result<CreateSnapshotRequest> DecodeCreateSnapshotRequest(const rapidjson::Value& body);
 std::string EncodeSnapshotInfo(const SnapshotInfo& info);
+
+// ---- On-demand backups (backup_json.cc) ----
+Result<CreateBackupRequest> DecodeCreateBackupRequest(const rapidjson::Value& body);
+Result<DescribeBackupRequest> DecodeDescribeBackupRequest(const rapidjson::Value& body);
+Result<ListBackupsRequest> DecodeListBackupsRequest(const rapidjson::Value& body);
+Result<DeleteBackupRequest> DecodeDeleteBackupRequest(const rapidjson::Value& body);
+Result<RestoreTableFromBackupRequest> DecodeRestoreTableFromBackupRequest(
+    const rapidjson::Value& body);
+std::string EncodeCreateBackupResult(const CreateBackupResult& result);
+std::string EncodeDescribeBackupResult(const DescribeBackupResult& result);
+std::string EncodeListBackupsResult(const ListBackupsResult& result);
+std::string EncodeDeleteBackupResult(const DeleteBackupResult& result);
+std::string EncodeRestoreTableFromBackupResult(const RestoreTableFromBackupResult& result);
+// RestoreTableFromBackup's overrides share CreateTable's shapes (table_json.cc): each member
+// null when absent; their model constraints, then the values.
+struct TableOverrideMembers {
+  const rapidjson::Value* billing_mode = nullptr;
+  const rapidjson::Value* provisioned_throughput = nullptr;
+  const rapidjson::Value* local_secondary_indexes = nullptr;
+  const rapidjson::Value* global_secondary_indexes = nullptr;
+};
+class Constraints;
+void TableOverrideConstraints(Constraints& c, const TableOverrideMembers& members);
+void DecodeTableOverrides(const TableOverrideMembers& members, RestoreTableFromBackupRequest* out);
+
+// ---- Continuous backups (continuous_backups_json.cc) ----
+Result<UpdateContinuousBackupsRequest> DecodeUpdateContinuousBackupsRequest(
+    const rapidjson::Value& body);
+Result<DescribeContinuousBackupsRequest> DecodeDescribeContinuousBackupsRequest(
+    const rapidjson::Value& body);
+std::string EncodeContinuousBackupsResult(const ContinuousBackupsResult& result);
 
 // ---- Memory (memory_json.cc): Partstore.DescribeMemory ----
 Result<DescribeMemoryRequest> DecodeDescribeMemoryRequest(const rapidjson::Value& body);

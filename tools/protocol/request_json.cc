@@ -448,6 +448,8 @@ Status CheckShape(const JsonValue& value, Shape shape) {
                            if (name == "StreamEnabled") return CheckBoolean(field);
                            return Status::Ok();
                          });
+    case Shape::kStructure:
+      return CheckStructOuter(value, "", false);
   }
   return Status::Ok();
 }

@@ -411,6 +411,24 @@ Result<std::string> DecodeTableNameOnly(const JsonValue& body, std::string_view 
 
 }  // namespace
 
+void TableOverrideConstraints(Constraints& c, const TableOverrideMembers& m) {
+  c.Enum(m.billing_mode, kBillingModeNames, kBillingModeSet, "billingModeOverride");
+  ThroughputConstraints(c, m.provisioned_throughput);
+  IndexListConstraints(c, m.local_secondary_indexes, /*global=*/false);
+  IndexListConstraints(c, m.global_secondary_indexes, /*global=*/true);
+}
+
+void DecodeTableOverrides(const TableOverrideMembers& m, RestoreTableFromBackupRequest* out) {
+  out->billing_mode_override = BillingModeOf(m.billing_mode);
+  out->provisioned_throughput_override = DecodeThroughput(m.provisioned_throughput);
+  if (m.local_secondary_indexes != nullptr) {
+    out->local_secondary_index_override = DecodeLocalIndexes(m.local_secondary_indexes);
+  }
+  if (m.global_secondary_indexes != nullptr) {
+    out->global_secondary_index_override = DecodeGlobalIndexes(m.global_secondary_indexes);
+  }
+}
+
 Result<CreateTableRequest> DecodeCreateTableRequest(const JsonValue& body) {
   std::array<const JsonValue*, kCreateMemberCount> m;
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "CreateTable", kCreateMembers, m));

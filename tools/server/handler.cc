@@ -241,13 +241,14 @@ Reply AnswerOperation(Database& db, const HttpRequest& request, const HandlerOpt
       ChooseResponseCoding(HeaderValue(request, http::field::accept_encoding));
   const std::string_view content_encoding = HeaderValue(request, http::field::content_encoding);
   if (content_encoding.empty()) {
-    return FromDispatch(protocol::Dispatch(db, operation, request.body(), host), coding);
+    return FromDispatch(protocol::Dispatch(db, operation, request.body(), host, options.transfers),
+                        coding);
   }
   // A compressed body (content_coding.h): decoded with the plain body's limit.
   std::string body = request.body();
   switch (DecodeRequestBody(content_encoding, body, max_body_bytes)) {
     case DecodeOutcome::kOk:
-      return FromDispatch(protocol::Dispatch(db, operation, body, host), coding);
+      return FromDispatch(protocol::Dispatch(db, operation, body, host, options.transfers), coding);
     case DecodeOutcome::kTooLarge:
       return Rejection(http::status::payload_too_large,
                        "com.amazon.coral.validate#ValidationException",

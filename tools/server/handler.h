@@ -23,6 +23,10 @@
 
 #include "partstore/database.h"
 
+namespace partstore::transfer {
+class Transfers;
+}  // namespace partstore::transfer
+
 namespace partstore::server {
 
 class AccessKeys;     // authenticator.h
@@ -40,6 +44,8 @@ struct HandlerOptions {
   int64_t now_seconds = 0;
   // Non-null: requests are counted and timed there, and GET /metrics renders it.
   ServerMetrics* metrics = nullptr;
+  // Non-null: exports and imports go there (tools/transfer/transfers.h; partstore serve --s3-dir).
+  transfer::Transfers* transfers = nullptr;
 };
 
 // An answer before it is written: the body is final (compressed when content_encoding is set).

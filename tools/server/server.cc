@@ -178,7 +178,8 @@ class Connection : public std::enable_shared_from_this<Connection>,
     Reply reply = Answer(server_.db, request,
                          {.max_body_bytes = server_.options.max_body_bytes,
                           .access_keys = server_.options.access_keys.get(),
-                          .metrics = &server_.metrics});
+                          .metrics = &server_.metrics,
+                          .transfers = server_.options.transfers});
     Send(std::move(reply), request.version(), keep_alive);
   }
 

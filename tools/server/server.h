@@ -42,6 +42,10 @@
 #include "partstore/status.h"
 #include "tools/server/handler.h"
 
+namespace partstore::transfer {
+class Transfers;
+}  // namespace partstore::transfer
+
 namespace partstore::server {
 
 struct ServerOptions {
@@ -55,6 +59,8 @@ struct ServerOptions {
   bool handle_signals = true;  // Run() stops on SIGINT / SIGTERM
   // Non-null: requests must be signed with one of these keys (SigV4); null: any credentials.
   std::shared_ptr<const AccessKeys> access_keys{};
+  // Non-null: exports and imports (tools/transfer/transfers.h), which must outlive the server.
+  transfer::Transfers* transfers = nullptr;
 };
 
 class Server {

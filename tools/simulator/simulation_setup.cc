@@ -2,6 +2,8 @@
 // its operations checked against its sharding policies, the policies set, the preload imported
 // (no capacity consumed, before time starts), and each phase's mix entries prepared (their table
 // looked up once, their key chooser and expressions built).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -10,6 +12,7 @@
 
 #include "shard/database_state.h"
 #include "tools/simulator/simulation_internal.h"
+#include "tools/transfer/import_reader.h"
 
 namespace partstore::sim::internal {
 
@@ -125,7 +128,22 @@ Status Driver::SetUp(SimulationCost* cost) {
   // The preload, imported before time starts.
   const auto started = Clock::now();
   int64_t items = 0;
+  int64_t errors = 0;
   for (const Preload& p : w_.preload) {
+    if (!p.from.empty()) {
+      PARTSTORE_ASSIGN_OR_RETURN(transfer::LocalSource source, transfer::FindLocalSource(p.from));
+      Status loaded = transfer::LoadObjects(db_, p.table, source.paths,
+                                            transfer::RecordFormat{.csv = source.csv}, source.gzip,
+                                            [&](const transfer::ImportCounts& more) {
+                                              items += more.imported;
+                                              errors += more.errors;
+                                            });
+      if (!loaded.ok()) {
+        return Status(loaded.code(), "preload of " + p.table + " from " + p.from + ": " +
+                                         std::string(loaded.message()));
+      }
+      continue;
+    }
     Entry entry;
     entry.table_keys = NamesOf(p.table, std::nullopt);
     Operation op;  // the templates ItemOf reads
@@ -146,6 +164,12 @@ Status Driver::SetUp(SimulationCost* cost) {
         ++items;
       }
     }
+  }
+  if (errors > 0) {
+    return Status::Validation(fmt::format(
+        "preload: {} records of the `from` files could not be read or were refused by their "
+        "table (a missing or mistyped key, an item over 400 KB)",
+        errors));
   }
   if (cost != nullptr) {
     cost->preload_items = items;

@@ -138,8 +138,13 @@ struct TableSpec {
 // Items written before the first phase (and before time starts): `keys` partition keys x
 // `items_per_key` items, {key} in [0, keys) and {item} in [0, items_per_key). Not throttled and
 // not counted in the report's requests (it is the table's starting data).
+//
+// Or, with `from`, the items of files instead (tools/transfer/import_reader.h, FindLocalSource):
+// a DynamoDB export's directory, a directory of DynamoDB JSON or CSV files, or one file, loaded as
+// ImportTable loads them; the templates are then unused.
 struct Preload {
   std::string table;
+  std::string from;  // a path (a relative one is relative to the workload file), or empty
   Template key;
   std::optional<Template> sort;  // required when the table has a sort key
   int64_t keys = 0;

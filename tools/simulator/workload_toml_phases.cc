@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <utility>
@@ -142,9 +143,25 @@ Result<std::vector<std::pair<std::string, Template>>> Parser::ParseAttributes(
 }
 
 Result<Preload> Parser::ParsePreload(const Obj& obj, const std::vector<TableSpec>& tables) const {
+  Preload preload;
+  if (obj.table->contains("from")) {
+    PARTSTORE_RETURN_IF_ERROR(CheckKeys(obj, {"table", "from"}));
+    PARTSTORE_ASSIGN_OR_RETURN(preload.table, ReqString(obj, "table"));
+    PARTSTORE_RETURN_IF_ERROR(FindTable(obj, tables, preload.table).status());
+    PARTSTORE_ASSIGN_OR_RETURN(preload.from, ReqString(obj, "from", 1));
+    // Relative to the workload file (a built-in scenario's name is no directory).
+    const std::filesystem::path from(preload.from);
+    std::error_code error;
+    if (from.is_relative() && std::filesystem::is_regular_file(source_, error)) {
+      preload.from = (std::filesystem::path(source_).parent_path() / from).string();
+    }
+    if (!std::filesystem::exists(preload.from, error)) {
+      return ErrorAt(obj, "from", fmt::format("{}: no such file or directory", preload.from));
+    }
+    return preload;
+  }
   PARTSTORE_RETURN_IF_ERROR(
       CheckKeys(obj, {"table", "key", "sort", "keys", "items_per_key", "size", "attributes"}));
-  Preload preload;
   PARTSTORE_ASSIGN_OR_RETURN(preload.table, ReqString(obj, "table"));
   PARTSTORE_ASSIGN_OR_RETURN(const TableSpec* table, FindTable(obj, tables, preload.table));
   PARTSTORE_ASSIGN_OR_RETURN(preload.key, ReqTemplate(obj, "key"));

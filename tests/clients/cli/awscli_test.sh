@@ -32,7 +32,8 @@ export AWS_DEFAULT_REGION=us-east-1 AWS_PAGER="" AWS_CLI_AUTO_PROMPT=off
 export AWS_EC2_METADATA_DISABLED=true
 
 source "$here/../lib/server.sh"
-start_server "$partstore" || exit 1
+mkdir -p "$scratch/s3/exports"
+start_server "$partstore" --s3-dir "$scratch/s3" || exit 1
 trap 'status=$?; stop_server; rm -rf "$scratch"; exit $status' EXIT
 endpoint="$PARTSTORE_ENDPOINT"
 
@@ -334,6 +335,45 @@ check_error "update-table: a second stream" 254 ValidationException \
   "Table already has an enabled stream: TableName: $table" -- \
   ddb update-table --table-name "$table" \
     --stream-specification StreamEnabled=true,StreamViewType=NEW_IMAGE
+
+# --- point-in-time recovery, exports and backups ----------------------------------------------------
+table_arn="$(ddb describe-table --table-name "$table" --query Table.TableArn --output text)"
+items="$(ddb scan --table-name "$table" --select COUNT --query Count --output text)"
+check "describe-continuous-backups: recovery off at first" DISABLED \
+  "$(ddb describe-continuous-backups --table-name "$table" --output text \
+       --query ContinuousBackupsDescription.PointInTimeRecoveryDescription.PointInTimeRecoveryStatus)"
+check_error "export-table-to-point-in-time: recovery off" 254 \
+  PointInTimeRecoveryUnavailableException \
+  "Point in time recovery has not yet been enabled for this source table" -- \
+  ddb export-table-to-point-in-time --table-arn "$table_arn" --s3-bucket exports
+ddb update-continuous-backups --table-name "$table" \
+  --point-in-time-recovery-specification PointInTimeRecoveryEnabled=true >/dev/null
+export_arn="$(ddb export-table-to-point-in-time --table-arn "$table_arn" --s3-bucket exports \
+                --s3-prefix cli --query ExportDescription.ExportArn --output text)"
+export_status=IN_PROGRESS
+for _ in $(seq 100); do
+  export_status="$(ddb describe-export --export-arn "$export_arn" \
+                     --query ExportDescription.ExportStatus --output text)"
+  [ "$export_status" != IN_PROGRESS ] && break
+  sleep 0.1
+done
+check "export-table-to-point-in-time, then describe-export: COMPLETED" COMPLETED "$export_status"
+manifest="$scratch/s3/exports/$(ddb describe-export --export-arn "$export_arn" \
+                                  --query ExportDescription.ExportManifest --output text)"
+check "the export's manifest-summary.json: its item count" "$items" \
+  "$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["itemCount"])' "$manifest")"
+backup_arn="$(ddb create-backup --table-name "$table" --backup-name cli-backup \
+                --query BackupDetails.BackupArn --output text)"
+check "create-backup, then list-backups" "$backup_arn" \
+  "$(ddb list-backups --table-name "$table" --query 'BackupSummaries[0].BackupArn' --output text)"
+ddb restore-table-from-backup --target-table-name "$table-restored" \
+  --backup-arn "$backup_arn" >/dev/null
+check "restore-table-from-backup: every item" "$items" \
+  "$(ddb scan --table-name "$table-restored" --select COUNT --query Count --output text)"
+check "delete-backup: DELETED" DELETED \
+  "$(ddb delete-backup --backup-arn "$backup_arn" \
+       --query BackupDescription.BackupDetails.BackupStatus --output text)"
+ddb delete-table --table-name "$table-restored" >/dev/null
 
 # --- delete-table ---------------------------------------------------------------------------------
 check "delete-table reports DELETING" DELETING \

@@ -1,0 +1,248 @@
+// CreateBackup, DescribeBackup, ListBackups, DeleteBackup and RestoreTableFromBackup JSON (see
+// operations_json.h and partstore/backups.h). Times are epoch seconds (JSON numbers).
+#include <rapidjson/stringbuffer.h>
+
+#include <array>
+
+#include "tools/protocol/operations_json.h"
+#include "tools/protocol/request_json.h"
+
+namespace partstore::protocol {
+namespace {
+
+std::string Str(const JsonValue* value) { return std::string(StringOf(*value)); }
+
+void Key(JsonWriter& w, const char* key, std::string_view value) {
+  w.Key(key);
+  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+}
+
+void WriteDetails(const BackupDetails& d, JsonWriter& w) {
+  Key(w, "BackupArn", d.backup_arn);
+  Key(w, "BackupName", d.backup_name);
+  w.Key("BackupSizeBytes");
+  w.Int64(d.backup_size_bytes);
+  Key(w, "BackupStatus", BackupStatusName(d.backup_status));
+  Key(w, "BackupType", d.backup_type);
+  w.Key("BackupCreationDateTime");
+  w.Double(d.backup_creation_date_time);
+}
+
+void WriteKeySchema(const std::vector<KeySchemaElement>& schema, JsonWriter& w) {
+  w.Key("KeySchema");
+  w.StartArray();
+  for (const KeySchemaElement& k : schema) {
+    w.StartObject();
+    Key(w, "AttributeName", k.attribute_name);
+    Key(w, "KeyType", k.key_type == KeyRoleName::kHash ? "HASH" : "RANGE");
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+template <typename Index>
+void WriteIndexes(const char* key, const std::vector<Index>& indexes, JsonWriter& w) {
+  if (indexes.empty()) return;
+  static constexpr std::string_view kProjection[] = {"KEYS_ONLY", "INCLUDE", "ALL"};
+  w.Key(key);
+  w.StartArray();
+  for (const Index& index : indexes) {
+    w.StartObject();
+    Key(w, "IndexName", index.index_name);
+    WriteKeySchema(index.key_schema, w);
+    w.Key("Projection");
+    w.StartObject();
+    Key(w, "ProjectionType",
+        kProjection[static_cast<size_t>(
+            index.projection.projection_type.value_or(ProjectionType::kAll))]);
+    if (index.projection.non_key_attributes && !index.projection.non_key_attributes->empty()) {
+      w.Key("NonKeyAttributes");
+      w.StartArray();
+      for (const std::string& name : *index.projection.non_key_attributes) {
+        w.String(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+      }
+      w.EndArray();
+    }
+    w.EndObject();
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void WriteDescription(const BackupDescription& d, JsonWriter& w) {
+  w.Key("BackupDescription");
+  w.StartObject();
+  w.Key("BackupDetails");
+  w.StartObject();
+  WriteDetails(d.backup_details, w);
+  w.EndObject();
+  const SourceTableDetails& t = d.source_table_details;
+  w.Key("SourceTableDetails");
+  w.StartObject();
+  Key(w, "TableName", t.table_name);
+  Key(w, "TableId", t.table_id);
+  Key(w, "TableArn", t.table_arn);
+  w.Key("TableSizeBytes");
+  w.Int64(t.table_size_bytes);
+  WriteKeySchema(t.key_schema, w);
+  w.Key("TableCreationDateTime");
+  w.Double(t.table_creation_date_time);
+  w.Key("ProvisionedThroughput");
+  w.StartObject();
+  w.Key("ReadCapacityUnits");
+  w.Int64(t.provisioned_throughput.read_capacity_units);
+  w.Key("WriteCapacityUnits");
+  w.Int64(t.provisioned_throughput.write_capacity_units);
+  w.EndObject();
+  w.Key("ItemCount");
+  w.Int64(t.item_count);
+  Key(w, "BillingMode", BillingModeName(t.billing_mode));
+  w.EndObject();
+  w.Key("SourceTableFeatureDetails");
+  w.StartObject();
+  WriteIndexes("LocalSecondaryIndexes", d.local_secondary_indexes, w);
+  WriteIndexes("GlobalSecondaryIndexes", d.global_secondary_indexes, w);
+  w.EndObject();
+  w.EndObject();
+}
+
+template <typename Write>
+std::string Answer(Write write) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  write(w);
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+Result<std::string> DecodeArnOnly(const JsonValue& body, std::string_view operation) {
+  constexpr MemberSpec kMembers[1] = {{"BackupArn", Shape::kString}};
+  std::array<const JsonValue*, 1> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, operation, kMembers, m));
+  Constraints c;
+  c.Required(m[0], "backupArn");
+  if (m[0] != nullptr) c.violations().Length(StringOf(*m[0]), 37, 1024, "backupArn");
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  return Str(m[0]);
+}
+
+}  // namespace
+
+Result<CreateBackupRequest> DecodeCreateBackupRequest(const JsonValue& body) {
+  constexpr MemberSpec kMembers[2] = {{"TableName", Shape::kString},
+                                      {"BackupName", Shape::kString}};
+  std::array<const JsonValue*, 2> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "CreateBackup", kMembers, m));
+  Constraints c;
+  c.Required(m[0], "tableName");
+  c.Name(m[0], "tableName");
+  c.Required(m[1], "backupName");
+  c.Name(m[1], "backupName");
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  return CreateBackupRequest{.table_name = Str(m[0]), .backup_name = Str(m[1])};
+}
+
+Result<DescribeBackupRequest> DecodeDescribeBackupRequest(const JsonValue& body) {
+  PARTSTORE_ASSIGN_OR_RETURN(std::string arn, DecodeArnOnly(body, "DescribeBackup"));
+  return DescribeBackupRequest{.backup_arn = std::move(arn)};
+}
+
+Result<DeleteBackupRequest> DecodeDeleteBackupRequest(const JsonValue& body) {
+  PARTSTORE_ASSIGN_OR_RETURN(std::string arn, DecodeArnOnly(body, "DeleteBackup"));
+  return DeleteBackupRequest{.backup_arn = std::move(arn)};
+}
+
+Result<ListBackupsRequest> DecodeListBackupsRequest(const JsonValue& body) {
+  constexpr MemberSpec kMembers[6] = {{"TableName", Shape::kString},
+                                      {"Limit", Shape::kInteger},
+                                      {"TimeRangeLowerBound", Shape::kDouble},
+                                      {"TimeRangeUpperBound", Shape::kDouble},
+                                      {"ExclusiveStartBackupArn", Shape::kString},
+                                      {"BackupType", Shape::kString}};
+  std::array<const JsonValue*, 6> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "ListBackups", kMembers, m));
+  ListBackupsRequest request;
+  if (m[0] != nullptr) request.table_name = Str(m[0]);
+  if (m[1] != nullptr) request.limit = IntegerOf(*m[1]);
+  if (m[2] != nullptr) request.time_range_lower_bound = DoubleOf(*m[2]);
+  if (m[3] != nullptr) request.time_range_upper_bound = DoubleOf(*m[3]);
+  if (m[4] != nullptr) request.exclusive_start_backup_arn = Str(m[4]);
+  if (m[5] != nullptr) request.backup_type = Str(m[5]);
+  return request;
+}
+
+Result<RestoreTableFromBackupRequest> DecodeRestoreTableFromBackupRequest(const JsonValue& body) {
+  enum { kTarget, kArn, kBilling, kGsi, kLsi, kThroughput, kOnDemand, kSse, kCount };
+  constexpr MemberSpec kMembers[kCount] = {
+      {"TargetTableName", Shape::kString},
+      {"BackupArn", Shape::kString},
+      {"BillingModeOverride", Shape::kString},
+      {"GlobalSecondaryIndexOverride", Shape::kGlobalSecondaryIndexes},
+      {"LocalSecondaryIndexOverride", Shape::kLocalSecondaryIndexes},
+      {"ProvisionedThroughputOverride", Shape::kProvisionedThroughput},
+      {"OnDemandThroughputOverride", Shape::kStructure},
+      {"SSESpecificationOverride", Shape::kStructure}};
+  std::array<const JsonValue*, kCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "RestoreTableFromBackup", kMembers, m));
+  const TableOverrideMembers overrides{m[kBilling], m[kThroughput], m[kLsi], m[kGsi]};
+  Constraints c;
+  c.Required(m[kTarget], "targetTableName");
+  c.Name(m[kTarget], "targetTableName");
+  c.Required(m[kArn], "backupArn");
+  if (m[kArn] != nullptr) c.violations().Length(StringOf(*m[kArn]), 37, 1024, "backupArn");
+  TableOverrideConstraints(c, overrides);
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  RestoreTableFromBackupRequest request;
+  request.target_table_name = Str(m[kTarget]);
+  request.backup_arn = Str(m[kArn]);
+  DecodeTableOverrides(overrides, &request);
+  request.on_demand_throughput_override = m[kOnDemand] != nullptr;
+  request.sse_specification_override = m[kSse] != nullptr;
+  return request;
+}
+
+std::string EncodeCreateBackupResult(const CreateBackupResult& result) {
+  return Answer([&](JsonWriter& w) {
+    w.Key("BackupDetails");
+    w.StartObject();
+    WriteDetails(result.backup_details, w);
+    w.EndObject();
+  });
+}
+
+std::string EncodeDescribeBackupResult(const DescribeBackupResult& result) {
+  return Answer([&](JsonWriter& w) { WriteDescription(result.backup_description, w); });
+}
+
+std::string EncodeDeleteBackupResult(const DeleteBackupResult& result) {
+  return Answer([&](JsonWriter& w) { WriteDescription(result.backup_description, w); });
+}
+
+std::string EncodeListBackupsResult(const ListBackupsResult& result) {
+  return Answer([&](JsonWriter& w) {
+    w.Key("BackupSummaries");
+    w.StartArray();
+    for (const BackupSummary& s : result.backup_summaries) {
+      w.StartObject();
+      Key(w, "TableName", s.table_name);
+      Key(w, "TableId", s.table_id);
+      Key(w, "TableArn", s.table_arn);
+      WriteDetails(s.details, w);
+      w.EndObject();
+    }
+    w.EndArray();
+    if (result.last_evaluated_backup_arn) {
+      Key(w, "LastEvaluatedBackupArn", *result.last_evaluated_backup_arn);
+    }
+  });
+}
+
+std::string EncodeRestoreTableFromBackupResult(const RestoreTableFromBackupResult& result) {
+  return Answer([&](JsonWriter& w) {
+    w.Key("TableDescription");
+    WriteTableDescription(result.table_description, w);
+  });
+}
+
+}  // namespace partstore::protocol
