@@ -162,16 +162,20 @@ BENCHMARK(BM_Wal_Put)->DenseRange(-1, 2)->Threads(1)->Threads(2)->Threads(8)->Us
 
 // An export of the table (its point-in-time image, then the gzipped data files and manifests),
 // and an import of those files into a new table (ImportTable's path: read, gunzip, parse, store).
+Result<transfer::ExportFiles> ExportTo(Database& db, const std::string& dir) {
+  PARTSTORE_ASSIGN_OR_RETURN(TableImage image, db.ReadTableImage("Bench"));
+  transfer::ExportDescription description{
+      .export_arn = transfer::NewTransferArn(image.table.table_arn, "export"),
+      .table_arn = image.table.table_arn};
+  return transfer::WriteExport(image, description, dir);
+}
+
 void BM_Export(benchmark::State& state) {
   const int64_t items = state.range(0);
   std::unique_ptr<Database> db = MakeDb(items, false);
   const std::string dir = TempRoot() + "/partstore_export_bench." + std::to_string(getpid());
   for (auto _ : state) {
-    Result<TableImage> image = db->ReadTableImage("Bench");
-    transfer::ExportDescription description{
-        .export_arn = transfer::NewTransferArn(image->table.table_arn, "export"),
-        .table_arn = image->table.table_arn};
-    Result<transfer::ExportFiles> files = transfer::WriteExport(*image, description, dir);
+    Result<transfer::ExportFiles> files = ExportTo(*db, dir);
     if (!files.ok()) {
       state.SkipWithError(std::string(files.status().message()).c_str());
       break;
@@ -187,12 +191,7 @@ void BM_Import(benchmark::State& state) {
   const std::string dir = TempRoot() + "/partstore_import_bench." + std::to_string(getpid());
   std::string data;
   {
-    std::unique_ptr<Database> db = MakeDb(items, false);
-    Result<TableImage> image = db->ReadTableImage("Bench");
-    transfer::ExportDescription description{
-        .export_arn = transfer::NewTransferArn(image->table.table_arn, "export"),
-        .table_arn = image->table.table_arn};
-    Result<transfer::ExportFiles> files = transfer::WriteExport(*image, description, dir);
+    Result<transfer::ExportFiles> files = ExportTo(*MakeDb(items, false), dir);
     if (!files.ok()) {
       state.SkipWithError("export failed");
       return;

@@ -327,89 +327,96 @@ bool IsTransferOperation(std::string_view operation) {
   return false;
 }
 
+namespace {
+
+// Decoded -> (refused without --s3-dir) -> called -> written. (Decoding first: a malformed request
+// is refused the same with or without --s3-dir.)
+template <typename Request, typename Call, typename Write>
+Response Serve(transfer::Transfers* transfers, const Result<Request>& request, Call call,
+               Write write) {
+  if (!request.ok()) return ErrorResponse(request.error());
+  if (transfers == nullptr) return ErrorResponse(transfer::Transfers::NotConfigured());
+  auto result = call(*transfers, *request);
+  if (!result.ok()) return ErrorResponse(result.error());
+  return Answer([&](JsonWriter& w) { write(*result, w); });
+}
+
+void WriteExportDescription(const ExportDescription& e, JsonWriter& w) {
+  w.Key("ExportDescription");
+  WriteExport(e, w);
+}
+
+void WriteImportDescription(const ImportDescription& d, JsonWriter& w) {
+  w.Key("ImportTableDescription");
+  WriteImport(d, w, false);
+}
+
+}  // namespace
+
 Response DispatchTransfer(transfer::Transfers* transfers, std::string_view operation,
                           const JsonValue& body) {
-  auto fail = [](const Status& status) { return ErrorResponse(status); };
-  // (Decoding first: a malformed request is refused the same with or without --s3-dir.)
+  using transfer::Transfers;
   if (operation == "ExportTableToPointInTime") {
-    Result<transfer::ExportRequest> request = DecodeExport(body);
-    if (!request.ok()) return fail(request.error());
-    if (transfers == nullptr) return fail(transfer::Transfers::NotConfigured());
-    Result<ExportDescription> r = transfers->ExportTableToPointInTime(*request);
-    if (!r.ok()) return fail(r.error());
-    return Answer([&](JsonWriter& w) {
-      w.Key("ExportDescription");
-      WriteExport(*r, w);
-    });
+    return Serve(
+        transfers, DecodeExport(body),
+        [](Transfers& t, const transfer::ExportRequest& r) {
+          return t.ExportTableToPointInTime(r);
+        },
+        WriteExportDescription);
   }
   if (operation == "DescribeExport") {
-    Result<std::string> arn = DecodeArn(body, "DescribeExport", "ExportArn", "exportArn");
-    if (!arn.ok()) return fail(arn.error());
-    if (transfers == nullptr) return fail(transfer::Transfers::NotConfigured());
-    Result<ExportDescription> r = transfers->DescribeExport(*arn);
-    if (!r.ok()) return fail(r.error());
-    return Answer([&](JsonWriter& w) {
-      w.Key("ExportDescription");
-      WriteExport(*r, w);
-    });
-  }
-  if (operation == "ListExports") {
-    Result<ListRequest> list = DecodeList(body, "ListExports", "MaxResults");
-    if (!list.ok()) return fail(list.error());
-    if (transfers == nullptr) return fail(transfer::Transfers::NotConfigured());
-    Result<transfer::ListExportsResult> r = transfers->ListExports(
-        {.table_arn = list->table_arn, .max_results = list->size, .next_token = list->next_token});
-    if (!r.ok()) return fail(r.error());
-    return Answer([&](JsonWriter& w) {
-      w.Key("ExportSummaries");
-      w.StartArray();
-      for (const ExportDescription& e : r->exports) {
-        w.StartObject();
-        Key(w, "ExportArn", e.export_arn);
-        Key(w, "ExportStatus", transfer::TransferStatusName(e.export_status));
-        Key(w, "ExportType", e.export_type);
-        w.EndObject();
-      }
-      w.EndArray();
-      KeyIf(w, "NextToken", r->next_token);
-    });
+    return Serve(
+        transfers, DecodeArn(body, "DescribeExport", "ExportArn", "exportArn"),
+        [](Transfers& t, const std::string& arn) { return t.DescribeExport(arn); },
+        WriteExportDescription);
   }
   if (operation == "ImportTable") {
-    Result<transfer::ImportRequest> request = DecodeImport(body);
-    if (!request.ok()) return fail(request.error());
-    if (transfers == nullptr) return fail(transfer::Transfers::NotConfigured());
-    Result<ImportDescription> r = transfers->ImportTable(*request);
-    if (!r.ok()) return fail(r.error());
-    return Answer([&](JsonWriter& w) {
-      w.Key("ImportTableDescription");
-      WriteImport(*r, w, false);
-    });
+    return Serve(
+        transfers, DecodeImport(body),
+        [](Transfers& t, const transfer::ImportRequest& r) { return t.ImportTable(r); },
+        WriteImportDescription);
   }
   if (operation == "DescribeImport") {
-    Result<std::string> arn = DecodeArn(body, "DescribeImport", "ImportArn", "importArn");
-    if (!arn.ok()) return fail(arn.error());
-    if (transfers == nullptr) return fail(transfer::Transfers::NotConfigured());
-    Result<ImportDescription> r = transfers->DescribeImport(*arn);
-    if (!r.ok()) return fail(r.error());
-    return Answer([&](JsonWriter& w) {
-      w.Key("ImportTableDescription");
-      WriteImport(*r, w, false);
-    });
+    return Serve(
+        transfers, DecodeArn(body, "DescribeImport", "ImportArn", "importArn"),
+        [](Transfers& t, const std::string& arn) { return t.DescribeImport(arn); },
+        WriteImportDescription);
+  }
+  if (operation == "ListExports") {
+    return Serve(
+        transfers, DecodeList(body, "ListExports", "MaxResults"),
+        [](Transfers& t, const ListRequest& r) {
+          return t.ListExports(
+              {.table_arn = r.table_arn, .max_results = r.size, .next_token = r.next_token});
+        },
+        [](const transfer::ListExportsResult& r, JsonWriter& w) {
+          w.Key("ExportSummaries");
+          w.StartArray();
+          for (const ExportDescription& e : r.exports) {
+            w.StartObject();
+            Key(w, "ExportArn", e.export_arn);
+            Key(w, "ExportStatus", transfer::TransferStatusName(e.export_status));
+            Key(w, "ExportType", e.export_type);
+            w.EndObject();
+          }
+          w.EndArray();
+          KeyIf(w, "NextToken", r.next_token);
+        });
   }
   // ListImports
-  Result<ListRequest> list = DecodeList(body, "ListImports", "PageSize");
-  if (!list.ok()) return fail(list.error());
-  if (transfers == nullptr) return fail(transfer::Transfers::NotConfigured());
-  Result<transfer::ListImportsResult> r = transfers->ListImports(
-      {.table_arn = list->table_arn, .page_size = list->size, .next_token = list->next_token});
-  if (!r.ok()) return fail(r.error());
-  return Answer([&](JsonWriter& w) {
-    w.Key("ImportSummaryList");
-    w.StartArray();
-    for (const ImportDescription& d : r->imports) WriteImport(d, w, true);
-    w.EndArray();
-    KeyIf(w, "NextToken", r->next_token);
-  });
+  return Serve(
+      transfers, DecodeList(body, "ListImports", "PageSize"),
+      [](Transfers& t, const ListRequest& r) {
+        return t.ListImports(
+            {.table_arn = r.table_arn, .page_size = r.size, .next_token = r.next_token});
+      },
+      [](const transfer::ListImportsResult& r, JsonWriter& w) {
+        w.Key("ImportSummaryList");
+        w.StartArray();
+        for (const ImportDescription& d : r.imports) WriteImport(d, w, true);
+        w.EndArray();
+        KeyIf(w, "NextToken", r.next_token);
+      });
 }
 
 }  // namespace partstore::protocol

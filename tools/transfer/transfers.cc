@@ -254,11 +254,18 @@ Result<ExportDescription> Transfers::DescribeExport(const std::string& export_ar
 
 namespace {
 
-// One page of `entries` (oldest first) that `keep` admits, from the token (the ARN to start at).
-template <typename Entry, typename Arn, typename Keep>
+// One page of `entries` (oldest first) of the table `table_arn` (all: none), `size` entries
+// (1..25, default 25; `size_member` names it in the error), from the token (the ARN to start at).
+template <typename Entry, typename Arn>
 Result<std::pair<std::vector<Entry>, std::optional<std::string>>> Page(
-    const std::vector<Entry>& entries, const std::optional<std::string>& token, int64_t size,
-    Arn arn_of, Keep keep) {
+    const std::vector<Entry>& entries, const std::optional<std::string>& table_arn,
+    std::optional<int64_t> size, std::string_view size_member,
+    const std::optional<std::string>& token, Arn arn_of) {
+  if (size) {
+    ConstraintViolations violations;
+    violations.Range(*size, 1, 25, size_member);
+    PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  }
   size_t start = 0;
   if (token) {
     auto at = Find(entries, *token, arn_of);
@@ -267,8 +274,8 @@ Result<std::pair<std::vector<Entry>, std::optional<std::string>>> Page(
   }
   std::pair<std::vector<Entry>, std::optional<std::string>> page;
   for (size_t i = start; i < entries.size(); ++i) {
-    if (!keep(entries[i])) continue;
-    if (static_cast<int64_t>(page.first.size()) == size) {
+    if (table_arn && entries[i].table_arn != *table_arn) continue;
+    if (static_cast<int64_t>(page.first.size()) == size.value_or(25)) {
       page.second = arn_of(entries[i]);
       break;
     }
@@ -280,19 +287,10 @@ Result<std::pair<std::vector<Entry>, std::optional<std::string>>> Page(
 }  // namespace
 
 Result<ListExportsResult> Transfers::ListExports(const ListExportsRequest& request) {
-  if (request.max_results) {
-    ConstraintViolations violations;
-    violations.Range(*request.max_results, 1, 25, "maxResults");
-    PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
-  }
   std::lock_guard lock(mu_);
-  PARTSTORE_ASSIGN_OR_RETURN(auto page,
-                             Page(
-                                 exports_, request.next_token, request.max_results.value_or(25),
-                                 [](const ExportDescription& e) { return e.export_arn; },
-                                 [&](const ExportDescription& e) {
-                                   return !request.table_arn || e.table_arn == *request.table_arn;
-                                 }));
+  PARTSTORE_ASSIGN_OR_RETURN(
+      auto page, Page(exports_, request.table_arn, request.max_results, "maxResults",
+                      request.next_token, [](const ExportDescription& e) { return e.export_arn; }));
   return ListExportsResult{std::move(page.first), std::move(page.second)};
 }
 
@@ -414,19 +412,10 @@ Result<ImportDescription> Transfers::DescribeImport(const std::string& import_ar
 }
 
 Result<ListImportsResult> Transfers::ListImports(const ListImportsRequest& request) {
-  if (request.page_size) {
-    ConstraintViolations violations;
-    violations.Range(*request.page_size, 1, 25, "pageSize");
-    PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
-  }
   std::lock_guard lock(mu_);
-  PARTSTORE_ASSIGN_OR_RETURN(auto page,
-                             Page(
-                                 imports_, request.next_token, request.page_size.value_or(25),
-                                 [](const ImportDescription& e) { return e.import_arn; },
-                                 [&](const ImportDescription& e) {
-                                   return !request.table_arn || e.table_arn == *request.table_arn;
-                                 }));
+  PARTSTORE_ASSIGN_OR_RETURN(
+      auto page, Page(imports_, request.table_arn, request.page_size, "pageSize",
+                      request.next_token, [](const ImportDescription& e) { return e.import_arn; }));
   return ListImportsResult{std::move(page.first), std::move(page.second)};
 }
 
