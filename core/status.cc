@@ -62,6 +62,8 @@ std::string_view CodeName(Code code) {
       return "BackupNotFound";
     case Code::kTableAlreadyExists:
       return "TableAlreadyExists";
+    case Code::kInvalidRestoreTime:
+      return "InvalidRestoreTime";
   }
   return "Unknown";
 }

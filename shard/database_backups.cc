@@ -1,9 +1,11 @@
 // On-demand backups (partstore/backups.h): CreateBackup, DescribeBackup, ListBackups,
 // DeleteBackup, RestoreTableFromBackup, and their files in a data directory
-// (shard/persist/backup_format.h).
+// (shard/persist/backup_format.h); and RestoreTableToPointInTime (partstore/continuous_backups.h),
+// which restores the present the same way.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <mutex>
 
@@ -104,7 +106,9 @@ Status WriteBackupFile(const std::string& path, const Backup& backup) {
   EncodeBackup(backup.description, &payload);
   PARTSTORE_RETURN_IF_ERROR(file->Append(static_cast<uint8_t>(BackupBlock::kBackup), payload));
   payload.clear();
-  persist::EncodeTableSettings({.create = backup.table}, &payload);
+  persist::TableSettings settings;
+  settings.create = backup.table;
+  persist::EncodeTableSettings(settings, &payload);
   PARTSTORE_RETURN_IF_ERROR(file->Append(static_cast<uint8_t>(BackupBlock::kTable), payload));
   const std::vector<StoredItem>& all = backup.items;
   for (size_t i = 0; i < all.size();) {
@@ -326,27 +330,20 @@ Result<DeleteBackupResult> Database::DeleteBackup(const DeleteBackupRequest& req
   return result;
 }
 
-Result<RestoreTableFromBackupResult> Database::RestoreTableFromBackup(
-    const RestoreTableFromBackupRequest& request) {
-  {
-    ConstraintViolations violations;
-    violations.Name(request.target_table_name, "targetTableName");
-    violations.Length(request.backup_arn, 37, 1024, "backupArn");
-    PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
-  }
+namespace {
+
+// A restore (from a backup, or to a point in time): the table `create` describes, renamed and with
+// the request's overrides, filled with `items` through ImportItem (logged and indexed as any
+// write; no capacity consumed). Undone when an item is refused (an override's index, a memory
+// limit).
+template <typename Request>
+Result<TableDescription> Restore(Database& db, CreateTableRequest create,
+                                 const std::vector<StoredItem>& items, const Request& request) {
   if (request.sse_specification_override || request.on_demand_throughput_override) {
     return Status::Validation(
         "partstore does not model encryption at rest or on-demand throughput limits: "
         "SSESpecificationOverride and OnDemandThroughputOverride are not supported");
   }
-  std::shared_ptr<const Backup> backup;
-  {
-    std::lock_guard lock(state_->backups_mu_);
-    std::optional<size_t> at = FindBackup(state_->backups_, request.backup_arn);
-    if (!at) return BackupNotFound(request.backup_arn);
-    backup = state_->backups_[*at];
-  }
-  CreateTableRequest create = backup->table;
   create.table_name = request.target_table_name;
   if (request.billing_mode_override) create.billing_mode = *request.billing_mode_override;
   if (request.provisioned_throughput_override) {
@@ -379,24 +376,93 @@ Result<RestoreTableFromBackupResult> Database::RestoreTableFromBackup(
   };
   std::erase_if(create.attribute_definitions,
                 [&](const AttributeDefinition& a) { return !used(a.attribute_name); });
-  Result<CreateTableResult> created = CreateTable(create);
+  Result<CreateTableResult> created = db.CreateTable(create);
   if (!created.ok()) {
     if (created.error().code() != Code::kResourceInUse) return created.error();
     return Status(Code::kTableAlreadyExists,
                   fmt::format("Table already exists: {}", request.target_table_name));
   }
-  for (const StoredItem& item : backup->items) {
-    Status imported = ImportItem(create.table_name, item.ToItem());
+  for (const StoredItem& item : items) {
+    Status imported = db.ImportItem(create.table_name, item.ToItem());
     if (!imported.ok()) {
-      // (An override's index refusing an item, a memory limit: the restore is undone.)
-      (void)DeleteTable({.table_name = create.table_name});
+      (void)db.DeleteTable({.table_name = create.table_name});
       return Status(imported.code(), fmt::format("The restore into {} was undone: {}",
                                                  create.table_name, imported.message()));
     }
   }
   PARTSTORE_ASSIGN_OR_RETURN(DescribeTableResult described,
-                             DescribeTable({.table_name = create.table_name}));
-  return RestoreTableFromBackupResult{std::move(described.table)};
+                             db.DescribeTable({.table_name = create.table_name}));
+  return std::move(described.table);
+}
+
+}  // namespace
+
+Result<RestoreTableFromBackupResult> Database::RestoreTableFromBackup(
+    const RestoreTableFromBackupRequest& request) {
+  {
+    ConstraintViolations violations;
+    violations.Name(request.target_table_name, "targetTableName");
+    violations.Length(request.backup_arn, 37, 1024, "backupArn");
+    PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  }
+  std::shared_ptr<const Backup> backup;
+  {
+    std::lock_guard lock(state_->backups_mu_);
+    std::optional<size_t> at = FindBackup(state_->backups_, request.backup_arn);
+    if (!at) return BackupNotFound(request.backup_arn);
+    backup = state_->backups_[*at];
+  }
+  PARTSTORE_ASSIGN_OR_RETURN(TableDescription table,
+                             Restore(*this, backup->table, backup->items, request));
+  return RestoreTableFromBackupResult{std::move(table)};
+}
+
+Result<RestoreTableToPointInTimeResult> Database::RestoreTableToPointInTime(
+    const RestoreTableToPointInTimeRequest& request) {
+  {
+    ConstraintViolations violations;
+    if (request.source_table_name) violations.Name(*request.source_table_name, "sourceTableName");
+    violations.Name(request.target_table_name, "targetTableName");
+    PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  }
+  if (request.source_table_name.has_value() == request.source_table_arn.has_value()) {
+    return Status::Validation("Exactly one of SourceTableName and SourceTableArn must be given");
+  }
+  if (request.use_latest_restorable_time && request.restore_date_time) {
+    return Status::Validation(
+        "RestoreDateTime cannot be given with UseLatestRestorableTime set to true");
+  }
+  // The source, by name or by ARN (an ARN is checked against the table's own).
+  std::string name = request.source_table_name.value_or("");
+  if (request.source_table_arn) {
+    const std::string& arn = *request.source_table_arn;
+    if (const size_t at = arn.find(":table/"); at != std::string::npos) name = arn.substr(at + 7);
+  }
+  Result<TableImage> image = ReadTableImage(name);
+  if (!image.ok() ||
+      (request.source_table_arn && image->table.table_arn != *request.source_table_arn)) {
+    return Status(Code::kTableNotFound,
+                  fmt::format("Table not found: {}", request.source_table_arn.value_or(name)));
+  }
+  Result<ContinuousBackupsResult> backups = DescribeContinuousBackups({.table_name = name});
+  if (!backups.ok()) return backups.error();
+  if (backups->continuous_backups_description.point_in_time_recovery_description
+          .point_in_time_recovery_status != PointInTimeRecoveryStatus::kEnabled) {
+    return Status(Code::kPointInTimeRecoveryUnavailable,
+                  "Point in time recovery is not enabled for the source table: " + name);
+  }
+  if (request.restore_date_time && std::abs(*request.restore_date_time - image->time) > 1.0) {
+    return Status(Code::kInvalidRestoreTime,
+                  fmt::format("RestoreDateTime {:.3f} is outside the restorable window: partstore "
+                              "keeps no history, so only the present ({:.3f}) can be restored "
+                              "(use UseLatestRestorableTime)",
+                              *request.restore_date_time, image->time));
+  }
+  CreateTableRequest create = persist::CreateRequestOf(image->table);
+  create.stream_specification.reset();
+  PARTSTORE_ASSIGN_OR_RETURN(TableDescription table,
+                             Restore(*this, std::move(create), image->items, request));
+  return RestoreTableToPointInTimeResult{std::move(table)};
 }
 
 }  // namespace partstore

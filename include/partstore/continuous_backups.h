@@ -7,7 +7,8 @@
 // truncated at every snapshot), so the one point it can serve is the present: while recovery is
 // enabled, EarliestRestorableDateTime and LatestRestorableDateTime are both the moment of the
 // answer, and ExportTableToPointInTime takes the present (an ExportTime more than a second in the
-// past is refused with InvalidExportTimeException naming this). Enabling recovery is what
+// past is refused with InvalidExportTimeException naming this), and RestoreTableToPointInTime
+// restores the present. Enabling recovery is what
 // DynamoDB requires before an export (PointInTimeRecoveryUnavailableException otherwise), and so
 // does partstore. The setting is not kept by snapshots or the log.
 #pragma once
@@ -15,6 +16,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "partstore/table_requests.h"
 
 namespace partstore {
 
@@ -47,6 +51,28 @@ struct DescribeContinuousBackupsRequest {
 
 struct ContinuousBackupsResult {
   ContinuousBackupsDescription continuous_backups_description{};
+};
+
+// RestoreTableToPointInTime: a new table from the source as it is now (the one restorable point;
+// a RestoreDateTime more than a second from the present is InvalidRestoreTimeException), with
+// the overrides of a restore from a backup (partstore/backups.h: what is restored and what is not
+// is the same). Exactly one of the source's name and ARN; PointInTimeRecoveryUnavailableException
+// while recovery is disabled on it; TableAlreadyExistsException for an existing target.
+struct RestoreTableToPointInTimeRequest {
+  std::optional<std::string> source_table_arn{};
+  std::optional<std::string> source_table_name{};
+  std::string target_table_name{};
+  bool use_latest_restorable_time = false;
+  std::optional<double> restore_date_time{};  // seconds since the epoch
+  std::optional<BillingMode> billing_mode_override{};
+  std::optional<ProvisionedThroughput> provisioned_throughput_override{};
+  std::optional<std::vector<GlobalSecondaryIndex>> global_secondary_index_override{};
+  std::optional<std::vector<LocalSecondaryIndex>> local_secondary_index_override{};
+  bool sse_specification_override = false;     // given: refused (not modelled)
+  bool on_demand_throughput_override = false;  // given: refused (not modelled)
+};
+struct RestoreTableToPointInTimeResult {
+  TableDescription table_description{};
 };
 
 }  // namespace partstore

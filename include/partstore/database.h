@@ -179,6 +179,8 @@ class Database {
       const UpdateContinuousBackupsRequest& request);
   Result<ContinuousBackupsResult> DescribeContinuousBackups(
       const DescribeContinuousBackupsRequest& request);
+  Result<RestoreTableToPointInTimeResult> RestoreTableToPointInTime(
+      const RestoreTableToPointInTimeRequest& request);
 
   // ---- Streams (streams.h): DynamoDB Streams' API (the dynamodbstreams service) ----
   // ListStreams: the streams of every table, or of one (oldest first, pages of Limit).

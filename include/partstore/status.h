@@ -59,6 +59,7 @@ enum class Code : uint8_t {
   kImportConflict,                   // ImportConflictException.
   kBackupNotFound,                   // BackupNotFoundException.
   kTableAlreadyExists,               // TableAlreadyExistsException (a restore's target).
+  kInvalidRestoreTime,               // InvalidRestoreTimeException.
 };
 
 // The code's short name, e.g. "Validation" (for logs and test output; not the wire name).

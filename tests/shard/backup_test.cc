@@ -1,6 +1,7 @@
 // On-demand backups (partstore/backups.h): a backup is the table at one moment, restores into an
 // equal new table (indexes rebuilt, overrides applied), is listed, described and deleted with
 // DynamoDB's errors, and outlives the process in a data directory (a damaged file is refused).
+// RestoreTableToPointInTime (partstore/continuous_backups.h) restores the present the same way.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -215,6 +216,71 @@ TEST(BackupTest, ADamagedBackupFileIsRefusedNamingIt) {
   EXPECT_NE(db.status().message().find(file.filename().string()), std::string::npos)
       << db.status().message();
   EXPECT_NE(db.status().message().find("offset"), std::string::npos) << db.status().message();
+}
+
+TEST(PointInTimeRestoreTest, RestoresThePresentOnceRecoveryIsEnabled) {
+  Database db;
+  ASSERT_TRUE(db.CreateTable(OrdersWithIndexes()).ok());
+  for (int i = 0; i < 6; ++i) MustPut(db, "Orders", EveryType("p" + std::to_string(i), "s"));
+  RestoreTableToPointInTimeRequest request{.source_table_name = "Orders",
+                                           .target_table_name = "Now",
+                                           .use_latest_restorable_time = true};
+  EXPECT_EQ(db.RestoreTableToPointInTime(request).status().code(),
+            Code::kPointInTimeRecoveryUnavailable);
+  ASSERT_TRUE(
+      db.UpdateContinuousBackups({.table_name = "Orders", .point_in_time_recovery_enabled = true})
+          .ok());
+  Result<RestoreTableToPointInTimeResult> restored = db.RestoreTableToPointInTime(request);
+  ASSERT_TRUE(restored.ok()) << restored.status().ToString();
+  EXPECT_EQ(SortedItems(db, "Now"), SortedItems(db, "Orders"));
+  EXPECT_EQ(GroupCount(db, "Now"), 6u);
+
+  // By ARN, at the present as RestoreDateTime, with an override.
+  const std::string arn = db.DescribeTable({"Orders"})->table.table_arn;
+  const double now = db.DescribeContinuousBackups({"Orders"})
+                         ->continuous_backups_description.point_in_time_recovery_description
+                         .latest_restorable_date_time.value();
+  RestoreTableToPointInTimeRequest by_arn{
+      .source_table_arn = arn, .target_table_name = "ByArn", .restore_date_time = now};
+  by_arn.global_secondary_index_override = std::vector<GlobalSecondaryIndex>{};
+  Result<RestoreTableToPointInTimeResult> second = db.RestoreTableToPointInTime(by_arn);
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_TRUE(second->table_description.global_secondary_indexes.empty());
+  EXPECT_EQ(SortedItems(db, "ByArn").size(), 6u);
+}
+
+TEST(PointInTimeRestoreTest, RefusesThePastAndBadRequests) {
+  Database db;
+  MustCreate(db, "Orders", StringKeys());
+  ASSERT_TRUE(
+      db.UpdateContinuousBackups({.table_name = "Orders", .point_in_time_recovery_enabled = true})
+          .ok());
+  Result<RestoreTableToPointInTimeResult> past = db.RestoreTableToPointInTime(
+      {.source_table_name = "Orders", .target_table_name = "Past", .restore_date_time = 1.0e9});
+  ASSERT_EQ(past.status().code(), Code::kInvalidRestoreTime);
+  EXPECT_NE(past.status().message().find("no history"), std::string::npos);
+  EXPECT_EQ(db.DescribeTable({"Past"}).status().code(), Code::kResourceNotFound);
+  EXPECT_EQ(db.RestoreTableToPointInTime({.target_table_name = "Xx1"}).status().code(),
+            Code::kValidation);  // no source
+  EXPECT_EQ(db.RestoreTableToPointInTime({.source_table_name = "Orders",
+                                          .target_table_name = "Xx2",
+                                          .use_latest_restorable_time = true,
+                                          .restore_date_time = 1.0})
+                .status()
+                .code(),
+            Code::kValidation);  // both times
+  EXPECT_EQ(db.RestoreTableToPointInTime({.source_table_name = "Nope",
+                                          .target_table_name = "Xx3",
+                                          .use_latest_restorable_time = true})
+                .status()
+                .code(),
+            Code::kTableNotFound);
+  EXPECT_EQ(db.RestoreTableToPointInTime({.source_table_name = "Orders",
+                                          .target_table_name = "Orders",
+                                          .use_latest_restorable_time = true})
+                .status()
+                .code(),
+            Code::kTableAlreadyExists);
 }
 
 }  // namespace

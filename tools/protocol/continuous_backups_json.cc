@@ -1,5 +1,5 @@
-// UpdateContinuousBackups and DescribeContinuousBackups JSON (see operations_json.h and
-// partstore/continuous_backups.h).
+// UpdateContinuousBackups, DescribeContinuousBackups and RestoreTableToPointInTime JSON (see
+// operations_json.h and partstore/continuous_backups.h).
 #include <rapidjson/stringbuffer.h>
 
 #include <array>
@@ -59,6 +59,71 @@ Result<DescribeContinuousBackupsRequest> DecodeDescribeContinuousBackupsRequest(
   c.Name(m[0], "tableName");
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   return DescribeContinuousBackupsRequest{.table_name = std::string(StringOf(*m[0]))};
+}
+
+Result<RestoreTableToPointInTimeRequest> DecodeRestoreTableToPointInTimeRequest(
+    const JsonValue& body) {
+  enum {
+    kSourceArn,
+    kSourceName,
+    kTarget,
+    kLatest,
+    kTime,
+    kBilling,
+    kGsi,
+    kLsi,
+    kThroughput,
+    kOnDemand,
+    kSse,
+    kCount
+  };
+  constexpr MemberSpec kMembers[kCount] = {
+      {"SourceTableArn", Shape::kString},
+      {"SourceTableName", Shape::kString},
+      {"TargetTableName", Shape::kString},
+      {"UseLatestRestorableTime", Shape::kBoolean},
+      {"RestoreDateTime", Shape::kDouble},
+      {"BillingModeOverride", Shape::kString},
+      {"GlobalSecondaryIndexOverride", Shape::kGlobalSecondaryIndexes},
+      {"LocalSecondaryIndexOverride", Shape::kLocalSecondaryIndexes},
+      {"ProvisionedThroughputOverride", Shape::kProvisionedThroughput},
+      {"OnDemandThroughputOverride", Shape::kStructure},
+      {"SSESpecificationOverride", Shape::kStructure}};
+  std::array<const JsonValue*, kCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "RestoreTableToPointInTime", kMembers, m));
+  const TableOverrideMembers overrides{m[kBilling], m[kThroughput], m[kLsi], m[kGsi]};
+  Constraints c;
+  c.Required(m[kTarget], "targetTableName");
+  c.Name(m[kTarget], "targetTableName");
+  c.Name(m[kSourceName], "sourceTableName");
+  TableOverrideConstraints(c, overrides);
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  RestoreTableToPointInTimeRequest request;
+  if (m[kSourceArn] != nullptr) request.source_table_arn = std::string(StringOf(*m[kSourceArn]));
+  if (m[kSourceName] != nullptr) request.source_table_name = std::string(StringOf(*m[kSourceName]));
+  request.target_table_name = std::string(StringOf(*m[kTarget]));
+  request.use_latest_restorable_time = m[kLatest] != nullptr && BooleanOf(*m[kLatest]);
+  if (m[kTime] != nullptr) request.restore_date_time = DoubleOf(*m[kTime]);
+  // (The overrides decode as a restore from a backup's.)
+  RestoreTableFromBackupRequest decoded;
+  DecodeTableOverrides(overrides, &decoded);
+  request.billing_mode_override = decoded.billing_mode_override;
+  request.provisioned_throughput_override = decoded.provisioned_throughput_override;
+  request.global_secondary_index_override = std::move(decoded.global_secondary_index_override);
+  request.local_secondary_index_override = std::move(decoded.local_secondary_index_override);
+  request.on_demand_throughput_override = m[kOnDemand] != nullptr;
+  request.sse_specification_override = m[kSse] != nullptr;
+  return request;
+}
+
+std::string EncodeRestoreTableToPointInTimeResult(const RestoreTableToPointInTimeResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("TableDescription");
+  WriteTableDescription(result.table_description, w);
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
 }
 
 std::string EncodeContinuousBackupsResult(const ContinuousBackupsResult& result) {

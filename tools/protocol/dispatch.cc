@@ -76,7 +76,7 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 47> kOperations = {{
+const std::array<Operation, 48> kOperations = {{
     {"BatchGetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
@@ -280,6 +280,11 @@ const std::array<Operation, 47> kOperations = {{
     {"RestoreTableFromBackup",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeRestoreTableFromBackupRequest, &Database::RestoreTableFromBackup, EncodeRestoreTableFromBackupResult);
+     }},
+    {"RestoreTableToPointInTime",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeRestoreTableToPointInTimeRequest,
+                  &Database::RestoreTableToPointInTime, EncodeRestoreTableToPointInTimeResult);
      }},
     {"Scan",
      [](Database& db, const rapidjson::Value& body) {

@@ -38,9 +38,9 @@ struct Response {
 // operations: BatchGetItem, BatchWriteItem, CreateBackup, CreateTable, DeleteBackup, DeleteItem,
 // DeleteTable, DescribeBackup, DescribeContinuousBackups, DescribeContributorInsights,
 // DescribeEndpoints, DescribeTable, DescribeTimeToLive, GetItem, ListBackups, ListTables,
-// PutItem, Query, RestoreTableFromBackup, Scan, TransactGetItems, TransactWriteItems,
-// UpdateContinuousBackups, UpdateContributorInsights, UpdateItem, UpdateTable, UpdateTimeToLive,
-// and the exports and imports below), or "Partstore.<Op>" for partstore's extensions:
+// PutItem, Query, RestoreTableFromBackup, RestoreTableToPointInTime, Scan, TransactGetItems,
+// TransactWriteItems, UpdateContinuousBackups, UpdateContributorInsights, UpdateItem,
+// UpdateTable, UpdateTimeToLive, and the exports and imports below), or "Partstore.<Op>" for partstore's extensions:
 // CreateSnapshot (snapshot_json.cc), capacity (AdvanceClock, DescribePartitions, GetMetrics,
 // GetContributorInsights; capacity_json.h) and write sharding (PutShardingPolicy,
 // DeleteShardingPolicy, DescribeShardingPolicies, ShardedPutItem, ShardedGetItem,

@@ -63,6 +63,8 @@ WireError WireErrorFor(Code code) {
       return {"com.amazonaws.dynamodb.v20120810#BackupNotFoundException", 400};
     case Code::kTableAlreadyExists:
       return {"com.amazonaws.dynamodb.v20120810#TableAlreadyExistsException", 400};
+    case Code::kInvalidRestoreTime:
+      return {"com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", 400};
   }
   return {"com.amazonaws.dynamodb.v20120810#InternalServerError", 500};
 }

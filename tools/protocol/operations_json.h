@@ -136,6 +136,9 @@ Result<UpdateContinuousBackupsRequest> DecodeUpdateContinuousBackupsRequest(
 Result<DescribeContinuousBackupsRequest> DecodeDescribeContinuousBackupsRequest(
     const rapidjson::Value& body);
 std::string EncodeContinuousBackupsResult(const ContinuousBackupsResult& result);
+Result<RestoreTableToPointInTimeRequest> DecodeRestoreTableToPointInTimeRequest(
+    const rapidjson::Value& body);
+std::string EncodeRestoreTableToPointInTimeResult(const RestoreTableToPointInTimeResult& result);
 
 // ---- Memory (memory_json.cc): Partstore.DescribeMemory ----
 Result<DescribeMemoryRequest> DecodeDescribeMemoryRequest(const rapidjson::Value& body);

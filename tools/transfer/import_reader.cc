@@ -24,12 +24,12 @@ Result<Item> JsonRecord(std::string_view line) {
     return Status::Validation("not a JSON object: the line does not parse");
   }
   if (!document.IsObject()) return Status::Validation("a line is not a JSON object");
-  auto item = document.FindMember("Item");
-  if (item == document.MemberEnd() || !item->value.IsObject()) {
+  if (!document.HasMember("Item") || !document["Item"].IsObject()) {
     return Status::Validation("a line has no \"Item\" object");
   }
-  PARTSTORE_RETURN_IF_ERROR(protocol::CheckItemJson(item->value));
-  return protocol::DecodeItem(item->value);
+  const rapidjson::Value& item = document["Item"];
+  PARTSTORE_RETURN_IF_ERROR(protocol::CheckItemJson(item));
+  return protocol::DecodeItem(item);
 }
 
 // One CSV record from `text` at `*at` (RFC 4180 quoting); false at the end of the text.

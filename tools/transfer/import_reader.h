@@ -40,8 +40,8 @@ inline constexpr size_t kMaxObjectBytes = size_t{4} << 30;
 struct RecordFormat {
   bool csv = false;
   char delimiter = ',';
-  std::vector<std::string> header;  // CSV: given (HeaderList) or empty to read the first record
-  std::map<std::string, KeyType, std::less<>> key_types;  // CSV: typed columns
+  std::vector<std::string> header{};  // CSV: given (HeaderList) or empty: the first record
+  std::map<std::string, KeyType, std::less<>> key_types{};  // CSV: typed columns
 };
 
 // The format an import request describes (`request` already checked by ImportTable).

@@ -76,3 +76,24 @@ def test_backup_restore_and_delete(tmp_path):
         deleted = client.delete_backup(BackupArn=arn)["BackupDescription"]
         assert deleted["BackupDetails"]["BackupStatus"] == "DELETED"
         assert client.list_backups()["BackupSummaries"] == []
+
+
+def test_point_in_time_restore_serves_the_present_only(endpoint):
+    client = make_client(endpoint)
+    make_table(client, "Clock")
+    assert error_code(lambda: client.restore_table_to_point_in_time(
+        SourceTableName="Clock", TargetTableName="ClockNow",
+        UseLatestRestorableTime=True)) == "PointInTimeRecoveryUnavailableException"
+    client.update_continuous_backups(
+        TableName="Clock", PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
+    restored = client.restore_table_to_point_in_time(
+        SourceTableName="Clock", TargetTableName="ClockNow", UseLatestRestorableTime=True)
+    assert restored["TableDescription"]["TableName"] == "ClockNow"
+    assert client.scan(TableName="ClockNow", Select="COUNT")["Count"] == 8
+    import datetime
+    with pytest.raises(botocore.exceptions.ClientError) as error:
+        client.restore_table_to_point_in_time(
+            SourceTableName="Clock", TargetTableName="ClockPast",
+            RestoreDateTime=datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc))
+    assert error.value.response["Error"]["Code"] == "InvalidRestoreTimeException"
+    assert "no history" in error.value.response["Error"]["Message"]
