@@ -104,13 +104,7 @@ Result<RestoreTableToPointInTimeRequest> DecodeRestoreTableToPointInTimeRequest(
   request.target_table_name = std::string(StringOf(*m[kTarget]));
   request.use_latest_restorable_time = m[kLatest] != nullptr && BooleanOf(*m[kLatest]);
   if (m[kTime] != nullptr) request.restore_date_time = DoubleOf(*m[kTime]);
-  // (The overrides decode as a restore from a backup's.)
-  RestoreTableFromBackupRequest decoded;
-  DecodeTableOverrides(overrides, &decoded);
-  request.billing_mode_override = decoded.billing_mode_override;
-  request.provisioned_throughput_override = decoded.provisioned_throughput_override;
-  request.global_secondary_index_override = std::move(decoded.global_secondary_index_override);
-  request.local_secondary_index_override = std::move(decoded.local_secondary_index_override);
+  DecodeTableOverrides(overrides, &request);
   request.on_demand_throughput_override = m[kOnDemand] != nullptr;
   request.sse_specification_override = m[kSse] != nullptr;
   return request;

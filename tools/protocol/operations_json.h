@@ -129,6 +129,8 @@ struct TableOverrideMembers {
 class Constraints;
 void TableOverrideConstraints(Constraints& c, const TableOverrideMembers& members);
 void DecodeTableOverrides(const TableOverrideMembers& members, RestoreTableFromBackupRequest* out);
+void DecodeTableOverrides(const TableOverrideMembers& members,
+                          RestoreTableToPointInTimeRequest* out);
 
 // ---- Continuous backups (continuous_backups_json.cc) ----
 Result<UpdateContinuousBackupsRequest> DecodeUpdateContinuousBackupsRequest(

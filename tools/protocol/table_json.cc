@@ -418,7 +418,10 @@ void TableOverrideConstraints(Constraints& c, const TableOverrideMembers& m) {
   IndexListConstraints(c, m.global_secondary_indexes, /*global=*/true);
 }
 
-void DecodeTableOverrides(const TableOverrideMembers& m, RestoreTableFromBackupRequest* out) {
+namespace {
+
+template <typename Request>
+void DecodeOverrides(const TableOverrideMembers& m, Request* out) {
   out->billing_mode_override = BillingModeOf(m.billing_mode);
   out->provisioned_throughput_override = DecodeThroughput(m.provisioned_throughput);
   if (m.local_secondary_indexes != nullptr) {
@@ -427,6 +430,16 @@ void DecodeTableOverrides(const TableOverrideMembers& m, RestoreTableFromBackupR
   if (m.global_secondary_indexes != nullptr) {
     out->global_secondary_index_override = DecodeGlobalIndexes(m.global_secondary_indexes);
   }
+}
+
+}  // namespace
+
+void DecodeTableOverrides(const TableOverrideMembers& m, RestoreTableFromBackupRequest* out) {
+  DecodeOverrides(m, out);
+}
+
+void DecodeTableOverrides(const TableOverrideMembers& m, RestoreTableToPointInTimeRequest* out) {
+  DecodeOverrides(m, out);
 }
 
 Result<CreateTableRequest> DecodeCreateTableRequest(const JsonValue& body) {
