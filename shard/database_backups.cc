@@ -73,7 +73,8 @@ bool DecodeBackup(std::string_view bytes, BackupDescription* d) {
   if (!(r.String(&b.backup_arn) && r.String(&b.backup_name) &&
         r.Double(&b.backup_creation_date_time) && r.Varint(&size) && r.String(&t.table_name) &&
         r.String(&t.table_id) && r.String(&t.table_arn) && r.Double(&t.table_creation_date_time) &&
-        r.Varint(&items) && r.Varint(&table_size) && r.done())) {
+        r.Varint(&items) && r.Varint(&table_size) && r.done() &&
+        std::isfinite(b.backup_creation_date_time) && std::isfinite(t.table_creation_date_time))) {
     return false;
   }
   b.backup_size_bytes = static_cast<int64_t>(size);

@@ -1,5 +1,6 @@
-// For the fuzz targets of block files (snapshot_load_fuzz, wal_replay_fuzz): a file whose blocks'
-// checksums are recomputed, so that mutations reach the decoders behind the checksums.
+// For the fuzz targets of block files (snapshot_load_fuzz, wal_replay_fuzz, backup_load_fuzz): a
+// file whose blocks' checksums are recomputed, so that mutations reach the decoders behind the
+// checksums.
 #pragma once
 
 #include <cstdint>
