@@ -398,13 +398,15 @@ Response Dispatch(Database& db, std::string_view operation, std::string_view bod
     writer.EndObject();
     return {200, std::string(buffer.GetString(), buffer.GetSize())};
   }
-  if (IsTransferOperation(operation)) {
-    if (body.empty()) return ErrorResponse(Status::Serialization(""));
-    return DispatchTransfer(transfers, operation, document);
-  }
   Handler handler = FindHandler(operation);
-  if (handler == nullptr) return ErrorResponse(Status(Code::kUnknownOperation, ""));
+  // (The six export and import operations are looked up only when no engine operation matched:
+  // the data plane's requests pay nothing for them.)
+  const bool transfer = handler == nullptr && IsTransferOperation(operation);
+  if (handler == nullptr && !transfer) {
+    return ErrorResponse(Status(Code::kUnknownOperation, ""));
+  }
   if (body.empty()) return ErrorResponse(Status::Serialization(""));
+  if (transfer) return DispatchTransfer(transfers, operation, document);
   return handler(db, document);
 }
 
