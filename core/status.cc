@@ -64,6 +64,8 @@ std::string_view CodeName(Code code) {
       return "TableAlreadyExists";
     case Code::kInvalidRestoreTime:
       return "InvalidRestoreTime";
+    case Code::kDuplicateItem:
+      return "DuplicateItem";
   }
   return "Unknown";
 }

@@ -57,6 +57,7 @@
 #include "partstore/item_range.h"
 #include "partstore/item_requests.h"
 #include "partstore/memory.h"
+#include "partstore/partiql_requests.h"
 #include "partstore/persistence.h"
 #include "partstore/read_requests.h"
 #include "partstore/sharding_requests.h"
@@ -250,6 +251,22 @@ class Database {
   // refused. CancellationReasons are reported per logical action.
   Result<TransactWriteItemsResult> ShardedTransactWriteItems(
       const TransactWriteItemsRequest& request);
+
+  // ---- PartiQL (partiql_requests.h) ----
+  // Each statement is parsed, compiled into the request of the operation it stands for (SELECT:
+  // Query when the WHERE has equality or IN on the partition key, else Scan; INSERT: PutItem with
+  // attribute_not_exists; UPDATE: UpdateItem on an existing item; DELETE: DeleteItem) and run
+  // through that operation. ValidationException "Statement wasn't well formed, can't be
+  // processed: ..." for a statement that does not parse; DuplicateItemException for an INSERT of
+  // an existing key; ConditionalCheckFailedException for an UPDATE of a missing item or a false
+  // extra condition. BatchExecuteStatement: 1..25 statements, all reads (each naming a full key:
+  // GetItem) or all writes, each answered on its own (an error per statement, not for the batch).
+  // ExecuteTransaction: 1..100 statements, all reads (TransactGetItems) or all writes and EXISTS
+  // checks (TransactWriteItems), all or nothing.
+  Result<ExecuteStatementResult> ExecuteStatement(const ExecuteStatementRequest& request);
+  Result<BatchExecuteStatementResult> BatchExecuteStatement(
+      const BatchExecuteStatementRequest& request);
+  Result<ExecuteTransactionResult> ExecuteTransaction(const ExecuteTransactionRequest& request);
 
   // ---- Capacity simulation (partstore's extensions, Partstore.<Op> on the wire) ----
   // Each needs capacity simulation on, else ValidationException; AdvanceClock needs the manual

@@ -60,6 +60,7 @@ enum class Code : uint8_t {
   kBackupNotFound,                   // BackupNotFoundException.
   kTableAlreadyExists,               // TableAlreadyExistsException (a restore's target).
   kInvalidRestoreTime,               // InvalidRestoreTimeException.
+  kDuplicateItem,                    // DuplicateItemException (a PartiQL INSERT of an existing key).
 };
 
 // The code's short name, e.g. "Validation" (for logs and test output; not the wire name).

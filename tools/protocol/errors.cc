@@ -65,6 +65,8 @@ WireError WireErrorFor(Code code) {
       return {"com.amazonaws.dynamodb.v20120810#TableAlreadyExistsException", 400};
     case Code::kInvalidRestoreTime:
       return {"com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", 400};
+    case Code::kDuplicateItem:
+      return {"com.amazonaws.dynamodb.v20120810#DuplicateItemException", 400};
   }
   return {"com.amazonaws.dynamodb.v20120810#InternalServerError", 500};
 }
