@@ -27,9 +27,10 @@ inline std::string Show(const std::vector<Item>& items) {
 
 // "Music": Artist (S) / SongTitle (S), GSI "ByAlbum" (AlbumTitle / SongTitle).
 inline void CreateMusic(Database& db) {
-  CreateTableRequest request = SimpleTable(
-      "Music",
-      KeySchema{{"Artist", KeyType::kString}, KeyAttribute{"SongTitle", KeyType::kString}});
+  KeySchema key;
+  key.partition = KeyAttribute{"Artist", KeyType::kString};
+  key.sort = KeyAttribute{"SongTitle", KeyType::kString};
+  CreateTableRequest request = SimpleTable("Music", key);
   request.attribute_definitions.push_back({"AlbumTitle", KeyType::kString});
   GlobalSecondaryIndex gsi;
   gsi.index_name = "ByAlbum";
