@@ -35,9 +35,10 @@ struct Response {
 };
 
 // `operation` is the part of X-Amz-Target after "DynamoDB_20120810.", e.g. "GetItem" (DynamoDB's
-// operations: BatchGetItem, BatchWriteItem, CreateBackup, CreateTable, DeleteBackup, DeleteItem,
-// DeleteTable, DescribeBackup, DescribeContinuousBackups, DescribeContributorInsights,
-// DescribeEndpoints, DescribeTable, DescribeTimeToLive, GetItem, ListBackups, ListTables,
+// operations: BatchExecuteStatement, BatchGetItem, BatchWriteItem, CreateBackup, CreateTable,
+// DeleteBackup, DeleteItem, DeleteTable, DescribeBackup, DescribeContinuousBackups,
+// DescribeContributorInsights, DescribeEndpoints, DescribeTable, DescribeTimeToLive,
+// ExecuteStatement, ExecuteTransaction (PartiQL: partiql_json.h), GetItem, ListBackups, ListTables,
 // PutItem, Query, RestoreTableFromBackup, RestoreTableToPointInTime, Scan, TransactGetItems,
 // TransactWriteItems, UpdateContinuousBackups, UpdateContributorInsights, UpdateItem,
 // UpdateTable, UpdateTimeToLive, and the exports and imports below), or "Partstore.<Op>" for partstore's extensions:

@@ -1,0 +1,381 @@
+// PartiQL operations' JSON (see partiql_json.h).
+#include "tools/protocol/partiql_json.h"
+
+#include <rapidjson/stringbuffer.h>
+
+#include <array>
+#include <limits>
+
+#include "tools/protocol/attribute_value_json.h"
+#include "tools/protocol/operations_json.h"
+#include "tools/protocol/request_json.h"
+
+namespace partstore::protocol {
+namespace {
+
+constexpr std::string_view kModelPackage = "com.amazonaws.dynamodb.v20120810.";
+constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
+
+// ---- Shapes ----
+
+// A List member (Parameters, Statements, TransactStatements).
+Status CheckList(const JsonValue& v) {
+  if (v.IsArray() || v.IsNull()) return Status::Ok();
+  if (v.IsObject()) {
+    return Status::Serialization("Start of structure or map found where not expected");
+  }
+  return Status::Serialization("Unexpected field type");
+}
+
+// Parameters: a list of AttributeValues.
+Status CheckParameters(const JsonValue& v) {
+  PARTSTORE_RETURN_IF_ERROR(CheckList(v));
+  if (!v.IsArray()) return Status::Ok();
+  for (const JsonValue& element : v.GetArray()) {
+    if (element.IsArray()) {
+      return Status::Serialization("Unrecognized collection type class " +
+                                   std::string(kModelPackage) + "AttributeValue");
+    }
+    if (!element.IsObject()) return Status::Serialization("Unexpected value type in payload");
+    PARTSTORE_RETURN_IF_ERROR(CheckAttributeValueJson(element));
+  }
+  return Status::Ok();
+}
+
+// The members of a statement (top level of ExecuteStatement, or one element of a batch or a
+// transaction); a spec with an empty name is a member that form does not have.
+enum StatementMember {
+  kStatement,
+  kParameters,
+  kConsistentRead,
+  kNextToken,
+  kReturnConsumedCapacity,
+  kLimit,
+  kOnFailure,
+  kStatementMemberCount,
+};
+using StatementMembers = std::array<const JsonValue*, kStatementMemberCount>;
+
+constexpr MemberSpec kExecuteMembers[kStatementMemberCount] = {
+    {"Statement", Shape::kString},
+    {"Parameters", Shape::kStringList},  // checked by CheckParameters
+    {"ConsistentRead", Shape::kBoolean},
+    {"NextToken", Shape::kString},
+    {"ReturnConsumedCapacity", Shape::kString},
+    {"Limit", Shape::kInteger},
+    {"ReturnValuesOnConditionCheckFailure", Shape::kString},
+};
+constexpr MemberSpec kBatchMembers[kStatementMemberCount] = {
+    {"Statement", Shape::kString},
+    {"Parameters", Shape::kStringList},
+    {"ConsistentRead", Shape::kBoolean},
+    {"", Shape::kString},
+    {"", Shape::kString},
+    {"", Shape::kInteger},
+    {"ReturnValuesOnConditionCheckFailure", Shape::kString},
+};
+constexpr MemberSpec kTransactMembers[kStatementMemberCount] = {
+    {"Statement", Shape::kString},
+    {"Parameters", Shape::kStringList},
+    {"", Shape::kBoolean},
+    {"", Shape::kString},
+    {"", Shape::kString},
+    {"", Shape::kInteger},
+    {"ReturnValuesOnConditionCheckFailure", Shape::kString},
+};
+
+// Step 1 for an object whose members are `specs`; Parameters is checked as a list of
+// AttributeValues and the member at `list_index` (if any) with `check_list`.
+Status ReadObject(const JsonValue& body, std::string_view structure,
+                  std::span<const MemberSpec> specs, std::span<const JsonValue*> out,
+                  size_t list_index = SIZE_MAX, Status (*check_list)(const JsonValue&) = nullptr) {
+  if (!body.IsObject()) return ReadMembers(body, structure, {}, {});
+  for (const JsonValue*& slot : out) slot = nullptr;
+  for (const auto& member : body.GetObject()) {
+    const std::string_view name = StringOf(member.name);
+    for (size_t i = 0; i < specs.size(); ++i) {
+      if (specs[i].name.empty() || specs[i].name != name) continue;
+      if (i == list_index) {
+        PARTSTORE_RETURN_IF_ERROR(check_list(member.value));
+      } else if (name == "Parameters") {
+        PARTSTORE_RETURN_IF_ERROR(CheckParameters(member.value));
+      } else {
+        PARTSTORE_RETURN_IF_ERROR(CheckShape(member.value, specs[i].shape));
+      }
+      out[i] = member.value.IsNull() ? nullptr : &member.value;
+      break;
+    }
+  }
+  return Status::Ok();
+}
+
+// A list of statement structures named `structure` (BatchStatementRequest,
+// ParameterizedStatement).
+template <const MemberSpec (&kSpecs)[kStatementMemberCount]>
+Status CheckStatementList(const JsonValue& v, std::string_view structure) {
+  PARTSTORE_RETURN_IF_ERROR(CheckList(v));
+  if (!v.IsArray()) return Status::Ok();
+  for (const JsonValue& element : v.GetArray()) {
+    if (element.IsNull()) continue;
+    if (element.IsArray()) {
+      return Status::Serialization("Unrecognized collection type class " +
+                                   std::string(kModelPackage) + std::string(structure));
+    }
+    if (!element.IsObject()) return Status::Serialization("Unexpected value type in payload");
+    StatementMembers m;
+    PARTSTORE_RETURN_IF_ERROR(ReadObject(element, structure, kSpecs, m));
+  }
+  return Status::Ok();
+}
+Status CheckBatchList(const JsonValue& v) {
+  return CheckStatementList<kBatchMembers>(v, "BatchStatementRequest");
+}
+Status CheckTransactList(const JsonValue& v) {
+  return CheckStatementList<kTransactMembers>(v, "ParameterizedStatement");
+}
+
+// ---- Constraints and values ----
+
+void StatementConstraints(Constraints& c, const StatementMembers& m, const std::string& prefix) {
+  c.Required(m[kStatement], prefix + "statement");
+  if (m[kStatement] != nullptr && !c.full()) {
+    c.violations().Length(StringOf(*m[kStatement]), 1, kMaxStatementLength, prefix + "statement");
+  }
+  if (m[kParameters] != nullptr && m[kParameters]->Size() == 0 && !c.full()) {
+    c.violations().CollectionLength("[]", 0, 1, SIZE_MAX, prefix + "parameters");
+  }
+  c.Enum(m[kOnFailure], kReturnValuesOnConditionCheckFailureNames,
+         kReturnValuesOnConditionCheckFailureSet, prefix + "returnValuesOnConditionCheckFailure");
+}
+
+Result<std::optional<std::vector<Value>>> DecodeParameters(const JsonValue* value) {
+  if (value == nullptr) return std::optional<std::vector<Value>>();
+  std::vector<Value> out;
+  for (const JsonValue& element : value->GetArray()) {
+    PARTSTORE_ASSIGN_OR_RETURN(Value v, DecodeAttributeValue(element));
+    out.push_back(std::move(v));
+  }
+  return std::optional<std::vector<Value>>(std::move(out));
+}
+
+ReturnValuesOnConditionCheckFailure OnFailureOf(const JsonValue* value) {
+  return EnumOf(value, kReturnValuesOnConditionCheckFailureNames,
+                ReturnValuesOnConditionCheckFailure::kNone);
+}
+
+ReturnConsumedCapacity CapacityOf(const JsonValue* value) {
+  return EnumOf(value, kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+}
+
+StatementMembers ElementMembers(const JsonValue& element, std::span<const MemberSpec> specs) {
+  StatementMembers m{};
+  if (element.IsObject()) (void)ReadObject(element, "", specs, m);
+  return m;
+}
+
+void Key(JsonWriter& w, std::string_view key) {
+  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+}
+
+void String(JsonWriter& w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+}  // namespace
+
+Result<ExecuteStatementRequest> DecodeExecuteStatementRequest(const JsonValue& body) {
+  StatementMembers m;
+  PARTSTORE_RETURN_IF_ERROR(ReadObject(body, "ExecuteStatement", kExecuteMembers, m));
+  Constraints c;
+  StatementConstraints(c, m, "");
+  c.Enum(m[kReturnConsumedCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
+         "returnConsumedCapacity");
+  c.Range(m[kLimit], 1, kIntMax, "limit");
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+
+  ExecuteStatementRequest request;
+  request.statement = std::string(StringOf(*m[kStatement]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.parameters, DecodeParameters(m[kParameters]));
+  request.consistent_read = m[kConsistentRead] != nullptr && BooleanOf(*m[kConsistentRead]);
+  request.next_token = OptionalString(m[kNextToken]);
+  request.return_consumed_capacity = CapacityOf(m[kReturnConsumedCapacity]);
+  if (m[kLimit] != nullptr) request.limit = static_cast<int32_t>(IntegerOf(*m[kLimit]));
+  request.return_values_on_condition_check_failure = OnFailureOf(m[kOnFailure]);
+  return request;
+}
+
+Result<BatchExecuteStatementRequest> DecodeBatchExecuteStatementRequest(const JsonValue& body) {
+  enum { kStatements, kCapacity, kCount };
+  constexpr MemberSpec kSpecs[kCount] = {{"Statements", Shape::kStringList},
+                                         {"ReturnConsumedCapacity", Shape::kString}};
+  std::array<const JsonValue*, kCount> m;
+  PARTSTORE_RETURN_IF_ERROR(
+      ReadObject(body, "BatchExecuteStatement", kSpecs, m, kStatements, CheckBatchList));
+  const JsonValue* statements = m[kStatements];
+  Constraints c;
+  c.Enum(m[kCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
+         "returnConsumedCapacity");
+  c.Required(statements, "statements");
+  if (statements != nullptr) {
+    if (!c.full()) {
+      c.violations().CollectionLength("[" + std::to_string(statements->Size()) + " statements]",
+                                      statements->Size(), 1, kMaxBatchStatements, "statements");
+    }
+    for (size_t i = 0; i < statements->Size(); ++i) {
+      const JsonValue& element = (*statements)[static_cast<rapidjson::SizeType>(i)];
+      const std::string prefix = "statements." + std::to_string(i + 1) + ".member.";
+      if (element.IsNull()) {
+        c.Required(nullptr, prefix.substr(0, prefix.size() - 1));
+        continue;
+      }
+      StatementConstraints(c, ElementMembers(element, kBatchMembers), prefix);
+    }
+  }
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+
+  BatchExecuteStatementRequest request;
+  request.return_consumed_capacity = CapacityOf(m[kCapacity]);
+  for (const JsonValue& element : statements->GetArray()) {
+    const StatementMembers s = ElementMembers(element, kBatchMembers);
+    BatchStatementRequest statement;
+    statement.statement = std::string(StringOf(*s[kStatement]));
+    PARTSTORE_ASSIGN_OR_RETURN(statement.parameters, DecodeParameters(s[kParameters]));
+    statement.consistent_read = s[kConsistentRead] != nullptr && BooleanOf(*s[kConsistentRead]);
+    statement.return_values_on_condition_check_failure = OnFailureOf(s[kOnFailure]);
+    request.statements.push_back(std::move(statement));
+  }
+  return request;
+}
+
+Result<ExecuteTransactionRequest> DecodeExecuteTransactionRequest(const JsonValue& body) {
+  enum { kStatements, kToken, kCapacity, kCount };
+  constexpr MemberSpec kSpecs[kCount] = {{"TransactStatements", Shape::kStringList},
+                                         {"ClientRequestToken", Shape::kString},
+                                         {"ReturnConsumedCapacity", Shape::kString}};
+  std::array<const JsonValue*, kCount> m;
+  PARTSTORE_RETURN_IF_ERROR(
+      ReadObject(body, "ExecuteTransaction", kSpecs, m, kStatements, CheckTransactList));
+  const JsonValue* statements = m[kStatements];
+  Constraints c;
+  c.Enum(m[kCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
+         "returnConsumedCapacity");
+  c.Required(statements, "transactStatements");
+  if (statements != nullptr) {
+    if (!c.full()) {
+      c.violations().CollectionLength("[" + std::to_string(statements->Size()) + " statements]",
+                                      statements->Size(), 1, kMaxTransactStatements,
+                                      "transactStatements");
+    }
+    for (size_t i = 0; i < statements->Size(); ++i) {
+      const JsonValue& element = (*statements)[static_cast<rapidjson::SizeType>(i)];
+      const std::string prefix = "transactStatements." + std::to_string(i + 1) + ".member.";
+      if (element.IsNull()) {
+        c.Required(nullptr, prefix.substr(0, prefix.size() - 1));
+        continue;
+      }
+      StatementConstraints(c, ElementMembers(element, kTransactMembers), prefix);
+    }
+  }
+  if (m[kToken] != nullptr && !c.full()) {
+    c.violations().Length(StringOf(*m[kToken]), 1, 36, "clientRequestToken");
+  }
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+
+  ExecuteTransactionRequest request;
+  request.client_request_token = OptionalString(m[kToken]);
+  request.return_consumed_capacity = CapacityOf(m[kCapacity]);
+  for (const JsonValue& element : statements->GetArray()) {
+    const StatementMembers s = ElementMembers(element, kTransactMembers);
+    ParameterizedStatement statement;
+    statement.statement = std::string(StringOf(*s[kStatement]));
+    PARTSTORE_ASSIGN_OR_RETURN(statement.parameters, DecodeParameters(s[kParameters]));
+    statement.return_values_on_condition_check_failure = OnFailureOf(s[kOnFailure]);
+    request.transact_statements.push_back(std::move(statement));
+  }
+  return request;
+}
+
+std::string EncodeExecuteStatementResult(const ExecuteStatementResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Key(w, "Items");
+  w.StartArray();
+  for (const Item& item : result.items) WriteItem(item, w);
+  w.EndArray();
+  if (result.next_token) {
+    Key(w, "NextToken");
+    String(w, *result.next_token);
+  }
+  if (result.consumed_capacity) {
+    Key(w, "ConsumedCapacity");
+    WriteConsumedCapacity(*result.consumed_capacity, w);
+  }
+  if (result.last_evaluated_key) {
+    Key(w, "LastEvaluatedKey");
+    WriteItem(*result.last_evaluated_key, w);
+  }
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+std::string EncodeBatchExecuteStatementResult(const BatchExecuteStatementResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Key(w, "Responses");
+  w.StartArray();
+  for (const BatchStatementResponse& response : result.responses) {
+    w.StartObject();
+    if (response.error) {
+      Key(w, "Error");
+      w.StartObject();
+      Key(w, "Code");
+      String(w, response.error->code);
+      Key(w, "Message");
+      String(w, response.error->message);
+      if (response.error->item) {
+        Key(w, "Item");
+        WriteItem(*response.error->item, w);
+      }
+      w.EndObject();
+    }
+    if (response.table_name) {
+      Key(w, "TableName");
+      String(w, *response.table_name);
+    }
+    if (response.item) {
+      Key(w, "Item");
+      WriteItem(*response.item, w);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  WriteConsumedCapacityList(result.consumed_capacity, w);
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+std::string EncodeExecuteTransactionResult(const ExecuteTransactionResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  if (result.responses) {
+    Key(w, "Responses");
+    w.StartArray();
+    for (const std::optional<Item>& item : *result.responses) {
+      w.StartObject();
+      if (item) {
+        Key(w, "Item");
+        WriteItem(*item, w);
+      }
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  WriteConsumedCapacityList(result.consumed_capacity, w);
+  w.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+}  // namespace partstore::protocol
