@@ -44,6 +44,24 @@ void ConstraintViolations::Name(std::string_view value, std::string_view member)
   }
 }
 
+void ConstraintViolations::TableName(std::string_view value, std::string_view member,
+                                     size_t min_empty) {
+  // One violation, never two (the conformance suite verified against DynamoDB; also
+  // hectorvent/floci DynamoDbTableNames): DescribeTable with TableName "" answers "1 validation
+  // error detected: Value '' at 'tableName' failed to satisfy constraint: Member must have length
+  // greater than or equal to 1"; CreateTable's short-name check says 3.
+  if (value.empty()) {
+    Length(value, min_empty, 255, member);
+  } else if (value.size() < 3 || value.size() > 255) {
+    Length(value, 3, 255, member);
+  } else if (!MatchesNamePattern(value)) {
+    Add(fmt::format(
+        "Value '{}' at '{}' failed to satisfy constraint: Member must satisfy regular expression "
+        "pattern: [a-zA-Z0-9_.-]+",
+        value, member));
+  }
+}
+
 void ConstraintViolations::Length(std::string_view value, size_t min, size_t max,
                                   std::string_view member) {
   if (value.size() < min) {

@@ -36,6 +36,11 @@ class ConstraintViolations {
   void NotNull(std::string_view member);
   // Table and index names: length 3..255, pattern [a-zA-Z0-9_.-]+ (length reported first).
   void Name(std::string_view value, std::string_view member);
+  // Table names: one violation at most, the first of: "length greater than or equal to 1" for an
+  // empty name (the TableName member also takes a table ARN, whose model minimum is 1; CreateTable,
+  // which takes only a short name, passes `min_empty` 3), then length 3..255, then the pattern.
+  void TableName(std::string_view value, std::string_view member = "tableName",
+                 size_t min_empty = 1);
   // String length bounds ("Member must have length greater than or equal to 1" / "less than or
   // equal to 255").
   void Length(std::string_view value, size_t min, size_t max, std::string_view member);

@@ -29,7 +29,7 @@ Status TableNotFound(std::string_view name) {
 
 Status CheckName(std::string_view name) {
   ConstraintViolations violations;
-  violations.Name(name, "tableName");
+  violations.TableName(name);
   return violations.ToStatus();
 }
 

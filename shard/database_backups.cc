@@ -224,7 +224,7 @@ Status DatabaseState::LoadBackups() {
 Result<CreateBackupResult> Database::CreateBackup(const CreateBackupRequest& request) {
   {
     ConstraintViolations violations;
-    violations.Name(request.table_name, "tableName");
+    violations.TableName(request.table_name);
     violations.Name(request.backup_name, "backupName");
     PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
   }
@@ -272,7 +272,7 @@ Result<DescribeBackupResult> Database::DescribeBackup(const DescribeBackupReques
 Result<ListBackupsResult> Database::ListBackups(const ListBackupsRequest& request) {
   {
     ConstraintViolations violations;
-    if (request.table_name) violations.Name(*request.table_name, "tableName");
+    if (request.table_name) violations.TableName(*request.table_name);
     if (request.limit) violations.Range(*request.limit, 1, 100, "limit");
     if (request.backup_type && *request.backup_type != "USER" && *request.backup_type != "SYSTEM" &&
         *request.backup_type != "AWS_BACKUP" && *request.backup_type != "ALL") {

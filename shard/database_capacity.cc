@@ -56,7 +56,7 @@ namespace {
 Result<std::shared_ptr<Table>> CapacityTable(const Database& db, const std::string& table_name,
                                              const std::optional<std::string>& index_name) {
   ConstraintViolations violations;
-  violations.Name(table_name, "tableName");
+  violations.TableName(table_name);
   if (index_name) violations.Name(*index_name, "indexName");
   PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
   if (!db.options().capacity.enabled) return Status::Validation(std::string(kCapacityOff));

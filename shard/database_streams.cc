@@ -23,7 +23,7 @@ Status StreamNotFound(std::string_view arn) {
 
 Result<ListStreamsResult> Database::ListStreams(const ListStreamsRequest& request) {
   ConstraintViolations violations;
-  if (request.table_name) violations.Name(*request.table_name, "tableName");
+  if (request.table_name) violations.TableName(*request.table_name);
   if (request.limit) violations.Range(*request.limit, 1, 100, "limit");
   if (request.exclusive_start_stream_arn) {
     CheckArn(*request.exclusive_start_stream_arn, "exclusiveStartStreamArn", &violations);

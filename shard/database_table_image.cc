@@ -50,7 +50,7 @@ Result<ContinuousBackupsResult> Database::UpdateContinuousBackups(
     const UpdateContinuousBackupsRequest& request) {
   {
     ConstraintViolations violations;
-    violations.Name(request.table_name, "tableName");
+    violations.TableName(request.table_name);
     if (request.recovery_period_in_days) {
       violations.Range(*request.recovery_period_in_days, 1, 35,
                        "pointInTimeRecoverySpecification.recoveryPeriodInDays");
@@ -72,7 +72,7 @@ Result<ContinuousBackupsResult> Database::DescribeContinuousBackups(
     const DescribeContinuousBackupsRequest& request) {
   {
     ConstraintViolations violations;
-    violations.Name(request.table_name, "tableName");
+    violations.TableName(request.table_name);
     PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
   }
   Result<std::shared_ptr<Table>> table = state_->GetTable(request.table_name);

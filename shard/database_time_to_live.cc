@@ -15,7 +15,7 @@ namespace {
 
 Status CheckTableName(std::string_view name) {
   ConstraintViolations violations;
-  violations.Name(name, "tableName");
+  violations.TableName(name);
   return violations.ToStatus();
 }
 
@@ -36,7 +36,7 @@ Result<UpdateTimeToLiveResult> Database::UpdateTimeToLive(const UpdateTimeToLive
   const TimeToLiveSpecification& spec = request.time_to_live_specification;
   {
     ConstraintViolations violations;
-    violations.Name(request.table_name, "tableName");
+    violations.TableName(request.table_name);
     // A TTL attribute name is 1..255 bytes, though attribute names may be 64 KB.
     violations.Length(spec.attribute_name, 1, 255, "timeToLiveSpecification.attributeName");
     PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());

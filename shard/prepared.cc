@@ -60,7 +60,7 @@ Result<expr::ProjectionExpression> ProjectionOf(expr::Resolver& resolver,
 
 Status CheckTableName(std::string_view name) {
   ConstraintViolations violations;
-  violations.Name(name, "tableName");
+  violations.TableName(name);
   return violations.ToStatus();
 }
 
@@ -275,7 +275,7 @@ Result<PreparedProjection> PrepareKeysAndAttributes(const KeysAndAttributes& req
 Result<PreparedRead> PrepareQuery(const QueryRequest& request, std::string_view table_name,
                                   expr::ExpressionCache* cache) {
   ConstraintViolations violations;
-  violations.Name(table_name, "tableName");
+  violations.TableName(table_name);
   if (request.index_name) violations.Name(*request.index_name, "indexName");
   if (request.limit) violations.Range(*request.limit, 1, INT32_MAX, "limit");
   PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
@@ -313,7 +313,7 @@ Result<PreparedRead> PrepareQuery(const QueryRequest& request, std::string_view 
 Result<PreparedRead> PrepareScan(const ScanRequest& request, std::string_view table_name,
                                  expr::ExpressionCache* cache) {
   ConstraintViolations violations;
-  violations.Name(table_name, "tableName");
+  violations.TableName(table_name);
   if (request.index_name) violations.Name(*request.index_name, "indexName");
   if (request.limit) violations.Range(*request.limit, 1, INT32_MAX, "limit");
   if (request.segment) violations.Range(*request.segment, 0, 999999, "segment");

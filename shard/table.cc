@@ -140,7 +140,7 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
     return Status::Validation("TableOptions: cache_expiry needs capacity.clock (epoch time)");
   }
   ConstraintViolations violations;
-  violations.Name(request.table_name, "tableName");
+  violations.TableName(request.table_name, "tableName", /*min_empty=*/3);
   violations.CollectionLength(fmt::format("[{} elements]", request.key_schema.size()),
                               request.key_schema.size(), 1, 2, "keySchema");
   CheckThroughputConstraints(request.provisioned_throughput, &violations);

@@ -497,6 +497,13 @@ Result<TransactGetItemsResult> Database::TransactGetItems(const TransactGetItems
     if (!key.ok()) return CanceledAt(count, i, key.status());
     gets[i].key = std::move(*key);
   }
+  std::set<std::tuple<const Table*, std::string_view, std::string_view>> seen;
+  for (const Get& get : gets) {
+    if (!seen.emplace(get.table.get(), get.key.partition, get.key.sort).second) {
+      return Status::Validation(
+          "Transaction request cannot include multiple operations on one item");
+    }
+  }
 
   TransactGetItemsResult result;
   result.responses.resize(count);

@@ -19,10 +19,10 @@ namespace partstore::persist {
 struct TableSettings {
   // Name, key schema, attribute definitions, billing mode and throughput, LSIs and GSIs (with
   // their projections and throughput), and the stream's view type while one is enabled.
-  CreateTableRequest create;
+  CreateTableRequest create{};
   // The TTL attribute while TTL is enabled.
-  std::optional<std::string> time_to_live_attribute;
-  std::vector<sharding::ShardingPolicy> sharding_policies;
+  std::optional<std::string> time_to_live_attribute{};
+  std::vector<sharding::ShardingPolicy> sharding_policies{};
   // The table's number in the write-ahead log (shard/persist/write_ahead_log.h).
   uint64_t log_number = 0;
 };

@@ -475,7 +475,8 @@ TEST_F(CapacityDispatchTest, EngineErrors) {
   EXPECT_NE(r.body.find("at 'topN'"), std::string::npos) << r.body;
   // Dispatch's first checks apply to the extensions too.
   r = Call("Partstore.NoSuchOperation", "{}");
-  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException"})");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException",)"
+                    R"("message":"Unknown operation exception: Partstore.NoSuchOperation"})");
   r = Call("Partstore.GetMetrics", "");
   EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#SerializationException"})");
 }

@@ -276,16 +276,32 @@ class DispatchTest : public ::testing::Test {
   Database db_;
 };
 
+constexpr std::string_view kNoSuchOperation =
+    R"({"__type":"com.amazon.coral.service#UnknownOperationException",)"
+    R"("message":"Unknown operation exception: NoSuchOperation"})";
+
+TEST_F(DispatchTest, UnknownOperationsAreNamed) {
+  // A DynamoDB operation partstore does not serve says so (GUI tools show the message).
+  Response r = Call("DescribeGlobalTable", R"({"GlobalTableName": "abc"})");
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException","message":)"
+                    R"("Unknown operation exception: DescribeGlobalTable is a DynamoDB operation )"
+                    R"x(partstore does not serve (the README lists the operations it serves)"})x");
+  // No operation at all: no message (what DynamoDB answers a request without a target).
+  r = Call("", "{}");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException"})");
+}
+
 TEST_F(DispatchTest, FirstChecks) {
   Response r = Call("NoSuchOperation", "{}");
   EXPECT_EQ(r.http_status, 400);
-  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException"})");
+  EXPECT_EQ(r.body, kNoSuchOperation);
   r = Call("GetItem", "{not json");
   EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#SerializationException"})");
   r = Call("NoSuchOperation", "{not json");
   EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#SerializationException"})");
   r = Call("NoSuchOperation", "");
-  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException"})");
+  EXPECT_EQ(r.body, kNoSuchOperation);
   r = Call("GetItem", "");
   EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#SerializationException"})");
   r = Call("GetItem", R"({"TableName": 5})");
@@ -533,7 +549,7 @@ TEST_F(DispatchTest, QueryAndScan) {
       "ExpressionAttributeValues": {":p": {"S": "u1"}}, "Limit": 0})");
   EXPECT_EQ(r.body,
             R"({"__type":"com.amazon.coral.validate#ValidationException","message":)"
-            R"("1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: )"
+            R"("1 validation error detected: Value at 'Limit' failed to satisfy constraint: )"
             R"(Member must have value greater than or equal to 1"})");
 }
 

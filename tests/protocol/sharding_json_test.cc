@@ -569,7 +569,8 @@ TEST_F(ShardingDispatchTest, PolicyErrors) {
   r = Call("Partstore.PutShardingPolicy", "");
   EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#SerializationException"})");
   r = Call("Partstore.ShardedScan", "{}");
-  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException"})");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException",)"
+                    R"("message":"Unknown operation exception: Partstore.ShardedScan"})");
 }
 
 TEST_F(ShardingDispatchTest, UncoveredKeysBehaveLikeThePlainOperations) {

@@ -94,13 +94,23 @@ TEST(SerializationTest, SecondaryIndexStructures) {
 }
 
 TEST(ConstraintsTest, CreateTable) {
+  // CreateTable's own text for a missing name comes first (architect/dynalite, against DynamoDB).
   auto r = Decode(DecodeCreateTableRequest, "{}");
   EXPECT_EQ(ErrorOf(r),
-            "Validation: 3 validation errors detected: "
+            "Validation: The parameter 'TableName' is required but was not present in the "
+            "request");
+  r = Decode(DecodeCreateTableRequest, R"({"TableName": "abc"})");
+  EXPECT_EQ(ErrorOf(r),
+            "Validation: 2 validation errors detected: "
             "Value null at 'attributeDefinitions' failed to satisfy constraint: Member must not "
             "be null; "
-            "Value null at 'tableName' failed to satisfy constraint: Member must not be null; "
             "Value null at 'keySchema' failed to satisfy constraint: Member must not be null");
+  // An empty name: one error, with CreateTable's minimum of 3.
+  r = Decode(DecodeCreateTableRequest, R"({"TableName": "", "AttributeDefinitions": [],
+      "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}]})");
+  EXPECT_EQ(ErrorOf(r),
+            "Validation: 1 validation error detected: Value '' at 'tableName' failed to "
+            "satisfy constraint: Member must have length greater than or equal to 3");
   r = Decode(DecodeCreateTableRequest, R"({"TableName": "abc",
       "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "Q"}],
       "KeySchema": [{"AttributeName": "a", "KeyType": "SIDE"}],

@@ -78,7 +78,9 @@ TEST_F(ServerConcurrentTest, PipelinedRequestsAreAnsweredInOrder) {
   auto unknown = client.Read();
   ASSERT_TRUE(unknown);
   EXPECT_EQ(unknown->result(), http::status::bad_request);
-  EXPECT_EQ(unknown->body(), R"({"__type":"com.amazon.coral.service#UnknownOperationException"})");
+  EXPECT_EQ(unknown->body(),
+            R"({"__type":"com.amazon.coral.service#UnknownOperationException",)"
+            R"("message":"Unknown operation exception: NoSuchOperation"})");
   EXPECT_TRUE(unknown->keep_alive());  // an error answer keeps the connection
   auto list = client.Read();
   ASSERT_TRUE(list);

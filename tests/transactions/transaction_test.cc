@@ -248,6 +248,17 @@ TEST_F(TransactionTest, TransactGetItemsProjectsAndValidates) {
             (std::vector<std::string>{"ValidationError"}));
 }
 
+TEST_F(TransactionTest, TransactGetItemsRefusesTheSameItemTwice) {
+  // DynamoDB's text, as for TransactWriteItems (the conformance suite verified against DynamoDB).
+  TransactGetItem get{
+      GetItemRequest{.table_name = "Social", .key = {{"PK", "USER#a"}, {"SK", "PROFILE"}}}};
+  TransactGetItem other = get;
+  other.get.key = {{"PK", "USER#a"}, {"SK", "OTHER"}};
+  EXPECT_TRUE(db_.TransactGetItems({.transact_items = {get, other}}).ok());
+  EXPECT_EQ(ErrorText(db_.TransactGetItems({.transact_items = {get, other, get}})),
+            "Transaction request cannot include multiple operations on one item");
+}
+
 TEST_F(TransactionTest, IndexesChangeWithTheTransaction) {
   ASSERT_TRUE(db_.CreateTable(ShardedTestTable("Orders")).ok());  // GSI1 on GSI1PK / GSI1SK
   MustPut(db_, "Orders", {{"PK", "ORDER#1"}, {"SK", "A"}, {"GSI1PK", "open"}, {"GSI1SK", "1"}});

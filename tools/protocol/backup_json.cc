@@ -136,7 +136,7 @@ Result<CreateBackupRequest> DecodeCreateBackupRequest(const JsonValue& body) {
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "CreateBackup", kMembers, m));
   Constraints c;
   c.Required(m[0], "tableName");
-  c.Name(m[0], "tableName");
+  c.TableName(m[0]);
   c.Required(m[1], "backupName");
   c.Name(m[1], "backupName");
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());

@@ -230,7 +230,7 @@ Result<UpdateContributorInsightsRequest> DecodeUpdateContributorInsightsRequest(
       ReadMembers(body, "UpdateContributorInsights", kUpdateInsightsMembers, m));
   Constraints c;
   c.Required(m[kUpdateInsightsTableName], "tableName");
-  c.Name(m[kUpdateInsightsTableName], "tableName");
+  c.TableName(m[kUpdateInsightsTableName]);
   c.Name(m[kUpdateInsightsIndexName], "indexName");
   c.Required(m[kUpdateInsightsAction], "contributorInsightsAction");
   c.Enum(m[kUpdateInsightsAction], kInsightsActionNames, "[ENABLE, DISABLE]",
@@ -251,7 +251,7 @@ Result<DescribeContributorInsightsRequest> DecodeDescribeContributorInsightsRequ
       ReadMembers(body, "DescribeContributorInsights", kPartitionsMembers, m));
   Constraints c;
   c.Required(m[kPartitionsTableName], "tableName");
-  c.Name(m[kPartitionsTableName], "tableName");
+  c.TableName(m[kPartitionsTableName]);
   c.Name(m[kPartitionsIndexName], "indexName");
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   return DescribeContributorInsightsRequest{

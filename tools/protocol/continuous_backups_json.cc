@@ -34,7 +34,7 @@ Result<UpdateContinuousBackupsRequest> DecodeUpdateContinuousBackupsRequest(cons
   }
   Constraints c;
   c.Required(m[kTableName], "tableName");
-  c.Name(m[kTableName], "tableName");
+  c.TableName(m[kTableName]);
   c.Required(m[kSpecification], "pointInTimeRecoverySpecification");
   if (m[kSpecification] != nullptr) {
     c.Required(spec[kEnabled], "pointInTimeRecoverySpecification.pointInTimeRecoveryEnabled");
@@ -56,7 +56,7 @@ Result<DescribeContinuousBackupsRequest> DecodeDescribeContinuousBackupsRequest(
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeContinuousBackups", kDescribeMembers, m));
   Constraints c;
   c.Required(m[0], "tableName");
-  c.Name(m[0], "tableName");
+  c.TableName(m[0]);
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   return DescribeContinuousBackupsRequest{.table_name = std::string(StringOf(*m[0]))};
 }

@@ -2,9 +2,11 @@
 //
 // Order of the first checks, as architect/dynalite index.js reproduces DynamoDB: a non-empty body
 // that is not JSON is a SerializationException; then an unknown operation is an
-// UnknownOperationException; then an empty body is a SerializationException. Neither exception
-// carries a message: the bodies are {"__type":"com.amazon.coral.service#SerializationException"}
-// and {"__type":"com.amazon.coral.service#UnknownOperationException"}, HTTP 400.
+// UnknownOperationException; then an empty body is a SerializationException. The
+// SerializationException carries no message ({"__type":"com.amazon.coral.service#
+// SerializationException"}, HTTP 400). The UnknownOperationException names the operation
+// (UnknownOperation below): an empty message broke GUI tools calling a DynamoDB operation
+// partstore does not serve (dynamodb-admin answered HTTP 500).
 //
 // Error bodies: {"__type": <WireErrorFor(code).type>, "message": <text>}, except that DynamoDB
 // names the member "Message" in SerializationExceptions that have a text (dynalite
@@ -24,10 +26,12 @@
 // (sharding_json.h); the server maps the X-Amz-Target Partstore_20261120.<Op> to them.
 #include "tools/protocol/dispatch.h"
 
+#include <fmt/format.h>
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -36,6 +40,7 @@
 #include "tools/protocol/capacity_json.h"
 #include "tools/protocol/errors.h"
 #include "tools/protocol/operations_json.h"
+#include "tools/protocol/partiql_json.h"
 #include "tools/protocol/sharding_json.h"
 #include "tools/protocol/transaction_json.h"
 #include "tools/protocol/transfer_json.h"
@@ -76,7 +81,12 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 48> kOperations = {{
+const std::array<Operation, 51> kOperations = {{
+    {"BatchExecuteStatement",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeBatchExecuteStatementRequest, &Database::BatchExecuteStatement,
+                  EncodeBatchExecuteStatementResult);
+     }},
     {"BatchGetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
@@ -156,6 +166,16 @@ const std::array<Operation, 48> kOperations = {{
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeListStreamsRequest, &Database::ListStreams,
                   EncodeListStreamsResult);
+     }},
+    {"ExecuteStatement",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeExecuteStatementRequest, &Database::ExecuteStatement,
+                  EncodeExecuteStatementResult);
+     }},
+    {"ExecuteTransaction",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeExecuteTransactionRequest, &Database::ExecuteTransaction,
+                  EncodeExecuteTransactionResult);
      }},
     {"GetItem",
      [](Database& db, const rapidjson::Value& body) {
@@ -333,6 +353,39 @@ Handler FindHandler(std::string_view operation) {
   return nullptr;
 }
 
+// DynamoDB's operations (botocore's dynamodb model, 2026) that partstore does not serve, sorted:
+// global tables, Kinesis streaming destinations, resource policies, replica auto scaling.
+constexpr std::string_view kUnservedDynamoDbOperations[] = {
+    "CreateGlobalTable",
+    "DeleteResourcePolicy",
+    "DescribeGlobalTable",
+    "DescribeGlobalTableSettings",
+    "DescribeKinesisStreamingDestination",
+    "DescribeTableReplicaAutoScaling",
+    "DisableKinesisStreamingDestination",
+    "EnableKinesisStreamingDestination",
+    "GetResourcePolicy",
+    "ListGlobalTables",
+    "PutResourcePolicy",
+    "UpdateGlobalTable",
+    "UpdateGlobalTableSettings",
+    "UpdateKinesisStreamingDestination",
+    "UpdateTableReplicaAutoScaling",
+};
+
+// DynamoDB's UnknownOperationException text ("Unknown operation exception", as the SDKs report
+// it from DynamoDB: boto/boto3#1542, aws/aws-toolkit-jetbrains#2956), naming the operation.
+Status UnknownOperation(std::string_view operation) {
+  if (operation.empty()) return Status(Code::kUnknownOperation, "");
+  const bool dynamodb = std::binary_search(std::begin(kUnservedDynamoDbOperations),
+                                           std::end(kUnservedDynamoDbOperations), operation);
+  return Status(Code::kUnknownOperation,
+                fmt::format("Unknown operation exception: {}{}", operation,
+                            dynamodb ? " is a DynamoDB operation partstore does not serve (the "
+                                       "README lists the operations it serves)"
+                                     : ""));
+}
+
 }  // namespace
 
 Response ErrorResponse(const Status& status) {
@@ -403,7 +456,7 @@ Response Dispatch(Database& db, std::string_view operation, std::string_view bod
   // the data plane's requests pay nothing for them.)
   const bool transfer = handler == nullptr && IsTransferOperation(operation);
   if (handler == nullptr && !transfer) {
-    return ErrorResponse(Status(Code::kUnknownOperation, ""));
+    return ErrorResponse(UnknownOperation(operation));
   }
   if (body.empty()) return ErrorResponse(Status::Serialization(""));
   if (transfer) return DispatchTransfer(transfers, operation, document);

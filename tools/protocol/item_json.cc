@@ -194,7 +194,7 @@ constexpr MemberSpec kDeleteMembers[kDeleteMemberCount] = {
 
 void TableName(Constraints& c, const JsonValue* name) {
   c.Required(name, "tableName");
-  c.Name(name, "tableName");
+  c.TableName(name);
 }
 
 }  // namespace

@@ -484,6 +484,10 @@ void Constraints::Name(const JsonValue* value, std::string_view member) {
   if (value != nullptr && !full()) violations_.Name(StringOf(*value), member);
 }
 
+void Constraints::TableName(const JsonValue* value, std::string_view member, size_t min_empty) {
+  if (value != nullptr && !full()) violations_.TableName(StringOf(*value), member, min_empty);
+}
+
 void Constraints::Enum(const JsonValue* value, std::span<const std::string_view> names,
                        std::string_view set, std::string_view member) {
   if (value == nullptr || full()) return;

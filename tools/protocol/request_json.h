@@ -118,7 +118,10 @@ class Constraints {
 
   // Each checks `value` (null: absent) and adds DynamoDB's texts for `member`.
   void Required(const JsonValue* value, std::string_view member);
-  void Name(const JsonValue* value, std::string_view member);  // table / index names
+  void Name(const JsonValue* value, std::string_view member);  // index names
+  // Table names (ConstraintViolations::TableName).
+  void TableName(const JsonValue* value, std::string_view member = "tableName",
+                 size_t min_empty = 1);
   void Enum(const JsonValue* value, std::span<const std::string_view> names, std::string_view set,
             std::string_view member);
   void Range(const JsonValue* value, int64_t min, int64_t max, std::string_view member);

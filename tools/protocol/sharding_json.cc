@@ -96,7 +96,7 @@ constexpr MemberSpec kAggregateMembers[] = {{"SumAttribute", Shape::kString}};
 // TableName (required) and IndexName, as table and index names.
 void Names(Constraints& c, const JsonValue* table_name, const JsonValue* index_name) {
   c.Required(table_name, "tableName");
-  c.Name(table_name, "tableName");
+  c.TableName(table_name);
   c.Name(index_name, "indexName");
 }
 

@@ -308,7 +308,7 @@ std::optional<BillingMode> BillingModeOf(const JsonValue* value) {
 
 void TableName(Constraints& c, const JsonValue* name) {
   c.Required(name, "tableName");
-  c.Name(name, "tableName");
+  c.TableName(name);
 }
 
 void Key(JsonWriter& w, std::string_view key) {
@@ -446,9 +446,15 @@ Result<CreateTableRequest> DecodeCreateTableRequest(const JsonValue& body) {
   std::array<const JsonValue*, kCreateMemberCount> m;
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "CreateTable", kCreateMembers, m));
 
+  // CreateTable's own text for a missing name, before any constraint (architect/dynalite
+  // test/createTable.js, run against DynamoDB).
+  if (m[kCreateTableName] == nullptr) {
+    return Status::Validation(
+        "The parameter 'TableName' is required but was not present in the request");
+  }
   Constraints c;
   AttributeDefinitionConstraints(c, m[kCreateAttributeDefinitions], /*required=*/true);
-  TableName(c, m[kCreateTableName]);
+  c.TableName(m[kCreateTableName], "tableName", /*min_empty=*/3);
   ThroughputConstraints(c, m[kCreateProvisionedThroughput]);
   KeySchemaConstraints(c, m[kCreateKeySchema]);
   IndexListConstraints(c, m[kCreateLocalSecondaryIndexes], /*global=*/false);

@@ -37,7 +37,7 @@ Result<UpdateTimeToLiveRequest> DecodeUpdateTimeToLiveRequest(const JsonValue& b
   const JsonValue* enabled = spec != nullptr ? MemberOf(*spec, "Enabled") : nullptr;
   Constraints c;
   c.Required(m[kUpdateTableName], "tableName");
-  c.Name(m[kUpdateTableName], "tableName");
+  c.TableName(m[kUpdateTableName]);
   c.Required(spec, "timeToLiveSpecification");
   if (spec != nullptr) {
     c.Required(attribute, "timeToLiveSpecification.attributeName");
@@ -59,7 +59,7 @@ Result<DescribeTimeToLiveRequest> DecodeDescribeTimeToLiveRequest(const JsonValu
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeTimeToLive", kDescribeMembers, m));
   Constraints c;
   c.Required(m[0], "tableName");
-  c.Name(m[0], "tableName");
+  c.TableName(m[0]);
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   return DescribeTimeToLiveRequest{.table_name = std::string(StringOf(*m[0]))};
 }

@@ -226,7 +226,7 @@ std::string ElementPath(size_t index) {
 
 void TableName(Constraints& c, const JsonValue* name, const std::string& path) {
   c.Required(name, path);
-  c.Name(name, path);
+  c.TableName(name, path);
 }
 
 void WriteActionConstraints(Constraints& c, const ActionSpec& spec, const ActionMembers& m,
