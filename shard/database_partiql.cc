@@ -5,6 +5,17 @@
 // Order of checks, per request: the model constraints (lengths, counts, Limit; all violations in
 // one "N validation errors detected" message), then per statement: parse, the table
 // (ResourceNotFoundException), compile (parameters, keys, ...), then the operation's own checks.
+//
+// Sources of DynamoDB's texts: the PartiQL validation messages of DynamoDB Local (its
+// ValidationExceptionMessages: "Where clause does not contain a mandatory equality on all key
+// attributes", "Number of parameters in request and statement don't match.", the ORDER BY, EXISTS,
+// RETURNING, bag and transaction-read texts, "Invalid NextToken", "NextToken does not match
+// request"), which emulators checked against DynamoDB reproduce alike; "Duplicate primary key
+// exists in table" as DuplicateItemException (AWS CLI examples, LocalStack, moto); the
+// BatchStatementError codes and the request / response members from the API reference
+// (ExecuteStatement, BatchExecuteStatement, ExecuteTransaction, BatchStatementError); "Statement
+// wasn't well formed, can't be processed: Expected data manipulation" from SDK users' reports of
+// live DynamoDB (awsdocs/aws-sdk-for-javascript-v3#98, passren/PyDynamoDB#26).
 #include <fmt/format.h>
 
 #include <map>

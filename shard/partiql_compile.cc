@@ -177,14 +177,31 @@ class Renderer {
     return out + ")";
   }
 
+  static void Flatten(const Expr& e, Expr::Kind kind, std::vector<const Expr*>& out) {
+    if (e.kind != kind) {
+      out.push_back(&e);
+      return;
+    }
+    Flatten(e.args[0], kind, out);
+    Flatten(e.args[1], kind, out);
+  }
+
   // A condition, as DynamoDB's condition-expression syntax.
   Result<std::string> Condition(const Expr& e) {
     switch (e.kind) {
       case Expr::Kind::kAnd:
       case Expr::Kind::kOr: {
-        PARTSTORE_ASSIGN_OR_RETURN(std::string left, Condition(e.args[0]));
-        PARTSTORE_ASSIGN_OR_RETURN(std::string right, Condition(e.args[1]));
-        return "(" + left + (e.kind == Expr::Kind::kAnd ? ") AND (" : ") OR (") + right + ")";
+        // A chain of one operator as one flat list: "(a) AND (b) AND (c)", so that the
+        // expression's nesting stays that of the statement's parentheses.
+        std::vector<const Expr*> operands;
+        Flatten(e, e.kind, operands);
+        std::string out;
+        for (const Expr* operand : operands) {
+          PARTSTORE_ASSIGN_OR_RETURN(std::string rendered, Condition(*operand));
+          if (!out.empty()) out += e.kind == Expr::Kind::kAnd ? " AND " : " OR ";
+          out += "(" + rendered + ")";
+        }
+        return out;
       }
       case Expr::Kind::kNot: {
         PARTSTORE_ASSIGN_OR_RETURN(std::string inner, Condition(e.args[0]));
