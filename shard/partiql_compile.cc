@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 namespace partstore::internal::partiql {
@@ -520,6 +521,18 @@ Result<CompiledStatement> CompileSelect(const SelectStatement& s, const std::vec
   } else {
     PARTSTORE_ASSIGN_OR_RETURN(Value v, Bind(*EqualityOn(*partition, keys->partition), params));
     out.partition_values.push_back(std::move(v));
+  }
+  if (s.order_by && out.partition_values.size() > 1) {
+    // Several partitions: ordered by the partition key, each partition's items by the sort key.
+    if (s.order_by->attribute != keys->partition) {
+      return Status::Validation(
+          "Must have hash key in ORDER BY clause when more than one hash key condition specified "
+          "in WHERE clause.");
+    }
+    std::stable_sort(out.partition_values.begin(), out.partition_values.end(),
+                     [ascending = s.order_by->ascending](const Value& a, const Value& b) {
+                       return ascending ? Compare(a, b) < 0 : Compare(b, a) < 0;
+                     });
   }
   std::string key_condition = r.Name(keys->partition) + " = :p";
   r.SetValue(":p", out.partition_values.front());
