@@ -315,6 +315,20 @@ TEST_F(StatementTest, ModelConstraints) {
             std::string_view::npos);
 }
 
+TEST_F(StatementTest, LongConditionsAreRefusedNotCrashed) {
+  // 8192 characters of AND chain: more than an expression's 4 KB once compiled.
+  std::string statement = R"(SELECT * FROM "Music" WHERE Artist = 'Acme')";
+  while (statement.size() + 12 < kMaxStatementLength) statement += " AND Year<>1";
+  auto r = Exec(db_, statement);
+  EXPECT_EQ(r.status().code(), Code::kValidation);
+  // Within the limits, a long chain runs.
+  statement = R"(SELECT * FROM "Music" WHERE Artist = 'Acme')";
+  for (int i = 0; i < 20; ++i) statement += " AND Year <> " + std::to_string(i);
+  r = Exec(db_, statement);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->items.size(), 3u);
+}
+
 TEST_F(StatementTest, ConsumedCapacity) {
   ExecuteStatementRequest request{.statement = R"(SELECT * FROM "Music" WHERE Artist = 'Acme')",
                                   .return_consumed_capacity = ReturnConsumedCapacity::kTotal};
