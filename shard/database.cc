@@ -213,6 +213,11 @@ Result<DeleteTableResult> Database::DeleteTable(const DeleteTableRequest& reques
     std::unique_lock lock(state_->mu_);
     auto it = state_->tables_.find(request.table_name);
     if (it == state_->tables_.end()) return TableNotFound(request.table_name);
+    if (it->second->deletion_protected()) {
+      return Status::Validation(
+          "Resource cannot be deleted as it is currently protected against deletion. Disable "
+          "deletion protection first.");
+    }
     table = std::move(it->second);
     state_->tables_.erase(it);
     state_->LogControl(persist::WalRecord::kDeleteTable, table->log_number(), {});

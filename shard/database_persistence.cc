@@ -139,6 +139,14 @@ class Replay {
         request.match = static_cast<sharding::KeyMatch>(match);
         return db_.DeleteShardingPolicy(request).status();
       }
+      case WalRecord::kTags: {
+        std::vector<Tag> tags;
+        if (!persist::DecodeTags(body, &tags) || tags.size() > kMaxTagsPerResource) {
+          return Malformed();
+        }
+        table->set_tags(std::move(tags));
+        return Status::Ok();
+      }
       default:
         return Status::Validation("unknown record kind " + std::to_string(static_cast<int>(kind)));
     }

@@ -68,6 +68,7 @@ Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(Database& db, const s
       copy.table = table;
       copy.settings.log_number = table->log_number();
       copy.settings.create = persist::CreateRequestOf(table->Describe());
+      copy.settings.tags = table->tags();
       const TimeToLiveDescription ttl = table->DescribeTimeToLive();
       if (ttl.time_to_live_status == TimeToLiveStatus::kEnabled ||
           ttl.time_to_live_status == TimeToLiveStatus::kEnabling) {

@@ -160,6 +160,7 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
   if (request.stream_specification) {
     PARTSTORE_RETURN_IF_ERROR(CheckStreamSpecification(*request.stream_specification));
   }
+  PARTSTORE_RETURN_IF_ERROR(CheckSettings(request));
   PARTSTORE_ASSIGN_OR_RETURN(KeySchema schema, KeySchemaOf(request));
   PARTSTORE_ASSIGN_OR_RETURN(std::vector<IndexDefinition> indexes,
                              IndexDefinitionsOf(request, schema, mode));
@@ -213,11 +214,11 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
   } else {
     d.last_update_to_pay_per_request_date_time = d.creation_date_time;
   }
+  table->ApplyCreateSettings(request);
   if (table->options_.capacity.enabled) {
     table->capacity_ = std::make_unique<capacity::TableCapacity>(
         table->options_.capacity, table->options_.capacity.clock, arn, schema,
-        table->SettingsOf(mode, d.provisioned_throughput.read_capacity_units,
-                          d.provisioned_throughput.write_capacity_units));
+        table->CapacitySettingsLocked());
     for (const auto& index : table->indexes_) table->AddIndexCapacity(*index);
   }
   if (request.stream_specification && request.stream_specification->stream_enabled) {
@@ -347,7 +348,10 @@ Status Table::Update(const UpdateTableRequest& request) {
       request.global_secondary_index_updates && !request.global_secondary_index_updates->empty();
   const bool billing_change = request.billing_mode || request.provisioned_throughput;
   const bool stream_change = request.stream_specification.has_value();
-  if (!index_updates && !billing_change && !stream_change) {
+  const bool settings_change = request.table_class || request.deletion_protection_enabled ||
+                               request.sse_specification || request.on_demand_throughput ||
+                               request.warm_throughput;
+  if (!index_updates && !billing_change && !stream_change && !settings_change) {
     return Status::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "
@@ -359,6 +363,10 @@ Status Table::Update(const UpdateTableRequest& request) {
   // not at all (the stream change is checked first and applied last). Lock order: update_mu_,
   // then description_mu_, then indexes_mu_.
   std::lock_guard<std::mutex> serialized(update_mu_);
+  if (settings_change) {
+    std::lock_guard<std::mutex> lock(description_mu_);
+    PARTSTORE_RETURN_IF_ERROR(CheckSettingsChange(request));
+  }
   if (stream_change) {
     std::lock_guard<std::mutex> lock(description_mu_);
     PARTSTORE_RETURN_IF_ERROR(CheckStreamChange(*request.stream_specification));
@@ -374,6 +382,10 @@ Status Table::Update(const UpdateTableRequest& request) {
                                       " not found");
     }
     ApplyStreamChange(*request.stream_specification);
+  }
+  if (settings_change) {
+    std::lock_guard<std::mutex> lock(description_mu_);
+    ApplySettingsChange(request);
   }
   return Status::Ok();
 }
@@ -398,7 +410,8 @@ Status Table::UpdateIndexesAndBilling(const UpdateTableRequest& request, bool in
     if (d.billing_mode != BillingMode::kPayPerRequest) {
       // Capacity learns the old throughput first: it sets on-demand's starting peak.
       if (capacity_) {
-        capacity::ResourceSettings settings;
+        capacity::ResourceSettings settings = CapacitySettingsLocked();
+        settings.on_demand = true;
         settings.read_units = d.provisioned_throughput.read_capacity_units;
         settings.write_units = d.provisioned_throughput.write_capacity_units;
         capacity_->Update(settings);
@@ -429,8 +442,7 @@ Status Table::UpdateIndexesAndBilling(const UpdateTableRequest& request, bool in
   have.read_capacity_units = want.read_capacity_units;
   have.write_capacity_units = want.write_capacity_units;
   if (capacity_) {
-    capacity_->Update(
-        SettingsOf(d.billing_mode, have.read_capacity_units, have.write_capacity_units));
+    capacity_->Update(CapacitySettingsLocked());
     UpdateIndexCapacities(d);
   }
   return Status::Ok();

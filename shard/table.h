@@ -159,6 +159,16 @@ class Table : public std::enable_shared_from_this<Table> {
   // Marks the description's status (DeleteTable reports DELETING).
   void set_status(TableStatus status);
 
+  // The settings of partstore/table_settings.h (shard/table_settings.cc). CheckSettings: a
+  // CreateTable's class, encryption, on-demand maximum and warm throughput (DynamoDB's texts).
+  // An UpdateTable's are checked (each the only change of its request, as DynamoDB's) before
+  // any part of the request is applied, and applied after the billing change (Update). The
+  // tags: checked by CheckTags (shard/tags.h), replaced whole.
+  static Status CheckSettings(const CreateTableRequest& request);
+  bool deletion_protected() const;
+  std::vector<Tag> tags() const;
+  void set_tags(std::vector<Tag> tags);
+
   // Streams (shard/table_streams.cc). CreateTable's and UpdateTable's StreamSpecification checks
   // (DynamoDB's messages); the table's stream enabled (a new one) or disabled; DeleteTable
   // disables it. The current stream, or null.
@@ -556,6 +566,9 @@ class Table : public std::enable_shared_from_this<Table> {
   };
   // (The item key is built only when Contributor Insights are recorded.)
   KeyAccessBuffer AccessOf(const EncodedKey& key, const Item* source) const;
+  // The table's capacity settings with OnDemandThroughput and WarmThroughput from the description
+  // (REQUIRES: description_mu_ held, or the table not yet shared).
+  capacity::ResourceSettings CapacitySettingsLocked() const;
   static capacity::ResourceSettings SettingsOf(BillingMode mode, int64_t read_units,
                                                int64_t write_units);
   // Gives a GSI its simulated capacity (its own throughput, or the table's billing mode).
@@ -565,8 +578,15 @@ class Table : public std::enable_shared_from_this<Table> {
 
   mutable std::mutex sharding_mu_;  // guards sharding_ (a leaf)
   std::shared_ptr<const sharding::PolicySet> sharding_;
+  // The settings parts of Create and Update (shard/table_settings.cc). REQUIRES: description_mu_
+  // held (Create: the table not yet shared).
+  void ApplyCreateSettings(const CreateTableRequest& request);
+  Status CheckSettingsChange(const UpdateTableRequest& request) const;
+  void ApplySettingsChange(const UpdateTableRequest& request);
+
   mutable std::mutex description_mu_;  // guards description_
   TableDescription description_;       // without item_count / table_size_bytes
+  std::vector<Tag> tags_;              // guarded by description_mu_, sorted by key
 
  public:
   // ---- Transactions (shard/transaction.cc drives them; shard/table_transaction.cc) ----

@@ -66,6 +66,7 @@
 #include "partstore/streams.h"
 #include "partstore/table_image.h"
 #include "partstore/table_requests.h"
+#include "partstore/tags.h"
 #include "partstore/time_to_live.h"
 #include "partstore/transaction_requests.h"
 
@@ -130,6 +131,12 @@ class Database {
   Result<DescribeTableResult> DescribeTable(const DescribeTableRequest& request);
   Result<ListTablesResult> ListTables(const ListTablesRequest& request);
   Result<UpdateTableResult> UpdateTable(const UpdateTableRequest& request);
+
+  // Tags on tables, by the table's ARN (partstore/tags.h has DynamoDB's rules and texts).
+  // DeleteTable refuses a table with DeletionProtectionEnabled (partstore/table_settings.h).
+  Result<TagResourceResult> TagResource(const TagResourceRequest& request);
+  Result<TagResourceResult> UntagResource(const UntagResourceRequest& request);
+  Result<ListTagsOfResourceResult> ListTagsOfResource(const ListTagsOfResourceRequest& request);
 
   // Time to Live (partstore/time_to_live.h): DynamoDB's checks and messages (the attribute name
   // 1..255 bytes; ValidationException when enabling an enabled table, disabling a disabled one,

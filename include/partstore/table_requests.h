@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "partstore/key.h"
+#include "partstore/table_settings.h"
 
 namespace partstore {
 
@@ -92,6 +93,13 @@ struct CreateTableRequest {
   std::optional<BillingMode> billing_mode{};  // absent: PROVISIONED
   std::optional<ProvisionedThroughput> provisioned_throughput{};
   std::optional<StreamSpecification> stream_specification{};
+  // partstore/table_settings.h.
+  std::vector<Tag> tags{};
+  std::optional<TableClass> table_class{};
+  std::optional<bool> deletion_protection_enabled{};
+  std::optional<SseSpecification> sse_specification{};
+  std::optional<OnDemandThroughput> on_demand_throughput{};
+  std::optional<WarmThroughput> warm_throughput{};
 };
 
 // Builds the CreateTableRequest of a table with `key` (attribute definitions and key schema
@@ -150,6 +158,14 @@ struct TableDescription {
   std::optional<StreamSpecification> stream_specification{};
   std::optional<std::string> latest_stream_arn{};
   std::optional<std::string> latest_stream_label{};
+  // partstore/table_settings.h. TableClassSummary once a class was set (and when it last
+  // changed); SSEDescription while a KMS key encrypts the table.
+  bool deletion_protection_enabled = false;
+  std::optional<TableClass> table_class{};
+  std::optional<double> table_class_last_update_date_time{};
+  std::optional<SseDescription> sse_description{};
+  std::optional<OnDemandThroughput> on_demand_throughput{};
+  std::optional<WarmThroughput> warm_throughput{};
 };
 
 struct CreateTableResult {
@@ -200,6 +216,14 @@ struct UpdateTableRequest {
   std::vector<AttributeDefinition> attribute_definitions{};  // the new index's key attributes
   std::optional<std::vector<GlobalSecondaryIndexUpdate>> global_secondary_index_updates{};
   std::optional<StreamSpecification> stream_specification{};
+  // partstore/table_settings.h. TableClass, DeletionProtectionEnabled, SSESpecification and
+  // WarmThroughput must each be the only change of their request; OnDemandThroughput may come
+  // with BillingMode.
+  std::optional<TableClass> table_class{};
+  std::optional<bool> deletion_protection_enabled{};
+  std::optional<SseSpecification> sse_specification{};
+  std::optional<OnDemandThroughput> on_demand_throughput{};
+  std::optional<WarmThroughput> warm_throughput{};
 };
 struct UpdateTableResult {
   TableDescription table_description{};

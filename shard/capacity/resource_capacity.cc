@@ -116,7 +116,26 @@ size_t ResourceCapacity::TargetPartitions() const {
     const int64_t w = options_.partition_write_units;
     n = CeilDiv(settings_.read_units * w + settings_.write_units * r, r * w);
   }
+  n = std::max({n, CeilDiv(settings_.warm_read_units, options_.partition_read_units),
+                CeilDiv(settings_.warm_write_units, options_.partition_write_units)});
   return static_cast<size_t>(std::max<int64_t>(n, 1));
+}
+
+int64_t ResourceCapacity::OnDemandLimit(ThrottleOperation op) const {
+  const int64_t quota = op == ThrottleOperation::kRead ? options_.on_demand_table_read_quota
+                                                       : options_.on_demand_table_write_quota;
+  return OnDemandMaximumBinds(op)
+             ? (op == ThrottleOperation::kRead ? settings_.max_read_request_units
+                                               : settings_.max_write_request_units)
+             : quota;
+}
+
+bool ResourceCapacity::OnDemandMaximumBinds(ThrottleOperation op) const {
+  const int64_t quota = op == ThrottleOperation::kRead ? options_.on_demand_table_read_quota
+                                                       : options_.on_demand_table_write_quota;
+  const int64_t maximum = op == ThrottleOperation::kRead ? settings_.max_read_request_units
+                                                         : settings_.max_write_request_units;
+  return maximum > 0 && maximum < quota;
 }
 
 void ResourceCapacity::Allocate() {
@@ -140,9 +159,9 @@ void ResourceCapacity::Allocate() {
     }
   }
   table_read_.rate = table_read_.capacity = UnitsPerSecondToRate(
-      settings_.on_demand ? options_.on_demand_table_read_quota : settings_.read_units);
+      settings_.on_demand ? OnDemandLimit(ThrottleOperation::kRead) : settings_.read_units);
   table_write_.rate = table_write_.capacity = UnitsPerSecondToRate(
-      settings_.on_demand ? options_.on_demand_table_write_quota : settings_.write_units);
+      settings_.on_demand ? OnDemandLimit(ThrottleOperation::kWrite) : settings_.write_units);
   table_read_.tokens = std::min(table_read_.tokens, table_read_.capacity);
   table_write_.tokens = std::min(table_write_.tokens, table_write_.capacity);
 }
@@ -346,8 +365,9 @@ std::optional<ThrottleLimit> ResourceCapacity::Check(size_t index, ThrottleOpera
   if (side.cap.tokens < tokens) return ThrottleLimit::kKeyRangeThroughputExceeded;
   const TokenBucket& table = TableOf(op);
   if (settings_.on_demand) {
-    if (table.tokens < tokens) return ThrottleLimit::kAccountLimitExceeded;
-    return std::nullopt;
+    if (table.tokens >= tokens) return std::nullopt;
+    return OnDemandMaximumBinds(op) ? ThrottleLimit::kMaxOnDemandThroughputExceeded
+                                    : ThrottleLimit::kAccountLimitExceeded;
   }
   const int64_t own = side.allocated.available() + side.burst.available();
   if (own >= tokens) return std::nullopt;

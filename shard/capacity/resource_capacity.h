@@ -87,6 +87,14 @@ struct ResourceSettings {
   bool on_demand = true;
   int64_t read_units = 0;   // provisioned only
   int64_t write_units = 0;  // provisioned only
+  // On-demand: OnDemandThroughput's maximum request units a second (0: none). Beyond it requests
+  // are throttled with MaxOnDemandThroughputExceeded.
+  int64_t max_read_request_units = 0;
+  int64_t max_write_request_units = 0;
+  // WarmThroughput (0: none): at least ceil(read / partition_read_units) and ceil(write /
+  // partition_write_units) partitions, as DynamoDB pre-warms a table.
+  int64_t warm_read_units = 0;
+  int64_t warm_write_units = 0;
   friend bool operator==(const ResourceSettings&, const ResourceSettings&) = default;
 };
 
@@ -222,6 +230,10 @@ class ResourceCapacity {
   // Splits every partition in two until there are at least `count`.
   void SplitUntil(size_t count, SplitReason reason, int64_t now);
   size_t TargetPartitions() const;
+  // On-demand: the table bucket's rate for `op`, the per-table quota or OnDemandThroughput's
+  // maximum when that is lower (then a throttle there is MaxOnDemandThroughputExceeded).
+  int64_t OnDemandLimit(ThrottleOperation op) const;
+  bool OnDemandMaximumBinds(ThrottleOperation op) const;
 
   const ThrottleResource kind_;
   const std::string arn_;

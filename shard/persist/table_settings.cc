@@ -148,7 +148,143 @@ bool GetDefinitions(ByteReader& r, std::vector<AttributeDefinition>* definitions
   return true;
 }
 
+void PutOptionalInt(ByteWriter& w, const std::optional<int64_t>& v) {
+  w.Bool(v.has_value());
+  if (v) w.Varint(static_cast<uint64_t>(*v));
+}
+
+bool GetOptionalInt(ByteReader& r, std::optional<int64_t>* v) {
+  bool has = false;
+  uint64_t raw = 0;
+  if (!r.Bool(&has)) return false;
+  if (!has) return true;
+  if (!r.Varint(&raw)) return false;
+  *v = static_cast<int64_t>(raw);
+  return true;
+}
+
+void PutOptionalBool(ByteWriter& w, const std::optional<bool>& v) {
+  w.Bool(v.has_value());
+  if (v) w.Bool(*v);
+}
+
+bool GetOptionalBool(ByteReader& r, std::optional<bool>* v) {
+  bool has = false;
+  if (!r.Bool(&has)) return false;
+  return !has || r.Bool(&v->emplace());
+}
+
+void PutTags(ByteWriter& w, const std::vector<Tag>& tags) {
+  w.Varint(tags.size());
+  for (const Tag& tag : tags) {
+    w.String(tag.key);
+    w.String(tag.value);
+  }
+}
+
+bool GetTags(ByteReader& r, std::vector<Tag>* tags) {
+  uint64_t count = 0;
+  if (!r.Count(kMaxEntries, &count)) return false;
+  tags->resize(count);
+  for (Tag& tag : *tags) {
+    if (!r.String(&tag.key) || !r.String(&tag.value)) return false;
+  }
+  return true;
+}
+
+// The settings of partstore/table_settings.h, in CreateTable and UpdateTable alike: a trailing
+// section, absent from records written before them (then every setting is absent).
+struct Settings {
+  std::optional<TableClass> table_class;
+  std::optional<bool> deletion_protection_enabled;
+  std::optional<SseSpecification> sse_specification;
+  std::optional<OnDemandThroughput> on_demand_throughput;
+  std::optional<WarmThroughput> warm_throughput;
+};
+
+void PutSettings(ByteWriter& w, const Settings& s) {
+  w.Bool(s.table_class.has_value());
+  if (s.table_class) w.Byte(static_cast<uint8_t>(*s.table_class));
+  PutOptionalBool(w, s.deletion_protection_enabled);
+  w.Bool(s.sse_specification.has_value());
+  if (s.sse_specification) {
+    PutOptionalBool(w, s.sse_specification->enabled);
+    PutOptionalString(w, s.sse_specification->sse_type);
+    PutOptionalString(w, s.sse_specification->kms_master_key_id);
+  }
+  w.Bool(s.on_demand_throughput.has_value());
+  if (s.on_demand_throughput) {
+    PutOptionalInt(w, s.on_demand_throughput->max_read_request_units);
+    PutOptionalInt(w, s.on_demand_throughput->max_write_request_units);
+  }
+  w.Bool(s.warm_throughput.has_value());
+  if (s.warm_throughput) {
+    PutOptionalInt(w, s.warm_throughput->read_units_per_second);
+    PutOptionalInt(w, s.warm_throughput->write_units_per_second);
+  }
+}
+
+bool GetSettings(ByteReader& r, Settings* s) {
+  bool has = false;
+  if (!r.Bool(&has)) return false;
+  if (has) {
+    uint8_t table_class = 0;
+    if (!r.Enum(1, &table_class)) return false;
+    s->table_class = static_cast<TableClass>(table_class);
+  }
+  if (!GetOptionalBool(r, &s->deletion_protection_enabled) || !r.Bool(&has)) return false;
+  if (has) {
+    SseSpecification& sse = s->sse_specification.emplace();
+    if (!GetOptionalBool(r, &sse.enabled) || !GetOptionalString(r, &sse.sse_type) ||
+        !GetOptionalString(r, &sse.kms_master_key_id)) {
+      return false;
+    }
+  }
+  if (!r.Bool(&has)) return false;
+  if (has) {
+    OnDemandThroughput& t = s->on_demand_throughput.emplace();
+    if (!GetOptionalInt(r, &t.max_read_request_units) ||
+        !GetOptionalInt(r, &t.max_write_request_units)) {
+      return false;
+    }
+  }
+  if (!r.Bool(&has)) return false;
+  if (has) {
+    WarmThroughput& t = s->warm_throughput.emplace();
+    if (!GetOptionalInt(r, &t.read_units_per_second) ||
+        !GetOptionalInt(r, &t.write_units_per_second)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+template <typename Request>
+Settings SettingsOf(const Request& request) {
+  return Settings{request.table_class, request.deletion_protection_enabled,
+                  request.sse_specification, request.on_demand_throughput, request.warm_throughput};
+}
+
+template <typename Request>
+void SetSettings(const Settings& s, Request* request) {
+  request->table_class = s.table_class;
+  request->deletion_protection_enabled = s.deletion_protection_enabled;
+  request->sse_specification = s.sse_specification;
+  request->on_demand_throughput = s.on_demand_throughput;
+  request->warm_throughput = s.warm_throughput;
+}
+
 }  // namespace
+
+void EncodeTags(const std::vector<Tag>& tags, std::string* out) {
+  ByteWriter w(out);
+  PutTags(w, tags);
+}
+
+bool DecodeTags(std::string_view bytes, std::vector<Tag>* out) {
+  ByteReader r(bytes);
+  return GetTags(r, out) && r.done();
+}
 
 CreateTableRequest CreateRequestOf(const TableDescription& d) {
   CreateTableRequest request;
@@ -182,6 +318,16 @@ CreateTableRequest CreateRequestOf(const TableDescription& d) {
   if (d.stream_specification && d.stream_specification->stream_enabled) {
     request.stream_specification = d.stream_specification;
   }
+  request.table_class = d.table_class;
+  if (d.deletion_protection_enabled) request.deletion_protection_enabled = true;
+  if (d.sse_description) {
+    request.sse_specification =
+        SseSpecification{.enabled = true,
+                         .sse_type = "KMS",
+                         .kms_master_key_id = d.sse_description->kms_master_key_arn};
+  }
+  request.on_demand_throughput = d.on_demand_throughput;
+  request.warm_throughput = d.warm_throughput;
   return request;
 }
 
@@ -213,6 +359,8 @@ void EncodeTableSettings(const TableSettings& settings, std::string* out) {
     EncodeShardingPolicy(policy, out);
   }
   w.Varint(settings.log_number);
+  PutSettings(w, SettingsOf(c));
+  PutTags(w, settings.tags.empty() ? c.tags : settings.tags);
 }
 
 bool DecodeTableSettings(std::string_view bytes, TableSettings* out) {
@@ -249,6 +397,11 @@ bool DecodeTableSettings(std::string_view bytes, TableSettings* out) {
     if (!DecodeShardingPolicy(r, &policy)) return false;
   }
   if (!r.Varint(&out->log_number)) return false;
+  if (r.done()) return true;  // written before the settings
+  Settings settings;
+  if (!GetSettings(r, &settings) || !GetTags(r, &c.tags)) return false;
+  SetSettings(settings, &c);
+  out->tags = c.tags;
   return r.done();
 }
 
@@ -307,6 +460,7 @@ void EncodeUpdateTable(const UpdateTableRequest& request, std::string* out) {
     }
   }
   PutStream(w, request.stream_specification);
+  PutSettings(w, SettingsOf(request));
 }
 
 bool DecodeUpdateTable(std::string_view bytes, UpdateTableRequest* out) {
@@ -351,6 +505,10 @@ bool DecodeUpdateTable(std::string_view bytes, UpdateTableRequest* out) {
     }
   }
   if (!GetStream(r, &out->stream_specification)) return false;
+  if (r.done()) return true;  // written before the settings
+  Settings settings;
+  if (!GetSettings(r, &settings)) return false;
+  SetSettings(settings, out);
   return r.done();
 }
 

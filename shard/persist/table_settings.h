@@ -23,12 +23,17 @@ struct TableSettings {
   // The TTL attribute while TTL is enabled.
   std::optional<std::string> time_to_live_attribute{};
   std::vector<sharding::ShardingPolicy> sharding_policies{};
+  std::vector<Tag> tags{};
   // The table's number in the write-ahead log (shard/persist/write_ahead_log.h).
   uint64_t log_number = 0;
 };
 
 // The CreateTableRequest that makes a table like `description` (no items).
 CreateTableRequest CreateRequestOf(const TableDescription& description);
+
+// A table's tags (the kTags log record's body; also TableSettings's).
+void EncodeTags(const std::vector<Tag>& tags, std::string* out);
+bool DecodeTags(std::string_view bytes, std::vector<Tag>* out);
 
 void EncodeTableSettings(const TableSettings& settings, std::string* out);
 // False for bytes EncodeTableSettings does not produce (a count or enum out of range, bytes cut

@@ -50,6 +50,7 @@ enum class WalRecord : uint8_t {
   kDeleteShardingPolicy = 6,  // table number, DeleteShardingPolicyRequest's policy key
   kWrite = 7,                 // count, then per change: table number, kind (0 put, 1 delete),
                               // the item's encoding (a delete: its key attributes)
+  kTags = 8,                  // table number, the table's tags after the change (table_settings.h)
 };
 
 class WriteAheadLog {

@@ -136,7 +136,25 @@ TEST(EncodeTest, TableDescription) {
             R"("ProvisionedThroughput":{"NumberOfDecreasesToday":0,"ReadCapacityUnits":0,)"
             R"("WriteCapacityUnits":0},"TableSizeBytes":30,"ItemCount":2,)"
             R"("TableArn":"arn:aws:dynamodb:us-east-1:000000000000:table/T","TableId":"id",)"
-            R"("BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST"}}})");
+            R"("BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST"},)"
+            R"("DeletionProtectionEnabled":false}})");
+  // The settings of partstore/table_settings.h, each reported once set.
+  TableDescription set = table;
+  set.deletion_protection_enabled = true;
+  set.table_class = TableClass::kStandardInfrequentAccess;
+  set.table_class_last_update_date_time = 1700000001;
+  set.sse_description = SseDescription{.kms_master_key_arn = "arn:k"};
+  set.on_demand_throughput = OnDemandThroughput{.max_write_request_units = 9};
+  set.warm_throughput = WarmThroughput{.read_units_per_second = 13000};
+  EXPECT_NE(EncodeDescribeTableResult({.table = set})
+                .find(R"("DeletionProtectionEnabled":true,"TableClassSummary":)"
+                      R"({"TableClass":"STANDARD_INFREQUENT_ACCESS","LastUpdateDateTime":)"
+                      R"(1700000001.0},"SSEDescription":{"Status":"ENABLED","SSEType":"KMS",)"
+                      R"("KMSMasterKeyArn":"arn:k"},"OnDemandThroughput":)"
+                      R"({"MaxReadRequestUnits":-1,"MaxWriteRequestUnits":9},)"
+                      R"("WarmThroughput":{"ReadUnitsPerSecond":13000,"Status":"ACTIVE"}}})"),
+            std::string::npos)
+      << EncodeDescribeTableResult({.table = set});
   table.billing_mode = BillingMode::kProvisioned;
   EXPECT_EQ(EncodeCreateTableResult({.table_description = table}).find("BillingModeSummary"),
             std::string::npos);
@@ -186,7 +204,8 @@ TEST(EncodeTest, TableDescriptionIndexes) {
       R"("Projection":{"ProjectionType":"INCLUDE","NonKeyAttributes":["a","b"]},)"
       R"("IndexStatus":"CREATING","ProvisionedThroughput":{"LastIncreaseDateTime":3.5,)"
       R"("NumberOfDecreasesToday":0,"ReadCapacityUnits":1,"WriteCapacityUnits":2},)"
-      R"("IndexSizeBytes":40,"ItemCount":1,"IndexArn":"arn:t/index/G"}]}})";
+      R"("IndexSizeBytes":40,"ItemCount":1,"IndexArn":"arn:t/index/G"}],)"
+      R"("DeletionProtectionEnabled":false}})";
   for (const std::string& body : {EncodeCreateTableResult({.table_description = table}),
                                   EncodeUpdateTableResult({.table_description = table}),
                                   EncodeDeleteTableResult({.table_description = table}),

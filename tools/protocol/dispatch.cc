@@ -42,6 +42,7 @@
 #include "tools/protocol/operations_json.h"
 #include "tools/protocol/partiql_json.h"
 #include "tools/protocol/sharding_json.h"
+#include "tools/protocol/table_settings_json.h"
 #include "tools/protocol/transaction_json.h"
 #include "tools/protocol/transfer_json.h"
 
@@ -81,7 +82,7 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 51> kOperations = {{
+const std::array<Operation, 55> kOperations = {{
     {"BatchExecuteStatement",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchExecuteStatementRequest, &Database::BatchExecuteStatement,
@@ -133,6 +134,17 @@ const std::array<Operation, 51> kOperations = {{
        return Run(db, body, DecodeDescribeContributorInsightsRequest,
                   &Database::DescribeContributorInsights, EncodeDescribeContributorInsightsResult);
      }},
+    {"DescribeLimits",
+     [](Database& db, const rapidjson::Value&) -> Response {
+       // The account's and a table's throughput quotas (DynamoDB's defaults; the capacity
+       // simulation's per-table quota).
+       const capacity::CapacityOptions& capacity = db.options().capacity;
+       return {200, fmt::format(R"({{"AccountMaxReadCapacityUnits":{},)"
+                                R"("AccountMaxWriteCapacityUnits":{},)"
+                                R"("TableMaxReadCapacityUnits":{},"TableMaxWriteCapacityUnits":{}}})",
+                                80000, 80000, capacity.on_demand_table_read_quota,
+                                capacity.on_demand_table_write_quota)};
+     }},
     {"DescribeTable",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeDescribeTableRequest, &Database::DescribeTable,
@@ -180,6 +192,11 @@ const std::array<Operation, 51> kOperations = {{
     {"GetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeGetItemRequest, &Database::GetItemView, EncodeGetItemResult);
+     }},
+    {"ListTagsOfResource",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeListTagsOfResourceRequest, &Database::ListTagsOfResource,
+                  EncodeListTagsOfResourceResult);
      }},
     {"ListBackups",
      [](Database& db, const rapidjson::Value& body) {
@@ -310,6 +327,11 @@ const std::array<Operation, 51> kOperations = {{
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeScanRequest, &Database::ScanView, EncodeReadPageResult);
      }},
+    {"TagResource",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeTagResourceRequest, &Database::TagResource,
+                  EncodeTagResourceResult);
+     }},
     {"TransactGetItems",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeTransactGetItemsRequest, &Database::TransactGetItems,
@@ -319,6 +341,11 @@ const std::array<Operation, 51> kOperations = {{
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeTransactWriteItemsRequest, &Database::TransactWriteItems,
                   EncodeTransactWriteItemsResult);
+     }},
+    {"UntagResource",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeUntagResourceRequest, &Database::UntagResource,
+                  EncodeTagResourceResult);
      }},
     {"UpdateContributorInsights",
      [](Database& db, const rapidjson::Value& body) {

@@ -448,6 +448,13 @@ Status CheckShape(const JsonValue& value, Shape shape) {
                            if (name == "StreamEnabled") return CheckBoolean(field);
                            return Status::Ok();
                          });
+    case Shape::kTags:
+      return CheckListOf(value, false, [](const JsonValue& element) {
+        return CheckStruct(element, "Tag", true, [](std::string_view name, const JsonValue& field) {
+          if (name == "Key" || name == "Value") return CheckString(field);
+          return Status::Ok();
+        });
+      });
     case Shape::kStructure:
       return CheckStructOuter(value, "", false);
   }

@@ -63,6 +63,7 @@ enum class Shape : uint8_t {
   kGlobalSecondaryIndexUpdates,  // List<GlobalSecondaryIndexUpdate>
   kTimeToLiveSpecification,      // TimeToLiveSpecification structure
   kStreamSpecification,          // StreamSpecification structure
+  kTags,                         // List<Tag>: Tags
   kStructure,  // any other structure: its decoder checks its members (ReadMembers on it)
 };
 

@@ -44,6 +44,7 @@
 
 #include "tools/protocol/operations_json.h"
 #include "tools/protocol/request_json.h"
+#include "tools/protocol/table_settings_json.h"
 
 namespace partstore::protocol {
 namespace {
@@ -339,6 +340,12 @@ enum CreateMember {
   kCreateLocalSecondaryIndexes,
   kCreateGlobalSecondaryIndexes,
   kCreateStreamSpecification,
+  kCreateTags,
+  kCreateTableClass,
+  kCreateDeletionProtectionEnabled,
+  kCreateSseSpecification,
+  kCreateOnDemandThroughput,
+  kCreateWarmThroughput,
   kCreateMemberCount,
 };
 constexpr MemberSpec kCreateMembers[kCreateMemberCount] = {
@@ -350,6 +357,12 @@ constexpr MemberSpec kCreateMembers[kCreateMemberCount] = {
     {"LocalSecondaryIndexes", Shape::kLocalSecondaryIndexes},
     {"GlobalSecondaryIndexes", Shape::kGlobalSecondaryIndexes},
     {"StreamSpecification", Shape::kStreamSpecification},
+    {"Tags", Shape::kTags},
+    {"TableClass", Shape::kString},
+    {"DeletionProtectionEnabled", Shape::kBoolean},
+    {"SSESpecification", Shape::kStructure},
+    {"OnDemandThroughput", Shape::kStructure},
+    {"WarmThroughput", Shape::kStructure},
 };
 
 constexpr MemberSpec kTableNameMembers[1] = {{"TableName", Shape::kString}};
@@ -367,6 +380,11 @@ enum UpdateMember {
   kUpdateProvisionedThroughput,
   kUpdateGlobalSecondaryIndexUpdates,
   kUpdateStreamSpecification,
+  kUpdateTableClass,
+  kUpdateDeletionProtectionEnabled,
+  kUpdateSseSpecification,
+  kUpdateOnDemandThroughput,
+  kUpdateWarmThroughput,
   kUpdateMemberCount,
 };
 constexpr MemberSpec kUpdateMembers[kUpdateMemberCount] = {
@@ -376,6 +394,11 @@ constexpr MemberSpec kUpdateMembers[kUpdateMemberCount] = {
     {"ProvisionedThroughput", Shape::kProvisionedThroughput},
     {"GlobalSecondaryIndexUpdates", Shape::kGlobalSecondaryIndexUpdates},
     {"StreamSpecification", Shape::kStreamSpecification},
+    {"TableClass", Shape::kString},
+    {"DeletionProtectionEnabled", Shape::kBoolean},
+    {"SSESpecification", Shape::kStructure},
+    {"OnDemandThroughput", Shape::kStructure},
+    {"WarmThroughput", Shape::kStructure},
 };
 
 constexpr std::string_view kStreamViewTypeNames[] = {"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE",
@@ -472,6 +495,14 @@ Result<CreateTableRequest> DecodeCreateTableRequest(const JsonValue& body) {
   request.billing_mode = BillingModeOf(m[kCreateBillingMode]);
   request.provisioned_throughput = DecodeThroughput(m[kCreateProvisionedThroughput]);
   request.stream_specification = DecodeStreamSpecification(m[kCreateStreamSpecification]);
+  PARTSTORE_RETURN_IF_ERROR(DecodeSettings(
+      SettingsMembers{.table_class = m[kCreateTableClass],
+                      .deletion_protection_enabled = m[kCreateDeletionProtectionEnabled],
+                      .sse_specification = m[kCreateSseSpecification],
+                      .on_demand_throughput = m[kCreateOnDemandThroughput],
+                      .warm_throughput = m[kCreateWarmThroughput],
+                      .tags = m[kCreateTags]},
+      &request));
   return request;
 }
 
@@ -517,6 +548,14 @@ Result<UpdateTableRequest> DecodeUpdateTableRequest(const JsonValue& body) {
   request.global_secondary_index_updates =
       DecodeIndexUpdates(m[kUpdateGlobalSecondaryIndexUpdates]);
   request.stream_specification = DecodeStreamSpecification(m[kUpdateStreamSpecification]);
+  PARTSTORE_RETURN_IF_ERROR(DecodeSettings(
+      SettingsMembers{.table_class = m[kUpdateTableClass],
+                      .deletion_protection_enabled = m[kUpdateDeletionProtectionEnabled],
+                      .sse_specification = m[kUpdateSseSpecification],
+                      .on_demand_throughput = m[kUpdateOnDemandThroughput],
+                      .warm_throughput = m[kUpdateWarmThroughput],
+                      .tags = nullptr},
+      &request));
   return request;
 }
 
@@ -686,6 +725,7 @@ void WriteTableDescription(const TableDescription& table, JsonWriter& w) {
     Key(w, "LatestStreamLabel");
     String(w, table.latest_stream_label.value_or(""));
   }
+  WriteSettings(table, w);
   w.EndObject();
 }
 

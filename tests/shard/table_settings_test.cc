@@ -1,0 +1,252 @@
+// Tags and the table settings of partstore/table_settings.h: stored, reported, checked with
+// DynamoDB's texts, enforced (deletion protection) and kept by snapshots and the log.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "partstore/database.h"
+#include "tests/shard/database_testutil.h"
+
+namespace partstore {
+namespace {
+
+using testing::StringKeys;
+
+constexpr std::string_view kArn = "arn:aws:dynamodb:us-east-1:000000000000:table/Tagged";
+
+template <typename T>
+std::string Error(const Result<T>& result) {
+  return result.ok() ? "OK" : std::string(result.status().message());
+}
+
+CreateTableRequest Tagged() {
+  CreateTableRequest request = SimpleTable("Tagged", StringKeys());
+  request.tags = {{"team", "cart"}, {"env", "test"}};
+  return request;
+}
+
+TEST(TagsTest, CreateTagUntagAndListInPages) {
+  Database db;
+  ASSERT_TRUE(db.CreateTable(Tagged()).ok());
+  auto listed = db.ListTagsOfResource({.resource_arn = std::string(kArn)});
+  ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+  EXPECT_EQ(listed->tags, (std::vector<Tag>{{"env", "test"}, {"team", "cart"}}));
+  EXPECT_FALSE(listed->next_token);
+
+  // Tagging a key again replaces its value; 12 more tags make two pages.
+  TagResourceRequest add{.resource_arn = std::string(kArn), .tags = {{"team", "checkout"}}};
+  for (int i = 0; i < 12; ++i) add.tags.push_back({"k" + std::to_string(10 + i), "v"});
+  ASSERT_TRUE(db.TagResource(add).ok());
+  listed = db.ListTagsOfResource({.resource_arn = std::string(kArn)});
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->tags.size(), kTagsPerPage);
+  ASSERT_TRUE(listed->next_token);
+  auto rest =
+      db.ListTagsOfResource({.resource_arn = std::string(kArn), .next_token = listed->next_token});
+  ASSERT_TRUE(rest.ok());
+  EXPECT_EQ(rest->tags.size(), 14 - kTagsPerPage);
+  EXPECT_FALSE(rest->next_token);
+  EXPECT_EQ(rest->tags.back(), (Tag{"team", "checkout"}));
+
+  ASSERT_TRUE(
+      db.UntagResource({.resource_arn = std::string(kArn), .tag_keys = {"team", "absent"}}).ok());
+  listed = db.ListTagsOfResource({.resource_arn = std::string(kArn)});
+  ASSERT_TRUE(listed.ok());
+  EXPECT_EQ(listed->tags.front(), (Tag{"env", "test"}));
+  EXPECT_EQ(listed->tags.size(), 10u);
+}
+
+TEST(TagsTest, DynamoDBsRulesAndTexts) {
+  Database db;
+  ASSERT_TRUE(db.CreateTable(Tagged()).ok());
+  const std::string arn(kArn);
+  EXPECT_EQ(Error(db.TagResource({.resource_arn = arn})),
+            "Atleast one Tag needs to be provided as Input.");
+  EXPECT_EQ(Error(db.UntagResource({.resource_arn = arn})),
+            "Atleast one Tag Key needs to be provided as Input.");
+  EXPECT_EQ(Error(db.TagResource({.resource_arn = arn, .tags = {{"", "v"}}})),
+            "The Tag Key provided is invalid, Key: ");
+  EXPECT_EQ(Error(db.TagResource({.resource_arn = arn, .tags = {{"a", "bad#value"}}})),
+            "The Tag Value provided is invalid, Value: bad#value");
+  EXPECT_EQ(Error(db.TagResource({.resource_arn = arn, .tags = {{"aws:owner", "v"}}})),
+            "Tag Key cannot be prefixed with aws:, Key: aws:owner");
+  EXPECT_EQ(Error(db.TagResource({.resource_arn = arn, .tags = {{"a", "1"}, {"a", "2"}}})),
+            "Duplicate Tag Keys provided as input: Duplicate Tag Key found a");
+  EXPECT_EQ(Error(db.TagResource({.resource_arn = arn, .tags = {{std::string(129, 'k'), "v"}}})),
+            "The Tag Key provided is invalid, Key: " + std::string(129, 'k'));
+  EXPECT_EQ(Error(db.TagResource({.resource_arn = "Tagged", .tags = {{"a", "1"}}})),
+            "One or more parameter values were invalid: ARNs must start with 'arn:': Tagged");
+  EXPECT_EQ(Error(db.TagResource({.resource_arn = arn + "/index/byX", .tags = {{"a", "1"}}})),
+            "One or more parameter values were invalid: Invalid resource arn provided, only table "
+            "or stream is accepted. Provided resource arn: " +
+                arn + "/index/byX");
+  auto missing =
+      db.ListTagsOfResource({.resource_arn = "arn:aws:dynamodb:us-east-1:000000000000:table/Nope"});
+  EXPECT_EQ(missing.status().code(), Code::kResourceNotFound);
+  // 50 tags at most, whatever the table already has (it has 2).
+  TagResourceRequest many{.resource_arn = arn};
+  for (int i = 0; i < 49; ++i) many.tags.push_back({"k" + std::to_string(i), "v"});
+  EXPECT_EQ(Error(db.TagResource(many)),
+            "Number of Tags exceed the current limit for the provided ResourceArn");
+  many.tags.pop_back();
+  EXPECT_TRUE(db.TagResource(many).ok());
+  // CreateTable's tags pass the same checks.
+  CreateTableRequest bad = SimpleTable("Other", StringKeys());
+  bad.tags = {{"aws:x", "v"}};
+  EXPECT_EQ(Error(db.CreateTable(bad)), "Tag Key cannot be prefixed with aws:, Key: aws:x");
+}
+
+TEST(TableSettingsTest, DeletionProtectionRefusesDeleteTableUntilDisabled) {
+  Database db;
+  CreateTableRequest request = SimpleTable("Kept", StringKeys());
+  request.deletion_protection_enabled = true;
+  ASSERT_TRUE(db.CreateTable(request).ok());
+  EXPECT_TRUE(db.DescribeTable({"Kept"})->table.deletion_protection_enabled);
+  EXPECT_EQ(Error(db.DeleteTable({"Kept"})),
+            "Resource cannot be deleted as it is currently protected against deletion. Disable "
+            "deletion protection first.");
+  ASSERT_TRUE(db.DescribeTable({"Kept"}).ok());  // still there
+  // UpdateTable with only DeletionProtectionEnabled is accepted.
+  ASSERT_TRUE(db.UpdateTable({.table_name = "Kept", .deletion_protection_enabled = false}).ok());
+  EXPECT_TRUE(db.DeleteTable({"Kept"}).ok());
+}
+
+TEST(TableSettingsTest, EachSettingAloneUpdatesAndIsReported) {
+  Database db;
+  ASSERT_TRUE(db.CreateTable(SimpleTable("Setty", StringKeys())).ok());
+  TableDescription d = db.DescribeTable({"Setty"})->table;
+  EXPECT_FALSE(d.table_class);
+  EXPECT_FALSE(d.sse_description);
+  ASSERT_TRUE(
+      db.UpdateTable({.table_name = "Setty", .table_class = TableClass::kStandardInfrequentAccess})
+          .ok());
+  ASSERT_TRUE(db.UpdateTable(
+                    {.table_name = "Setty", .sse_specification = SseSpecification{.enabled = true}})
+                  .ok());
+  ASSERT_TRUE(
+      db.UpdateTable({.table_name = "Setty",
+                      .on_demand_throughput = OnDemandThroughput{.max_read_request_units = 100}})
+          .ok());
+  ASSERT_TRUE(db.UpdateTable({.table_name = "Setty",
+                              .warm_throughput = WarmThroughput{.read_units_per_second = 15000}})
+                  .ok());
+  d = db.DescribeTable({"Setty"})->table;
+  EXPECT_EQ(d.table_class, TableClass::kStandardInfrequentAccess);
+  EXPECT_TRUE(d.table_class_last_update_date_time);
+  ASSERT_TRUE(d.sse_description);
+  EXPECT_EQ(d.sse_description->kms_master_key_arn,
+            "arn:aws:kms:us-east-1:000000000000:key/aws/dynamodb");
+  EXPECT_EQ(d.on_demand_throughput, (OnDemandThroughput{.max_read_request_units = 100}));
+  EXPECT_EQ(d.warm_throughput, (WarmThroughput{.read_units_per_second = 15000}));
+  // -1 clears a maximum; warm throughput is only ever raised.
+  ASSERT_TRUE(
+      db.UpdateTable({.table_name = "Setty",
+                      .on_demand_throughput = OnDemandThroughput{.max_read_request_units = -1}})
+          .ok());
+  EXPECT_FALSE(db.DescribeTable({"Setty"})->table.on_demand_throughput);
+  EXPECT_EQ(
+      Error(db.UpdateTable({.table_name = "Setty",
+                            .warm_throughput = WarmThroughput{.read_units_per_second = 14000}})),
+      "One or more parameter values were invalid: Requested ReadUnitsPerSecond for "
+      "WarmThroughput for table is lower than current WarmThroughput, decreasing "
+      "WarmThroughput is not supported");
+  // Back to the default key.
+  ASSERT_TRUE(db.UpdateTable({.table_name = "Setty",
+                              .sse_specification = SseSpecification{.enabled = false}})
+                  .ok());
+  EXPECT_FALSE(db.DescribeTable({"Setty"})->table.sse_description);
+  EXPECT_EQ(Error(db.UpdateTable(
+                {.table_name = "Setty", .sse_specification = SseSpecification{.enabled = false}})),
+            "One or more parameter values were invalid: Table is already encrypted by default");
+}
+
+TEST(TableSettingsTest, SettingsThatMustBeAloneAndOtherRefusals) {
+  Database db;
+  ASSERT_TRUE(db.CreateTable(SimpleTable("Setty", StringKeys())).ok());
+  EXPECT_EQ(Error(db.UpdateTable({.table_name = "Setty",
+                                  .table_class = TableClass::kStandard,
+                                  .deletion_protection_enabled = true})),
+            "One or more parameter values were invalid: TableClass modification must be the only "
+            "operation in the request");
+  EXPECT_EQ(Error(db.UpdateTable({.table_name = "Setty",
+                                  .deletion_protection_enabled = true,
+                                  .sse_specification = SseSpecification{.enabled = true}})),
+            "One or more parameter values were invalid: Server-Side Encryption modification must "
+            "be the only operation in the request");
+  EXPECT_EQ(Error(db.UpdateTable({.table_name = "Setty",
+                                  .billing_mode = BillingMode::kPayPerRequest,
+                                  .deletion_protection_enabled = true})),
+            "One or more parameter values were invalid: DeletionProtection modification must be "
+            "the only operation in the request");
+  EXPECT_EQ(Error(db.UpdateTable(
+                {.table_name = "Setty",
+                 .stream_specification = StreamSpecification{.stream_enabled = false},
+                 .on_demand_throughput = OnDemandThroughput{.max_read_request_units = 5}})),
+            "One or more parameter values were invalid: OnDemandThroughput can only be combined "
+            "with BillingMode in an UpdateTable request");
+  EXPECT_FALSE(db.DescribeTable({"Setty"})->table.deletion_protection_enabled);  // none applied
+
+  CreateTableRequest provisioned = SimpleTable("Prov", StringKeys());
+  provisioned.billing_mode = BillingMode::kProvisioned;
+  provisioned.provisioned_throughput = ProvisionedThroughput{5, 5};
+  provisioned.on_demand_throughput = OnDemandThroughput{.max_write_request_units = 10};
+  EXPECT_EQ(Error(db.CreateTable(provisioned)),
+            "One or more parameter values were invalid: MaxWriteRequestUnits for "
+            "OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED");
+  CreateTableRequest zero = SimpleTable("Zero", StringKeys());
+  zero.on_demand_throughput = OnDemandThroughput{.max_read_request_units = 0};
+  EXPECT_EQ(Error(db.CreateTable(zero)),
+            "One or more parameter values were invalid: Requested MaxReadRequestUnits for "
+            "OnDemandThroughput for table is outside of valid range");
+  CreateTableRequest sse = SimpleTable("Sse", StringKeys());
+  sse.sse_specification = SseSpecification{.enabled = false, .sse_type = "KMS"};
+  EXPECT_EQ(Error(db.CreateTable(sse)),
+            "One or more parameter values were invalid: SSEType can not be specified if Enabled "
+            "is false");
+}
+
+TEST(TableSettingsTest, SnapshotsAndTheLogKeepTagsAndSettings) {
+  const std::string dir = ::testing::TempDir() + "/table_settings_test";
+  std::filesystem::remove_all(dir);
+  DatabaseOptions options;
+  options.stripes_per_table = 16;
+  options.persistence = {.data_dir = dir, .wal = WalSync::kAlways};
+  {
+    auto db = Database::Open(options);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    CreateTableRequest request = Tagged();
+    request.deletion_protection_enabled = true;
+    request.table_class = TableClass::kStandardInfrequentAccess;
+    request.sse_specification = SseSpecification{.enabled = true, .kms_master_key_id = "k1"};
+    request.warm_throughput = WarmThroughput{.read_units_per_second = 20000};
+    ASSERT_TRUE((*db)->CreateTable(request).ok());
+    ASSERT_TRUE(
+        (*db)->TagResource({.resource_arn = std::string(kArn), .tags = {{"added", "1"}}}).ok());
+    ASSERT_TRUE(
+        (*db)->UntagResource({.resource_arn = std::string(kArn), .tag_keys = {"env"}}).ok());
+    ASSERT_TRUE((*db)
+                    ->UpdateTable(
+                        {.table_name = "Tagged",
+                         .on_demand_throughput = OnDemandThroughput{.max_write_request_units = 7}})
+                    .ok());
+  }
+  for (int reopen = 0; reopen < 2; ++reopen) {  // from the log, then from the snapshot it took
+    auto db = Database::Open(options);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    auto tags = (*db)->ListTagsOfResource({.resource_arn = std::string(kArn)});
+    ASSERT_TRUE(tags.ok());
+    EXPECT_EQ(tags->tags, (std::vector<Tag>{{"added", "1"}, {"team", "cart"}})) << reopen;
+    const TableDescription d = (*db)->DescribeTable({"Tagged"})->table;
+    EXPECT_TRUE(d.deletion_protection_enabled) << reopen;
+    EXPECT_EQ(d.table_class, TableClass::kStandardInfrequentAccess) << reopen;
+    ASSERT_TRUE(d.sse_description) << reopen;
+    EXPECT_EQ(d.sse_description->kms_master_key_arn, "arn:aws:kms:us-east-1:000000000000:key/k1");
+    EXPECT_EQ(d.warm_throughput, (WarmThroughput{.read_units_per_second = 20000})) << reopen;
+    EXPECT_EQ(d.on_demand_throughput, (OnDemandThroughput{.max_write_request_units = 7})) << reopen;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace partstore
