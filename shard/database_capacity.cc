@@ -2,6 +2,7 @@
 // what the simulated partitions, metrics and Contributor Insights of a table or GSI show.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -182,6 +183,29 @@ Result<UpdateContributorInsightsResult> Database::UpdateContributorInsights(
 
 Result<DescribeContributorInsightsResult> Database::DescribeContributorInsights(
     const DescribeContributorInsightsRequest& request) {
+  if (!options().capacity.enabled) {
+    // Without the simulation there are no insights: DISABLED, as a table that never had them
+    // (GUI tools ask for every table).
+    ConstraintViolations violations;
+    violations.TableName(request.table_name);
+    if (request.index_name) violations.Name(*request.index_name, "indexName");
+    PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+    Result<std::shared_ptr<Table>> table = state_->GetTable(request.table_name);
+    if (!table.ok()) {
+      return Status::ResourceNotFound("Requested resource not found: Table: " + request.table_name +
+                                      " not found");
+    }
+    if (request.index_name) {
+      const auto& definitions = (*table)->index_definitions();
+      if (std::none_of(definitions.begin(), definitions.end(), [&](const IndexDefinition& d) {
+            return d.name == *request.index_name && d.kind == IndexKind::kGlobal;
+          })) {
+        return IndexNotFound(request.table_name, *request.index_name);
+      }
+    }
+    return DescribeContributorInsightsResult{
+        .table_name = request.table_name, .index_name = request.index_name, .status = "DISABLED"};
+  }
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
                              CapacityTable(*this, request.table_name, request.index_name));
   DescribeContributorInsightsResult result;
@@ -260,6 +284,58 @@ Result<GetContributorInsightsResult> Database::GetContributorInsights(
                               (request.index_name ? " index " + *request.index_name : "") +
                               ": turn it on with UpdateContributorInsights");
   }
+  return result;
+}
+
+Result<ListContributorInsightsResult> Database::ListContributorInsights(
+    const ListContributorInsightsRequest& request) {
+  ConstraintViolations violations;
+  if (request.table_name) violations.TableName(*request.table_name);
+  if (request.max_results) violations.Range(*request.max_results, 0, 100, "maxResults");
+  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  // The position in the list of resources (tables in name order, each followed by its GSIs).
+  size_t start = 0;
+  if (request.next_token) {
+    const std::string& token = *request.next_token;
+    if (token.empty() || token.size() > 9 ||
+        !std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return Status::Validation("Invalid NextToken: " + token);
+    }
+    start = std::stoul(token);
+  }
+  const size_t page =
+      request.max_results && *request.max_results > 0 ? *request.max_results : size_t{100};
+  std::vector<DescribeContributorInsightsRequest> resources;
+  std::vector<std::string> names;
+  if (request.table_name) {
+    if (!state_->GetTable(*request.table_name).ok()) {
+      return Status::ResourceNotFound(
+          "Requested resource not found: Table: " + *request.table_name + " not found");
+    }
+    names.push_back(*request.table_name);
+  } else {
+    std::shared_lock lock(state_->mu_);
+    for (const auto& [name, table] : state_->tables_) names.push_back(name);
+  }
+  for (const std::string& name : names) {
+    Result<std::shared_ptr<Table>> table = state_->GetTable(name);
+    if (!table.ok()) continue;  // deleted meanwhile
+    resources.push_back({.table_name = name});
+    for (const IndexDefinition& d : (*table)->index_definitions()) {
+      if (d.kind == IndexKind::kGlobal)
+        resources.push_back({.table_name = name, .index_name = d.name});
+    }
+  }
+  ListContributorInsightsResult result;
+  size_t i = start;
+  for (; i < resources.size() && result.summaries.size() < page; ++i) {
+    Result<DescribeContributorInsightsResult> described = DescribeContributorInsights(resources[i]);
+    if (!described.ok()) continue;  // deleted meanwhile
+    result.summaries.push_back({.table_name = described->table_name,
+                                .index_name = described->index_name,
+                                .status = described->status});
+  }
+  if (i < resources.size()) result.next_token = std::to_string(i);
   return result;
 }
 

@@ -155,4 +155,22 @@ struct DescribeContributorInsightsResult {
   std::optional<double> last_update_date_time{};  // seconds since the epoch
 };
 
+// ListContributorInsights: every table (or the one named) and its GSIs, in name order, with
+// their status (DISABLED for all while capacity simulation is off); max_results a page (1..100,
+// default 100) and next_token to go on.
+struct ListContributorInsightsRequest {
+  std::optional<std::string> table_name{};
+  std::optional<std::string> next_token{};
+  std::optional<int32_t> max_results{};
+};
+struct ContributorInsightsSummary {
+  std::string table_name{};
+  std::optional<std::string> index_name{};
+  std::string status{};
+};
+struct ListContributorInsightsResult {
+  std::vector<ContributorInsightsSummary> summaries{};
+  std::optional<std::string> next_token{};
+};
+
 }  // namespace partstore

@@ -289,6 +289,8 @@ class Database {
   // need capacity simulation; DatabaseOptions::capacity.contributor_insights sets the default).
   Result<UpdateContributorInsightsResult> UpdateContributorInsights(
       const UpdateContributorInsightsRequest& request);
+  Result<ListContributorInsightsResult> ListContributorInsights(
+      const ListContributorInsightsRequest& request);
   Result<DescribeContributorInsightsResult> DescribeContributorInsights(
       const DescribeContributorInsightsRequest& request);
 

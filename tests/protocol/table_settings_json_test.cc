@@ -94,5 +94,53 @@ TEST(TableSettingsJsonTest, UpdateTableTakesEachSettingAlone) {
                     R"("TableMaxReadCapacityUnits":40000,"TableMaxWriteCapacityUnits":40000})");
 }
 
+TEST(ContributorInsightsJsonTest, ListedAndDescribedWithTheSimulationOffOrOn) {
+  // Off: every table and GSI is DISABLED (GUI tools ask for them; they got a ValidationException).
+  Database off;
+  ASSERT_EQ(Dispatch(off, "CreateTable",
+                     R"({"TableName":"Settings","BillingMode":"PAY_PER_REQUEST",)"
+                     R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],)"
+                     R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
+                     R"({"AttributeName":"x","AttributeType":"S"}],)"
+                     R"("GlobalSecondaryIndexes":[{"IndexName":"byX","KeySchema":)"
+                     R"([{"AttributeName":"x","KeyType":"HASH"}],)"
+                     R"("Projection":{"ProjectionType":"ALL"}}]})")
+                .http_status,
+            200);
+  Response r = Dispatch(off, "DescribeContributorInsights", R"({"TableName":"Settings"})");
+  EXPECT_EQ(r.body, R"({"TableName":"Settings","ContributorInsightsRuleList":[],)"
+                    R"("ContributorInsightsStatus":"DISABLED"})");
+  r = Dispatch(off, "DescribeContributorInsights", R"({"TableName":"Nope"})");
+  EXPECT_NE(r.body.find("ResourceNotFoundException"), std::string::npos) << r.body;
+  r = Dispatch(off, "DescribeContributorInsights",
+               R"({"TableName":"Settings","IndexName":"nope"})");
+  EXPECT_NE(r.body.find("ResourceNotFoundException"), std::string::npos) << r.body;
+  r = Dispatch(off, "ListContributorInsights", "{}");
+  EXPECT_EQ(r.body, R"({"ContributorInsightsSummaries":[)"
+                    R"({"TableName":"Settings","ContributorInsightsStatus":"DISABLED"},)"
+                    R"({"TableName":"Settings","IndexName":"byX",)"
+                    R"("ContributorInsightsStatus":"DISABLED"}]})");
+  r = Dispatch(off, "ListContributorInsights", R"({"MaxResults":1})");
+  EXPECT_NE(r.body.find(R"("NextToken":"1")"), std::string::npos) << r.body;
+  r = Dispatch(off, "ListContributorInsights", R"({"MaxResults":1,"NextToken":"1"})");
+  EXPECT_EQ(r.body, R"({"ContributorInsightsSummaries":[{"TableName":"Settings",)"
+                    R"("IndexName":"byX","ContributorInsightsStatus":"DISABLED"}]})");
+  r = Dispatch(off, "ListContributorInsights", R"({"NextToken":"x"})");
+  EXPECT_NE(r.body.find("ValidationException"), std::string::npos) << r.body;
+
+  // On: the status as enabled.
+  DatabaseOptions options;
+  options.capacity.enabled = true;
+  Database on(options);
+  ASSERT_EQ(Dispatch(on, "CreateTable", Create(R"("Tags":[]})")).http_status, 200);
+  ASSERT_EQ(Dispatch(on, "UpdateContributorInsights",
+                     R"({"TableName":"Settings","ContributorInsightsAction":"ENABLE"})")
+                .http_status,
+            200);
+  r = Dispatch(on, "ListContributorInsights", R"({"TableName":"Settings"})");
+  EXPECT_EQ(r.body, R"({"ContributorInsightsSummaries":[)"
+                    R"({"TableName":"Settings","ContributorInsightsStatus":"ENABLED"}]})");
+}
+
 }  // namespace
 }  // namespace partstore::protocol

@@ -260,7 +260,46 @@ Result<DescribeContributorInsightsRequest> DecodeDescribeContributorInsightsRequ
   };
 }
 
+Result<ListContributorInsightsRequest> DecodeListContributorInsightsRequest(const JsonValue& body) {
+  constexpr MemberSpec kMembers[] = {{"TableName", Shape::kString},
+                                     {"NextToken", Shape::kString},
+                                     {"MaxResults", Shape::kInteger}};
+  std::array<const JsonValue*, 3> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "ListContributorInsights", kMembers, m));
+  Constraints c;
+  c.TableName(m[0]);
+  c.Range(m[2], 0, 100, "maxResults");
+  PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
+  ListContributorInsightsRequest request;
+  request.table_name = OptionalString(m[0]);
+  request.next_token = OptionalString(m[1]);
+  if (m[2]) request.max_results = static_cast<int32_t>(IntegerOf(*m[2]));
+  return request;
+}
+
 // ---- Encoders ----
+
+std::string EncodeListContributorInsightsResult(const ListContributorInsightsResult& result) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Key(w, "ContributorInsightsSummaries");
+  w.StartArray();
+  for (const ContributorInsightsSummary& summary : result.summaries) {
+    w.StartObject();
+    Names(w, summary.table_name, summary.index_name);
+    Key(w, "ContributorInsightsStatus");
+    String(w, summary.status);
+    w.EndObject();
+  }
+  w.EndArray();
+  if (result.next_token) {
+    Key(w, "NextToken");
+    String(w, *result.next_token);
+  }
+  w.EndObject();
+  return Finish(buffer);
+}
 
 std::string EncodeUpdateContributorInsightsResult(const UpdateContributorInsightsResult& result) {
   rapidjson::StringBuffer buffer;

@@ -50,6 +50,10 @@ Result<GetContributorInsightsRequest> DecodeGetContributorInsightsRequest(
 // "ContributorInsightsRuleList": [...], "ContributorInsightsStatus", "LastUpdateDateTime"?}.
 Result<UpdateContributorInsightsRequest> DecodeUpdateContributorInsightsRequest(
     const rapidjson::Value& body);
+// ListContributorInsights (DynamoDB's operation; answered with capacity simulation off too).
+Result<ListContributorInsightsRequest> DecodeListContributorInsightsRequest(
+    const rapidjson::Value& body);
+std::string EncodeListContributorInsightsResult(const ListContributorInsightsResult& result);
 Result<DescribeContributorInsightsRequest> DecodeDescribeContributorInsightsRequest(
     const rapidjson::Value& body);
 std::string EncodeUpdateContributorInsightsResult(const UpdateContributorInsightsResult& result);

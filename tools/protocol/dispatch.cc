@@ -82,7 +82,7 @@ struct Operation {
 };
 
 // Every operation the engine has, by name.
-const std::array<Operation, 55> kOperations = {{
+const std::array<Operation, 56> kOperations = {{
     {"BatchExecuteStatement",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchExecuteStatementRequest, &Database::BatchExecuteStatement,
@@ -192,6 +192,11 @@ const std::array<Operation, 55> kOperations = {{
     {"GetItem",
      [](Database& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeGetItemRequest, &Database::GetItemView, EncodeGetItemResult);
+     }},
+    {"ListContributorInsights",
+     [](Database& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeListContributorInsightsRequest,
+                  &Database::ListContributorInsights, EncodeListContributorInsightsResult);
      }},
     {"ListTagsOfResource",
      [](Database& db, const rapidjson::Value& body) {
