@@ -375,6 +375,42 @@ check "delete-backup: DELETED" DELETED \
        --query BackupDescription.BackupDetails.BackupStatus --output text)"
 ddb delete-table --table-name "$table-restored" >/dev/null
 
+# --- tags, table settings, PartiQL, limits -------------------------------------------------------
+arn="$(ddb describe-table --table-name "$table" --query Table.TableArn --output text)"
+ddb tag-resource --resource-arn "$arn" --tags Key=team,Value=cart Key=env,Value=test
+check "tag-resource, then list-tags-of-resource" "env=test team=cart" \
+  "$(ddb list-tags-of-resource --resource-arn "$arn" --output json |
+       "$PY" -c 'import json,sys; print(" ".join(t["Key"]+"="+t["Value"] for t in json.load(sys.stdin)["Tags"]))')"
+ddb untag-resource --resource-arn "$arn" --tag-keys env
+check "untag-resource" "team" \
+  "$(ddb list-tags-of-resource --resource-arn "$arn" --query 'Tags[].Key' --output text)"
+check_error "tag-resource: aws: prefix" 254 ValidationException \
+  "Tag Key cannot be prefixed with aws:, Key: aws:x" -- \
+  ddb tag-resource --resource-arn "$arn" --tags Key=aws:x,Value=v
+# (Debian 12's AWS CLI, 2.9, predates DeletionProtectionEnabled, OnDemandThroughput and
+# WarmThroughput: tests/clients/python/test_table_settings.py sends them raw.)
+ddb update-table --table-name "$table" --table-class STANDARD_INFREQUENT_ACCESS >/dev/null
+check "update-table --table-class alone" STANDARD_INFREQUENT_ACCESS \
+  "$(ddb describe-table --table-name "$table" --query Table.TableClassSummary.TableClass --output text)"
+ddb execute-statement --statement "INSERT INTO \"$table\" VALUE {'objectId': 'cli-1', 'relatedObjectId': 'cli-2', 'n': 5}" >/dev/null
+check "execute-statement: INSERT" 0 $?
+check_error "execute-statement: INSERT of an existing key" 254 DuplicateItemException \
+  "Duplicate primary key exists in table" -- \
+  ddb execute-statement --statement "INSERT INTO \"$table\" VALUE {'objectId': 'cli-1', 'relatedObjectId': 'cli-2'}"
+check "execute-statement: SELECT by key" 1 \
+  "$(ddb execute-statement --statement "SELECT * FROM \"$table\" WHERE objectId = 'cli-1' AND relatedObjectId = 'cli-2'" \
+       --query 'length(Items)' --output text 2>&1 | head -1)"
+ddb execute-statement --statement "DELETE FROM \"$table\" WHERE objectId = 'cli-1' AND relatedObjectId = 'cli-2'" >/dev/null
+check "execute-statement: DELETE" 0 $?
+check "describe-limits" 40000 \
+  "$(ddb describe-limits --query TableMaxReadCapacityUnits --output text)"
+check "list-contributor-insights (simulation off: DISABLED)" DISABLED \
+  "$(ddb list-contributor-insights --table-name "$table" \
+       --query 'ContributorInsightsSummaries[0].ContributorInsightsStatus' --output text)"
+check_error "an operation partstore does not serve is named" 254 UnknownOperationException \
+  "Unknown operation exception: DescribeGlobalTable" -- \
+  ddb describe-global-table --global-table-name "$table"
+
 # --- delete-table ---------------------------------------------------------------------------------
 check "delete-table reports DELETING" DELETING \
   "$(ddb delete-table --table-name "$table" --query TableDescription.TableStatus --output text)"
