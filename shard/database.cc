@@ -209,18 +209,24 @@ Result<DeleteTableResult> Database::DeleteTable(const DeleteTableRequest& reques
   PARTSTORE_RETURN_IF_ERROR(CheckName(request.table_name));
   std::shared_lock control(state_->control_mu_);
   std::shared_ptr<Table> table;
-  {
-    std::unique_lock lock(state_->mu_);
-    auto it = state_->tables_.find(request.table_name);
-    if (it == state_->tables_.end()) return TableNotFound(request.table_name);
-    if (it->second->deletion_protected()) {
+  // Deletion protection is checked before mu_ is taken (a table's locks are never taken under
+  // it); if the name was given to another table meanwhile, again.
+  for (bool deleted = false; !deleted;) {
+    Result<std::shared_ptr<Table>> found = state_->GetTable(request.table_name);
+    if (!found.ok()) return TableNotFound(request.table_name);
+    if ((*found)->deletion_protected()) {
       return Status::Validation(
           "Resource cannot be deleted as it is currently protected against deletion. Disable "
           "deletion protection first.");
     }
+    std::unique_lock lock(state_->mu_);
+    auto it = state_->tables_.find(request.table_name);
+    if (it == state_->tables_.end()) return TableNotFound(request.table_name);
+    if (it->second != *found) continue;
     table = std::move(it->second);
     state_->tables_.erase(it);
     state_->LogControl(persist::WalRecord::kDeleteTable, table->log_number(), {});
+    deleted = true;
   }
   table->set_status(TableStatus::kDeleting);
   DeleteTableResult result;

@@ -102,6 +102,12 @@ class Replay {
     switch (kind) {
       case WalRecord::kDeleteTable:
         tables_.erase(number);
+        // The DeleteTable was allowed when it ran: an UpdateTable that turned deletion protection
+        // off may have logged its record after it (each logs after applying).
+        if (table->deletion_protected()) {
+          PARTSTORE_RETURN_IF_ERROR(
+              db_.UpdateTable({.table_name = name, .deletion_protection_enabled = false}).status());
+        }
         return db_.DeleteTable({name}).status();
       case WalRecord::kUpdateTable: {
         UpdateTableRequest request;

@@ -13,6 +13,7 @@
 #include "shard/constraints.h"
 #include "shard/index_definitions.h"
 #include "shard/sharding/sharding_policy.h"
+#include "shard/warm_throughput.h"
 
 namespace partstore {
 
@@ -420,6 +421,7 @@ Status Table::UpdateIndexesAndBilling(const UpdateTableRequest& request, bool in
       d.last_update_to_pay_per_request_date_time = NowSeconds();
       d.provisioned_throughput.read_capacity_units = 0;
       d.provisioned_throughput.write_capacity_units = 0;
+      RaiseWarmThroughputToFloor(&d);
       if (capacity_) UpdateIndexCapacities(d);
     }
     return Status::Ok();
@@ -441,6 +443,10 @@ Status Table::UpdateIndexesAndBilling(const UpdateTableRequest& request, bool in
   d.billing_mode = BillingMode::kProvisioned;
   have.read_capacity_units = want.read_capacity_units;
   have.write_capacity_units = want.write_capacity_units;
+  // A provisioned table has no on-demand maximum; its warm throughput is at least what it is
+  // provisioned for.
+  d.on_demand_throughput.reset();
+  RaiseWarmThroughputToFloor(&d);
   if (capacity_) {
     capacity_->Update(CapacitySettingsLocked());
     UpdateIndexCapacities(d);

@@ -11,6 +11,7 @@
 
 #include "shard/table.h"
 #include "shard/tags.h"
+#include "shard/warm_throughput.h"
 
 namespace partstore {
 namespace {
@@ -81,6 +82,22 @@ double NowSeconds() {
 }
 
 }  // namespace
+
+int64_t WarmThroughputFloor(const TableDescription& d, bool read) {
+  if (d.billing_mode == BillingMode::kPayPerRequest) {
+    return read ? kInitialOnDemandReadUnits : kInitialOnDemandWriteUnits;
+  }
+  return read ? d.provisioned_throughput.read_capacity_units
+              : d.provisioned_throughput.write_capacity_units;
+}
+
+void RaiseWarmThroughputToFloor(TableDescription* d) {
+  if (!d->warm_throughput) return;
+  for (auto [value, read] : {std::pair{&d->warm_throughput->read_units_per_second, true},
+                             std::pair{&d->warm_throughput->write_units_per_second, false}}) {
+    if (*value) *value = std::max(**value, WarmThroughputFloor(*d, read));
+  }
+}
 
 std::string_view TableClassName(TableClass table_class) {
   return kTableClassNames[static_cast<size_t>(table_class)];
@@ -201,6 +218,26 @@ Status Table::CheckSettingsChange(const UpdateTableRequest& request) const {
     }
     PARTSTORE_RETURN_IF_ERROR(CheckOnDemand(*request.on_demand_throughput, /*update=*/true));
   }
+  if (request.warm_throughput) {
+    const WarmThroughput& want = *request.warm_throughput;
+    for (auto [value, name, read] : {std::tuple{want.read_units_per_second, "Read", true},
+                                     std::tuple{want.write_units_per_second, "Write", false}}) {
+      if (!value) continue;
+      const int64_t floor = WarmThroughputFloor(d, read);
+      if (*value < floor && d.billing_mode == BillingMode::kPayPerRequest) {
+        return Status::Validation(fmt::format(
+            "{}Requested {}UnitsPerSecond for WarmThroughput for table is lower than initial "
+            "throughput for OnDemand",
+            kInvalid, name));
+      }
+      if (*value < floor) {
+        return Status::Validation(
+            fmt::format("{}Requested {}UnitsPerSecond for WarmThroughput for table is lower than {}"
+                        "CapacityUnits of ProvisionedThroughput",
+                        kInvalid, name, name));
+      }
+    }
+  }
   if (request.warm_throughput && d.warm_throughput) {
     const WarmThroughput& want = *request.warm_throughput;
     const WarmThroughput& have = *d.warm_throughput;
@@ -276,8 +313,11 @@ capacity::ResourceSettings Table::CapacitySettingsLocked() const {
     settings.max_write_request_units = d.on_demand_throughput->max_write_request_units.value_or(0);
   }
   if (d.warm_throughput) {
-    settings.warm_read_units = d.warm_throughput->read_units_per_second.value_or(0);
-    settings.warm_write_units = d.warm_throughput->write_units_per_second.value_or(0);
+    // (Bounded as the simulation's throughputs are: SettingsOf.)
+    settings.warm_read_units = std::min(d.warm_throughput->read_units_per_second.value_or(0),
+                                        capacity::kMaxUnitsPerSecond);
+    settings.warm_write_units = std::min(d.warm_throughput->write_units_per_second.value_or(0),
+                                         capacity::kMaxUnitsPerSecond);
   }
   return settings;
 }

@@ -248,5 +248,85 @@ TEST(TableSettingsTest, SnapshotsAndTheLogKeepTagsAndSettings) {
   std::filesystem::remove_all(dir);
 }
 
+// Every table's settings must pass CreateTable's checks again: snapshots, the log's replay and
+// restores rebuild tables through CreateTable.
+TEST(TableSettingsTest, BillingChangesKeepSettingsReloadable) {
+  const std::string dir = ::testing::TempDir() + "/table_settings_billing_test";
+  std::filesystem::remove_all(dir);
+  DatabaseOptions options;
+  options.stripes_per_table = 16;
+  options.persistence = {.data_dir = dir, .wal = WalSync::kAlways};
+  {
+    auto db = Database::Open(options);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    // An on-demand maximum, then provisioned: the maximum goes (a provisioned table has none).
+    CreateTableRequest capped = SimpleTable("Capped", StringKeys());
+    capped.on_demand_throughput = OnDemandThroughput{.max_read_request_units = 100};
+    ASSERT_TRUE((*db)->CreateTable(capped).ok());
+    ASSERT_TRUE((*db)
+                    ->UpdateTable({.table_name = "Capped",
+                                   .billing_mode = BillingMode::kProvisioned,
+                                   .provisioned_throughput = ProvisionedThroughput{5, 5}})
+                    .ok());
+    EXPECT_FALSE((*db)->DescribeTable({"Capped"})->table.on_demand_throughput);
+    // Warm throughput below the floor is refused; raising the provisioned throughput above it
+    // raises it; going on-demand raises it to on-demand's initial throughput.
+    CreateTableRequest warm = SimpleTable("Warmed", StringKeys());
+    warm.billing_mode = BillingMode::kProvisioned;
+    warm.provisioned_throughput = ProvisionedThroughput{5, 5};
+    warm.warm_throughput = WarmThroughput{.read_units_per_second = 10};
+    ASSERT_TRUE((*db)->CreateTable(warm).ok());
+    EXPECT_EQ(
+        Error((*db)->UpdateTable({.table_name = "Capped",
+                                  .warm_throughput = WarmThroughput{.read_units_per_second = 4}})),
+        "One or more parameter values were invalid: Requested ReadUnitsPerSecond for "
+        "WarmThroughput for table is lower than ReadCapacityUnits of ProvisionedThroughput");
+    EXPECT_EQ(
+        Error((*db)->UpdateTable({.table_name = "Tagged2",
+                                  .warm_throughput = WarmThroughput{.read_units_per_second = 4}})),
+        "Requested resource not found: Table: Tagged2 not found");
+    ASSERT_TRUE((*db)
+                    ->UpdateTable({.table_name = "Warmed",
+                                   .provisioned_throughput = ProvisionedThroughput{100, 5}})
+                    .ok());
+    EXPECT_EQ((*db)->DescribeTable({"Warmed"})->table.warm_throughput,
+              (WarmThroughput{.read_units_per_second = 100}));
+    ASSERT_TRUE(
+        (*db)
+            ->UpdateTable({.table_name = "Warmed", .billing_mode = BillingMode::kPayPerRequest})
+            .ok());
+    EXPECT_EQ((*db)->DescribeTable({"Warmed"})->table.warm_throughput,
+              (WarmThroughput{.read_units_per_second = 12000}));
+    CreateTableRequest on_demand = SimpleTable("Cold", StringKeys());
+    ASSERT_TRUE((*db)->CreateTable(on_demand).ok());
+    EXPECT_EQ(Error((*db)->UpdateTable(
+                  {.table_name = "Cold",
+                   .warm_throughput = WarmThroughput{.write_units_per_second = 100}})),
+              "One or more parameter values were invalid: Requested WriteUnitsPerSecond for "
+              "WarmThroughput for table is lower than initial throughput for OnDemand");
+    // A protected table's backup restores unprotected, so a failed restore can be undone and
+    // the restored table deleted.
+    CreateTableRequest kept = SimpleTable("Kept", StringKeys());
+    kept.deletion_protection_enabled = true;
+    ASSERT_TRUE((*db)->CreateTable(kept).ok());
+    auto backup = (*db)->CreateBackup({.table_name = "Kept", .backup_name = "kept-backup"});
+    ASSERT_TRUE(backup.ok()) << backup.status().ToString();
+    ASSERT_TRUE((*db)
+                    ->RestoreTableFromBackup({.target_table_name = "KeptCopy",
+                                              .backup_arn = backup->backup_details.backup_arn})
+                    .ok());
+    EXPECT_FALSE((*db)->DescribeTable({"KeptCopy"})->table.deletion_protection_enabled);
+    EXPECT_TRUE((*db)->DeleteTable({"KeptCopy"}).ok());
+  }
+  for (int reopen = 0; reopen < 2; ++reopen) {
+    auto db = Database::Open(options);
+    ASSERT_TRUE(db.ok()) << reopen << ": " << db.status().ToString();
+    EXPECT_EQ((*db)->DescribeTable({"Warmed"})->table.warm_throughput,
+              (WarmThroughput{.read_units_per_second = 12000}));
+    EXPECT_TRUE((*db)->DescribeTable({"Kept"})->table.deletion_protection_enabled);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace partstore
