@@ -306,6 +306,10 @@ TEST_F(DispatchTest, UnknownOperationsAreNamed) {
   EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException","message":)"
                     R"("Unknown operation exception: DescribeGlobalTable is a DynamoDB operation )"
                     R"x(partstore does not serve (the README lists the operations it serves)"})x");
+  // A target that is no name is not echoed (the body stays valid UTF-8 JSON).
+  r = Call("ion: AWS4\xac", "{}");
+  EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException",)"
+                    R"("message":"Unknown operation exception"})");
   // No operation at all: no message (what DynamoDB answers a request without a target).
   r = Call("", "{}");
   EXPECT_EQ(r.body, R"({"__type":"com.amazon.coral.service#UnknownOperationException"})");

@@ -409,6 +409,14 @@ constexpr std::string_view kUnservedDynamoDbOperations[] = {
 // it from DynamoDB: boto/boto3#1542, aws/aws-toolkit-jetbrains#2956), naming the operation.
 Status UnknownOperation(std::string_view operation) {
   if (operation.empty()) return Status(Code::kUnknownOperation, "");
+  // The name is echoed only when it looks like one (the target header may hold any bytes, and
+  // the answer must stay valid UTF-8 JSON: http_request_fuzz).
+  const bool name_like =
+      operation.size() <= 128 && std::all_of(operation.begin(), operation.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '.' || c == '_' || c == '-';
+      });
+  if (!name_like) return Status(Code::kUnknownOperation, "Unknown operation exception");
   const bool dynamodb = std::binary_search(std::begin(kUnservedDynamoDbOperations),
                                            std::end(kUnservedDynamoDbOperations), operation);
   return Status(Code::kUnknownOperation,
