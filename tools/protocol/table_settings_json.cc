@@ -23,16 +23,10 @@ const JsonValue* Field(const JsonValue& object, std::string_view name) {
   return found;
 }
 
-std::optional<int64_t> OptionalInteger(const JsonValue& object, std::string_view name) {
-  const JsonValue* value = Field(object, name);
+// An Integer / Long member ReadMembers found, or absent.
+std::optional<int64_t> OptionalInteger(const JsonValue* value) {
   if (value == nullptr) return std::nullopt;
   return IntegerOf(*value);
-}
-
-std::optional<std::string> OptionalText(const JsonValue& object, std::string_view name) {
-  const JsonValue* value = Field(object, name);
-  if (value == nullptr) return std::nullopt;
-  return std::string(StringOf(*value));
 }
 
 // The members' shapes (SerializationException for a wrong JSON type, as elsewhere).
@@ -63,8 +57,8 @@ Status DecodeCommon(const SettingsMembers& m, Request* out) {
         ReadMembers(*m.sse_specification, "SSESpecification", kSseMembers, members));
     SseSpecification sse;
     if (members[0]) sse.enabled = BooleanOf(*members[0]);
-    sse.sse_type = OptionalText(*m.sse_specification, "SSEType");
-    sse.kms_master_key_id = OptionalText(*m.sse_specification, "KMSMasterKeyId");
+    sse.sse_type = OptionalString(members[1]);
+    sse.kms_master_key_id = OptionalString(members[2]);
     if (sse.sse_type && *sse.sse_type != "KMS" && *sse.sse_type != "AES256") {
       return Status::Validation(
           "1 validation error detected: Value '" + *sse.sse_type +
@@ -77,15 +71,12 @@ Status DecodeCommon(const SettingsMembers& m, Request* out) {
     PARTSTORE_RETURN_IF_ERROR(ReadMembers(*m.on_demand_throughput, "OnDemandThroughput",
                                           kOnDemandMembers, std::span(members).first(2)));
     out->on_demand_throughput =
-        OnDemandThroughput{OptionalInteger(*m.on_demand_throughput, "MaxReadRequestUnits"),
-                           OptionalInteger(*m.on_demand_throughput, "MaxWriteRequestUnits")};
+        OnDemandThroughput{OptionalInteger(members[0]), OptionalInteger(members[1])};
   }
   if (m.warm_throughput) {
     PARTSTORE_RETURN_IF_ERROR(ReadMembers(*m.warm_throughput, "WarmThroughput", kWarmMembers,
                                           std::span(members).first(2)));
-    out->warm_throughput =
-        WarmThroughput{OptionalInteger(*m.warm_throughput, "ReadUnitsPerSecond"),
-                       OptionalInteger(*m.warm_throughput, "WriteUnitsPerSecond")};
+    out->warm_throughput = WarmThroughput{OptionalInteger(members[0]), OptionalInteger(members[1])};
   }
   return Status::Ok();
 }
