@@ -11,6 +11,7 @@
 #include "shard/persist/byte_codec.h"
 #include "shard/persist/table_settings.h"
 #include "shard/persist/write_ahead_log.h"
+#include "shard/tags.h"
 
 namespace partstore::internal {
 
@@ -147,7 +148,9 @@ class Replay {
       }
       case WalRecord::kTags: {
         std::vector<Tag> tags;
-        if (!persist::DecodeTags(body, &tags) || tags.size() > kMaxTagsPerResource) {
+        // As TagResource checks them: a snapshot rebuilds the table through CreateTable's checks.
+        if (!persist::DecodeTags(body, &tags) || tags.size() > kMaxTagsPerResource ||
+            !CheckTags(tags).ok()) {
           return Malformed();
         }
         table->set_tags(std::move(tags));
