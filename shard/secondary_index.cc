@@ -38,8 +38,7 @@ SecondaryIndex::SecondaryIndex(IndexDefinition definition, KeySchema table_key, 
   }
 }
 
-template <typename ItemT>
-Status SecondaryIndex::CheckItemImpl(const ItemT& item) const {
+Status SecondaryIndex::CheckItem(const Item& item) const {
   for (const KeyAttribute* attribute :
        {&definition_.key.partition, definition_.key.sort ? &*definition_.key.sort : nullptr}) {
     if (attribute == nullptr) continue;
@@ -65,9 +64,6 @@ Status SecondaryIndex::CheckItemImpl(const ItemT& item) const {
   }
   return Status::Ok();
 }
-
-Status SecondaryIndex::CheckItem(const Item& item) const { return CheckItemImpl(item); }
-Status SecondaryIndex::CheckItem(const StoredItem& item) const { return CheckItemImpl(item); }
 
 template <typename ItemT>
 std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOfImpl(

@@ -73,11 +73,11 @@ class SecondaryIndex {
   //    not supported. The AttributeValue for a key attribute cannot contain an empty string
   //    value. IndexName: gsi1, IndexKey: gsk"
   Status CheckItem(const Item& item) const;
-  Status CheckItem(const StoredItem& item) const;  // (a snapshot's item being loaded)
 
-  // Where an item's entry lives, or nullopt when the item is not in the index. REQUIRES: `item`
-  // passed CheckItem and has the table key attributes; `table_partition` / `table_sort` are its
-  // encoded table key (table_sort empty for hash-only tables).
+  // Where an item's entry lives, or nullopt when the item is not in the index (an index key
+  // attribute missing, of the wrong type or empty: an item CheckItem would refuse, held since
+  // before the index, is left out). REQUIRES: `item` has the table key attributes;
+  // `table_partition` / `table_sort` are its encoded table key (empty sort for hash-only tables).
   struct EntryKey {
     uint64_t hash = 0;
     std::string partition;  // encoded index partition key
@@ -110,8 +110,6 @@ class SecondaryIndex {
   int64_t size_bytes() const;
 
  private:
-  template <typename ItemT>
-  Status CheckItemImpl(const ItemT& item) const;
   template <typename ItemT>
   std::optional<EntryKey> KeyOfImpl(const ItemT& item, std::string_view table_partition,
                                     std::string_view table_sort) const;
