@@ -357,11 +357,15 @@ Result<TableDescription> Restore(Database& db, CreateTableRequest create,
     }
   } else {
     create.on_demand_throughput.reset();
+    for (GlobalSecondaryIndex& index : create.global_secondary_indexes) {
+      index.on_demand_throughput.reset();
+    }
   }
   // A restored table starts unprotected (so a failed restore can be undone) and without the
-  // source's warm throughput, which may not suit the overridden capacity.
+  // source's warm throughput (its GSIs' too), which may not suit the overridden capacity.
   create.deletion_protection_enabled.reset();
   create.warm_throughput.reset();
+  for (GlobalSecondaryIndex& index : create.global_secondary_indexes) index.warm_throughput.reset();
   if (request.global_secondary_index_override) {
     create.global_secondary_indexes = *request.global_secondary_index_override;
   }

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "shard/constraints.h"
+#include "shard/throughput_settings.h"
 
 namespace partstore {
 
@@ -58,6 +59,19 @@ Status CheckThroughput(const std::string& index, const std::optional<Provisioned
   if (mode == BillingMode::kProvisioned && !t) {
     return Invalid("ProvisionedThroughput is not specified for index: " + index);
   }
+  return Status::Ok();
+}
+
+// A GSI's throughput settings, checked, into its definition.
+Status CheckGlobalThroughputs(const GlobalSecondaryIndex& index, BillingMode mode,
+                              IndexDefinition* definition) {
+  PARTSTORE_RETURN_IF_ERROR(CheckThroughput(index.index_name, index.provisioned_throughput, mode));
+  PARTSTORE_RETURN_IF_ERROR(CheckIndexThroughputSettings(
+      index.index_name, mode, index.provisioned_throughput, index.on_demand_throughput,
+      index.warm_throughput, /*update=*/false, std::nullopt));
+  definition->provisioned_throughput = index.provisioned_throughput;
+  definition->on_demand_throughput = index.on_demand_throughput;
+  definition->warm_throughput = index.warm_throughput;
   return Status::Ok();
 }
 
@@ -161,9 +175,7 @@ Result<std::vector<IndexDefinition>> IndexDefinitionsOf(const CreateTableRequest
     PARTSTORE_ASSIGN_OR_RETURN(IndexDefinition definition,
                                DefinitionOf(index.index_name, IndexKind::kGlobal, index.key_schema,
                                             index.projection, request.attribute_definitions));
-    PARTSTORE_RETURN_IF_ERROR(
-        CheckThroughput(index.index_name, index.provisioned_throughput, mode));
-    definition.provisioned_throughput = index.provisioned_throughput;
+    PARTSTORE_RETURN_IF_ERROR(CheckGlobalThroughputs(index, mode, &definition));
     projected += definition.non_key_attributes.size();
     out.push_back(std::move(definition));
   }
@@ -199,14 +211,32 @@ Result<IndexDefinition> GlobalIndexDefinitionOf(const GlobalSecondaryIndex& inde
   PARTSTORE_ASSIGN_OR_RETURN(IndexDefinition definition,
                              DefinitionOf(index.index_name, IndexKind::kGlobal, index.key_schema,
                                           index.projection, definitions));
-  PARTSTORE_RETURN_IF_ERROR(CheckThroughput(index.index_name, index.provisioned_throughput, mode));
-  definition.provisioned_throughput = index.provisioned_throughput;
+  PARTSTORE_RETURN_IF_ERROR(CheckGlobalThroughputs(index, mode, &definition));
   if (projected + definition.non_key_attributes.size() > kMaxProjectedAttributes) {
     return Invalid(
         "The sum of NonKeyAttributes across all secondary indexes exceeds the limit of " +
         std::to_string(kMaxProjectedAttributes));
   }
   return definition;
+}
+
+Status CheckIndexUpdate(const GlobalSecondaryIndexUpdate::Update& change,
+                        const IndexDefinition& index, BillingMode mode) {
+  if (!change.provisioned_throughput && !change.on_demand_throughput && !change.warm_throughput) {
+    // (partstore's text: the API reference makes each member optional.)
+    return Invalid(
+        "One of ProvisionedThroughput, OnDemandThroughput or WarmThroughput is "
+        "required to update index: " +
+        change.index_name);
+  }
+  if (change.provisioned_throughput && mode == BillingMode::kPayPerRequest) {
+    return Invalid("ProvisionedThroughput should not be specified for index: " + change.index_name +
+                   " when BillingMode is PAY_PER_REQUEST");
+  }
+  return CheckIndexThroughputSettings(
+      change.index_name, mode,
+      change.provisioned_throughput ? change.provisioned_throughput : index.provisioned_throughput,
+      change.on_demand_throughput, change.warm_throughput, /*update=*/true, index.warm_throughput);
 }
 
 }  // namespace partstore

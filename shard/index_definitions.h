@@ -26,6 +26,12 @@ Result<IndexDefinition> GlobalIndexDefinitionOf(const GlobalSecondaryIndex& inde
                                                 const std::vector<IndexDefinition>& existing,
                                                 BillingMode mode);
 
+// An UpdateTable Update action on GSI `index` of a `mode` table: at least one setting, provisioned
+// throughput on provisioned tables only, the on-demand maximum and warm throughput as the
+// table's (shard/throughput_settings.h).
+Status CheckIndexUpdate(const GlobalSecondaryIndexUpdate::Update& change,
+                        const IndexDefinition& index, BillingMode mode);
+
 // The key schema an index's KeySchemaElements name (first HASH, optional RANGE), typed from
 // `definitions`; DynamoDB's texts for a bad shape or an undefined attribute.
 Result<KeySchema> IndexKeySchemaOf(const std::vector<KeySchemaElement>& elements,

@@ -44,6 +44,8 @@ struct IndexDefinition {
   std::vector<std::string> non_key_attributes;  // INCLUDE, in request order
   Projection projection_as_requested;
   std::optional<ProvisionedThroughput> provisioned_throughput;  // GSIs of provisioned tables
+  std::optional<OnDemandThroughput> on_demand_throughput;       // GSIs of on-demand tables
+  std::optional<WarmThroughput> warm_throughput;                // GSIs
 };
 
 // Appends `encoded` escaped and terminated (see the header comment).
@@ -55,11 +57,16 @@ class SecondaryIndex {
   SecondaryIndex(IndexDefinition definition, KeySchema table_key, size_t stripes,
                  std::shared_ptr<MemoryAccount> memory = nullptr);
 
-  // The definition. Its provisioned throughput may change (UpdateTable) under the table's index
+  // The definition. Its throughput settings may change (UpdateTable) under the table's index
   // lock held exclusively; readers of it hold that lock shared.
   const IndexDefinition& definition() const { return definition_; }
-  void set_provisioned_throughput(ProvisionedThroughput throughput) {
-    definition_.provisioned_throughput = throughput;
+  // UpdateTable's throughput settings (nothing else in a definition changes).
+  void set_throughputs(std::optional<ProvisionedThroughput> provisioned,
+                       std::optional<OnDemandThroughput> on_demand,
+                       std::optional<WarmThroughput> warm) {
+    definition_.provisioned_throughput = provisioned;
+    definition_.on_demand_throughput = on_demand;
+    definition_.warm_throughput = warm;
   }
   const std::string& name() const { return definition_.name; }
   bool global() const { return definition_.kind == IndexKind::kGlobal; }

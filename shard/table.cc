@@ -13,7 +13,7 @@
 #include "shard/constraints.h"
 #include "shard/index_definitions.h"
 #include "shard/sharding/sharding_policy.h"
-#include "shard/warm_throughput.h"
+#include "shard/throughput_settings.h"
 
 namespace partstore {
 
@@ -246,18 +246,9 @@ capacity::ResourceSettings Table::SettingsOf(BillingMode mode, int64_t read_unit
 
 void Table::AddIndexCapacity(const SecondaryIndex& index) {
   if (!capacity_ || !index.global()) return;
-  BillingMode mode;
-  ProvisionedThroughputDescription table_throughput;
-  {
-    std::lock_guard<std::mutex> lock(description_mu_);
-    mode = description_.billing_mode;
-    table_throughput = description_.provisioned_throughput;
-  }
-  const auto& own = index.definition().provisioned_throughput;
-  capacity_->AddIndex(
-      index.name(), index.definition().key,
-      SettingsOf(mode, own ? own->read_capacity_units : table_throughput.read_capacity_units,
-                 own ? own->write_capacity_units : table_throughput.write_capacity_units));
+  std::lock_guard<std::mutex> lock(description_mu_);
+  capacity_->AddIndex(index.name(), index.definition().key,
+                      IndexCapacitySettings(index.definition(), description_));
 }
 
 TableDescription Table::Describe() const {
@@ -295,6 +286,8 @@ TableDescription Table::Describe() const {
         g.provisioned_throughput.write_capacity_units =
             d.provisioned_throughput->write_capacity_units;
       }
+      g.on_demand_throughput = d.on_demand_throughput;
+      g.warm_throughput = d.warm_throughput;
       g.index_size_bytes = index->size_bytes();
       g.item_count = index->item_count();
       out.global_secondary_indexes.push_back(std::move(g));
@@ -422,7 +415,7 @@ Status Table::UpdateIndexesAndBilling(const UpdateTableRequest& request, bool in
       d.provisioned_throughput.read_capacity_units = 0;
       d.provisioned_throughput.write_capacity_units = 0;
       RaiseWarmThroughputToFloor(&d);
-      if (capacity_) UpdateIndexCapacities(d);
+      UpdateIndexesForBilling(d);
     }
     return Status::Ok();
   }
@@ -447,24 +440,24 @@ Status Table::UpdateIndexesAndBilling(const UpdateTableRequest& request, bool in
   // provisioned for.
   d.on_demand_throughput.reset();
   RaiseWarmThroughputToFloor(&d);
-  if (capacity_) {
-    capacity_->Update(CapacitySettingsLocked());
-    UpdateIndexCapacities(d);
-  }
+  if (capacity_) capacity_->Update(CapacitySettingsLocked());
+  UpdateIndexesForBilling(d);
   return Status::Ok();
 }
 
-void Table::UpdateIndexCapacities(const TableDescription& d) {
-  std::shared_lock lock(indexes_mu_);
+void Table::UpdateIndexesForBilling(const TableDescription& d) {
+  std::unique_lock lock(indexes_mu_);
   for (const auto& index : indexes_) {
     if (!index->global()) continue;
-    const auto& own = index->definition().provisioned_throughput;
-    capacity_->UpdateIndex(
-        index->name(),
-        SettingsOf(
-            d.billing_mode,
-            own ? own->read_capacity_units : d.provisioned_throughput.read_capacity_units,
-            own ? own->write_capacity_units : d.provisioned_throughput.write_capacity_units));
+    const IndexDefinition& definition = index->definition();
+    std::optional<WarmThroughput> warm = definition.warm_throughput;
+    RaiseWarmThroughputToFloor(d.billing_mode, definition.provisioned_throughput, &warm);
+    index->set_throughputs(definition.provisioned_throughput,
+                           d.billing_mode == BillingMode::kPayPerRequest
+                               ? definition.on_demand_throughput
+                               : std::nullopt,
+                           warm);
+    if (capacity_) capacity_->UpdateIndex(index->name(), IndexCapacitySettings(definition, d));
   }
 }
 

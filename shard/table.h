@@ -571,10 +571,16 @@ class Table : public std::enable_shared_from_this<Table> {
   capacity::ResourceSettings CapacitySettingsLocked() const;
   static capacity::ResourceSettings SettingsOf(BillingMode mode, int64_t read_units,
                                                int64_t write_units);
+  // A GSI's capacity settings: its own throughput (or the table's `d`), on-demand maximum and
+  // warm throughput.
+  static capacity::ResourceSettings IndexCapacitySettings(const IndexDefinition& index,
+                                                          const TableDescription& d);
   // Gives a GSI its simulated capacity (its own throughput, or the table's billing mode).
   void AddIndexCapacity(const SecondaryIndex& index);
-  // After a billing-mode change: every GSI's capacity to the new mode. REQUIRES: description_mu_.
-  void UpdateIndexCapacities(const TableDescription& d);
+  // After a billing-mode change to `d`: every GSI's settings to the new mode (a provisioned one
+  // drops its on-demand maximum; warm throughput rises to its new floor) and its capacity.
+  // REQUIRES: description_mu_ held.
+  void UpdateIndexesForBilling(const TableDescription& d);
 
   mutable std::mutex sharding_mu_;  // guards sharding_ (a leaf)
   std::shared_ptr<const sharding::PolicySet> sharding_;

@@ -14,6 +14,7 @@
 
 #include "shard/index_definitions.h"
 #include "shard/table.h"
+#include "shard/throughput_settings.h"
 
 namespace partstore {
 
@@ -51,11 +52,15 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
                   "Subscriber limit exceeded: Only 1 online index can be created or deleted "
                   "simultaneously per table");
   }
-  BillingMode mode;
+  TableDescription description;  // (its billing mode and throughput; description_mu_ is not held
+                                 // below: the index lock comes after it)
   {
     std::lock_guard<std::mutex> lock(description_mu_);
-    mode = description_.billing_mode;
+    description = description_;
   }
+  // The index actions are checked against the billing mode the request leaves (a switch to
+  // provisioned gives the GSIs their throughput in the same request).
+  const BillingMode mode = request.billing_mode.value_or(description.billing_mode);
   const std::vector<IndexDefinition> existing = index_definitions();
   // Validate every action before changing anything.
   std::vector<IndexDefinition> created;
@@ -74,6 +79,7 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
       return Status::ResourceNotFound("Requested resource not found: Index " + name +
                                       " for table " + name_);
     }
+    if (update.update) PARTSTORE_RETURN_IF_ERROR(CheckIndexUpdate(*update.update, *it, mode));
   }
 
   // Apply (see table.h: never more than one base stripe held). Deletions leave the readers' list
@@ -88,15 +94,25 @@ Status Table::UpdateIndexes(const UpdateTableRequest& request) {
         });
         if (capacity_) capacity_->RemoveIndex(update.remove->index_name);
       } else if (update.update) {
+        const GlobalSecondaryIndexUpdate::Update& change = *update.update;
         for (auto& index : indexes_) {
-          if (index->name() == update.update->index_name) {
-            index->set_provisioned_throughput(update.update->provisioned_throughput);
-            if (capacity_ && mode == BillingMode::kProvisioned) {
-              capacity_->UpdateIndex(
-                  index->name(),
-                  SettingsOf(mode, update.update->provisioned_throughput.read_capacity_units,
-                             update.update->provisioned_throughput.write_capacity_units));
-            }
+          if (index->name() != change.index_name) continue;
+          const IndexDefinition& d = index->definition();
+          std::optional<ProvisionedThroughput> provisioned = change.provisioned_throughput
+                                                                 ? change.provisioned_throughput
+                                                                 : d.provisioned_throughput;
+          std::optional<OnDemandThroughput> on_demand =
+              change.on_demand_throughput
+                  ? MergeOnDemandThroughput(d.on_demand_throughput, *change.on_demand_throughput)
+                  : d.on_demand_throughput;
+          std::optional<WarmThroughput> warm =
+              change.warm_throughput
+                  ? MergeWarmThroughput(d.warm_throughput, *change.warm_throughput)
+                  : d.warm_throughput;
+          RaiseWarmThroughputToFloor(mode, provisioned, &warm);
+          index->set_throughputs(provisioned, on_demand, warm);
+          if (capacity_) {
+            capacity_->UpdateIndex(index->name(), IndexCapacitySettings(d, description));
           }
         }
       }

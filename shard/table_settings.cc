@@ -11,7 +11,7 @@
 
 #include "shard/table.h"
 #include "shard/tags.h"
-#include "shard/warm_throughput.h"
+#include "shard/throughput_settings.h"
 
 namespace partstore {
 namespace {
@@ -42,24 +42,79 @@ Status CheckSse(const SseSpecification& sse) {
   return Status::Ok();
 }
 
-// An on-demand maximum: at least 1; -1 clears it on UpdateTable.
-Status CheckOnDemand(const OnDemandThroughput& throughput, bool update) {
+// An on-demand maximum: at least 1; -1 clears it on UpdateTable. `resource`: "table", or
+// "index <name>" (the index texts are partstore's, the table's with the index named).
+Status CheckOnDemand(const OnDemandThroughput& throughput, bool update,
+                     std::string_view resource = "table") {
   for (auto [value, name] : {std::pair{throughput.max_read_request_units, "MaxReadRequestUnits"},
                              {throughput.max_write_request_units, "MaxWriteRequestUnits"}}) {
     if (value && *value < 1 && !(update && *value == -1)) {
       return Status::Validation(
-          fmt::format("{}Requested {} for OnDemandThroughput for table is outside of valid range",
-                      kInvalid, name));
+          fmt::format("{}Requested {} for OnDemandThroughput for {} is outside of valid range",
+                      kInvalid, name, resource));
     }
   }
   return Status::Ok();
 }
 
-Status OnDemandOnProvisioned(const OnDemandThroughput& throughput) {
+Status OnDemandOnProvisioned(const OnDemandThroughput& throughput, std::string_view resource = "") {
   return Status::Validation(fmt::format(
-      "{}{} for OnDemandThroughput cannot be specified when the table BillingMode is PROVISIONED",
-      kInvalid,
-      throughput.max_read_request_units ? "MaxReadRequestUnits" : "MaxWriteRequestUnits"));
+      "{}{} for OnDemandThroughput{} cannot be specified when the table BillingMode is "
+      "PROVISIONED",
+      kInvalid, throughput.max_read_request_units ? "MaxReadRequestUnits" : "MaxWriteRequestUnits",
+      resource));
+}
+
+// Warm throughput `want` against the floors (`on_demand`: of an on-demand table or its index) and
+// the current value (UpdateTable: only ever raised).
+Status CheckWarm(const WarmThroughput& want, int64_t read_floor, int64_t write_floor,
+                 bool on_demand, std::string_view resource,
+                 const std::optional<WarmThroughput>& current) {
+  for (auto [value, name, floor] :
+       {std::tuple{want.read_units_per_second, "Read", read_floor},
+        std::tuple{want.write_units_per_second, "Write", write_floor}}) {
+    if (!value || *value >= floor) continue;
+    if (on_demand) {
+      // (DynamoDB's text goes on with "See: " and a link to its documentation.)
+      return Status::Validation(
+          fmt::format("{}Requested {}UnitsPerSecond for WarmThroughput for {} is lower than "
+                      "initial throughput for OnDemand",
+                      kInvalid, name, resource));
+    }
+    return Status::Validation(
+        fmt::format("{}Requested {}UnitsPerSecond for WarmThroughput for {} is lower than {}"
+                    "CapacityUnits of ProvisionedThroughput",
+                    kInvalid, name, resource, name));
+  }
+  if (!current) return Status::Ok();
+  for (auto [wanted, had, name] :
+       {std::tuple{want.read_units_per_second, current->read_units_per_second, "Read"},
+        std::tuple{want.write_units_per_second, current->write_units_per_second, "Write"}}) {
+    if (wanted && had && *wanted < *had) {
+      return Status::Validation(fmt::format(
+          "{}Requested {}UnitsPerSecond for WarmThroughput for {} is lower than current "
+          "WarmThroughput, decreasing WarmThroughput is not supported",
+          kInvalid, name, resource));
+    }
+  }
+  return Status::Ok();
+}
+
+// OnDemandThroughput's and WarmThroughput's units into the simulation's settings (bounded as its
+// throughputs are: Table::SettingsOf).
+void ApplyThroughputSettings(const std::optional<OnDemandThroughput>& on_demand,
+                             const std::optional<WarmThroughput>& warm,
+                             capacity::ResourceSettings* settings) {
+  if (on_demand) {
+    settings->max_read_request_units = on_demand->max_read_request_units.value_or(0);
+    settings->max_write_request_units = on_demand->max_write_request_units.value_or(0);
+  }
+  if (warm) {
+    settings->warm_read_units =
+        std::min(warm->read_units_per_second.value_or(0), capacity::kMaxUnitsPerSecond);
+    settings->warm_write_units =
+        std::min(warm->write_units_per_second.value_or(0), capacity::kMaxUnitsPerSecond);
+  }
 }
 
 // The KMS key ARN DynamoDB reports for `key` (an ARN, a key id, or absent: the AWS managed key),
@@ -83,20 +138,75 @@ double NowSeconds() {
 
 }  // namespace
 
-int64_t WarmThroughputFloor(const TableDescription& d, bool read) {
-  if (d.billing_mode == BillingMode::kPayPerRequest) {
+int64_t WarmThroughputFloor(BillingMode mode,
+                            const std::optional<ProvisionedThroughput>& provisioned, bool read) {
+  if (mode == BillingMode::kPayPerRequest) {
     return read ? kInitialOnDemandReadUnits : kInitialOnDemandWriteUnits;
   }
-  return read ? d.provisioned_throughput.read_capacity_units
-              : d.provisioned_throughput.write_capacity_units;
+  if (!provisioned) return 0;
+  return read ? provisioned->read_capacity_units : provisioned->write_capacity_units;
+}
+
+int64_t WarmThroughputFloor(const TableDescription& d, bool read) {
+  return WarmThroughputFloor(d.billing_mode,
+                             ProvisionedThroughput{d.provisioned_throughput.read_capacity_units,
+                                                   d.provisioned_throughput.write_capacity_units},
+                             read);
+}
+
+void RaiseWarmThroughputToFloor(BillingMode mode,
+                                const std::optional<ProvisionedThroughput>& provisioned,
+                                std::optional<WarmThroughput>* warm) {
+  if (!*warm) return;
+  for (auto [value, read] : {std::pair{&(*warm)->read_units_per_second, true},
+                             std::pair{&(*warm)->write_units_per_second, false}}) {
+    if (*value) *value = std::max(**value, WarmThroughputFloor(mode, provisioned, read));
+  }
 }
 
 void RaiseWarmThroughputToFloor(TableDescription* d) {
-  if (!d->warm_throughput) return;
-  for (auto [value, read] : {std::pair{&d->warm_throughput->read_units_per_second, true},
-                             std::pair{&d->warm_throughput->write_units_per_second, false}}) {
-    if (*value) *value = std::max(**value, WarmThroughputFloor(*d, read));
+  RaiseWarmThroughputToFloor(d->billing_mode,
+                             ProvisionedThroughput{d->provisioned_throughput.read_capacity_units,
+                                                   d->provisioned_throughput.write_capacity_units},
+                             &d->warm_throughput);
+}
+
+Status CheckIndexThroughputSettings(std::string_view index, BillingMode mode,
+                                    const std::optional<ProvisionedThroughput>& provisioned,
+                                    const std::optional<OnDemandThroughput>& on_demand,
+                                    const std::optional<WarmThroughput>& warm, bool update,
+                                    const std::optional<WarmThroughput>& current) {
+  const std::string resource = fmt::format("index {}", index);
+  const bool is_on_demand = mode == BillingMode::kPayPerRequest;
+  if (on_demand) {
+    if (!is_on_demand) return OnDemandOnProvisioned(*on_demand, " for " + resource);
+    PARTSTORE_RETURN_IF_ERROR(CheckOnDemand(*on_demand, update, resource));
   }
+  if (warm) {
+    PARTSTORE_RETURN_IF_ERROR(CheckWarm(*warm, WarmThroughputFloor(mode, provisioned, true),
+                                        WarmThroughputFloor(mode, provisioned, false), is_on_demand,
+                                        resource, current));
+  }
+  return Status::Ok();
+}
+
+std::optional<OnDemandThroughput> MergeOnDemandThroughput(
+    const std::optional<OnDemandThroughput>& have, const OnDemandThroughput& want) {
+  OnDemandThroughput merged = have.value_or(OnDemandThroughput{});
+  if (want.max_read_request_units) merged.max_read_request_units = want.max_read_request_units;
+  if (want.max_write_request_units) merged.max_write_request_units = want.max_write_request_units;
+  if (merged.max_read_request_units == -1) merged.max_read_request_units.reset();
+  if (merged.max_write_request_units == -1) merged.max_write_request_units.reset();
+  if (!merged.max_read_request_units && !merged.max_write_request_units) return std::nullopt;
+  return merged;
+}
+
+WarmThroughput MergeWarmThroughput(const std::optional<WarmThroughput>& have,
+                                   const WarmThroughput& want) {
+  WarmThroughput merged = have.value_or(WarmThroughput{});
+  if (want.read_units_per_second) merged.read_units_per_second = want.read_units_per_second;
+  if (want.write_units_per_second) merged.write_units_per_second = want.write_units_per_second;
+  return merged;
 }
 
 std::string_view TableClassName(TableClass table_class) {
@@ -123,33 +233,11 @@ Status Table::CheckSettings(const CreateTableRequest& request) {
     PARTSTORE_RETURN_IF_ERROR(CheckOnDemand(*request.on_demand_throughput, /*update=*/false));
   }
   if (request.warm_throughput) {
-    const WarmThroughput& warm = *request.warm_throughput;
-    for (auto [value, name, provisioned, initial] :
-         {std::tuple{warm.read_units_per_second, "Read",
-                     request.provisioned_throughput
-                         ? request.provisioned_throughput->read_capacity_units
-                         : 0,
-                     kInitialOnDemandReadUnits},
-          std::tuple{warm.write_units_per_second, "Write",
-                     request.provisioned_throughput
-                         ? request.provisioned_throughput->write_capacity_units
-                         : 0,
-                     kInitialOnDemandWriteUnits}}) {
-      if (!value) continue;
-      if (on_demand && *value < initial) {
-        // (DynamoDB's text goes on with "See: " and a link to its documentation.)
-        return Status::Validation(fmt::format(
-            "{}Requested {}UnitsPerSecond for WarmThroughput for table is lower than initial "
-            "throughput for OnDemand",
-            kInvalid, name));
-      }
-      if (!on_demand && *value < provisioned) {
-        return Status::Validation(
-            fmt::format("{}Requested {}UnitsPerSecond for WarmThroughput for table is lower than {}"
-                        "CapacityUnits of ProvisionedThroughput",
-                        kInvalid, name, name));
-      }
-    }
+    const auto& provisioned = request.provisioned_throughput;
+    const BillingMode mode = on_demand ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
+    PARTSTORE_RETURN_IF_ERROR(
+        CheckWarm(*request.warm_throughput, WarmThroughputFloor(mode, provisioned, true),
+                  WarmThroughputFloor(mode, provisioned, false), on_demand, "table", std::nullopt));
   }
   return Status::Ok();
 }
@@ -219,38 +307,9 @@ Status Table::CheckSettingsChange(const UpdateTableRequest& request) const {
     PARTSTORE_RETURN_IF_ERROR(CheckOnDemand(*request.on_demand_throughput, /*update=*/true));
   }
   if (request.warm_throughput) {
-    const WarmThroughput& want = *request.warm_throughput;
-    for (auto [value, name, read] : {std::tuple{want.read_units_per_second, "Read", true},
-                                     std::tuple{want.write_units_per_second, "Write", false}}) {
-      if (!value) continue;
-      const int64_t floor = WarmThroughputFloor(d, read);
-      if (*value < floor && d.billing_mode == BillingMode::kPayPerRequest) {
-        return Status::Validation(fmt::format(
-            "{}Requested {}UnitsPerSecond for WarmThroughput for table is lower than initial "
-            "throughput for OnDemand",
-            kInvalid, name));
-      }
-      if (*value < floor) {
-        return Status::Validation(
-            fmt::format("{}Requested {}UnitsPerSecond for WarmThroughput for table is lower than {}"
-                        "CapacityUnits of ProvisionedThroughput",
-                        kInvalid, name, name));
-      }
-    }
-  }
-  if (request.warm_throughput && d.warm_throughput) {
-    const WarmThroughput& want = *request.warm_throughput;
-    const WarmThroughput& have = *d.warm_throughput;
-    for (auto [wanted, had, name] :
-         {std::tuple{want.read_units_per_second, have.read_units_per_second, "Read"},
-          std::tuple{want.write_units_per_second, have.write_units_per_second, "Write"}}) {
-      if (wanted && had && *wanted < *had) {
-        return Status::Validation(fmt::format(
-            "{}Requested {}UnitsPerSecond for WarmThroughput for table is lower than current "
-            "WarmThroughput, decreasing WarmThroughput is not supported",
-            kInvalid, name));
-      }
-    }
+    PARTSTORE_RETURN_IF_ERROR(CheckWarm(
+        *request.warm_throughput, WarmThroughputFloor(d, true), WarmThroughputFloor(d, false),
+        d.billing_mode == BillingMode::kPayPerRequest, "table", d.warm_throughput));
   }
   return Status::Ok();
 }
@@ -274,27 +333,11 @@ void Table::ApplySettingsChange(const UpdateTableRequest& request) {
     }
   }
   if (request.on_demand_throughput) {
-    OnDemandThroughput merged = d.on_demand_throughput.value_or(OnDemandThroughput{});
-    const OnDemandThroughput& want = *request.on_demand_throughput;
-    if (want.max_read_request_units) merged.max_read_request_units = want.max_read_request_units;
-    if (want.max_write_request_units) merged.max_write_request_units = want.max_write_request_units;
-    if (merged.max_read_request_units == -1) merged.max_read_request_units.reset();
-    if (merged.max_write_request_units == -1) merged.max_write_request_units.reset();
-    if (merged.max_read_request_units || merged.max_write_request_units) {
-      d.on_demand_throughput = merged;
-    } else {
-      d.on_demand_throughput.reset();
-    }
+    d.on_demand_throughput =
+        MergeOnDemandThroughput(d.on_demand_throughput, *request.on_demand_throughput);
   }
   if (request.warm_throughput) {
-    WarmThroughput merged = d.warm_throughput.value_or(WarmThroughput{});
-    if (request.warm_throughput->read_units_per_second) {
-      merged.read_units_per_second = request.warm_throughput->read_units_per_second;
-    }
-    if (request.warm_throughput->write_units_per_second) {
-      merged.write_units_per_second = request.warm_throughput->write_units_per_second;
-    }
-    d.warm_throughput = merged;
+    d.warm_throughput = MergeWarmThroughput(d.warm_throughput, *request.warm_throughput);
   }
   // The capacity simulation throttles at the new maximum and adds the partitions warm throughput
   // calls for.
@@ -308,17 +351,17 @@ capacity::ResourceSettings Table::CapacitySettingsLocked() const {
   capacity::ResourceSettings settings =
       SettingsOf(d.billing_mode, d.provisioned_throughput.read_capacity_units,
                  d.provisioned_throughput.write_capacity_units);
-  if (d.on_demand_throughput) {
-    settings.max_read_request_units = d.on_demand_throughput->max_read_request_units.value_or(0);
-    settings.max_write_request_units = d.on_demand_throughput->max_write_request_units.value_or(0);
-  }
-  if (d.warm_throughput) {
-    // (Bounded as the simulation's throughputs are: SettingsOf.)
-    settings.warm_read_units = std::min(d.warm_throughput->read_units_per_second.value_or(0),
-                                        capacity::kMaxUnitsPerSecond);
-    settings.warm_write_units = std::min(d.warm_throughput->write_units_per_second.value_or(0),
-                                         capacity::kMaxUnitsPerSecond);
-  }
+  ApplyThroughputSettings(d.on_demand_throughput, d.warm_throughput, &settings);
+  return settings;
+}
+
+capacity::ResourceSettings Table::IndexCapacitySettings(const IndexDefinition& index,
+                                                        const TableDescription& d) {
+  const auto& own = index.provisioned_throughput;
+  capacity::ResourceSettings settings = SettingsOf(
+      d.billing_mode, own ? own->read_capacity_units : d.provisioned_throughput.read_capacity_units,
+      own ? own->write_capacity_units : d.provisioned_throughput.write_capacity_units);
+  ApplyThroughputSettings(index.on_demand_throughput, index.warm_throughput, &settings);
   return settings;
 }
 

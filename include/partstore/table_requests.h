@@ -67,6 +67,10 @@ struct GlobalSecondaryIndex {
   std::vector<KeySchemaElement> key_schema{};
   Projection projection{};
   std::optional<ProvisionedThroughput> provisioned_throughput{};  // provisioned tables only
+  // partstore/table_settings.h, as the table's: the maximum on on-demand tables only; warm
+  // throughput at least what the index is provisioned for (or on-demand's initial units).
+  std::optional<OnDemandThroughput> on_demand_throughput{};
+  std::optional<WarmThroughput> warm_throughput{};
 };
 
 inline constexpr size_t kMaxLocalSecondaryIndexes = 5;
@@ -134,6 +138,8 @@ struct GlobalSecondaryIndexDescription {
   std::vector<KeySchemaElement> key_schema{};
   Projection projection{};
   ProvisionedThroughputDescription provisioned_throughput{};  // zeros for on-demand tables
+  std::optional<OnDemandThroughput> on_demand_throughput{};
+  std::optional<WarmThroughput> warm_throughput{};
   int64_t index_size_bytes = 0;
   int64_t item_count = 0;
 };
@@ -197,9 +203,13 @@ struct ListTablesResult {
 
 // One entry of UpdateTable's GlobalSecondaryIndexUpdates: exactly one of the three actions.
 struct GlobalSecondaryIndexUpdate {
+  // At least one of the three; ProvisionedThroughput on provisioned tables, OnDemandThroughput
+  // on on-demand ones. WarmThroughput is only ever raised.
   struct Update {
     std::string index_name{};
-    ProvisionedThroughput provisioned_throughput{};
+    std::optional<ProvisionedThroughput> provisioned_throughput{};
+    std::optional<OnDemandThroughput> on_demand_throughput{};
+    std::optional<WarmThroughput> warm_throughput{};
   };
   struct Delete {
     std::string index_name{};

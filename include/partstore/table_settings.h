@@ -4,8 +4,8 @@
 //
 // partstore stores and reports each; it enforces deletion protection (DeleteTable refuses a
 // protected table with DynamoDB's ValidationException); the capacity simulation throttles at a
-// table's on-demand maximum (MaxOnDemandThroughputExceeded) and gives it the partitions its warm
-// throughput calls for. GSIs take neither yet.
+// table's or GSI's on-demand maximum (MaxOnDemandThroughputExceeded) and gives it the partitions
+// its warm throughput calls for.
 //
 // Thread safety: value types.
 #pragma once

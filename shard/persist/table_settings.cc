@@ -202,6 +202,43 @@ struct Settings {
   std::optional<WarmThroughput> warm_throughput;
 };
 
+// A table's or GSI's OnDemandThroughput and WarmThroughput.
+void PutThroughputSettings(ByteWriter& w, const std::optional<OnDemandThroughput>& on_demand,
+                           const std::optional<WarmThroughput>& warm) {
+  w.Bool(on_demand.has_value());
+  if (on_demand) {
+    PutOptionalInt(w, on_demand->max_read_request_units);
+    PutOptionalInt(w, on_demand->max_write_request_units);
+  }
+  w.Bool(warm.has_value());
+  if (warm) {
+    PutOptionalInt(w, warm->read_units_per_second);
+    PutOptionalInt(w, warm->write_units_per_second);
+  }
+}
+
+bool GetThroughputSettings(ByteReader& r, std::optional<OnDemandThroughput>* on_demand,
+                           std::optional<WarmThroughput>* warm) {
+  bool has = false;
+  if (!r.Bool(&has)) return false;
+  if (has) {
+    OnDemandThroughput& t = on_demand->emplace();
+    if (!GetOptionalInt(r, &t.max_read_request_units) ||
+        !GetOptionalInt(r, &t.max_write_request_units)) {
+      return false;
+    }
+  }
+  if (!r.Bool(&has)) return false;
+  if (has) {
+    WarmThroughput& t = warm->emplace();
+    if (!GetOptionalInt(r, &t.read_units_per_second) ||
+        !GetOptionalInt(r, &t.write_units_per_second)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void PutSettings(ByteWriter& w, const Settings& s) {
   w.Bool(s.table_class.has_value());
   if (s.table_class) w.Byte(static_cast<uint8_t>(*s.table_class));
@@ -212,16 +249,7 @@ void PutSettings(ByteWriter& w, const Settings& s) {
     PutOptionalString(w, s.sse_specification->sse_type);
     PutOptionalString(w, s.sse_specification->kms_master_key_id);
   }
-  w.Bool(s.on_demand_throughput.has_value());
-  if (s.on_demand_throughput) {
-    PutOptionalInt(w, s.on_demand_throughput->max_read_request_units);
-    PutOptionalInt(w, s.on_demand_throughput->max_write_request_units);
-  }
-  w.Bool(s.warm_throughput.has_value());
-  if (s.warm_throughput) {
-    PutOptionalInt(w, s.warm_throughput->read_units_per_second);
-    PutOptionalInt(w, s.warm_throughput->write_units_per_second);
-  }
+  PutThroughputSettings(w, s.on_demand_throughput, s.warm_throughput);
 }
 
 bool GetSettings(ByteReader& r, Settings* s) {
@@ -240,23 +268,7 @@ bool GetSettings(ByteReader& r, Settings* s) {
       return false;
     }
   }
-  if (!r.Bool(&has)) return false;
-  if (has) {
-    OnDemandThroughput& t = s->on_demand_throughput.emplace();
-    if (!GetOptionalInt(r, &t.max_read_request_units) ||
-        !GetOptionalInt(r, &t.max_write_request_units)) {
-      return false;
-    }
-  }
-  if (!r.Bool(&has)) return false;
-  if (has) {
-    WarmThroughput& t = s->warm_throughput.emplace();
-    if (!GetOptionalInt(r, &t.read_units_per_second) ||
-        !GetOptionalInt(r, &t.write_units_per_second)) {
-      return false;
-    }
-  }
-  return true;
+  return GetThroughputSettings(r, &s->on_demand_throughput, &s->warm_throughput);
 }
 
 template <typename Request>
@@ -307,7 +319,9 @@ CreateTableRequest CreateRequestOf(const TableDescription& d) {
     GlobalSecondaryIndex gsi{.index_name = index.index_name,
                              .key_schema = index.key_schema,
                              .projection = index.projection,
-                             .provisioned_throughput = std::nullopt};
+                             .provisioned_throughput = std::nullopt,
+                             .on_demand_throughput = index.on_demand_throughput,
+                             .warm_throughput = index.warm_throughput};
     if (provisioned) {
       gsi.provisioned_throughput =
           ProvisionedThroughput{index.provisioned_throughput.read_capacity_units,
@@ -361,6 +375,10 @@ void EncodeTableSettings(const TableSettings& settings, std::string* out) {
   w.Varint(settings.log_number);
   PutSettings(w, SettingsOf(c));
   PutTags(w, settings.tags.empty() ? c.tags : settings.tags);
+  // The GSIs' settings: a trailing section, absent from records written before them.
+  for (const GlobalSecondaryIndex& index : c.global_secondary_indexes) {
+    PutThroughputSettings(w, index.on_demand_throughput, index.warm_throughput);
+  }
 }
 
 bool DecodeTableSettings(std::string_view bytes, TableSettings* out) {
@@ -402,6 +420,12 @@ bool DecodeTableSettings(std::string_view bytes, TableSettings* out) {
   if (!GetSettings(r, &settings) || !GetTags(r, &c.tags)) return false;
   SetSettings(settings, &c);
   out->tags = c.tags;
+  if (r.done()) return true;  // written before the GSIs' settings
+  for (GlobalSecondaryIndex& index : c.global_secondary_indexes) {
+    if (!GetThroughputSettings(r, &index.on_demand_throughput, &index.warm_throughput)) {
+      return false;
+    }
+  }
   return r.done();
 }
 
@@ -461,6 +485,19 @@ void EncodeUpdateTable(const UpdateTableRequest& request, std::string* out) {
   }
   PutStream(w, request.stream_specification);
   PutSettings(w, SettingsOf(request));
+  // The index actions' settings: a trailing section, absent from records written before them.
+  if (request.global_secondary_index_updates) {
+    for (const GlobalSecondaryIndexUpdate& update : *request.global_secondary_index_updates) {
+      if (update.create) {
+        PutThroughputSettings(w, update.create->on_demand_throughput,
+                              update.create->warm_throughput);
+      }
+      if (update.update) {
+        PutThroughputSettings(w, update.update->on_demand_throughput,
+                              update.update->warm_throughput);
+      }
+    }
+  }
 }
 
 bool DecodeUpdateTable(std::string_view bytes, UpdateTableRequest* out) {
@@ -488,12 +525,10 @@ bool DecodeUpdateTable(std::string_view bytes, UpdateTableRequest* out) {
       }
       if (!r.Bool(&has)) return false;
       if (has) {
-        std::optional<ProvisionedThroughput> throughput;
         GlobalSecondaryIndexUpdate::Update change;
-        if (!r.String(&change.index_name) || !GetThroughput(r, &throughput) || !throughput) {
+        if (!r.String(&change.index_name) || !GetThroughput(r, &change.provisioned_throughput)) {
           return false;
         }
-        change.provisioned_throughput = *throughput;
         update.update = std::move(change);
       }
       if (!r.Bool(&has)) return false;
@@ -509,6 +544,17 @@ bool DecodeUpdateTable(std::string_view bytes, UpdateTableRequest* out) {
   Settings settings;
   if (!GetSettings(r, &settings)) return false;
   SetSettings(settings, out);
+  if (r.done() || !out->global_secondary_index_updates) return r.done();
+  for (GlobalSecondaryIndexUpdate& update : *out->global_secondary_index_updates) {
+    if (update.create && !GetThroughputSettings(r, &update.create->on_demand_throughput,
+                                                &update.create->warm_throughput)) {
+      return false;
+    }
+    if (update.update && !GetThroughputSettings(r, &update.update->on_demand_throughput,
+                                                &update.update->warm_throughput)) {
+      return false;
+    }
+  }
   return r.done();
 }
 

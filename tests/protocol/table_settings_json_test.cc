@@ -94,6 +94,49 @@ TEST(TableSettingsJsonTest, UpdateTableTakesEachSettingAlone) {
                     R"("TableMaxReadCapacityUnits":40000,"TableMaxWriteCapacityUnits":40000})");
 }
 
+TEST(TableSettingsJsonTest, GsisTakeTheirOwnOnDemandThroughputAndWarmThroughput) {
+  Database db;
+  Response r = Dispatch(db, "CreateTable",
+                        R"({"TableName":"Settings","BillingMode":"PAY_PER_REQUEST",)"
+                        R"("KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],)"
+                        R"("AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"},)"
+                        R"({"AttributeName":"x","AttributeType":"S"}],)"
+                        R"("GlobalSecondaryIndexes":[{"IndexName":"byX","KeySchema":)"
+                        R"([{"AttributeName":"x","KeyType":"HASH"}],)"
+                        R"("Projection":{"ProjectionType":"ALL"},)"
+                        R"("OnDemandThroughput":{"MaxWriteRequestUnits":30},)"
+                        R"("WarmThroughput":{"ReadUnitsPerSecond":15000}}]})");
+  ASSERT_EQ(r.http_status, 200) << r.body;
+  // An Update action with only WarmThroughput (ProvisionedThroughput is not required).
+  r = Dispatch(db, "UpdateTable",
+               R"({"TableName":"Settings","GlobalSecondaryIndexUpdates":[{"Update":)"
+               R"({"IndexName":"byX","WarmThroughput":{"WriteUnitsPerSecond":5000}}}]})");
+  ASSERT_EQ(r.http_status, 200) << r.body;
+  r = Dispatch(db, "DescribeTable", R"({"TableName":"Settings"})");
+  const size_t index = r.body.find(R"("IndexName":"byX")");
+  ASSERT_NE(index, std::string::npos) << r.body;
+  for (std::string_view member :
+       {R"("OnDemandThroughput":{"MaxReadRequestUnits":-1,"MaxWriteRequestUnits":30})",
+        R"("WarmThroughput":{"ReadUnitsPerSecond":15000,"WriteUnitsPerSecond":5000,)"
+        R"("Status":"ACTIVE"})"}) {
+    EXPECT_NE(r.body.find(member, index), std::string::npos) << member << " in " << r.body;
+  }
+  EXPECT_EQ(r.body.find(R"("OnDemandThroughput")"), r.body.find(R"("OnDemandThroughput")", index))
+      << "the table has none of its own: " << r.body;
+  // Shapes and the engine's checks.
+  r = Dispatch(db, "UpdateTable",
+               R"({"TableName":"Settings","GlobalSecondaryIndexUpdates":[{"Update":)"
+               R"({"IndexName":"byX","OnDemandThroughput":{"MaxReadRequestUnits":"many"}}}]})");
+  EXPECT_NE(r.body.find("SerializationException"), std::string::npos) << r.body;
+  r = Dispatch(db, "UpdateTable",
+               R"({"TableName":"Settings","GlobalSecondaryIndexUpdates":[{"Update":)"
+               R"({"IndexName":"byX"}}]})");
+  EXPECT_NE(r.body.find("One of ProvisionedThroughput, OnDemandThroughput or WarmThroughput is "
+                        "required to update index: byX"),
+            std::string::npos)
+      << r.body;
+}
+
 TEST(ContributorInsightsJsonTest, ListedAndDescribedWithTheSimulationOffOrOn) {
   // Off: every table and GSI is DISABLED (GUI tools ask for them; they got a ValidationException).
   Database off;

@@ -328,5 +328,184 @@ TEST(TableSettingsTest, BillingChangesKeepSettingsReloadable) {
   std::filesystem::remove_all(dir);
 }
 
+// A table with GSI "ByG" (keyed by g) carrying `max` and `warm`; provisioned (5/5, the index
+// 5/5) when `provisioned`.
+CreateTableRequest WithIndex(std::string name, std::optional<OnDemandThroughput> max,
+                             std::optional<WarmThroughput> warm, bool provisioned = false) {
+  CreateTableRequest request = SimpleTable(std::move(name), StringKeys());
+  request.attribute_definitions.push_back({"g", KeyType::kString});
+  GlobalSecondaryIndex index{
+      .index_name = "ByG",
+      .key_schema = {{"g", KeyRoleName::kHash}},
+      .projection = {.projection_type = ProjectionType::kAll, .non_key_attributes = {}},
+      .provisioned_throughput = std::nullopt,
+      .on_demand_throughput = std::move(max),
+      .warm_throughput = std::move(warm)};
+  if (provisioned) {
+    request.billing_mode = BillingMode::kProvisioned;
+    request.provisioned_throughput = ProvisionedThroughput{5, 5};
+    index.provisioned_throughput = ProvisionedThroughput{5, 5};
+  }
+  request.global_secondary_indexes.push_back(std::move(index));
+  return request;
+}
+
+GlobalSecondaryIndexDescription IndexOf(Database& db, const std::string& table) {
+  auto described = db.DescribeTable({table});
+  EXPECT_TRUE(described.ok() && described->table.global_secondary_indexes.size() == 1);
+  return described.ok() && !described->table.global_secondary_indexes.empty()
+             ? described->table.global_secondary_indexes[0]
+             : GlobalSecondaryIndexDescription{};
+}
+
+Result<UpdateTableResult> UpdateIndex(Database& db, const std::string& table,
+                                      GlobalSecondaryIndexUpdate::Update change) {
+  GlobalSecondaryIndexUpdate update;
+  change.index_name = "ByG";
+  update.update = std::move(change);
+  return db.UpdateTable({.table_name = table, .global_secondary_index_updates = {{update}}});
+}
+
+TEST(TableSettingsTest, AGsiTakesItsOwnOnDemandMaximumAndWarmThroughput) {
+  Database db;
+  ASSERT_TRUE(db.CreateTable(WithIndex("Indexed", OnDemandThroughput{.max_read_request_units = 40},
+                                       WarmThroughput{.write_units_per_second = 5000}))
+                  .ok());
+  GlobalSecondaryIndexDescription index = IndexOf(db, "Indexed");
+  EXPECT_EQ(index.on_demand_throughput, (OnDemandThroughput{.max_read_request_units = 40}));
+  EXPECT_EQ(index.warm_throughput, (WarmThroughput{.write_units_per_second = 5000}));
+  EXPECT_FALSE(db.DescribeTable({"Indexed"})->table.on_demand_throughput);  // the table's own
+
+  // Update actions: each setting alone; warm throughput only rises; -1 clears a maximum.
+  ASSERT_TRUE(
+      UpdateIndex(db, "Indexed",
+                  {.on_demand_throughput = OnDemandThroughput{.max_write_request_units = 9}})
+          .ok());
+  ASSERT_TRUE(UpdateIndex(db, "Indexed",
+                          {.warm_throughput = WarmThroughput{.read_units_per_second = 20000}})
+                  .ok());
+  index = IndexOf(db, "Indexed");
+  EXPECT_EQ(index.on_demand_throughput,
+            (OnDemandThroughput{.max_read_request_units = 40, .max_write_request_units = 9}));
+  EXPECT_EQ(index.warm_throughput,
+            (WarmThroughput{.read_units_per_second = 20000, .write_units_per_second = 5000}));
+  EXPECT_EQ(Error(UpdateIndex(db, "Indexed",
+                              {.warm_throughput = WarmThroughput{.write_units_per_second = 4500}})),
+            "One or more parameter values were invalid: Requested WriteUnitsPerSecond for "
+            "WarmThroughput for index ByG is lower than current WarmThroughput, decreasing "
+            "WarmThroughput is not supported");
+  ASSERT_TRUE(
+      UpdateIndex(db, "Indexed",
+                  {.on_demand_throughput = OnDemandThroughput{.max_read_request_units = -1,
+                                                              .max_write_request_units = -1}})
+          .ok());
+  EXPECT_FALSE(IndexOf(db, "Indexed").on_demand_throughput);
+
+  // Refusals.
+  EXPECT_EQ(Error(UpdateIndex(db, "Indexed", {})),
+            "One or more parameter values were invalid: One of ProvisionedThroughput, "
+            "OnDemandThroughput or WarmThroughput is required to update index: ByG");
+  EXPECT_EQ(
+      Error(UpdateIndex(db, "Indexed", {.provisioned_throughput = ProvisionedThroughput{1, 1}})),
+      "One or more parameter values were invalid: ProvisionedThroughput should not be "
+      "specified for index: ByG when BillingMode is PAY_PER_REQUEST");
+  EXPECT_EQ(Error(db.CreateTable(
+                WithIndex("Zero", OnDemandThroughput{.max_write_request_units = 0}, std::nullopt))),
+            "One or more parameter values were invalid: Requested MaxWriteRequestUnits for "
+            "OnDemandThroughput for index ByG is outside of valid range");
+  EXPECT_EQ(Error(db.CreateTable(
+                WithIndex("Cold", std::nullopt, WarmThroughput{.read_units_per_second = 100}))),
+            "One or more parameter values were invalid: Requested ReadUnitsPerSecond for "
+            "WarmThroughput for index ByG is lower than initial throughput for OnDemand");
+  EXPECT_EQ(Error(db.CreateTable(WithIndex("Prov", OnDemandThroughput{.max_write_request_units = 5},
+                                           std::nullopt, /*provisioned=*/true))),
+            "One or more parameter values were invalid: MaxWriteRequestUnits for "
+            "OnDemandThroughput for index ByG cannot be specified when the table BillingMode is "
+            "PROVISIONED");
+  EXPECT_EQ(Error(db.CreateTable(WithIndex("Prov", std::nullopt,
+                                           WarmThroughput{.write_units_per_second = 4},
+                                           /*provisioned=*/true))),
+            "One or more parameter values were invalid: Requested WriteUnitsPerSecond for "
+            "WarmThroughput for index ByG is lower than WriteCapacityUnits of "
+            "ProvisionedThroughput");
+  EXPECT_FALSE(db.DescribeTable({"Zero"}).ok());  // nothing half-created
+
+  // A provisioned GSI: raising its throughput raises its warm throughput to it.
+  ASSERT_TRUE(
+      db.CreateTable(WithIndex("Prov", std::nullopt, WarmThroughput{.write_units_per_second = 10},
+                               /*provisioned=*/true))
+          .ok());
+  ASSERT_TRUE(
+      UpdateIndex(db, "Prov", {.provisioned_throughput = ProvisionedThroughput{5, 50}}).ok());
+  EXPECT_EQ(IndexOf(db, "Prov").warm_throughput, (WarmThroughput{.write_units_per_second = 50}));
+}
+
+TEST(TableSettingsTest, BillingChangesKeepGsiSettingsReloadable) {
+  const std::string dir = ::testing::TempDir() + "/table_settings_gsi_test";
+  std::filesystem::remove_all(dir);
+  DatabaseOptions options;
+  options.stripes_per_table = 16;
+  options.persistence = {.data_dir = dir, .wal = WalSync::kAlways};
+  {
+    auto db = Database::Open(options);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    ASSERT_TRUE((*db)
+                    ->CreateTable(WithIndex("Kept", OnDemandThroughput{.max_read_request_units = 3},
+                                            WarmThroughput{.read_units_per_second = 13000}))
+                    .ok());
+    ASSERT_TRUE(UpdateIndex(**db, "Kept",
+                            {.warm_throughput = WarmThroughput{.write_units_per_second = 6000}})
+                    .ok());
+    // An index added by UpdateTable, with its settings (replayed from the log's record).
+    UpdateTableRequest add{.table_name = "Kept"};
+    add.attribute_definitions = {{"h", KeyType::kString}};
+    add.global_secondary_index_updates = std::vector<GlobalSecondaryIndexUpdate>{
+        {.create = GlobalSecondaryIndex{
+             .index_name = "ByH",
+             .key_schema = {{"h", KeyRoleName::kHash}},
+             .projection = {.projection_type = ProjectionType::kKeysOnly, .non_key_attributes = {}},
+             .provisioned_throughput = std::nullopt,
+             .on_demand_throughput = OnDemandThroughput{.max_write_request_units = 8},
+             .warm_throughput = std::nullopt}}};
+    ASSERT_TRUE((*db)->UpdateTable(add).ok());
+    // On-demand to provisioned: the GSI's maximum goes; its warm throughput stays above its
+    // new floor.
+    ASSERT_TRUE(
+        (*db)
+            ->CreateTable(WithIndex("Switched", OnDemandThroughput{.max_read_request_units = 3},
+                                    WarmThroughput{.read_units_per_second = 12000}))
+            .ok());
+    UpdateTableRequest provisioned{.table_name = "Switched",
+                                   .billing_mode = BillingMode::kProvisioned,
+                                   .provisioned_throughput = ProvisionedThroughput{5, 5}};
+    GlobalSecondaryIndexUpdate index_throughput;
+    index_throughput.update = GlobalSecondaryIndexUpdate::Update{
+        .index_name = "ByG", .provisioned_throughput = ProvisionedThroughput{15000, 5}};
+    provisioned.global_secondary_index_updates = {{index_throughput}};
+    auto switched = (*db)->UpdateTable(provisioned);
+    ASSERT_TRUE(switched.ok()) << switched.status().ToString();
+    GlobalSecondaryIndexDescription index = IndexOf(**db, "Switched");
+    EXPECT_FALSE(index.on_demand_throughput);
+    EXPECT_EQ(index.warm_throughput, (WarmThroughput{.read_units_per_second = 15000}));
+  }
+  for (int reopen = 0; reopen < 2; ++reopen) {  // from the log, then from the snapshot it took
+    auto db = Database::Open(options);
+    ASSERT_TRUE(db.ok()) << reopen << ": " << db.status().ToString();
+    auto described = (*db)->DescribeTable({"Kept"});
+    ASSERT_TRUE(described.ok());
+    const auto& indexes = described->table.global_secondary_indexes;
+    ASSERT_EQ(indexes.size(), 2u);
+    EXPECT_EQ(indexes[0].on_demand_throughput, (OnDemandThroughput{.max_read_request_units = 3}))
+        << reopen;
+    EXPECT_EQ(indexes[0].warm_throughput,
+              (WarmThroughput{.read_units_per_second = 13000, .write_units_per_second = 6000}))
+        << reopen;
+    EXPECT_EQ(indexes[1].on_demand_throughput, (OnDemandThroughput{.max_write_request_units = 8}))
+        << reopen;
+    EXPECT_FALSE(IndexOf(**db, "Switched").on_demand_throughput) << reopen;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace partstore

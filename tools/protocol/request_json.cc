@@ -300,6 +300,28 @@ Status CheckWriteRequest(const JsonValue& v) {
   });
 }
 
+constexpr int64_t kLongMin = std::numeric_limits<int64_t>::min();
+constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
+
+// A GSI's (or an index action's) OnDemandThroughput and WarmThroughput, of Long members.
+Status CheckIndexThroughputMember(std::string_view name, const JsonValue& field) {
+  auto longs = [](std::string_view read, std::string_view write) {
+    return [read, write](std::string_view member, const JsonValue& v) {
+      return member == read || member == write ? CheckInteger(v, "Long", kLongMin, kLongMax)
+                                               : Status::Ok();
+    };
+  };
+  if (name == "OnDemandThroughput") {
+    return CheckStruct(field, "OnDemandThroughput", false,
+                       longs("MaxReadRequestUnits", "MaxWriteRequestUnits"));
+  }
+  if (name == "WarmThroughput") {
+    return CheckStruct(field, "WarmThroughput", false,
+                       longs("ReadUnitsPerSecond", "WriteUnitsPerSecond"));
+  }
+  return Status::Ok();
+}
+
 // The members of GlobalSecondaryIndex and CreateGlobalSecondaryIndexAction.
 Status CheckIndexMember(std::string_view name, const JsonValue& field) {
   if (name == "IndexName") return CheckString(field);
@@ -312,12 +334,14 @@ Status CheckIndexMember(std::string_view name, const JsonValue& field) {
     });
   }
   if (name == "ProvisionedThroughput") return CheckShape(field, Shape::kProvisionedThroughput);
-  return Status::Ok();
+  return CheckIndexThroughputMember(name, field);
 }
 
-// LocalSecondaryIndex: the same less ProvisionedThroughput (an unknown member there, ignored).
+// LocalSecondaryIndex: the same less the throughputs (unknown members there, ignored).
 Status CheckLocalIndexMember(std::string_view name, const JsonValue& field) {
-  return name == "ProvisionedThroughput" ? Status::Ok() : CheckIndexMember(name, field);
+  return name == "ProvisionedThroughput" || name == "OnDemandThroughput" || name == "WarmThroughput"
+             ? Status::Ok()
+             : CheckIndexMember(name, field);
 }
 
 Status CheckGlobalSecondaryIndexUpdate(const JsonValue& v) {
@@ -333,7 +357,7 @@ Status CheckGlobalSecondaryIndexUpdate(const JsonValue& v) {
                                if (member == "ProvisionedThroughput") {
                                  return CheckShape(field, Shape::kProvisionedThroughput);
                                }
-                               return Status::Ok();
+                               return CheckIndexThroughputMember(member, field);
                              });
         }
         if (name == "Delete") {
@@ -348,8 +372,6 @@ Status CheckGlobalSecondaryIndexUpdate(const JsonValue& v) {
 
 constexpr int64_t kIntMin = std::numeric_limits<int32_t>::min();
 constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
-constexpr int64_t kLongMin = std::numeric_limits<int64_t>::min();
-constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
 
 // Java's List.toString() of a list of strings: "[a, b]".
 std::string RenderStringList(const JsonValue& array) {

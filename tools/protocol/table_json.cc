@@ -32,12 +32,13 @@
 // model (the element path '...nonKeyAttributes.1.member' is unverified); the order of the
 // violations within an index is dynalite's model order (its live listings disagree with each
 // other on it, so it is unverified).
-// UpdateGlobalSecondaryIndexAction's ProvisionedThroughput is required as in dynalite's model
-// (today's API also allows OnDemandThroughput there, which partstore does not model).
+// UpdateGlobalSecondaryIndexAction's ProvisionedThroughput, OnDemandThroughput and WarmThroughput
+// are each optional, as in today's API (dynalite's older model required ProvisionedThroughput);
+// the engine asks for at least one.
 // Semantic checks (duplicate names, undefined key attributes, projection rules, counts, billing
-// mode) are the engine's (shard/index_definitions.cc). Other members partstore does not model
-// (Tags, SSESpecification, OnDemandThroughput, WarmThroughput, ...) are
-// ignored like unknown members.
+// mode) are the engine's (shard/index_definitions.cc). The table settings (Tags,
+// SSESpecification, OnDemandThroughput, WarmThroughput, ...) are table_settings_json.h's; members
+// partstore does not model are ignored like unknown members.
 #include <rapidjson/stringbuffer.h>
 
 #include <array>
@@ -186,9 +187,7 @@ void IndexUpdateConstraints(Constraints& c, const JsonValue* list) {
     const std::string prefix = ElementPath("globalSecondaryIndexUpdates", i, "");
     if (const JsonValue* update = Field(element, "Update")) {
       IndexNameConstraints(c, Field(*update, "IndexName"), prefix + "update.indexName");
-      const JsonValue* throughput = Field(*update, "ProvisionedThroughput");
-      c.Required(throughput, prefix + "update.provisionedThroughput");
-      ThroughputConstraints(c, throughput, prefix + "update.");
+      ThroughputConstraints(c, Field(*update, "ProvisionedThroughput"), prefix + "update.");
     }
     if (const JsonValue* create = Field(element, "Create")) {
       ProjectionConstraints(c, Field(*create, "Projection"), prefix + "create.");
@@ -233,6 +232,7 @@ GlobalSecondaryIndex DecodeGlobalIndex(const JsonValue& value) {
   index.key_schema = DecodeKeySchema(Field(value, "KeySchema"));
   index.projection = DecodeProjection(Field(value, "Projection"));
   index.provisioned_throughput = DecodeThroughput(Field(value, "ProvisionedThroughput"));
+  DecodeIndexThroughputs(value, &index.on_demand_throughput, &index.warm_throughput);
   return index;
 }
 
@@ -267,9 +267,10 @@ std::optional<std::vector<GlobalSecondaryIndexUpdate>> DecodeIndexUpdates(const 
     GlobalSecondaryIndexUpdate update;
     if (const JsonValue* create = Field(element, "Create")) update.create = DecodeGlobalIndex(*create);
     if (const JsonValue* action = Field(element, "Update")) {
-      update.update = GlobalSecondaryIndexUpdate::Update{
-          .index_name = std::string(StringOf(*Field(*action, "IndexName"))),
-          .provisioned_throughput = *DecodeThroughput(Field(*action, "ProvisionedThroughput"))};
+      GlobalSecondaryIndexUpdate::Update& change = update.update.emplace();
+      change.index_name = std::string(StringOf(*Field(*action, "IndexName")));
+      change.provisioned_throughput = DecodeThroughput(Field(*action, "ProvisionedThroughput"));
+      DecodeIndexThroughputs(*action, &change.on_demand_throughput, &change.warm_throughput);
     }
     if (const JsonValue* action = Field(element, "Delete")) {
       update.remove = GlobalSecondaryIndexUpdate::Delete{
@@ -649,6 +650,7 @@ void WriteGlobalIndexes(const std::vector<GlobalSecondaryIndexDescription>& inde
     String(w, IndexStatusName(index.index_status));
     Key(w, "ProvisionedThroughput");
     WriteThroughput(index.provisioned_throughput, w);
+    WriteThroughputSettings(index.on_demand_throughput, index.warm_throughput, w);
     Key(w, "IndexSizeBytes");
     w.Int64(index.index_size_bytes);
     Key(w, "ItemCount");

@@ -139,27 +139,44 @@ void WriteSettings(const TableDescription& table, JsonWriter& w) {
     String(w, table.sse_description->kms_master_key_arn);
     w.EndObject();
   }
-  if (table.on_demand_throughput) {
+  WriteThroughputSettings(table.on_demand_throughput, table.warm_throughput, w);
+}
+
+void WriteThroughputSettings(const std::optional<OnDemandThroughput>& on_demand,
+                             const std::optional<WarmThroughput>& warm, JsonWriter& w) {
+  if (on_demand) {
     Key(w, "OnDemandThroughput");
     w.StartObject();
-    WriteUnits(w, "MaxReadRequestUnits", table.on_demand_throughput->max_read_request_units);
-    WriteUnits(w, "MaxWriteRequestUnits", table.on_demand_throughput->max_write_request_units);
+    WriteUnits(w, "MaxReadRequestUnits", on_demand->max_read_request_units);
+    WriteUnits(w, "MaxWriteRequestUnits", on_demand->max_write_request_units);
     w.EndObject();
   }
-  if (table.warm_throughput) {
+  if (warm) {
     Key(w, "WarmThroughput");
     w.StartObject();
-    if (table.warm_throughput->read_units_per_second) {
+    if (warm->read_units_per_second) {
       Key(w, "ReadUnitsPerSecond");
-      w.Int64(*table.warm_throughput->read_units_per_second);
+      w.Int64(*warm->read_units_per_second);
     }
-    if (table.warm_throughput->write_units_per_second) {
+    if (warm->write_units_per_second) {
       Key(w, "WriteUnitsPerSecond");
-      w.Int64(*table.warm_throughput->write_units_per_second);
+      w.Int64(*warm->write_units_per_second);
     }
     Key(w, "Status");
     String(w, "ACTIVE");
     w.EndObject();
+  }
+}
+
+void DecodeIndexThroughputs(const JsonValue& index, std::optional<OnDemandThroughput>* on_demand,
+                            std::optional<WarmThroughput>* warm) {
+  if (const JsonValue* value = Field(index, "OnDemandThroughput")) {
+    *on_demand = OnDemandThroughput{OptionalInteger(Field(*value, "MaxReadRequestUnits")),
+                                    OptionalInteger(Field(*value, "MaxWriteRequestUnits"))};
+  }
+  if (const JsonValue* value = Field(index, "WarmThroughput")) {
+    *warm = WarmThroughput{OptionalInteger(Field(*value, "ReadUnitsPerSecond")),
+                           OptionalInteger(Field(*value, "WriteUnitsPerSecond"))};
   }
 }
 

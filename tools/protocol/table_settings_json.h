@@ -28,6 +28,14 @@ Status DecodeSettings(const SettingsMembers& m, UpdateTableRequest* out);
 // DescribeTable's members for them.
 void WriteSettings(const TableDescription& table, JsonWriter& w);
 
+// A GSI's, or a Create or Update index action's, OnDemandThroughput and WarmThroughput members
+// (their shapes already checked: CheckIndexThroughputMember in request_json.cc).
+void DecodeIndexThroughputs(const JsonValue& index, std::optional<OnDemandThroughput>* on_demand,
+                            std::optional<WarmThroughput>* warm);
+// A GSI description's (or a table's) OnDemandThroughput and WarmThroughput, when set.
+void WriteThroughputSettings(const std::optional<OnDemandThroughput>& on_demand,
+                             const std::optional<WarmThroughput>& warm, JsonWriter& w);
+
 Result<TagResourceRequest> DecodeTagResourceRequest(const JsonValue& body);
 Result<UntagResourceRequest> DecodeUntagResourceRequest(const JsonValue& body);
 Result<ListTagsOfResourceRequest> DecodeListTagsOfResourceRequest(const JsonValue& body);

@@ -103,6 +103,32 @@ describe('table settings', () => {
     assert.match(error.message, /TableClass modification must be the only operation in the request/);
   });
 
+  test('a GSI\'s own OnDemandThroughput and WarmThroughput, on create and on an Update action', async () => {
+    const name = uniqueName('gsi-settings');
+    const table = pkSkTable(name);
+    table.AttributeDefinitions.push({ AttributeName: 'g', AttributeType: 'S' });
+    table.GlobalSecondaryIndexes = [{
+      IndexName: 'ByG', KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }],
+      Projection: { ProjectionType: 'KEYS_ONLY' },
+      OnDemandThroughput: { MaxReadRequestUnits: 70 },
+    }];
+    await client.send(new CreateTableCommand(table));
+    await client.send(new UpdateTableCommand({
+      TableName: name,
+      GlobalSecondaryIndexUpdates: [{ Update: { IndexName: 'ByG', WarmThroughput: { WriteUnitsPerSecond: 4500 } } }],
+    }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    const [index] = Table.GlobalSecondaryIndexes;
+    assert.deepEqual(index.OnDemandThroughput, { MaxReadRequestUnits: 70, MaxWriteRequestUnits: -1 });
+    assert.deepEqual(index.WarmThroughput, { WriteUnitsPerSecond: 4500, Status: 'ACTIVE' });
+    const error = await rejection(client.send(new UpdateTableCommand({
+      TableName: name,
+      GlobalSecondaryIndexUpdates: [{ Update: { IndexName: 'ByG', WarmThroughput: { WriteUnitsPerSecond: 4000 } } }],
+    })));
+    assert.match(error.message, /decreasing WarmThroughput is not supported/);
+    await client.send(new DeleteTableCommand({ TableName: name }));
+  });
+
   test('DescribeLimits and ListContributorInsights', async () => {
     const limits = await client.send(new DescribeLimitsCommand({}));
     assert.equal(limits.TableMaxWriteCapacityUnits, 40000);
