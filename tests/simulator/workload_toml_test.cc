@@ -644,6 +644,15 @@ TEST(WorkloadTomlTest, TableRules) {
                             "billing = \"ondemand\"\n"),
                         "tables[2].billing: unknown billing mode \"ondemand\" (expected one of "
                         "provisioned, on-demand)"));
+  EXPECT_TRUE(FailsWith(Doc("", other + "name = \"Other\"\ntable_class = \"glacier\"\n"),
+                        "tables[2].table_class: unknown table class \"glacier\" (expected one of "
+                        "standard, standard-infrequent-access)"));
+  auto ia = ParseWorkload(Doc("", other + "name = \"Other\"\ntable_class = "
+                                          "\"standard-infrequent-access\"\n"),
+                          "w.toml");
+  ASSERT_TRUE(ia.ok()) << ia.status().message();
+  EXPECT_EQ(ia->tables[0].table_class, TableClass::kStandard);
+  EXPECT_EQ(ia->tables[2].table_class, TableClass::kStandardInfrequentAccess);
   const std::string provisioned =
       "[[tables]]\nname = \"Other\"\npartition_key = \"P\"\nbilling = \"provisioned\"\n";
   EXPECT_TRUE(FailsWith(Doc("", provisioned + "read_capacity = 0\nwrite_capacity = 1\n"),

@@ -46,6 +46,8 @@ struct SimulateCommand {
   std::string html;
   bool quiet = false;  // no progress bar, no wall-clock line
   bool list = false;   // list the built-in scenarios
+  std::string prices;  // a price file (tools/simulator/pricing.h); empty: the built-in prices
+  bool print_prices = false;  // print the price table in effect, as a price file
 };
 int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream& err);
 int RunDemo(const SimulateCommand& command, std::ostream& out, std::ostream& err);

@@ -79,6 +79,11 @@ int main(int argc, char** argv) {
                        "Write the self-contained HTML report here");
   simulate->add_flag("--quiet", simulate_command.quiet, "No progress bar or timing line");
   simulate->add_flag("--list", simulate_command.list, "List the built-in scenarios");
+  simulate->add_option("--prices", simulate_command.prices,
+                       "A price file (TOML) for the runs' bills; default: built-in us-east-1 "
+                       "list prices (--print-prices shows them as a file)");
+  simulate->add_flag("--print-prices", simulate_command.print_prices,
+                     "Print the price table in effect as a price file, and exit");
 
   std::string run_file;
   CLI::App* run = app.add_subcommand(

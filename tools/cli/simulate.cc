@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tools/cli/commands.h"
+#include "tools/simulator/pricing.h"
 #include "tools/simulator/report_html.h"
 #include "tools/simulator/report_json.h"
 #include "tools/simulator/report_text.h"
@@ -70,10 +71,12 @@ class Progress {
   int last_ = -1;
 };
 
-Result<sim::Report> RunOne(const sim::Workload& workload, bool quiet, std::ostream& err) {
+Result<sim::Report> RunOne(const sim::Workload& workload, bool quiet, std::ostream& err,
+                           const sim::Prices& prices = sim::DefaultPrices()) {
   Progress progress(workload.name, static_cast<double>(sim::TotalMicros(workload)) / 1e6, !quiet);
   sim::SimulationCost cost;
-  auto report = sim::Simulate(workload, {.progress = [&](double f) { progress(f); }}, &cost);
+  auto report = sim::Simulate(
+      workload, {.progress = [&](double f) { progress(f); }, .prices = prices}, &cost);
   if (report.ok() && !quiet) {
     fmt::print(
         err,
@@ -129,6 +132,19 @@ int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream&
     }
     return 0;
   }
+  sim::Prices prices = sim::DefaultPrices();
+  if (!command.prices.empty()) {
+    auto loaded = sim::LoadPrices(command.prices);
+    if (!loaded.ok()) {
+      fmt::print(err, "partstore simulate: {}\n", loaded.status().message());
+      return 2;
+    }
+    prices = std::move(*loaded);
+  }
+  if (command.print_prices) {
+    out << sim::PricesToml(prices);
+    return 0;
+  }
   if (command.workloads.empty()) {
     fmt::print(err,
                "partstore simulate: a workload file or built-in scenario is required "
@@ -142,7 +158,7 @@ int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream&
       fmt::print(err, "partstore simulate: {}\n", workload.status().message());
       return 2;
     }
-    auto report = RunOne(*workload, command.quiet, err);
+    auto report = RunOne(*workload, command.quiet, err, prices);
     if (!report.ok()) {
       fmt::print(err, "partstore simulate: {}: {}\n", spec, report.status().message());
       return 1;

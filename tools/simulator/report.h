@@ -121,6 +121,7 @@ struct ResourceReport {
   std::string table;
   std::optional<std::string> index;
   std::string billing_mode;   // PROVISIONED or PAY_PER_REQUEST
+  std::string table_class = "STANDARD";  // or STANDARD_INFREQUENT_ACCESS (a GSI: its table's)
   int64_t read_capacity = 0;  // provisioned units (0 on-demand)
   int64_t write_capacity = 0;
   double consumed_read_units = 0;
@@ -136,6 +137,40 @@ struct ResourceReport {
   std::vector<SplitReport> splits;
   HeatMap heat_map;
   std::vector<TopKeyRule> top_keys;  // empty rules are kept (a rule with no keys)
+  int64_t item_count = 0;            // at the end of the run
+  int64_t size_bytes = 0;            // at the end of the run (DynamoDB's item sizes)
+};
+
+// What one table or GSI cost (pricing.h): the quantities billed and their prices' products.
+struct ResourceCost {
+  std::string table;
+  std::optional<std::string> index;
+  std::string billing_mode;  // as ResourceReport's
+  std::string table_class;
+  double read_request_units = 0;  // on-demand
+  double write_request_units = 0;
+  double read_capacity_unit_hours = 0;  // provisioned
+  double write_capacity_unit_hours = 0;
+  double storage_gb_months = 0;
+  double read_cost = 0;  // request units or capacity-unit-hours, priced
+  double write_cost = 0;
+  double storage_cost = 0;
+  double total = 0;
+};
+
+// A run's bill, in `currency`, by resource. `monthly_estimate`: the total at the run's rates for
+// a 730-hour month (the run's throughput repeated, the storage held).
+struct Bill {
+  std::string region;
+  std::string currency;
+  std::string prices;  // where the prices came from ("built-in", or the price file)
+  double hours = 0;    // the simulated time
+  std::vector<ResourceCost> resources;  // as Report::resources
+  double read_cost = 0;
+  double write_cost = 0;
+  double storage_cost = 0;
+  double total = 0;
+  double monthly_estimate = 0;
 };
 
 // The client's counts over time, one point per bucket (the heat map's buckets).
@@ -167,6 +202,7 @@ struct Report {
     int64_t count = 0;
   };
   std::vector<ErrorCount> errors;
+  Bill cost;  // at SimulateOptions::prices
 };
 
 }  // namespace partstore::sim

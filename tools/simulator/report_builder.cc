@@ -210,9 +210,19 @@ Result<ResourceReport> Builder::Resource(const ResourceRef& ref) {
   if (ref.index != nullptr) index = ref.index->name;
   out.index = index;
   out.billing_mode = ref.table->on_demand ? "PAY_PER_REQUEST" : "PROVISIONED";
+  out.table_class = std::string(TableClassName(ref.table->table_class));
   if (!ref.table->on_demand) {
     out.read_capacity = ref.index ? ref.index->read_capacity : ref.table->read_capacity;
     out.write_capacity = ref.index ? ref.index->write_capacity : ref.table->write_capacity;
+  }
+  PARTSTORE_ASSIGN_OR_RETURN(DescribeTableResult table, db_.DescribeTable({out.table}));
+  out.item_count = table.table.item_count;
+  out.size_bytes = table.table.table_size_bytes;
+  for (const GlobalSecondaryIndexDescription& gsi : table.table.global_secondary_indexes) {
+    if (index && gsi.index_name == *index) {
+      out.item_count = gsi.item_count;
+      out.size_bytes = gsi.index_size_bytes;
+    }
   }
   PARTSTORE_ASSIGN_OR_RETURN(DescribePartitionsResult described,
                              db_.DescribePartitions({out.table, index}));

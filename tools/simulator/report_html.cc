@@ -82,6 +82,7 @@ svg .phase{stroke:#6e7781;stroke-width:1;stroke-dasharray:4 3}
 .sw.line{height:3px}
 .ratio{font-weight:600}
 footer{margin-top:40px;color:var(--muted);font-size:12px}
+.scroll{max-width:100%;overflow-x:auto}
 )css";
 
 // --- sections ----------------------------------------------------------------------------------
@@ -161,8 +162,10 @@ void PhasesTable(Page& page, const Report& report) {
     page.Raw("<p class=\"muted\">No phases.</p>\n");
     return;
   }
+  // (Wide: it scrolls inside its box rather than widening the page.)
   page.Raw(
-      "<table class=\"phases\"><tr><th>Phase / operation</th><th class=\"n\">Start s</th>"
+      "<div class=\"scroll\"><table class=\"phases\"><tr><th>Phase / operation</th><th "
+      "class=\"n\">Start s</th>"
       "<th class=\"n\">Duration s</th><th class=\"n\">Offered/s</th><th class=\"n\">Served/s</th>");
   CountsHeader(page);
   page.Raw("<th class=\"n\">Retry p99 ms</th></tr>\n");
@@ -196,7 +199,7 @@ void PhasesTable(Page& page, const Report& report) {
       page.Raw("<td></td></tr>\n");
     }
   }
-  page.Raw("</table>\n");
+  page.Raw("</table></div>\n");
 }
 
 void TopKeys(Page& page, const ResourceReport& resource, const std::string& path) {
@@ -343,6 +346,56 @@ void ResourceSection(Page& page, const ResourceReport& resource, size_t index) {
   page.Raw("</section>\n");
 }
 
+// The bill (pricing.h): the run's total, a month at its rate, and each table and GSI's billed
+// quantities and costs.
+void CostTable(Page& page, const Bill& bill) {
+  page.Raw("<h3>Cost</h3>\n<p class=\"sub\">");
+  page.Figure("cost.total", FixedV(bill.total, 4));
+  page.Raw(" ");
+  page.Figure("cost.currency", StringV(bill.currency));
+  page.Raw(" for the run &middot; ");
+  page.Figure("cost.monthly_estimate", FixedV(bill.monthly_estimate, 2));
+  page.Raw(" a month (730 hours) at this rate &middot; ");
+  page.Figure("cost.region", StringV(bill.region));
+  page.Raw(" prices (");
+  page.Figure("cost.prices", StringV(bill.prices));
+  page.Raw(
+      "). On-demand bills the request units consumed (RRU, WRU); provisioned bills capacity-unit-"
+      "hours (RCU-h, WCU-h); storage bills GB-months (item bytes + 100 bytes an item).</p>\n"
+      "<div class=\"scroll\"><table><tr><th>Table / index</th><th>Class</th><th>Billing</th>"
+      "<th class=\"n\">Reads billed</th><th class=\"n\">Read cost</th>"
+      "<th class=\"n\">Writes billed</th><th class=\"n\">Write cost</th>"
+      "<th class=\"n\">Storage (GB-months)</th><th class=\"n\">Storage cost</th>"
+      "<th class=\"n\">Total</th></tr>\n");
+  for (size_t i = 0; i < bill.resources.size(); ++i) {
+    const ResourceCost& c = bill.resources[i];
+    const std::string path = fmt::format("cost.resources[{}]", i);
+    const bool on_demand = c.billing_mode == "PAY_PER_REQUEST";
+    page.Raw("<tr><td>");
+    page.Text(c.index ? c.table + " / " + *c.index : c.table);
+    page.Raw("</td>");
+    page.FigureCell(path + ".table_class", StringV(c.table_class), "");
+    page.FigureCell(path + ".billing_mode", StringV(c.billing_mode), "");
+    if (on_demand) {
+      page.FigureCell(path + ".read_request_units", UnitsV(c.read_request_units));
+    } else {
+      page.FigureCell(path + ".read_capacity_unit_hours", FixedV(c.read_capacity_unit_hours, 2));
+    }
+    page.FigureCell(path + ".read_cost", FixedV(c.read_cost, 4));
+    if (on_demand) {
+      page.FigureCell(path + ".write_request_units", UnitsV(c.write_request_units));
+    } else {
+      page.FigureCell(path + ".write_capacity_unit_hours", FixedV(c.write_capacity_unit_hours, 2));
+    }
+    page.FigureCell(path + ".write_cost", FixedV(c.write_cost, 4));
+    page.FigureCell(path + ".storage_gb_months", FixedV(c.storage_gb_months, 6));
+    page.FigureCell(path + ".storage_cost", FixedV(c.storage_cost, 4));
+    page.FigureCell(path + ".total", FixedV(c.total, 4));
+    page.Raw("</tr>\n");
+  }
+  page.Raw("</table></div>\n");
+}
+
 void RunSection(Page& page, const Report& report, size_t index, bool compare) {
   page.Raw(fmt::format("<section class=\"run\" id=\"run-{}\">\n<h2>", index + 1));
   if (compare) page.Raw(fmt::format("Run {}: ", index + 1));
@@ -374,6 +427,7 @@ void RunSection(Page& page, const Report& report, size_t index, bool compare) {
 
   TimelineChart(page, report);
   PhasesTable(page, report);
+  CostTable(page, report.cost);
   for (size_t i = 0; i < report.resources.size(); ++i)
     ResourceSection(page, report.resources[i], i);
 
@@ -439,6 +493,9 @@ void CompareTable(Page& page, const std::vector<Report>& runs) {
       [](const Report& r) { return MsV(r.retry_delay.p99_ms); });
   row("Retry delay max ms", "retry_delay.max_ms",
       [](const Report& r) { return MsV(r.retry_delay.max_ms); });
+  row("Cost of the run", "cost.total", [](const Report& r) { return FixedV(r.cost.total, 4); });
+  row("Cost a month at this rate", "cost.monthly_estimate",
+      [](const Report& r) { return FixedV(r.cost.monthly_estimate, 2); });
   // Throttle events by reason, every reason any run has (in order of first appearance).
   std::vector<std::string> reasons;
   for (const Report& run : runs) {

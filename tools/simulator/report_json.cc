@@ -112,6 +112,12 @@ void Resource(Writer& w, const ResourceReport& r) {
   }
   Key(w, "billing_mode");
   Str(w, r.billing_mode);
+  Key(w, "table_class");
+  Str(w, r.table_class);
+  Key(w, "item_count");
+  w.Int64(r.item_count);
+  Key(w, "size_bytes");
+  w.Int64(r.size_bytes);
   Key(w, "read_capacity");
   w.Int64(r.read_capacity);
   Key(w, "write_capacity");
@@ -201,6 +207,62 @@ void Resource(Writer& w, const ResourceReport& r) {
   w.EndObject();
 }
 
+void Cost(Writer& w, const Bill& bill) {
+  w.StartObject();
+  Key(w, "region");
+  Str(w, bill.region);
+  Key(w, "currency");
+  Str(w, bill.currency);
+  Key(w, "prices");
+  Str(w, bill.prices);
+  Key(w, "hours");
+  Num(w, bill.hours);
+  Key(w, "read_cost");
+  Num(w, bill.read_cost);
+  Key(w, "write_cost");
+  Num(w, bill.write_cost);
+  Key(w, "storage_cost");
+  Num(w, bill.storage_cost);
+  Key(w, "total");
+  Num(w, bill.total);
+  Key(w, "monthly_estimate");
+  Num(w, bill.monthly_estimate);
+  Key(w, "resources");
+  Array(w, bill.resources, [&](const ResourceCost& c) {
+    w.StartObject();
+    Key(w, "table");
+    Str(w, c.table);
+    if (c.index) {
+      Key(w, "index");
+      Str(w, *c.index);
+    }
+    Key(w, "billing_mode");
+    Str(w, c.billing_mode);
+    Key(w, "table_class");
+    Str(w, c.table_class);
+    Key(w, "read_request_units");
+    Num(w, c.read_request_units);
+    Key(w, "write_request_units");
+    Num(w, c.write_request_units);
+    Key(w, "read_capacity_unit_hours");
+    Num(w, c.read_capacity_unit_hours);
+    Key(w, "write_capacity_unit_hours");
+    Num(w, c.write_capacity_unit_hours);
+    Key(w, "storage_gb_months");
+    Num(w, c.storage_gb_months);
+    Key(w, "read_cost");
+    Num(w, c.read_cost);
+    Key(w, "write_cost");
+    Num(w, c.write_cost);
+    Key(w, "storage_cost");
+    Num(w, c.storage_cost);
+    Key(w, "total");
+    Num(w, c.total);
+    w.EndObject();
+  });
+  w.EndObject();
+}
+
 void WriteReport(Writer& w, const Report& r) {
   w.StartObject();
   Key(w, "workload");
@@ -274,6 +336,8 @@ void WriteReport(Writer& w, const Report& r) {
     Reasons(w, t.throttle_events);
     w.EndObject();
   });
+  Key(w, "cost");
+  Cost(w, r.cost);
   Key(w, "errors");
   Array(w, r.errors, [&](const Report::ErrorCount& e) {
     w.StartObject();

@@ -46,6 +46,31 @@ std::string DelayText(const RetryDelay& d) {
                      Grouped(d.p99_ms, 1), Grouped(d.max_ms, 1));
 }
 
+// An amount of money: 4 decimals (a run's cents and fractions of them).
+std::string Money(double amount) { return Grouped(amount, 4); }
+
+// The bill: a line for the run, then each table and GSI's billed quantities and their costs.
+void CostSection(std::string& out, const Bill& bill) {
+  out += fmt::format("\nCost ({} prices, {}, in {}): {} for the run; {} a month at this rate\n",
+                     bill.region, bill.prices, bill.currency, Money(bill.total),
+                     Grouped(bill.monthly_estimate, 2));
+  out += fmt::format("  {:<28} {:<9} {:>22} {:>10} {:>22} {:>10} {:>12} {:>10} {:>10}\n", "",
+                     "class", "reads", "cost", "writes", "cost", "GB-months", "cost", "total");
+  for (const ResourceCost& c : bill.resources) {
+    const bool on_demand = c.billing_mode == "PAY_PER_REQUEST";
+    const std::string reads = on_demand ? Grouped(c.read_request_units, 1) + " RRU"
+                                        : Grouped(c.read_capacity_unit_hours, 2) + " RCU-h";
+    const std::string writes = on_demand ? Grouped(c.write_request_units, 1) + " WRU"
+                                         : Grouped(c.write_capacity_unit_hours, 2) + " WCU-h";
+    out +=
+        fmt::format("  {:<28} {:<9} {:>22} {:>10} {:>22} {:>10} {:>12} {:>10} {:>10}\n",
+                    c.index ? c.table + " / " + *c.index : c.table,
+                    c.table_class == "STANDARD" ? "Standard" : "Std-IA", reads, Money(c.read_cost),
+                    writes, Money(c.write_cost), fmt::format("{:.6f}", c.storage_gb_months),
+                    Money(c.storage_cost), Money(c.total));
+  }
+}
+
 void Resource(std::string& out, const ResourceReport& r, double seconds) {
   const auto live = std::count_if(r.partitions.begin(), r.partitions.end(),
                                   [](const PartitionReport& p) { return !p.retired_seconds; });
@@ -161,6 +186,7 @@ std::string ReportText(const Report& r) {
   out += "\nTables and indexes:";
   for (const ResourceReport& res : r.resources)
     Resource(out, res, std::max(r.simulated_seconds, 1e-9));
+  CostSection(out, r.cost);
   if (!r.errors.empty()) {
     out += "\nErrors (not throttles):\n";
     for (const Report::ErrorCount& e : r.errors) {
@@ -212,6 +238,9 @@ std::string ComparisonText(const std::vector<Report>& runs) {
     }
     return Grouped(n);
   });
+  row(fmt::format("cost of the run ({})", runs.front().cost.currency),
+      [](const Report& r) { return Money(r.cost.total); });
+  row("a month at this rate", [](const Report& r) { return Grouped(r.cost.monthly_estimate, 2); });
   const Report& base = runs.front();
   for (size_t i = 1; i < runs.size(); ++i) {
     const double ratio = base.served_rate > 0 ? runs[i].served_rate / base.served_rate : 0;

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "partstore/database.h"
+#include "tools/simulator/pricing.h"
 #include "tools/simulator/report_builder.h"
 #include "tools/simulator/simulation_internal.h"
 
@@ -45,6 +46,7 @@ Result<Report> Simulate(const Workload& workload, const SimulateOptions& options
   driver.Run(options, c);
   const auto started = Clock::now();
   auto report = BuildReport(db, workload, driver.tally());
+  if (report.ok()) report->cost = PriceRun(*report, options.prices);
   c->report_wall_seconds = SecondsSince(started);
   return report;
 }

@@ -17,6 +17,7 @@
 #include <functional>
 
 #include "partstore/status.h"
+#include "tools/simulator/pricing.h"
 #include "tools/simulator/report.h"
 #include "tools/simulator/workload.h"
 
@@ -25,6 +26,8 @@ namespace partstore::sim {
 struct SimulateOptions {
   // Called with the fraction of the simulated time done (0..1), every 1% or so and once at 1.
   std::function<void(double fraction)> progress;
+  // What the Report's bill (Report::cost) is priced at (pricing.h).
+  Prices prices = DefaultPrices();
 };
 
 // What the run cost on this machine (not part of the Report, which holds simulated figures only).

@@ -101,6 +101,7 @@ Status Driver::SetUp(SimulationCost* cost) {
     create.billing_mode = t.on_demand ? BillingMode::kPayPerRequest : BillingMode::kProvisioned;
     if (!t.on_demand)
       create.provisioned_throughput = ProvisionedThroughput{t.read_capacity, t.write_capacity};
+    create.table_class = t.table_class;
     for (const IndexSpec& i : t.indexes) {
       GlobalSecondaryIndex gsi;
       gsi.index_name = i.name;

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "partstore/table_settings.h"
 #include "shard/sharding/sharding_policy.h"
 #include "tools/simulator/template.h"
 
@@ -132,7 +133,8 @@ struct TableSpec {
   bool on_demand = false;
   int64_t read_capacity = 0;  // provisioned
   int64_t write_capacity = 0;
-  std::vector<IndexSpec> indexes;  // GSIs
+  TableClass table_class = TableClass::kStandard;  // priced by the bill (pricing.h)
+  std::vector<IndexSpec> indexes;                  // GSIs
 };
 
 // Items written before the first phase (and before time starts): `keys` partition keys x

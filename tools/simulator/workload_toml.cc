@@ -115,8 +115,9 @@ Status Parser::ParseCapacity(const Obj& obj, bool on_demand, int64_t& read, int6
 }
 
 Result<TableSpec> Parser::ParseTable(const Obj& obj) const {
-  PARTSTORE_RETURN_IF_ERROR(CheckKeys(obj, {"name", "partition_key", "sort_key", "billing",
-                                            "read_capacity", "write_capacity", "indexes"}));
+  PARTSTORE_RETURN_IF_ERROR(
+      CheckKeys(obj, {"name", "partition_key", "sort_key", "billing", "read_capacity",
+                      "write_capacity", "table_class", "indexes"}));
   TableSpec table;
   PARTSTORE_ASSIGN_OR_RETURN(table.name, ReqTableName(obj, "name"));
   PARTSTORE_ASSIGN_OR_RETURN(table.partition_key, ReqAttributeName(obj, "partition_key"));
@@ -129,6 +130,10 @@ Result<TableSpec> Parser::ParseTable(const Obj& obj) const {
   table.on_demand = billing.value_or(0) == 1;
   PARTSTORE_RETURN_IF_ERROR(
       ParseCapacity(obj, table.on_demand, table.read_capacity, table.write_capacity));
+  PARTSTORE_ASSIGN_OR_RETURN(
+      auto table_class,
+      OptChoice(obj, "table_class", "table class", {"standard", "standard-infrequent-access"}));
+  if (table_class == 1) table.table_class = TableClass::kStandardInfrequentAccess;
   PARTSTORE_ASSIGN_OR_RETURN(auto indexes, TableArray(obj, "indexes", 0, 20));
   for (size_t i = 0; i < indexes.size(); ++i) {
     PARTSTORE_ASSIGN_OR_RETURN(IndexSpec index, ParseIndex(indexes[i], table));
