@@ -35,6 +35,9 @@ Checks:
      (utilization >= 0; cells with utilization -1 draw nothing), in the colour class of its
      utilization (group class uK, K = floor(8 * utilization), 8 from 1.0; u0 is the default), the
      throttled cells (throttled > 0) in groups of class "t".
+  6. One <svg class="chart capacity"> per provisioned resource (each with its capacity_minutes),
+     with its 4 lines (read and write capacity, read and write consumption) and one dashed line per
+     auto scaling action in effect before the run's end.
 
 Needs Debian's python3-pil and chromium (tools/run test installs them). When the python3 running
 this cannot import PIL (a pyenv one), the script re-runs itself with /usr/bin/python3.
@@ -247,6 +250,7 @@ class DomParser(html.parser.HTMLParser):
         self.figures = []        # [path, value, text]
         self.heatmaps = []
         self.timelines = 0
+        self.capacity_charts = []  # {"polylines": n, "actions": n} per capacity chart, in order
         self.current_map = None
         self.open_rects = []     # rects whose <title> we wait for
 
@@ -264,6 +268,14 @@ class DomParser(html.parser.HTMLParser):
             self.heatmaps.append(self.current_map)
         if tag == "svg" and "timeline" in classes:
             self.timelines += 1
+        if tag == "svg" and "capacity" in classes:
+            self.capacity_charts.append({"polylines": 0, "actions": 0})
+        if self.capacity_charts and any(t == "svg" and "capacity" in (a.get("class") or "").split()
+                                        for t, a, _ in self.stack):
+            if tag == "polyline":
+                self.capacity_charts[-1]["polylines"] += 1
+            if tag == "line" and "phase" in classes:
+                self.capacity_charts[-1]["actions"] += 1
         if self.current_map is not None:
             if tag == "g" and "cells" in classes:
                 m = re.search(r"scale\(\s*([\d.]+)[\s,]+([\d.]+)\s*\)", attrs.get("transform", ""))
@@ -456,10 +468,24 @@ def check_dom(dom, document, runs, prefixes):
         if cells and svg.cell_size == (0, 0):
             fail(f"heat map {name}: no cell size")
         cells_total += cells
+    provisioned = [(report, resource) for report, resource in expected
+                   if resource.get("capacity_minutes")]
+    if len(parser.capacity_charts) != len(provisioned):
+        fail(f"{len(parser.capacity_charts)} capacity charts for {len(provisioned)} provisioned "
+             f"resources")
+    for (report, resource), chart in zip(provisioned, parser.capacity_charts):
+        name = resource["table"] + ("/" + resource["index"] if resource.get("index") else "")
+        end = resource["capacity_minutes"][-1]["start_seconds"] + 60
+        in_effect = sum(1 for a in resource.get("scaling_actions", [])
+                        if a["effective_seconds"] <= end)
+        if chart["polylines"] != 4 or chart["actions"] != in_effect:
+            fail(f"capacity chart {name}: {chart['polylines']} lines and {chart['actions']} "
+                 f"actions drawn, 4 and {in_effect} expected")
+    scaled = sum(len(resource.get("scaling_actions", [])) for _, resource in expected)
     with_timeline = sum(1 for report in runs if report.get("timeline"))
     if parser.timelines != with_timeline:
         fail(f"{parser.timelines} timeline charts for {with_timeline} runs with a timeline")
-    return parser, len(figures), cells_total
+    return parser, len(figures), cells_total, scaled
 
 
 # --- main ---------------------------------------------------------------------------------------
@@ -486,7 +512,7 @@ def check(html_path, json_path, workdir):
     dom = dom_bytes.decode("utf-8")
     if "data-figure" not in dom:
         fail("the DOM Chromium dumped has no figures")
-    parser, figures, cells = check_dom(dom, document, runs, prefixes)
+    parser, figures, cells, scaled = check_dom(dom, document, runs, prefixes)
     pixels = check_heatmap_pixels(browser, workdir, source, runs, parser.heatmaps)
 
     print(f"{NAME}: {os.path.basename(html_path)}: {len(source):,} bytes, {len(runs)} run(s), "
@@ -495,7 +521,8 @@ def check(html_path, json_path, workdir):
           f"(Chromium {shot_seconds:.1f} s)")
     print(f"  DOM (Chromium {dom_seconds:.1f} s): {figures} figures match the JSON report; "
           f"{len(parser.heatmaps)} heat maps, {cells:,} cells, all with tooltips and colour "
-          f"classes as the JSON's utilization gives")
+          f"classes as the JSON's utilization gives; {len(parser.capacity_charts)} capacity "
+          f"charts, {scaled} auto scaling action(s)")
     if pixels:
         warm_observed, warm_expected, seconds, detail = pixels
         print(f"  heat maps screenshot (Chromium {seconds:.1f} s): {warm_observed:,} warm pixels "

@@ -455,7 +455,12 @@ TEST(WorkloadTomlTest, EmptyDocument) {
 TEST(WorkloadTomlTest, UnknownKeys) {
   EXPECT_EQ(Error("nmae = \"x\"\n"),
             "test.toml:1:1: unknown key \"nmae\" at the top level (expected one of: name, "
-            "description, seed, top_n, retries, capacity, tables, sharding, preload, phases)");
+            "description, seed, top_n, retries, capacity, auto_scaling, tables, sharding, "
+            "preload, phases)");
+  EXPECT_TRUE(FailsWith(Doc("", "[auto_scaling]\ndelay = \"1m\"\n"),
+                        "auto_scaling: unknown key \"delay\""));
+  EXPECT_TRUE(FailsWith(Doc("", "[auto_scaling]\nupdate_delay = \"2h\"\n"),
+                        "auto_scaling.update_delay: must be at most 1h"));
   EXPECT_TRUE(FailsWith(Doc("", "[retries]\nmod = \"none\"\n"),
                         "retries: unknown key \"mod\" (expected one of: mode, "));
   EXPECT_TRUE(FailsWith(Doc("", "[capacity]\nsplit = 1\n"), "capacity: unknown key \"split\""));

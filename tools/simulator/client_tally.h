@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/simulator/auto_scaling.h"
 #include "tools/simulator/report.h"
 
 namespace partstore::sim {
@@ -22,6 +23,8 @@ struct ClientTally {
   std::vector<RequestCounts> seconds;
   // Error message -> occurrences (not throttles, not condition failures).
   std::map<std::string, int64_t> errors;
+  // What auto scaling did (auto_scaling.h: the client side of Application Auto Scaling).
+  std::vector<ScalingAction> scaling;
 
   RequestCounts& Second(int64_t micros) {
     const size_t s = static_cast<size_t>(micros / 1'000'000);

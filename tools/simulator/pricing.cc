@@ -80,8 +80,8 @@ ResourceCost PriceResource(const ResourceReport& r, double hours, const Prices& 
     c.read_cost = c.read_request_units / 1e6 * p.read_request_units_per_million;
     c.write_cost = c.write_request_units / 1e6 * p.write_request_units_per_million;
   } else {
-    c.read_capacity_unit_hours = static_cast<double>(r.read_capacity) * hours;
-    c.write_capacity_unit_hours = static_cast<double>(r.write_capacity) * hours;
+    c.read_capacity_unit_hours = r.read_capacity_unit_hours;  // (auto scaling's changes in)
+    c.write_capacity_unit_hours = r.write_capacity_unit_hours;
     c.read_cost = c.read_capacity_unit_hours * p.read_capacity_unit_hour;
     c.write_cost = c.write_capacity_unit_hours * p.write_capacity_unit_hour;
   }

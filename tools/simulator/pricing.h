@@ -4,9 +4,8 @@
 // The dimensions, per table and per GSI (a GSI is billed at its table's class and mode):
 //   on-demand     read and write request units (the units the run consumed: a transactional
 //                 request's doubled units, an eventually consistent read's half unit);
-//   provisioned   read and write capacity-unit-hours (the provisioned units times the simulated
-//                 hours; DynamoDB bills the hour's provisioned units, which a fixed throughput
-//                 makes the same);
+//   provisioned   read and write capacity-unit-hours (the provisioned units over the simulated
+//                 time, auto scaling's changes included from when they took effect);
 //   storage       GB-months: the bytes held at the end of the run plus DynamoDB's 100 bytes of
 //                 overhead an item, for the simulated time (a month is 730 hours).
 // Standard and Standard-IA tables take their class's prices. Not modelled: the free tier,

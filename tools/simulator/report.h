@@ -116,14 +116,40 @@ struct TopKeyRule {
   std::vector<TopKey> keys;
 };
 
+// One UpdateTable auto scaling made (auto_scaling.h).
+struct ScalingActionReport {
+  double time_seconds = 0;       // the alarm (a minute's end)
+  double effective_seconds = 0;  // the new capacity in effect
+  std::string dimension;         // "read" or "write"
+  int64_t from = 0;
+  int64_t to = 0;
+  double consumed_per_second = 0;  // the minute that decided it
+  std::string reason;              // "scale-out" or "scale-in"
+};
+
+// A provisioned resource's minute: its provisioned units at the minute's start and what it
+// consumed (units per second, the minute's average: CloudWatch's Sum / 60).
+struct CapacityMinute {
+  double start_seconds = 0;
+  int64_t read_capacity = 0;
+  int64_t write_capacity = 0;
+  double consumed_read_per_second = 0;
+  double consumed_write_per_second = 0;
+};
+
 // One table or GSI.
 struct ResourceReport {
   std::string table;
   std::optional<std::string> index;
   std::string billing_mode;   // PROVISIONED or PAY_PER_REQUEST
   std::string table_class = "STANDARD";  // or STANDARD_INFREQUENT_ACCESS (a GSI: its table's)
-  int64_t read_capacity = 0;  // provisioned units (0 on-demand)
+  int64_t read_capacity = 0;             // provisioned units at the start (0 on-demand)
   int64_t write_capacity = 0;
+  // Provisioned: the units over the run (auto scaling changes them), as capacity-unit-hours.
+  double read_capacity_unit_hours = 0;
+  double write_capacity_unit_hours = 0;
+  std::vector<ScalingActionReport> scaling_actions;
+  std::vector<CapacityMinute> capacity_minutes;  // provisioned resources, every minute
   double consumed_read_units = 0;
   double consumed_write_units = 0;
   double peak_read_units = 0;  // largest consumed read units in one second

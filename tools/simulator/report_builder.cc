@@ -85,6 +85,9 @@ class Builder {
   Result<ResourceReport> Resource(const ResourceRef& ref);
   void Partitions(const DescribePartitionsResult& described, const GetMetricsResult& metrics,
                   ResourceReport& out);
+  // A provisioned resource's capacity over the run: auto scaling's actions, its minutes and its
+  // capacity-unit-hours.
+  void Capacity(const GetMetricsResult& metrics, ResourceReport& out);
 
   Database& db_;
   const Workload& w_;
@@ -203,6 +206,66 @@ void Builder::Partitions(const DescribePartitionsResult& described, const GetMet
   for (auto& [id, r] : all) out.partitions.push_back(std::move(r));
 }
 
+void Builder::Capacity(const GetMetricsResult& metrics, ResourceReport& out) {
+  if (out.billing_mode != "PROVISIONED") return;
+  // The capacity in effect from each time on: the start's, then each action's.
+  struct Change {
+    double at;
+    bool read;
+    int64_t to;
+  };
+  std::vector<Change> changes;
+  for (const ScalingAction& a : tally_.scaling) {
+    if (a.table != out.table || a.index != out.index) continue;
+    out.scaling_actions.push_back({.time_seconds = a.time_seconds,
+                                   .effective_seconds = a.effective_seconds,
+                                   .dimension = a.read ? "read" : "write",
+                                   .from = a.from,
+                                   .to = a.to,
+                                   .consumed_per_second = a.consumed_per_second,
+                                   .reason = a.reason});
+    if (a.effective_seconds <= run_seconds_) changes.push_back({a.effective_seconds, a.read, a.to});
+  }
+  std::stable_sort(changes.begin(), changes.end(),
+                   [](const Change& a, const Change& b) { return a.at < b.at; });
+  int64_t read = out.read_capacity;
+  int64_t write = out.write_capacity;
+  double since = 0;
+  for (const Change& c : changes) {
+    out.read_capacity_unit_hours += static_cast<double>(read) * (c.at - since) / 3600;
+    out.write_capacity_unit_hours += static_cast<double>(write) * (c.at - since) / 3600;
+    since = c.at;
+    (c.read ? read : write) = c.to;
+  }
+  out.read_capacity_unit_hours += static_cast<double>(read) * (run_seconds_ - since) / 3600;
+  out.write_capacity_unit_hours += static_cast<double>(write) * (run_seconds_ - since) / 3600;
+
+  // Every minute: the capacity at its start and the consumed units (the per-second series summed).
+  const int64_t minutes = std::max<int64_t>((seconds_ + 59) / 60, 1);
+  out.capacity_minutes.resize(static_cast<size_t>(minutes));
+  read = out.read_capacity;
+  write = out.write_capacity;
+  size_t next = 0;
+  for (int64_t m = 0; m < minutes; ++m) {
+    CapacityMinute& minute = out.capacity_minutes[static_cast<size_t>(m)];
+    minute.start_seconds = static_cast<double>(m * 60);
+    for (; next < changes.size() && changes[next].at <= minute.start_seconds; ++next) {
+      (changes[next].read ? read : write) = changes[next].to;
+    }
+    minute.read_capacity = read;
+    minute.write_capacity = write;
+  }
+  for (const capacity::MetricPoint& point : metrics.points) {
+    if (point.timestamp < 0) continue;
+    const size_t m = static_cast<size_t>(point.timestamp / 60);
+    if (m >= out.capacity_minutes.size()) continue;
+    out.capacity_minutes[m].consumed_read_per_second +=
+        static_cast<double>(point.counters.consumed_read_half_units) / 2 / 60;
+    out.capacity_minutes[m].consumed_write_per_second +=
+        static_cast<double>(point.counters.consumed_write_half_units) / 2 / 60;
+  }
+}
+
 Result<ResourceReport> Builder::Resource(const ResourceRef& ref) {
   ResourceReport out;
   out.table = ref.table->name;
@@ -261,6 +324,7 @@ Result<ResourceReport> Builder::Resource(const ResourceRef& ref) {
   }
   out.throttle_events = Reasons(events);
   Partitions(described, metrics, out);
+  Capacity(metrics, out);
 
   PARTSTORE_ASSIGN_OR_RETURN(GetContributorInsightsResult insights,
                              db_.GetContributorInsights({out.table, index, w_.top_n}));

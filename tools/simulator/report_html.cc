@@ -335,6 +335,7 @@ void ResourceSection(Page& page, const ResourceReport& resource, size_t index) {
     page.Raw("</table></details>\n");
   }
 
+  CapacityChart(page, resource, path);
   page.Raw("<h4>Heat map: consumed capacity per partition and ");
   page.Figure(path + ".heat_map.bucket_seconds", IntV(resource.heat_map.bucket_seconds));
   page.Raw(" s bucket (");

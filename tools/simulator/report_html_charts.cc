@@ -258,4 +258,130 @@ void HeatMapSvg(Page& page, const ResourceReport& resource, const std::string& p
   out += "</svg>\n";
 }
 
+void CapacityChart(Page& page, const ResourceReport& resource, const std::string& path) {
+  if (resource.capacity_minutes.empty()) return;
+  page.Raw("<h4>Provisioned vs consumed units a second, per minute</h4>\n");
+  const auto& minutes = resource.capacity_minutes;
+  const double end = std::max(60.0, minutes.back().start_seconds + 60);
+  double max_units = 1;
+  for (const CapacityMinute& m : minutes) {
+    max_units = std::max({max_units, static_cast<double>(m.read_capacity),
+                          static_cast<double>(m.write_capacity), m.consumed_read_per_second,
+                          m.consumed_write_per_second});
+  }
+  const double y_step = NiceStep(max_units, 5);
+  const double y_max = std::ceil(max_units / y_step) * y_step;
+  const int left = 70, right = 16, top = 14, bottom = 36;
+  const int width = 1100, height = 240;
+  const int plot_w = width - left - right, plot_h = height - top - bottom;
+  auto x_of = [&](double t) { return left + t / end * plot_w; };
+  auto y_of = [&](double units) { return top + plot_h - units / y_max * plot_h; };
+  constexpr const char* kWriteColor = "#c2255c";
+  constexpr const char* kReadColor = "#1971c2";
+  page.Raw(fmt::format(
+      "<div class=\"legend\"><span><span class=\"sw line\" style=\"background:{0}\"></span> "
+      "write capacity (solid) and consumed WCU/s (dotted)</span><span><span class=\"sw line\" "
+      "style=\"background:{1}\"></span> read capacity (solid) and consumed RCU/s (dotted)</span>"
+      "<span>dashed lines: auto scaling's changes taking effect</span></div>\n",
+      kWriteColor, kReadColor));
+  std::string& out = page.out();
+  out += fmt::format(
+      "<svg class=\"chart capacity\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" "
+      "role=\"img\" aria-label=\"provisioned and consumed units per second over time\">\n",
+      width, height);
+  for (double v = 0; v <= y_max + y_step / 2; v += y_step) {
+    const double y = y_of(v);
+    out += fmt::format("<line class=\"grid\" x1=\"{}\" x2=\"{}\" y1=\"{:.1f}\" y2=\"{:.1f}\"/>",
+                       left, left + plot_w, y, y);
+    out +=
+        fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" dy=\".35em\">", left - 6, y);
+    AppendEscaped(out, Trimmed(v, 2));
+    out += "</text>\n";
+  }
+  out += fmt::format(
+      "<text x=\"14\" y=\"{0}\" transform=\"rotate(-90 14 {0})\" text-anchor=\"middle\">"
+      "units / s</text>\n",
+      top + plot_h / 2);
+  const double x_step = NiceStep(end, 10);
+  for (double t = 0; t <= end + 1e-9; t += x_step) {
+    const double x = x_of(t);
+    out += fmt::format("<line class=\"axis\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"/>",
+                       x, top + plot_h, top + plot_h + 4);
+    out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">", x, top + plot_h + 16);
+    AppendEscaped(out, Trimmed(t, 2));
+    out += "</text>";
+  }
+  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">time (s)</text>\n",
+                     left + plot_w / 2, height - 4);
+  for (const ScalingActionReport& a : resource.scaling_actions) {
+    if (a.effective_seconds > end) continue;
+    const double x = x_of(a.effective_seconds);
+    out += fmt::format(
+        "<line class=\"phase\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"><title>", x, top,
+        top + plot_h);
+    AppendEscaped(out, fmt::format("{} s: {} {} -> {} ({})", Trimmed(a.effective_seconds, 0),
+                                   a.dimension, a.from, a.to, a.reason));
+    out += "</title></line>\n";
+  }
+  // Capacity: steps at the minutes' starts; consumption: the minutes' middles.
+  auto line = [&](const char* color, bool dotted, auto value_of, bool step, const char* name) {
+    out += fmt::format(
+        "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} stroke-linejoin=\"round\" "
+        "points=\"",
+        color, dotted ? " stroke-dasharray=\"2 3\"" : "");
+    bool first = true;
+    for (const CapacityMinute& m : minutes) {
+      const double v = value_of(m);
+      if (!first) out += ' ';
+      first = false;
+      if (step) {
+        out += fmt::format("{:.1f},{:.1f} {:.1f},{:.1f}", x_of(m.start_seconds), y_of(v),
+                           x_of(std::min(end, m.start_seconds + 60)), y_of(v));
+      } else {
+        out += fmt::format("{:.1f},{:.1f}", x_of(m.start_seconds + 30), y_of(v));
+      }
+    }
+    out += fmt::format("\"><title>{}</title></polyline>\n", name);
+  };
+  line(
+      kWriteColor, false, [](const CapacityMinute& m) { return double(m.write_capacity); }, true,
+      "write capacity");
+  line(
+      kWriteColor, true, [](const CapacityMinute& m) { return m.consumed_write_per_second; }, false,
+      "consumed WCU/s");
+  line(
+      kReadColor, false, [](const CapacityMinute& m) { return double(m.read_capacity); }, true,
+      "read capacity");
+  line(
+      kReadColor, true, [](const CapacityMinute& m) { return m.consumed_read_per_second; }, false,
+      "consumed RCU/s");
+  out += fmt::format("<path class=\"axis\" d=\"M{0} {1}V{2}H{3}\"/>\n", left, top, top + plot_h,
+                     left + plot_w);
+  out += "</svg>\n";
+
+  if (resource.scaling_actions.empty()) {
+    page.Raw("<p class=\"muted\">No auto scaling actions.</p>\n");
+    return;
+  }
+  page.Raw(
+      "<table><caption>Auto scaling actions (target tracking)</caption><tr><th class=\"n\">Alarm "
+      "at (s)</th><th class=\"n\">In effect at (s)</th><th>Dimension</th><th class=\"n\">From "
+      "(units/s)</th><th class=\"n\">To (units/s)</th><th class=\"n\">Consumed that minute "
+      "(units/s)</th><th>Action</th></tr>\n");
+  for (size_t i = 0; i < resource.scaling_actions.size(); ++i) {
+    const ScalingActionReport& a = resource.scaling_actions[i];
+    const std::string item = fmt::format("{}.scaling_actions[{}]", path, i);
+    page.Raw("<tr>");
+    page.FigureCell(item + ".time_seconds", SecondsV(a.time_seconds));
+    page.FigureCell(item + ".effective_seconds", SecondsV(a.effective_seconds));
+    page.FigureCell(item + ".dimension", StringV(a.dimension), "");
+    page.FigureCell(item + ".from", IntV(a.from));
+    page.FigureCell(item + ".to", IntV(a.to));
+    page.FigureCell(item + ".consumed_per_second", UnitsV(a.consumed_per_second));
+    page.FigureCell(item + ".reason", StringV(a.reason), "");
+    page.Raw("</tr>\n");
+  }
+  page.Raw("</table>\n");
+}
+
 }  // namespace partstore::sim::html

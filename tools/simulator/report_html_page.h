@@ -219,5 +219,8 @@ void TimelineChart(Page& page, const Report& report);
 // The heat map's colour legend, and one table's or GSI's partition x time heat map.
 void HeatMapLegend(Page& page);
 void HeatMapSvg(Page& page, const ResourceReport& resource, const std::string& path);
+// A provisioned table's or GSI's provisioned vs consumed units per minute, with auto scaling's
+// actions, and the actions' table.
+void CapacityChart(Page& page, const ResourceReport& resource, const std::string& path);
 
 }  // namespace partstore::sim::html

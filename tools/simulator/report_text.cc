@@ -114,6 +114,13 @@ void Resource(std::string& out, const ResourceReport& r, double seconds) {
     out += fmt::format("    split at {} s: partition {} -> {} + {} ({})\n",
                        Grouped(s.time_seconds, 1), s.parent_id, s.left_id, s.right_id, s.reason);
   }
+  for (const ScalingActionReport& a : r.scaling_actions) {
+    out += fmt::format(
+        "    auto scaling at {} s: {} {} -> {} units ({}; {}/s consumed that minute), in effect "
+        "at {} s\n",
+        Grouped(a.time_seconds, 0), a.dimension, Grouped(a.from), Grouped(a.to), a.reason,
+        Grouped(a.consumed_per_second, 1), Grouped(a.effective_seconds, 0));
+  }
   for (const TopKeyRule& rule : r.top_keys) {
     if (rule.keys.empty()) continue;
     out += fmt::format("    top keys, {}:\n", rule.rule);

@@ -129,7 +129,16 @@ class Driver {
   Status CheckShardedOperations() const;
 
   // --- The client (simulation_loop.cc) ----------------------------------------------------------
+  // Moves the clock to `micros`, stopping at each auto-scaling event on the way.
   void AdvanceTo(int64_t micros) {
+    while (scaler_ && scaler_->NextEventMicros() <= micros) {
+      const int64_t at = scaler_->NextEventMicros();
+      MoveClock(at);
+      scaler_->Step(at);
+    }
+    MoveClock(micros);
+  }
+  void MoveClock(int64_t micros) {
     const int64_t now = clock_->NowMicros();
     if (micros > now) clock_->Advance(micros - now);
   }
@@ -174,6 +183,7 @@ class Driver {
   uint64_t order_ = 0;
   int64_t attempts_ = 0;
   ClientTally tally_;
+  std::optional<AutoScaler> scaler_;  // when the workload scales any table or GSI
   std::string scratch_;
 };
 

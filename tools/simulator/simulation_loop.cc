@@ -196,6 +196,7 @@ void Driver::Run(const SimulateOptions& options, SimulationCost* cost) {
     ++tally_.Second(start - 1).gave_up;
   }
   retries_.clear();
+  if (scaler_) tally_.scaling = scaler_->actions();
   if (options.progress) options.progress(1.0);
   if (cost != nullptr) {
     cost->requests = attempts_;

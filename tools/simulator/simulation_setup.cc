@@ -124,6 +124,36 @@ Status Driver::SetUp(SimulationCost* cost) {
     }
   }
   PARTSTORE_RETURN_IF_ERROR(CheckShardedOperations());
+  // Auto scaling: one target per scaled dimension of a table or GSI.
+  std::vector<ScalingTarget> targets;
+  auto add = [&](const std::string& table, const std::optional<std::string>& index,
+                 const std::optional<ScalingSpec>& spec, bool read) {
+    if (!spec) return;
+    targets.push_back(ScalingTarget{.table = table,
+                                    .index = index,
+                                    .read = read,
+                                    .min_capacity = spec->min_capacity,
+                                    .max_capacity = spec->max_capacity,
+                                    .target_utilization = spec->target_utilization,
+                                    .disable_scale_in = spec->disable_scale_in,
+                                    .scale_out_cooldown_seconds = spec->scale_out_cooldown_seconds,
+                                    .scale_in_cooldown_seconds = spec->scale_in_cooldown_seconds});
+  };
+  for (const TableSpec& t : w_.tables) {
+    add(t.name, std::nullopt, t.read_scaling, true);
+    add(t.name, std::nullopt, t.write_scaling, false);
+    for (const IndexSpec& i : t.indexes) {
+      add(t.name, i.name, i.read_scaling, true);
+      add(t.name, i.name, i.write_scaling, false);
+    }
+  }
+  if (!targets.empty()) {
+    PARTSTORE_ASSIGN_OR_RETURN(
+        AutoScaler scaler,
+        AutoScaler::Create(db_, std::move(targets),
+                           {.update_delay_seconds = w_.scaling_update_delay_seconds}));
+    scaler_.emplace(std::move(scaler));
+  }
   PARTSTORE_RETURN_IF_ERROR(SetPolicies(w_.sharding));
 
   // The preload, imported before time starts.

@@ -117,6 +117,16 @@ struct Phase {
   std::vector<ShardingSpec> sharding;  // policies set when the phase starts (they stay)
 };
 
+// Target-tracking auto scaling of one capacity dimension (auto_scaling.h).
+struct ScalingSpec {
+  int64_t min_capacity = 1;
+  int64_t max_capacity = 40000;
+  double target_utilization = 70;  // percent, 20..90
+  bool disable_scale_in = false;
+  int64_t scale_out_cooldown_seconds = 0;
+  int64_t scale_in_cooldown_seconds = 0;
+};
+
 struct IndexSpec {
   std::string name;
   std::string partition_key;
@@ -124,6 +134,8 @@ struct IndexSpec {
   std::string projection = "ALL";  // ALL or KEYS_ONLY
   int64_t read_capacity = 0;       // provisioned tables: the GSI's own throughput
   int64_t write_capacity = 0;
+  std::optional<ScalingSpec> read_scaling;  // provisioned tables: auto scaling
+  std::optional<ScalingSpec> write_scaling;
 };
 
 struct TableSpec {
@@ -134,6 +146,8 @@ struct TableSpec {
   int64_t read_capacity = 0;  // provisioned
   int64_t write_capacity = 0;
   TableClass table_class = TableClass::kStandard;  // priced by the bill (pricing.h)
+  std::optional<ScalingSpec> read_scaling;         // provisioned: auto scaling
+  std::optional<ScalingSpec> write_scaling;
   std::vector<IndexSpec> indexes;                  // GSIs
 };
 
@@ -184,6 +198,8 @@ struct Workload {
   int32_t top_n = 10;         // keys per Contributor Insights rule in reports (1..100)
   // Capacity model overrides (CapacityOptions), for experiments; absent: DynamoDB's values.
   std::optional<int64_t> heat_split_seconds;
+  // Auto scaling's UpdateTable: from the alarm to the new capacity in effect (auto_scaling.h).
+  int64_t scaling_update_delay_seconds = 120;
 };
 
 // The total simulated time of the phases.

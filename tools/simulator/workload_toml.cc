@@ -15,8 +15,8 @@ namespace workload_toml {
 Result<Workload> Parser::Parse(const toml::table& root_table) {
   const Obj root{&root_table, ""};
   PARTSTORE_RETURN_IF_ERROR(
-      CheckKeys(root, {"name", "description", "seed", "top_n", "retries", "capacity", "tables",
-                       "sharding", "preload", "phases"}));
+      CheckKeys(root, {"name", "description", "seed", "top_n", "retries", "capacity",
+                       "auto_scaling", "tables", "sharding", "preload", "phases"}));
   Workload workload;
   PARTSTORE_ASSIGN_OR_RETURN(workload.name, ReqString(root, "name", 1, 100));
   PARTSTORE_ASSIGN_OR_RETURN(auto description, OptString(root, "description"));
@@ -35,6 +35,16 @@ Result<Workload> Parser::Parse(const toml::table& root_table) {
     PARTSTORE_RETURN_IF_ERROR(CheckKeys(*capacity, {"heat_split_seconds"}));
     PARTSTORE_ASSIGN_OR_RETURN(workload.heat_split_seconds,
                                OptInt(*capacity, "heat_split_seconds", 1, 86'400));
+  }
+
+  PARTSTORE_ASSIGN_OR_RETURN(auto scaling, OptTable(root, "auto_scaling"));
+  if (scaling) {
+    PARTSTORE_RETURN_IF_ERROR(CheckKeys(*scaling, {"update_delay"}));
+    PARTSTORE_ASSIGN_OR_RETURN(auto delay, OptDuration(*scaling, "update_delay"));
+    if (delay && *delay > 3600 * kMicrosPerSecond) {
+      return ErrorAt(*scaling, "update_delay", "must be at most 1h");
+    }
+    if (delay) workload.scaling_update_delay_seconds = *delay / kMicrosPerSecond;
   }
 
   PARTSTORE_ASSIGN_OR_RETURN(auto tables, TableArray(root, "tables", 1, 100));
@@ -117,7 +127,7 @@ Status Parser::ParseCapacity(const Obj& obj, bool on_demand, int64_t& read, int6
 Result<TableSpec> Parser::ParseTable(const Obj& obj) const {
   PARTSTORE_RETURN_IF_ERROR(
       CheckKeys(obj, {"name", "partition_key", "sort_key", "billing", "read_capacity",
-                      "write_capacity", "table_class", "indexes"}));
+                      "write_capacity", "table_class", "auto_scaling", "indexes"}));
   TableSpec table;
   PARTSTORE_ASSIGN_OR_RETURN(table.name, ReqTableName(obj, "name"));
   PARTSTORE_ASSIGN_OR_RETURN(table.partition_key, ReqAttributeName(obj, "partition_key"));
@@ -134,6 +144,8 @@ Result<TableSpec> Parser::ParseTable(const Obj& obj) const {
       auto table_class,
       OptChoice(obj, "table_class", "table class", {"standard", "standard-infrequent-access"}));
   if (table_class == 1) table.table_class = TableClass::kStandardInfrequentAccess;
+  PARTSTORE_RETURN_IF_ERROR(
+      ParseScaling(obj, table.on_demand, table.read_scaling, table.write_scaling));
   PARTSTORE_ASSIGN_OR_RETURN(auto indexes, TableArray(obj, "indexes", 0, 20));
   for (size_t i = 0; i < indexes.size(); ++i) {
     PARTSTORE_ASSIGN_OR_RETURN(IndexSpec index, ParseIndex(indexes[i], table));
@@ -150,8 +162,8 @@ Result<TableSpec> Parser::ParseTable(const Obj& obj) const {
 }
 
 Result<IndexSpec> Parser::ParseIndex(const Obj& obj, const TableSpec& table) const {
-  PARTSTORE_RETURN_IF_ERROR(CheckKeys(
-      obj, {"name", "partition_key", "sort_key", "projection", "read_capacity", "write_capacity"}));
+  PARTSTORE_RETURN_IF_ERROR(CheckKeys(obj, {"name", "partition_key", "sort_key", "projection",
+                                            "read_capacity", "write_capacity", "auto_scaling"}));
   IndexSpec index;
   PARTSTORE_ASSIGN_OR_RETURN(index.name, ReqTableName(obj, "name"));
   PARTSTORE_ASSIGN_OR_RETURN(index.partition_key, ReqAttributeName(obj, "partition_key"));
@@ -164,7 +176,43 @@ Result<IndexSpec> Parser::ParseIndex(const Obj& obj, const TableSpec& table) con
   index.projection = projection.value_or(0) == 0 ? "ALL" : "KEYS_ONLY";
   PARTSTORE_RETURN_IF_ERROR(
       ParseCapacity(obj, table.on_demand, index.read_capacity, index.write_capacity));
+  PARTSTORE_RETURN_IF_ERROR(
+      ParseScaling(obj, table.on_demand, index.read_scaling, index.write_scaling));
   return index;
+}
+
+Status Parser::ParseScaling(const Obj& obj, bool on_demand, std::optional<ScalingSpec>& read,
+                            std::optional<ScalingSpec>& write) const {
+  PARTSTORE_ASSIGN_OR_RETURN(auto scaling, OptTable(obj, "auto_scaling"));
+  if (!scaling) return Status::Ok();
+  if (on_demand) {
+    return ErrorAt(obj, "auto_scaling",
+                   "an on-demand table has no capacity to scale (auto scaling is for "
+                   "provisioned tables)");
+  }
+  PARTSTORE_RETURN_IF_ERROR(CheckKeys(*scaling, {"read", "write"}));
+  for (std::string_view key : {"read", "write"}) {
+    PARTSTORE_ASSIGN_OR_RETURN(auto dimension, OptTable(*scaling, key));
+    if (!dimension) continue;
+    PARTSTORE_RETURN_IF_ERROR(CheckKeys(*dimension, {"min", "max", "target", "disable_scale_in",
+                                                     "scale_in_cooldown", "scale_out_cooldown"}));
+    ScalingSpec spec;
+    PARTSTORE_ASSIGN_OR_RETURN(spec.min_capacity, ReqInt(*dimension, "min", 1, 1'000'000));
+    PARTSTORE_ASSIGN_OR_RETURN(spec.max_capacity, ReqInt(*dimension, "max", 1, 1'000'000));
+    if (spec.max_capacity < spec.min_capacity) {
+      return ErrorAt(*dimension, "max", "must be at least min");
+    }
+    PARTSTORE_ASSIGN_OR_RETURN(auto target, OptNumber(*dimension, "target", 20, 90));
+    if (target) spec.target_utilization = *target;
+    PARTSTORE_ASSIGN_OR_RETURN(auto disable, OptBool(*dimension, "disable_scale_in"));
+    spec.disable_scale_in = disable.value_or(false);
+    PARTSTORE_ASSIGN_OR_RETURN(auto in, OptDuration(*dimension, "scale_in_cooldown"));
+    PARTSTORE_ASSIGN_OR_RETURN(auto out, OptDuration(*dimension, "scale_out_cooldown"));
+    spec.scale_in_cooldown_seconds = in.value_or(0) / kMicrosPerSecond;
+    spec.scale_out_cooldown_seconds = out.value_or(0) / kMicrosPerSecond;
+    (key == "read" ? read : write) = spec;
+  }
+  return Status::Ok();
 }
 
 Result<const TableSpec*> Parser::FindTable(const Obj& obj, const std::vector<TableSpec>& tables,

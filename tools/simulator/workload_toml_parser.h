@@ -169,6 +169,9 @@ class Parser {
   Result<TableSpec> ParseTable(const Obj& obj) const;
   Result<IndexSpec> ParseIndex(const Obj& obj, const TableSpec& table) const;
   Status ParseCapacity(const Obj& obj, bool on_demand, int64_t& read, int64_t& write) const;
+  // [...auto_scaling] of a table or index: { read = {...}, write = {...} }, provisioned only.
+  Status ParseScaling(const Obj& obj, bool on_demand, std::optional<ScalingSpec>& read,
+                      std::optional<ScalingSpec>& write) const;
   Result<const TableSpec*> FindTable(const Obj& obj, const std::vector<TableSpec>& tables,
                                      const std::string& name) const;
   Result<const IndexSpec*> FindIndex(const Obj& obj, const TableSpec& table,
