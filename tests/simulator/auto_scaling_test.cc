@@ -178,5 +178,99 @@ TEST(AutoScalingTest, TheWorkloadFileAndTheScalerRefuseWhatCannotScale) {
   EXPECT_NE(error(unknown).find("unknown key \"step\""), std::string::npos) << error(unknown);
 }
 
+// A phase's scheduled throughput change: an UpdateTable when it starts, in the report beside auto
+// scaling's actions and billed from then on.
+TEST(ThroughputSettingsTest, APhaseSetsProvisionedUnitsWhenItStarts) {
+  const Report report = Simulated(R"(
+name = "scheduled"
+[[tables]]
+name = "Events"
+partition_key = "PK"
+billing = "provisioned"
+read_capacity = 100
+write_capacity = 100
+[[phases]]
+name = "before"
+duration = "1m"
+rate = 10
+  [[phases.mix]]
+  op = "put"
+  table = "Events"
+  key = "A#{seq}"
+[[phases]]
+name = "after"
+duration = "1m"
+rate = 10
+  [[phases.throughput]]
+  table = "Events"
+  write_capacity = 400
+  [[phases.mix]]
+  op = "put"
+  table = "Events"
+  key = "B#{seq}"
+)");
+  const ResourceReport& table = report.resources[0];
+  ASSERT_EQ(table.scaling_actions.size(), 1u);
+  EXPECT_EQ(table.scaling_actions[0].reason, "scheduled");
+  EXPECT_EQ(table.scaling_actions[0].time_seconds, 60);
+  EXPECT_EQ(table.scaling_actions[0].to, 400);
+  EXPECT_EQ(table.capacity_minutes[1].write_capacity, 400);
+  EXPECT_DOUBLE_EQ(table.write_capacity_unit_hours, (100.0 * 60 + 400.0 * 60) / 3600);
+  EXPECT_DOUBLE_EQ(table.read_capacity_unit_hours, 100.0 * 120 / 3600);
+}
+
+// A workload's OnDemandThroughput and WarmThroughput reach the engine: the maximum throttles with
+// its reason, warm throughput starts the table with its partitions.
+TEST(ThroughputSettingsTest, OnDemandMaximumAndWarmThroughputFromTheWorkload) {
+  const Report report = Simulated(R"(
+name = "settings"
+[retries]
+mode = "none"
+[[tables]]
+name = "Capped"
+partition_key = "PK"
+billing = "on-demand"
+max_write_request_units = 50
+warm_write_units = 8000
+[[phases]]
+name = "load"
+duration = "10s"
+rate = 200
+  [[phases.mix]]
+  op = "put"
+  table = "Capped"
+  key = "K#{seq}"
+)");
+  ASSERT_FALSE(report.throttle_events.empty());
+  EXPECT_EQ(report.throttle_events[0].reason, "TableWriteMaxOnDemandThroughputExceeded");
+  EXPECT_NEAR(static_cast<double>(report.totals.served), 50 * 10 + 50, 60);  // (a first full
+                                                                             // second's bucket)
+  EXPECT_EQ(report.resources[0].partitions.size(), 8u);  // 8,000 WRU / 1,000 a partition
+  auto refused = ParseWorkload(R"(
+name = "bad"
+[[tables]]
+name = "Prov"
+partition_key = "PK"
+billing = "provisioned"
+read_capacity = 5
+write_capacity = 5
+max_write_request_units = 50
+[[phases]]
+name = "p"
+duration = "1s"
+rate = 1
+  [[phases.mix]]
+  op = "put"
+  table = "Prov"
+  key = "K"
+)",
+                               "bad.toml");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find(
+                "tables[0].max_write_request_units: an on-demand maximum is for on-demand tables"),
+            std::string::npos)
+      << refused.status().message();
+}
+
 }  // namespace
 }  // namespace partstore::sim

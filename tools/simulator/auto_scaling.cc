@@ -192,6 +192,15 @@ void AutoScaler::EndOfMinute(Resource& r, int64_t minute) {
   if (options_.update_delay_seconds == 0) Apply(r, r.pending_due_micros);
 }
 
+void AutoScaler::NoteCapacity(const std::string& table, const std::optional<std::string>& index,
+                              const ProvisionedThroughput& units) {
+  for (Resource& r : resources_) {
+    if (r.table != table || r.index != index) continue;
+    r.read_capacity = units.read_capacity_units;
+    r.write_capacity = units.write_capacity_units;
+  }
+}
+
 void AutoScaler::Apply(Resource& r, int64_t now_micros) {
   const int64_t read = r.pending_read.value_or(r.read_capacity);
   const int64_t write = r.pending_write.value_or(r.write_capacity);

@@ -60,7 +60,7 @@ struct ScalingAction {
   int64_t from = 0;
   int64_t to = 0;
   double consumed_per_second = 0;  // the minute that decided it
-  std::string reason;              // "scale-out" or "scale-in"
+  std::string reason;              // "scale-out", "scale-in" (or "scheduled": a workload's)
 };
 
 class AutoScaler {
@@ -77,6 +77,9 @@ class AutoScaler {
   void Step(int64_t now_micros);
 
   const std::vector<ScalingAction>& actions() const { return actions_; }
+  // Another UpdateTable (a scheduled change) set `table`'s (or its GSI's) provisioned units.
+  void NoteCapacity(const std::string& table, const std::optional<std::string>& index,
+                    const ProvisionedThroughput& units);
 
   // DynamoDB's decrease quota: may a resource that made `decreases_today` decreases this UTC day,
   // the last at `last_decrease_seconds` (if any), decrease again at `now_seconds`?
@@ -86,23 +89,23 @@ class AutoScaler {
  private:
   struct Dimension {
     ScalingTarget target;
-    std::deque<double> minutes;  // consumed units per second of the recent minutes, newest last
+    std::deque<double> minutes{};  // consumed units per second of the recent minutes, newest last
     double last_scale_out = -1e18;
     double last_scale_in = -1e18;
   };
   // A table or GSI: its dimensions, capacity and pending update.
   struct Resource {
-    std::string table;
-    std::optional<std::string> index;
+    std::string table{};
+    std::optional<std::string> index{};
     int64_t read_capacity = 0;
     int64_t write_capacity = 0;
-    std::optional<int64_t> pending_read;  // an update on its way
-    std::optional<int64_t> pending_write;
+    std::optional<int64_t> pending_read{};  // an update on its way
+    std::optional<int64_t> pending_write{};
     int64_t pending_due_micros = std::numeric_limits<int64_t>::max();
     int decreases_today = 0;
     int64_t day = 0;
-    std::optional<double> last_decrease;
-    std::vector<Dimension> dimensions;
+    std::optional<double> last_decrease{};
+    std::vector<Dimension> dimensions{};
   };
 
   AutoScaler(Database& db, AutoScalingOptions options) : db_(&db), options_(options) {}

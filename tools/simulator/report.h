@@ -116,7 +116,7 @@ struct TopKeyRule {
   std::vector<TopKey> keys;
 };
 
-// One UpdateTable auto scaling made (auto_scaling.h).
+// One UpdateTable auto scaling made (auto_scaling.h), or a phase's scheduled throughput change.
 struct ScalingActionReport {
   double time_seconds = 0;       // the alarm (a minute's end)
   double effective_seconds = 0;  // the new capacity in effect
@@ -124,7 +124,7 @@ struct ScalingActionReport {
   int64_t from = 0;
   int64_t to = 0;
   double consumed_per_second = 0;  // the minute that decided it
-  std::string reason;              // "scale-out" or "scale-in"
+  std::string reason;              // "scale-out", "scale-in", or "scheduled" (a phase's change)
 };
 
 // A provisioned resource's minute: its provisioned units at the minute's start and what it

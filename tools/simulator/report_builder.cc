@@ -228,6 +228,10 @@ void Builder::Capacity(const GetMetricsResult& metrics, ResourceReport& out) {
   }
   std::stable_sort(changes.begin(), changes.end(),
                    [](const Change& a, const Change& b) { return a.at < b.at; });
+  std::stable_sort(out.scaling_actions.begin(), out.scaling_actions.end(),
+                   [](const ScalingActionReport& a, const ScalingActionReport& b) {
+                     return a.time_seconds < b.time_seconds;
+                   });
   int64_t read = out.read_capacity;
   int64_t write = out.write_capacity;
   double since = 0;

@@ -115,6 +115,11 @@ void Resource(std::string& out, const ResourceReport& r, double seconds) {
                        Grouped(s.time_seconds, 1), s.parent_id, s.left_id, s.right_id, s.reason);
   }
   for (const ScalingActionReport& a : r.scaling_actions) {
+    if (a.reason == "scheduled") {
+      out += fmt::format("    throughput set at {} s: {} {} -> {} units (the workload's phase)\n",
+                         Grouped(a.time_seconds, 0), a.dimension, Grouped(a.from), Grouped(a.to));
+      continue;
+    }
     out += fmt::format(
         "    auto scaling at {} s: {} {} -> {} units ({}; {}/s consumed that minute), in effect "
         "at {} s\n",

@@ -90,17 +90,17 @@ struct Entry {
   KeyChooser keys;
   // The table, looked up once: plain (unsharded) requests go to it directly, skipping the
   // Database's catalogue lookup.
-  std::shared_ptr<Table> table;
-  KeyNames table_keys;  // the table's
-  KeyNames read_keys;   // the queried table's or index's
+  std::shared_ptr<Table> table{};
+  KeyNames table_keys{};  // the table's
+  KeyNames read_keys{};   // the queried table's or index's
   int64_t seq = 0;
-  std::optional<Item> scan_cursor;
-  std::string query_expression;
-  std::string update_expression;
+  std::optional<Item> scan_cursor{};
+  std::string query_expression{};
+  std::string update_expression{};
   // Reused by every GetItem / PutItem of the entry: its strings keep their buffers, so a request
   // costs no allocation to build (the engine copies what it stores).
-  GetItemRequest get;
-  PutItemRequest put;
+  GetItemRequest get{};
+  PutItemRequest put{};
 };
 
 // The run: set up once, then Run once; the tally is the client's half of the Report.
@@ -125,6 +125,8 @@ class Driver {
   // --- Set-up (simulation_setup.cc) -------------------------------------------------------------
   KeyNames NamesOf(const std::string& table, const std::optional<std::string>& index) const;
   Status SetPolicies(const std::vector<ShardingSpec>& specs);
+  // A phase's scheduled throughput changes, at `now` (recorded beside auto scaling's actions).
+  void ChangeThroughput(const std::vector<ThroughputChange>& changes, int64_t now);
   // What the sharded operations cannot do with a workload's policies, refused up front.
   Status CheckShardedOperations() const;
 

@@ -128,6 +128,56 @@ void Driver::Send(Pending pending, int64_t now) {
   std::push_heap(retries_.begin(), retries_.end(), PendingLater());
 }
 
+void Driver::ChangeThroughput(const std::vector<ThroughputChange>& changes, int64_t now) {
+  for (const ThroughputChange& change : changes) {
+    auto described = db_.DescribeTable({change.table});
+    if (!described.ok()) {
+      ++tally_.errors[std::string(described.status().message())];
+      continue;
+    }
+    ProvisionedThroughputDescription have = described->table.provisioned_throughput;
+    for (const GlobalSecondaryIndexDescription& gsi : described->table.global_secondary_indexes) {
+      if (change.index && gsi.index_name == *change.index) have = gsi.provisioned_throughput;
+    }
+    const ProvisionedThroughput want{
+        change.read_capacity > 0 ? change.read_capacity : have.read_capacity_units,
+        change.write_capacity > 0 ? change.write_capacity : have.write_capacity_units};
+    if (want.read_capacity_units == have.read_capacity_units &&
+        want.write_capacity_units == have.write_capacity_units) {
+      continue;
+    }
+    UpdateTableRequest request{.table_name = change.table};
+    if (change.index) {
+      GlobalSecondaryIndexUpdate update;
+      update.update = GlobalSecondaryIndexUpdate::Update{.index_name = *change.index,
+                                                         .provisioned_throughput = want};
+      request.global_secondary_index_updates = {{update}};
+    } else {
+      request.provisioned_throughput = want;
+    }
+    if (Status updated = db_.UpdateTable(request).status(); !updated.ok()) {
+      ++tally_.errors[std::string(updated.message())];
+      continue;
+    }
+    if (scaler_) scaler_->NoteCapacity(change.table, change.index, want);
+    const double at = static_cast<double>(now) / 1e6;
+    for (const bool read : {true, false}) {
+      const int64_t from = read ? have.read_capacity_units : have.write_capacity_units;
+      const int64_t to = read ? want.read_capacity_units : want.write_capacity_units;
+      if (from == to) continue;
+      tally_.scaling.push_back({.time_seconds = at,
+                                .effective_seconds = at,
+                                .table = change.table,
+                                .index = change.index,
+                                .read = read,
+                                .from = from,
+                                .to = to,
+                                .consumed_per_second = 0,
+                                .reason = "scheduled"});
+    }
+  }
+}
+
 void Driver::Run(const SimulateOptions& options, SimulationCost* cost) {
   const auto started = Clock::now();
   const int64_t total = std::max<int64_t>(TotalMicros(w_), 1);
@@ -156,6 +206,7 @@ void Driver::Run(const SimulateOptions& options, SimulationCost* cost) {
     AdvanceTo(start);
     Status policies = SetPolicies(phase.sharding);
     if (!policies.ok()) ++tally_.errors[std::string(policies.message())];
+    ChangeThroughput(phase.throughput, start);
     double weight_sum = 0;
     for (const Operation& op : phase.mix) weight_sum += op.weight;
     const double duration = static_cast<double>(phase.duration_micros) / 1e6;
@@ -196,7 +247,10 @@ void Driver::Run(const SimulateOptions& options, SimulationCost* cost) {
     ++tally_.Second(start - 1).gave_up;
   }
   retries_.clear();
-  if (scaler_) tally_.scaling = scaler_->actions();
+  if (scaler_) {
+    tally_.scaling.insert(tally_.scaling.end(), scaler_->actions().begin(),
+                          scaler_->actions().end());
+  }
   if (options.progress) options.progress(1.0);
   if (cost != nullptr) {
     cost->requests = attempts_;

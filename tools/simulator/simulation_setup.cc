@@ -82,6 +82,22 @@ Status Driver::CheckShardedOperations() const {
   return Status::Ok();
 }
 
+namespace {
+
+// A workload's ThroughputSettings as CreateTable's members (0: absent).
+void ApplyThroughputSettings(const ThroughputSettings& t, std::optional<OnDemandThroughput>* max,
+                             std::optional<WarmThroughput>* warm) {
+  auto units = [](int64_t v) { return v > 0 ? std::optional<int64_t>(v) : std::nullopt; };
+  if (t.max_read_request_units > 0 || t.max_write_request_units > 0) {
+    *max = OnDemandThroughput{units(t.max_read_request_units), units(t.max_write_request_units)};
+  }
+  if (t.warm_read_units > 0 || t.warm_write_units > 0) {
+    *warm = WarmThroughput{units(t.warm_read_units), units(t.warm_write_units)};
+  }
+}
+
+}  // namespace
+
 Status Driver::SetUp(SimulationCost* cost) {
   for (const TableSpec& t : w_.tables) {
     CreateTableRequest create;
@@ -102,6 +118,7 @@ Status Driver::SetUp(SimulationCost* cost) {
     if (!t.on_demand)
       create.provisioned_throughput = ProvisionedThroughput{t.read_capacity, t.write_capacity};
     create.table_class = t.table_class;
+    ApplyThroughputSettings(t.throughput, &create.on_demand_throughput, &create.warm_throughput);
     for (const IndexSpec& i : t.indexes) {
       GlobalSecondaryIndex gsi;
       gsi.index_name = i.name;
@@ -115,6 +132,7 @@ Status Driver::SetUp(SimulationCost* cost) {
           i.projection == "KEYS_ONLY" ? ProjectionType::kKeysOnly : ProjectionType::kAll;
       if (!t.on_demand)
         gsi.provisioned_throughput = ProvisionedThroughput{i.read_capacity, i.write_capacity};
+      ApplyThroughputSettings(i.throughput, &gsi.on_demand_throughput, &gsi.warm_throughput);
       create.global_secondary_indexes.push_back(std::move(gsi));
     }
     auto created = db_.CreateTable(create);

@@ -107,6 +107,24 @@ struct ShardingSpec {
   sharding::ShardingPolicy policy;
 };
 
+// A table's or GSI's OnDemandThroughput (on-demand only) and WarmThroughput (partstore/
+// table_settings.h), as CreateTable takes them: 0 is absent.
+struct ThroughputSettings {
+  int64_t max_read_request_units = 0;
+  int64_t max_write_request_units = 0;
+  int64_t warm_read_units = 0;
+  int64_t warm_write_units = 0;
+};
+
+// A throughput change a phase makes when it starts (an UpdateTable, in effect at once): the
+// provisioned units of a table or GSI (0: unchanged).
+struct ThroughputChange {
+  std::string table;
+  std::optional<std::string> index;
+  int64_t read_capacity = 0;
+  int64_t write_capacity = 0;
+};
+
 struct Phase {
   std::string name;
   int64_t duration_micros = 0;         // > 0
@@ -115,6 +133,7 @@ struct Phase {
   KeyDistribution keys;                // the default for the phase's operations
   std::vector<Operation> mix;          // at least one
   std::vector<ShardingSpec> sharding;  // policies set when the phase starts (they stay)
+  std::vector<ThroughputChange> throughput;  // provisioned units set when it starts
 };
 
 // Target-tracking auto scaling of one capacity dimension (auto_scaling.h).
@@ -136,6 +155,7 @@ struct IndexSpec {
   int64_t write_capacity = 0;
   std::optional<ScalingSpec> read_scaling;  // provisioned tables: auto scaling
   std::optional<ScalingSpec> write_scaling;
+  ThroughputSettings throughput;
 };
 
 struct TableSpec {
@@ -148,6 +168,7 @@ struct TableSpec {
   TableClass table_class = TableClass::kStandard;  // priced by the bill (pricing.h)
   std::optional<ScalingSpec> read_scaling;         // provisioned: auto scaling
   std::optional<ScalingSpec> write_scaling;
+  ThroughputSettings throughput;
   std::vector<IndexSpec> indexes;                  // GSIs
 };
 

@@ -125,9 +125,10 @@ Status Parser::ParseCapacity(const Obj& obj, bool on_demand, int64_t& read, int6
 }
 
 Result<TableSpec> Parser::ParseTable(const Obj& obj) const {
-  PARTSTORE_RETURN_IF_ERROR(
-      CheckKeys(obj, {"name", "partition_key", "sort_key", "billing", "read_capacity",
-                      "write_capacity", "table_class", "auto_scaling", "indexes"}));
+  PARTSTORE_RETURN_IF_ERROR(CheckKeys(
+      obj, {"name", "partition_key", "sort_key", "billing", "read_capacity", "write_capacity",
+            "table_class", "auto_scaling", "max_read_request_units", "max_write_request_units",
+            "warm_read_units", "warm_write_units", "indexes"}));
   TableSpec table;
   PARTSTORE_ASSIGN_OR_RETURN(table.name, ReqTableName(obj, "name"));
   PARTSTORE_ASSIGN_OR_RETURN(table.partition_key, ReqAttributeName(obj, "partition_key"));
@@ -146,6 +147,7 @@ Result<TableSpec> Parser::ParseTable(const Obj& obj) const {
   if (table_class == 1) table.table_class = TableClass::kStandardInfrequentAccess;
   PARTSTORE_RETURN_IF_ERROR(
       ParseScaling(obj, table.on_demand, table.read_scaling, table.write_scaling));
+  PARTSTORE_RETURN_IF_ERROR(ParseThroughputSettings(obj, table.on_demand, table.throughput));
   PARTSTORE_ASSIGN_OR_RETURN(auto indexes, TableArray(obj, "indexes", 0, 20));
   for (size_t i = 0; i < indexes.size(); ++i) {
     PARTSTORE_ASSIGN_OR_RETURN(IndexSpec index, ParseIndex(indexes[i], table));
@@ -162,8 +164,10 @@ Result<TableSpec> Parser::ParseTable(const Obj& obj) const {
 }
 
 Result<IndexSpec> Parser::ParseIndex(const Obj& obj, const TableSpec& table) const {
-  PARTSTORE_RETURN_IF_ERROR(CheckKeys(obj, {"name", "partition_key", "sort_key", "projection",
-                                            "read_capacity", "write_capacity", "auto_scaling"}));
+  PARTSTORE_RETURN_IF_ERROR(
+      CheckKeys(obj, {"name", "partition_key", "sort_key", "projection", "read_capacity",
+                      "write_capacity", "auto_scaling", "max_read_request_units",
+                      "max_write_request_units", "warm_read_units", "warm_write_units"}));
   IndexSpec index;
   PARTSTORE_ASSIGN_OR_RETURN(index.name, ReqTableName(obj, "name"));
   PARTSTORE_ASSIGN_OR_RETURN(index.partition_key, ReqAttributeName(obj, "partition_key"));
@@ -178,7 +182,52 @@ Result<IndexSpec> Parser::ParseIndex(const Obj& obj, const TableSpec& table) con
       ParseCapacity(obj, table.on_demand, index.read_capacity, index.write_capacity));
   PARTSTORE_RETURN_IF_ERROR(
       ParseScaling(obj, table.on_demand, index.read_scaling, index.write_scaling));
+  PARTSTORE_RETURN_IF_ERROR(ParseThroughputSettings(obj, table.on_demand, index.throughput));
   return index;
+}
+
+Status Parser::ParseThroughputSettings(const Obj& obj, bool on_demand,
+                                       ThroughputSettings& out) const {
+  for (auto [key, member] :
+       {std::pair{"max_read_request_units", &ThroughputSettings::max_read_request_units},
+        std::pair{"max_write_request_units", &ThroughputSettings::max_write_request_units},
+        std::pair{"warm_read_units", &ThroughputSettings::warm_read_units},
+        std::pair{"warm_write_units", &ThroughputSettings::warm_write_units}}) {
+    PARTSTORE_ASSIGN_OR_RETURN(auto units, OptInt(obj, key, 1, 1'000'000'000));
+    if (!units) continue;
+    if (!on_demand && std::string_view(key).starts_with("max_")) {
+      return ErrorAt(obj, key, "an on-demand maximum is for on-demand tables");
+    }
+    out.*member = *units;
+  }
+  return Status::Ok();
+}
+
+Result<std::vector<ThroughputChange>> Parser::ParseThroughputChanges(
+    const Obj& obj, const std::vector<TableSpec>& tables) const {
+  std::vector<ThroughputChange> out;
+  PARTSTORE_ASSIGN_OR_RETURN(auto entries, TableArray(obj, "throughput", 0, 100));
+  for (const Obj& entry : entries) {
+    PARTSTORE_RETURN_IF_ERROR(
+        CheckKeys(entry, {"table", "index", "read_capacity", "write_capacity"}));
+    ThroughputChange change;
+    PARTSTORE_ASSIGN_OR_RETURN(change.table, ReqString(entry, "table"));
+    PARTSTORE_ASSIGN_OR_RETURN(const TableSpec* table, FindTable(entry, tables, change.table));
+    if (table->on_demand) {
+      return ErrorAt(entry, "table", "an on-demand table has no provisioned units to change");
+    }
+    PARTSTORE_ASSIGN_OR_RETURN(change.index, OptString(entry, "index"));
+    if (change.index) PARTSTORE_RETURN_IF_ERROR(FindIndex(entry, *table, *change.index).status());
+    PARTSTORE_ASSIGN_OR_RETURN(auto read, OptInt(entry, "read_capacity", 1, 1'000'000));
+    PARTSTORE_ASSIGN_OR_RETURN(auto write, OptInt(entry, "write_capacity", 1, 1'000'000));
+    if (!read && !write) {
+      return Error(entry, "a throughput change needs read_capacity or write_capacity");
+    }
+    change.read_capacity = read.value_or(0);
+    change.write_capacity = write.value_or(0);
+    out.push_back(std::move(change));
+  }
+  return out;
 }
 
 Status Parser::ParseScaling(const Obj& obj, bool on_demand, std::optional<ScalingSpec>& read,

@@ -169,6 +169,12 @@ class Parser {
   Result<TableSpec> ParseTable(const Obj& obj) const;
   Result<IndexSpec> ParseIndex(const Obj& obj, const TableSpec& table) const;
   Status ParseCapacity(const Obj& obj, bool on_demand, int64_t& read, int64_t& write) const;
+  // max_read_request_units, max_write_request_units (on-demand), warm_read_units,
+  // warm_write_units of a table or index.
+  Status ParseThroughputSettings(const Obj& obj, bool on_demand, ThroughputSettings& out) const;
+  // A phase's [[phases.throughput]] entries.
+  Result<std::vector<ThroughputChange>> ParseThroughputChanges(
+      const Obj& obj, const std::vector<TableSpec>& tables) const;
   // [...auto_scaling] of a table or index: { read = {...}, write = {...} }, provisioned only.
   Status ParseScaling(const Obj& obj, bool on_demand, std::optional<ScalingSpec>& read,
                       std::optional<ScalingSpec>& write) const;

@@ -187,8 +187,8 @@ Result<Preload> Parser::ParsePreload(const Obj& obj, const std::vector<TableSpec
 }
 
 Result<Phase> Parser::ParsePhase(const Obj& obj, const std::vector<TableSpec>& tables) const {
-  PARTSTORE_RETURN_IF_ERROR(
-      CheckKeys(obj, {"name", "duration", "rate", "rate_end", "keys", "sharding", "mix"}));
+  PARTSTORE_RETURN_IF_ERROR(CheckKeys(
+      obj, {"name", "duration", "rate", "rate_end", "keys", "sharding", "throughput", "mix"}));
   Phase phase;
   PARTSTORE_ASSIGN_OR_RETURN(phase.name, ReqString(obj, "name", 1, 100));
   PARTSTORE_ASSIGN_OR_RETURN(phase.duration_micros, ReqDuration(obj, "duration"));
@@ -198,6 +198,7 @@ Result<Phase> Parser::ParsePhase(const Obj& obj, const std::vector<TableSpec>& t
   PARTSTORE_ASSIGN_OR_RETURN(auto keys, OptKeys(obj, "keys"));
   if (keys) phase.keys = *keys;
   PARTSTORE_ASSIGN_OR_RETURN(phase.sharding, ParseShardingList(obj, tables));
+  PARTSTORE_ASSIGN_OR_RETURN(phase.throughput, ParseThroughputChanges(obj, tables));
   PARTSTORE_ASSIGN_OR_RETURN(auto mix, TableArray(obj, "mix", 1, 100));
   for (const Obj& entry : mix) {
     PARTSTORE_ASSIGN_OR_RETURN(Operation op, ParseOperation(entry, tables));
