@@ -131,7 +131,10 @@ void HeatMapLegend(Page& page) {
   }
   page.Raw(
       "&nbsp;&ge;&nbsp;100%</span><span><span class=\"sw blank\"></span> partition did not "
-      "exist</span><span><span class=\"sw thr\"></span> requests throttled</span></div>\n");
+      "exist</span><span><span class=\"sw thr\"></span> requests throttled</span></div>\n"
+      "<p class=\"muted\">Rows: partitions in hash-key order, the lowest hashes on top; a "
+      "partition that split is followed by its two halves. Row labels are partition ids, "
+      "numbered in creation order (so they need not be in sequence).</p>\n");
 }
 
 // Partitions (rows) x time buckets (columns); see the file comment for the cell rule.

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tools/simulator/report_summary.h"
+
 namespace partstore::sim {
 namespace {
 
-// Partitions listed per table or index (the busiest), and top keys per rule.
+// Partitions listed per table or index (the busiest). Top keys: every key a rule has (the
+// workload's top_n, as the HTML report).
 constexpr size_t kPartitionsShown = 8;
-constexpr size_t kKeysShown = 5;
 
 std::string Percent(double fraction) { return fmt::format("{:.1f}%", 100 * fraction); }
 
@@ -44,6 +46,27 @@ std::string DelayText(const RetryDelay& d) {
   return fmt::format("{} served after retries: mean {} ms, p50 {} ms, p99 {} ms, max {} ms",
                      Grouped(d.delayed_requests), Grouped(d.mean_ms, 1), Grouped(d.p50_ms, 1),
                      Grouped(d.p99_ms, 1), Grouped(d.max_ms, 1));
+}
+
+// `text` wrapped at `width` columns, each line starting with `indent`.
+std::string Wrapped(const std::string& text, const std::string& indent, size_t width) {
+  std::string out;
+  std::string line = indent;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (line.size() > indent.size() && line.size() + 1 + word.size() > width) {
+      out += line + "\n";
+      line = indent;
+    }
+    if (line.size() > indent.size()) line += ' ';
+    line += word;
+    start = end + 1;
+  }
+  if (line.size() > indent.size()) out += line + "\n";
+  return out;
 }
 
 // An amount of money: 4 decimals (a run's cents and fractions of them).
@@ -129,7 +152,7 @@ void Resource(std::string& out, const ResourceReport& r, double seconds) {
   for (const TopKeyRule& rule : r.top_keys) {
     if (rule.keys.empty()) continue;
     out += fmt::format("    top keys, {}:\n", rule.rule);
-    for (size_t i = 0; i < rule.keys.size() && i < kKeysShown; ++i) {
+    for (size_t i = 0; i < rule.keys.size(); ++i) {
       const TopKey& k = rule.keys[i];
       out += fmt::format("      {:<50} {:>12} (minute {})\n", k.key, Grouped(k.value, 1), k.minute);
     }
@@ -162,6 +185,8 @@ std::string ReportText(const Report& r) {
   std::string out = fmt::format("{} (seed {}): {} s simulated\n", r.workload, r.seed,
                                 Seconds(r.simulated_seconds));
   if (!r.description.empty()) out += "  " + r.description + "\n";
+  out += "\nWhat happened:\n";
+  for (const std::string& sentence : Summary(r)) out += Wrapped(sentence, "  ", 98);
   out +=
       fmt::format("\nRequests: offered {}/s, served {}/s; {} of attempts throttled\n",
                   Grouped(r.offered_rate, 1), Grouped(r.served_rate, 1), Percent(r.throttle_rate));
