@@ -273,9 +273,10 @@ void ResourceSection(Page& page, const ResourceReport& resource, size_t index) {
   };
   row("Provisioned units/s", "read_capacity", IntV(resource.read_capacity), "write_capacity",
       IntV(resource.write_capacity));
-  row("Consumed units", "consumed_read_units", UnitsV(resource.consumed_read_units),
-      "consumed_write_units", UnitsV(resource.consumed_write_units));
-  row("Peak units in a second", "peak_read_units", UnitsV(resource.peak_read_units),
+  row("Consumed units (RCU / WCU, the run)", "consumed_read_units",
+      UnitsV(resource.consumed_read_units), "consumed_write_units",
+      UnitsV(resource.consumed_write_units));
+  row("Peak units/s (busiest second)", "peak_read_units", UnitsV(resource.peak_read_units),
       "peak_write_units", UnitsV(resource.peak_write_units));
   row("Requests admitted", "read_requests", IntV(resource.read_requests), "write_requests",
       IntV(resource.write_requests));
@@ -311,8 +312,8 @@ void ResourceSection(Page& page, const ResourceReport& resource, size_t index) {
         fmt::format("<details><summary>Partitions ({})</summary>\n<table><tr>"
                     "<th class=\"n\">Id</th><th>Hash range</th><th class=\"n\">Created s</th>"
                     "<th class=\"n\">Split at s</th><th class=\"n\">Items</th>"
-                    "<th class=\"n\">Bytes</th><th class=\"n\">Read units</th>"
-                    "<th class=\"n\">Write units</th><th class=\"n\">Throttled reads</th>"
+                    "<th class=\"n\">Bytes</th><th class=\"n\">Read units (RCU)</th>"
+                    "<th class=\"n\">Write units (WCU)</th><th class=\"n\">Throttled reads</th>"
                     "<th class=\"n\">Throttled writes</th></tr>\n",
                     Int(static_cast<int64_t>(resource.partitions.size()))));
     for (size_t i = 0; i < resource.partitions.size(); ++i) {
@@ -430,7 +431,7 @@ void RunSection(Page& page, const Report& report, size_t index, bool compare) {
   }
   page.Raw("<p class=\"muted\">Terms: see the <a href=\"#glossary\">glossary</a>.</p></div>\n");
   SummaryCards(page, report);
-  page.Raw("<h3>Requests</h3>\n<table><tr>");
+  page.Raw("<h3>Requests</h3>\n<table><caption>Requests (counts over the run)</caption><tr>");
   CountsHeader(page);
   page.Raw("</tr><tr>");
   CountsCells(page, "totals", report.totals);
