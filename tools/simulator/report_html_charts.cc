@@ -10,6 +10,61 @@
 namespace partstore::sim::html {
 
 // The client's offered, served and throttled requests per second over time, with the phases.
+namespace {
+
+// A line chart's frame: the plot area inside its margins, the scales, and the grid, axes and
+// labels both charts draw.
+struct Frame {
+  int top = 22;
+  int height = 280;
+  double end = 1;     // seconds at the right edge
+  double y_max = 1;   // value at the top
+  double y_step = 1;  // between grid lines
+  static constexpr int kLeft = 70, kRight = 16, kBottom = 36, kWidth = 1100;
+  int plot_w() const { return kWidth - kLeft - kRight; }
+  int plot_h() const { return height - top - kBottom; }
+  double X(double t) const { return kLeft + t / end * plot_w(); }
+  double Y(double v) const { return top + plot_h() - v / y_max * plot_h(); }
+
+  // The horizontal grid with the y labels, `y_label` along the y axis, the time axis.
+  void DrawAxes(std::string& out, std::string_view y_label) const {
+    for (double v = 0; v <= y_max + y_step / 2; v += y_step) {
+      const double y = Y(v);
+      out += fmt::format("<line class=\"grid\" x1=\"{}\" x2=\"{}\" y1=\"{:.1f}\" y2=\"{:.1f}\"/>",
+                         kLeft, kLeft + plot_w(), y, y);
+      out += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" dy=\".35em\">", kLeft - 6,
+                         y);
+      AppendEscaped(out, Trimmed(v, 2));
+      out += "</text>\n";
+    }
+    out += fmt::format(
+        "<text x=\"14\" y=\"{0}\" transform=\"rotate(-90 14 {0})\" text-anchor=\"middle\">",
+        top + plot_h() / 2);
+    AppendEscaped(out, y_label);
+    out += "</text>\n";
+    const double x_step = NiceStep(end, 10);
+    for (double t = 0; t <= end + 1e-9; t += x_step) {
+      const double x = X(t);
+      out +=
+          fmt::format("<line class=\"axis\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"/>",
+                      x, top + plot_h(), top + plot_h() + 4);
+      out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">", x,
+                         top + plot_h() + 16);
+      AppendEscaped(out, Trimmed(t, 2));
+      out += "</text>";
+    }
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">time (s)</text>\n",
+                       kLeft + plot_w() / 2, height - 4);
+  }
+  // The plot's left and bottom edges.
+  void DrawEdges(std::string& out) const {
+    out += fmt::format("<path class=\"axis\" d=\"M{0} {1}V{2}H{3}\"/>\n", kLeft, top,
+                       top + plot_h(), kLeft + plot_w());
+  }
+};
+
+}  // namespace
+
 void TimelineChart(Page& page, const Report& report) {
   page.Raw("<h3>Requests and throttles over time</h3>\n");
   if (report.timeline.empty()) {
@@ -30,11 +85,11 @@ void TimelineChart(Page& page, const Report& report) {
   const double y_step = NiceStep(max_rate > 0 ? max_rate : 1, 5);
   const double y_max = std::max(1.0, std::ceil((max_rate > 0 ? max_rate : 1) / y_step)) * y_step;
 
-  const int left = 70, right = 16, top = 22, bottom = 36;
-  const int width = 1100, height = 280;
-  const int plot_w = width - left - right, plot_h = height - top - bottom;
-  auto x_of = [&](double t) { return left + t / end * plot_w; };
-  auto y_of = [&](double rate) { return top + plot_h - rate / y_max * plot_h; };
+  const Frame frame{.top = 22, .height = 280, .end = end, .y_max = y_max, .y_step = y_step};
+  const int top = frame.top, width = Frame::kWidth, height = frame.height;
+  const int plot_w = frame.plot_w(), plot_h = frame.plot_h();
+  auto x_of = [&](double t) { return frame.X(t); };
+  auto y_of = [&](double rate) { return frame.Y(rate); };
 
   page.Raw(fmt::format(
       "<div class=\"legend\"><span><span class=\"sw line\" style=\"background:{}\"></span> "
@@ -47,32 +102,7 @@ void TimelineChart(Page& page, const Report& report) {
       "<svg class=\"chart timeline\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" "
       "role=\"img\" aria-label=\"requests per second over time\">\n",
       width, height);
-  // Horizontal grid and y labels.
-  for (double v = 0; v <= y_max + y_step / 2; v += y_step) {
-    double y = y_of(v);
-    out += fmt::format("<line class=\"grid\" x1=\"{}\" x2=\"{}\" y1=\"{:.1f}\" y2=\"{:.1f}\"/>",
-                       left, left + plot_w, y, y);
-    out +=
-        fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" dy=\".35em\">", left - 6, y);
-    AppendEscaped(out, Trimmed(v, 2));
-    out += "</text>\n";
-  }
-  out += fmt::format(
-      "<text x=\"14\" y=\"{}\" transform=\"rotate(-90 14 {})\" text-anchor=\"middle\">"
-      "per second</text>\n",
-      top + plot_h / 2, top + plot_h / 2);
-  // Time axis.
-  const double x_step = NiceStep(end, 10);
-  for (double t = 0; t <= end + 1e-9; t += x_step) {
-    double x = x_of(t);
-    out += fmt::format("<line class=\"axis\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"/>",
-                       x, top + plot_h, top + plot_h + 4);
-    out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">", x, top + plot_h + 16);
-    AppendEscaped(out, Trimmed(t, 2));
-    out += "</text>";
-  }
-  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">time (s)</text>\n",
-                     left + plot_w / 2, height - 4);
+  frame.DrawAxes(out, "per second");
   // Phases.
   for (const PhaseReport& phase : report.phases) {
     double x = x_of(phase.start_seconds);
@@ -114,8 +144,7 @@ void TimelineChart(Page& page, const Report& report) {
   };
   polyline(kOfferedColor, &RequestCounts::offered, "offered/s");
   polyline(kServedColor, &RequestCounts::served, "served/s");
-  out += fmt::format("<path class=\"axis\" d=\"M{0} {1}V{2}H{3}\"/>\n", left, top, top + plot_h,
-                     left + plot_w);
+  frame.DrawEdges(out);
   out += "</svg>\n";
 }
 
@@ -274,11 +303,10 @@ void CapacityChart(Page& page, const ResourceReport& resource, const std::string
   }
   const double y_step = NiceStep(max_units, 5);
   const double y_max = std::ceil(max_units / y_step) * y_step;
-  const int left = 70, right = 16, top = 14, bottom = 36;
-  const int width = 1100, height = 240;
-  const int plot_w = width - left - right, plot_h = height - top - bottom;
-  auto x_of = [&](double t) { return left + t / end * plot_w; };
-  auto y_of = [&](double units) { return top + plot_h - units / y_max * plot_h; };
+  const Frame frame{.top = 14, .height = 240, .end = end, .y_max = y_max, .y_step = y_step};
+  const int top = frame.top, plot_h = frame.plot_h();
+  auto x_of = [&](double t) { return frame.X(t); };
+  auto y_of = [&](double units) { return frame.Y(units); };
   constexpr const char* kWriteColor = "#c2255c";
   constexpr const char* kReadColor = "#1971c2";
   page.Raw(fmt::format(
@@ -291,31 +319,8 @@ void CapacityChart(Page& page, const ResourceReport& resource, const std::string
   out += fmt::format(
       "<svg class=\"chart capacity\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" "
       "role=\"img\" aria-label=\"provisioned and consumed units per second over time\">\n",
-      width, height);
-  for (double v = 0; v <= y_max + y_step / 2; v += y_step) {
-    const double y = y_of(v);
-    out += fmt::format("<line class=\"grid\" x1=\"{}\" x2=\"{}\" y1=\"{:.1f}\" y2=\"{:.1f}\"/>",
-                       left, left + plot_w, y, y);
-    out +=
-        fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" dy=\".35em\">", left - 6, y);
-    AppendEscaped(out, Trimmed(v, 2));
-    out += "</text>\n";
-  }
-  out += fmt::format(
-      "<text x=\"14\" y=\"{0}\" transform=\"rotate(-90 14 {0})\" text-anchor=\"middle\">"
-      "units / s</text>\n",
-      top + plot_h / 2);
-  const double x_step = NiceStep(end, 10);
-  for (double t = 0; t <= end + 1e-9; t += x_step) {
-    const double x = x_of(t);
-    out += fmt::format("<line class=\"axis\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"/>",
-                       x, top + plot_h, top + plot_h + 4);
-    out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">", x, top + plot_h + 16);
-    AppendEscaped(out, Trimmed(t, 2));
-    out += "</text>";
-  }
-  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">time (s)</text>\n",
-                     left + plot_w / 2, height - 4);
+      Frame::kWidth, frame.height);
+  frame.DrawAxes(out, "units / s");
   for (const ScalingActionReport& a : resource.scaling_actions) {
     if (a.effective_seconds > end) continue;
     const double x = x_of(a.effective_seconds);
@@ -358,8 +363,7 @@ void CapacityChart(Page& page, const ResourceReport& resource, const std::string
   line(
       kReadColor, true, [](const CapacityMinute& m) { return m.consumed_read_per_second; }, false,
       "consumed RCU/s");
-  out += fmt::format("<path class=\"axis\" d=\"M{0} {1}V{2}H{3}\"/>\n", left, top, top + plot_h,
-                     left + plot_w);
+  frame.DrawEdges(out);
   out += "</svg>\n";
 
   if (resource.scaling_actions.empty()) {
