@@ -48,6 +48,7 @@ struct SimulateCommand {
   bool list = false;   // list the built-in scenarios
   std::string prices;  // a price file (tools/simulator/pricing.h); empty: the built-in prices
   bool print_prices = false;  // print the price table in effect, as a price file
+  bool advise = false;        // run the what-ifs (tools/simulator/advise.h) and report them
 };
 int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream& err);
 int RunDemo(const SimulateCommand& command, std::ostream& out, std::ostream& err);

@@ -84,6 +84,9 @@ int main(int argc, char** argv) {
                        "list prices (--print-prices shows them as a file)");
   simulate->add_flag("--print-prices", simulate_command.print_prices,
                      "Print the price table in effect as a price file, and exit");
+  simulate->add_flag("--advise", simulate_command.advise,
+                     "Also simulate what would fix the throttling (write sharding of the hot "
+                     "keys, more capacity, auto scaling, on-demand) and report each with its bill");
 
   std::string run_file;
   CLI::App* run = app.add_subcommand(

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tools/cli/commands.h"
+#include "tools/simulator/advise.h"
 #include "tools/simulator/pricing.h"
 #include "tools/simulator/report_html.h"
 #include "tools/simulator/report_json.h"
@@ -99,6 +100,16 @@ Status WriteFile(const std::string& path, const std::string& text) {
   return Status::Ok();
 }
 
+// Where Emit wrote the files of `command`.
+void PrintWritten(const SimulateCommand& command, std::ostream& out) {
+  if (!command.json.empty()) {
+    fmt::print(out, "JSON report: {}\n", std::filesystem::absolute(command.json).string());
+  }
+  if (!command.html.empty()) {
+    fmt::print(out, "HTML report: {}\n", std::filesystem::absolute(command.html).string());
+  }
+}
+
 // Writes the reports asked for; prints where.
 int Emit(const std::vector<sim::Report>& runs, const SimulateCommand& command, std::ostream& out,
          std::ostream& err) {
@@ -151,6 +162,10 @@ int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream&
                "(--list shows the built-in ones)\n");
     return 2;
   }
+  if (command.advise && command.workloads.size() != 1) {
+    fmt::print(err, "partstore simulate: --advise takes one workload (not --compare)\n");
+    return 2;
+  }
   std::vector<sim::Report> runs;
   for (const std::string& spec : command.workloads) {
     auto workload = LoadWorkload(spec);
@@ -164,6 +179,20 @@ int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream&
       return 1;
     }
     runs.push_back(std::move(*report));
+  }
+  if (command.advise) {
+    auto workload = LoadWorkload(command.workloads.front());
+    if (!command.quiet) fmt::print(err, "advising: simulating the what-ifs...\n");
+    const std::vector<sim::Advice> advice =
+        sim::Advise(*workload, runs.front(), {.progress = nullptr, .prices = prices});
+    std::vector<sim::Report> all = runs;
+    for (const sim::Advice& a : advice) {
+      if (a.report) all.push_back(*a.report);
+    }
+    out << sim::ReportText(runs.front()) << "\n" << sim::AdviceText(runs.front(), advice);
+    SimulateCommand files = command;  // the JSON and HTML reports: every run side by side
+    std::ostringstream ignored;
+    return Emit(all, files, ignored, err) == 0 ? (PrintWritten(files, out), 0) : 1;
   }
   return Emit(runs, command, out, err);
 }
