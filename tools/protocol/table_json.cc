@@ -267,10 +267,13 @@ std::optional<std::vector<GlobalSecondaryIndexUpdate>> DecodeIndexUpdates(const 
     GlobalSecondaryIndexUpdate update;
     if (const JsonValue* create = Field(element, "Create")) update.create = DecodeGlobalIndex(*create);
     if (const JsonValue* action = Field(element, "Update")) {
-      GlobalSecondaryIndexUpdate::Update& change = update.update.emplace();
-      change.index_name = std::string(StringOf(*Field(*action, "IndexName")));
-      change.provisioned_throughput = DecodeThroughput(Field(*action, "ProvisionedThroughput"));
+      // (Assigned, not emplaced: clang finds the nested aggregate not default-constructible
+      // inside its enclosing struct's std::optional.)
+      GlobalSecondaryIndexUpdate::Update change{
+          .index_name = std::string(StringOf(*Field(*action, "IndexName"))),
+          .provisioned_throughput = DecodeThroughput(Field(*action, "ProvisionedThroughput"))};
       DecodeIndexThroughputs(*action, &change.on_demand_throughput, &change.warm_throughput);
+      update.update = std::move(change);
     }
     if (const JsonValue* action = Field(element, "Delete")) {
       update.remove = GlobalSecondaryIndexUpdate::Delete{
