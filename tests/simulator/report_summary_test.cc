@@ -79,6 +79,21 @@ TEST(ReportSummaryTest, NamesTheMainThrottleWhereItHappenedAndWhatFixesIt) {
   EXPECT_LT(text.find("What happened:"), text.find("Requests: offered"));
 }
 
+// With Contributor Insights off (a faster run), the reports have no top keys and the summary
+// names the resource and partition without a key.
+TEST(ReportSummaryTest, WithoutContributorInsightsThereAreNoTopKeys) {
+  std::string toml = HotKey(3000);
+  toml.replace(toml.find("[retries]"), 9, "[capacity]\ncontributor_insights = false\n[retries]");
+  const Report report = Simulated(toml);
+  ASSERT_GT(report.totals.throttled, 0);
+  for (const ResourceReport& r : report.resources) EXPECT_TRUE(r.top_keys.empty());
+  const std::string summary = Joined(Summary(report));
+  EXPECT_NE(summary.find("The most throttled resource is table Events (partition"),
+            std::string::npos)
+      << summary;
+  EXPECT_EQ(summary.find("most throttled key"), std::string::npos) << summary;
+}
+
 TEST(ReportSummaryTest, AQuietRunSaysSo) {
   const std::string summary = Joined(Summary(Simulated(HotKey(100))));
   EXPECT_NE(summary.find("100.0% of them were served"), std::string::npos) << summary;

@@ -330,6 +330,7 @@ Result<ResourceReport> Builder::Resource(const ResourceRef& ref) {
   Partitions(described, metrics, out);
   Capacity(metrics, out);
 
+  if (!w_.contributor_insights) return out;  // (no top keys: the workload turned them off)
   PARTSTORE_ASSIGN_OR_RETURN(GetContributorInsightsResult insights,
                              db_.GetContributorInsights({out.table, index, w_.top_n}));
   const std::string& partition = ref.index ? ref.index->partition_key : ref.table->partition_key;

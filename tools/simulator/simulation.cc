@@ -24,7 +24,7 @@ Result<Report> Simulate(const Workload& workload, const SimulateOptions& options
   DatabaseOptions db_options;
   db_options.capacity.enabled = true;
   db_options.capacity.clock = clock;
-  db_options.capacity.contributor_insights = true;
+  db_options.capacity.contributor_insights = workload.contributor_insights;
   db_options.time_to_live.expiry_mode = ExpiryMode::kDynamoDb;  // simulating DynamoDB
   // Keep every second of the run (and its minutes) for the report.
   const int64_t seconds = TotalMicros(workload) / 1'000'000 + 2;

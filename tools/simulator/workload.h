@@ -219,6 +219,9 @@ struct Workload {
   int32_t top_n = 10;         // keys per Contributor Insights rule in reports (1..100)
   // Capacity model overrides (CapacityOptions), for experiments; absent: DynamoDB's values.
   std::optional<int64_t> heat_split_seconds;
+  // Contributor Insights' top keys (reports and --advise's hot keys); off: a faster run (they
+  // cost about a fifth of a point request) without them.
+  bool contributor_insights = true;
   // Auto scaling's UpdateTable: from the alarm to the new capacity in effect (auto_scaling.h).
   int64_t scaling_update_delay_seconds = 120;
 };

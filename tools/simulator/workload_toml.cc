@@ -32,9 +32,11 @@ Result<Workload> Parser::Parse(const toml::table& root_table) {
   }
   PARTSTORE_ASSIGN_OR_RETURN(auto capacity, OptTable(root, "capacity"));
   if (capacity) {
-    PARTSTORE_RETURN_IF_ERROR(CheckKeys(*capacity, {"heat_split_seconds"}));
+    PARTSTORE_RETURN_IF_ERROR(CheckKeys(*capacity, {"heat_split_seconds", "contributor_insights"}));
     PARTSTORE_ASSIGN_OR_RETURN(workload.heat_split_seconds,
                                OptInt(*capacity, "heat_split_seconds", 1, 86'400));
+    PARTSTORE_ASSIGN_OR_RETURN(auto insights, OptBool(*capacity, "contributor_insights"));
+    workload.contributor_insights = insights.value_or(true);
   }
 
   PARTSTORE_ASSIGN_OR_RETURN(auto scaling, OptTable(root, "auto_scaling"));
