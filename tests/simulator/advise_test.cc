@@ -9,16 +9,13 @@
 
 #include <string>
 
+#include "tests/simulator/simulation_testutil.h"
 #include "tools/simulator/workload_toml.h"
 
 namespace partstore::sim {
 namespace {
 
-Workload Parse(const std::string& toml) {
-  auto workload = ParseWorkload(toml, "advise.toml");
-  EXPECT_TRUE(workload.ok()) << workload.status().message();
-  return workload.ok() ? *workload : Workload{};
-}
+Workload Parse(const std::string& toml) { return testing::MustParse(toml); }
 
 // One table; `rate` writes a second of 200-byte items for 10 s, on `keys`.
 std::string Writes(const std::string& table, int rate, const std::string& keys) {
@@ -60,8 +57,7 @@ const Advice* Find(const std::vector<Advice>& advice, std::string_view title_sta
 }
 
 TEST(AdviseTest, AHotKeyGetsTheSmallestShardCountThatServesIt) {
-  const Workload workload =
-      Parse(Writes(kRoomyTable, 3000, R"({ distribution = "hot-key", key = 7 })"));
+  const Workload workload = Parse(testing::OneHotKey(3000));
   auto report = Simulate(workload);
   ASSERT_TRUE(report.ok());
   ASSERT_GT(report->totals.throttled, 0);

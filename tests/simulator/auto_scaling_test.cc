@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 
+#include "tests/simulator/simulation_testutil.h"
 #include "tools/simulator/simulation.h"
 #include "tools/simulator/workload_toml.h"
 
@@ -78,14 +79,7 @@ keys = { distribution = "uniform", count = 1000000 }
 )";
 }
 
-Report Simulated(const std::string& toml) {
-  auto workload = ParseWorkload(toml, "step.toml");
-  EXPECT_TRUE(workload.ok()) << workload.status().message();
-  if (!workload.ok()) return {};
-  auto report = Simulate(*workload);
-  EXPECT_TRUE(report.ok()) << report.status().message();
-  return report.ok() ? *report : Report{};
-}
+Report Simulated(const std::string& toml) { return testing::MustSimulate(toml); }
 
 TEST(AutoScalingTest, AStepTo150PercentScalesOutAfterTwoMinutesAndInAfterFifteenQuietOnes) {
   const Report report = Simulated(StepWorkload());

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "tests/simulator/simulation_testutil.h"
 #include "tools/simulator/simulation.h"
 #include "tools/simulator/workload_toml.h"
 
@@ -14,12 +15,7 @@ namespace partstore::sim {
 namespace {
 
 Report Simulated(const std::string& toml, const Prices& prices = DefaultPrices()) {
-  auto workload = ParseWorkload(toml, "pricing.toml");
-  EXPECT_TRUE(workload.ok()) << workload.status().message();
-  if (!workload.ok()) return {};
-  auto report = Simulate(*workload, {.progress = nullptr, .prices = prices});
-  EXPECT_TRUE(report.ok()) << report.status().message();
-  return report.ok() ? *report : Report{};
+  return testing::MustSimulate(toml, {.progress = nullptr, .prices = prices});
 }
 
 // An on-demand Standard table: 60 s of 100 puts a second of 500-byte items (1 WRU each), then

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <string>
 
+#include "tests/simulator/simulation_testutil.h"
 #include "tools/simulator/report_html.h"
 #include "tools/simulator/report_text.h"
 #include "tools/simulator/simulation.h"
@@ -17,43 +18,10 @@
 namespace partstore::sim {
 namespace {
 
-Report Simulated(const std::string& toml) {
-  auto workload = ParseWorkload(toml, "summary.toml");
-  EXPECT_TRUE(workload.ok()) << workload.status().message();
-  if (!workload.ok()) return {};
-  auto report = Simulate(*workload);
-  EXPECT_TRUE(report.ok()) << report.status().message();
-  return report.ok() ? *report : Report{};
-}
+using testing::OneHotKey;
 
-// One hot key written at `rate` a second for 10 s on a table with room to spare.
-std::string HotKey(int rate) {
-  return R"(
-name = "hot"
-[retries]
-mode = "none"
-[[tables]]
-name = "Events"
-partition_key = "PK"
-sort_key = "SK"
-billing = "provisioned"
-read_capacity = 1000
-write_capacity = 40000
-[[phases]]
-name = "hot"
-duration = "10s"
-rate = )" +
-         std::to_string(rate) +
-         R"(
-keys = { distribution = "hot-key", key = 7 }
-  [[phases.mix]]
-  op = "put"
-  table = "Events"
-  key = "DEVICE#{key}"
-  sort = "T#{seq:09}"
-  size = 200
-)";
-}
+Report Simulated(const std::string& toml) { return testing::MustSimulate(toml); }
+std::string HotKey(int rate) { return OneHotKey(rate); }
 
 std::string Joined(const std::vector<std::string>& sentences) {
   std::string out;

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "tests/simulator/simulation_testutil.h"
 #include "tools/simulator/report_json.h"
 #include "tools/simulator/scenarios.h"
 #include "tools/simulator/workload_toml.h"
@@ -18,17 +19,8 @@
 namespace partstore::sim {
 namespace {
 
-Workload Parse(const std::string& toml) {
-  auto parsed = ParseWorkload(toml, "test.toml");
-  EXPECT_TRUE(parsed.ok()) << parsed.status().message();
-  return parsed.ok() ? *parsed : Workload{};
-}
-
-Report RunWorkload(const Workload& workload) {
-  auto report = Simulate(workload);
-  EXPECT_TRUE(report.ok()) << report.status().message();
-  return report.ok() ? *report : Report{};
-}
+Workload Parse(const std::string& toml) { return testing::MustParse(toml); }
+Report RunWorkload(const Workload& workload) { return testing::MustSimulate(workload); }
 
 // A provisioned table far larger than one partition's limits, one hot key written at `rate`
 // after a warm-up phase (a new partition starts with one second of tokens), retries off so that
