@@ -26,6 +26,16 @@ CreateTableRequest Tagged() {
   return request;
 }
 
+// A database in a fresh data directory `dir` with the write-ahead log (16 stripes: a snapshot
+// holds them all, and ThreadSanitizer follows at most 64 held locks).
+DatabaseOptions Logged(const std::string& dir) {
+  std::filesystem::remove_all(dir);
+  DatabaseOptions options;
+  options.stripes_per_table = 16;
+  options.persistence = {.data_dir = dir, .wal = WalSync::kAlways};
+  return options;
+}
+
 TEST(TagsTest, CreateTagUntagAndListInPages) {
   Database db;
   ASSERT_TRUE(db.CreateTable(Tagged()).ok());
@@ -208,10 +218,7 @@ TEST(TableSettingsTest, SettingsThatMustBeAloneAndOtherRefusals) {
 
 TEST(TableSettingsTest, SnapshotsAndTheLogKeepTagsAndSettings) {
   const std::string dir = ::testing::TempDir() + "/table_settings_test";
-  std::filesystem::remove_all(dir);
-  DatabaseOptions options;
-  options.stripes_per_table = 16;
-  options.persistence = {.data_dir = dir, .wal = WalSync::kAlways};
+  const DatabaseOptions options = Logged(dir);
   {
     auto db = Database::Open(options);
     ASSERT_TRUE(db.ok()) << db.status().ToString();
@@ -252,10 +259,7 @@ TEST(TableSettingsTest, SnapshotsAndTheLogKeepTagsAndSettings) {
 // restores rebuild tables through CreateTable.
 TEST(TableSettingsTest, BillingChangesKeepSettingsReloadable) {
   const std::string dir = ::testing::TempDir() + "/table_settings_billing_test";
-  std::filesystem::remove_all(dir);
-  DatabaseOptions options;
-  options.stripes_per_table = 16;
-  options.persistence = {.data_dir = dir, .wal = WalSync::kAlways};
+  const DatabaseOptions options = Logged(dir);
   {
     auto db = Database::Open(options);
     ASSERT_TRUE(db.ok()) << db.status().ToString();
@@ -442,10 +446,7 @@ TEST(TableSettingsTest, AGsiTakesItsOwnOnDemandMaximumAndWarmThroughput) {
 
 TEST(TableSettingsTest, BillingChangesKeepGsiSettingsReloadable) {
   const std::string dir = ::testing::TempDir() + "/table_settings_gsi_test";
-  std::filesystem::remove_all(dir);
-  DatabaseOptions options;
-  options.stripes_per_table = 16;
-  options.persistence = {.data_dir = dir, .wal = WalSync::kAlways};
+  const DatabaseOptions options = Logged(dir);
   {
     auto db = Database::Open(options);
     ASSERT_TRUE(db.ok()) << db.status().ToString();

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <string>
 
@@ -16,6 +17,17 @@
 
 namespace partstore::sim {
 namespace {
+
+// A phase of `rate` puts a second of new 200-byte items (keys "<NAME>#{seq}") with a GSI key.
+std::string WritesPhase(const std::string& name, const std::string& duration, int rate) {
+  std::string key = name;
+  for (char& c : key) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return "[[phases]]\nname = \"" + name + "\"\nduration = \"" + duration +
+         "\"\nrate = " + std::to_string(rate) +
+         "\nkeys = { distribution = \"uniform\", count = 1000000 }\n"
+         "  [[phases.mix]]\n  op = \"put\"\n  table = \"Events\"\n  key = \"" +
+         key + "#{seq}\"\n  size = 200\n  attributes = { G = \"G#{key}\" }\n";
+}
 
 // A provisioned table (100 RCU / 100 WCU) and its GSI (100 / 100), both scaling writes between 50
 // and 1,000 at 70%; 10 minutes at 30 writes a second, 20 at 150, 40 at 10, each a new item (so each
@@ -43,40 +55,8 @@ write_capacity = 100
   write_capacity = 100
     [tables.indexes.auto_scaling]
     write = { min = 50, max = 1000, target = 70 }
-[[phases]]
-name = "base"
-duration = "10m"
-rate = 30
-keys = { distribution = "uniform", count = 1000000 }
-  [[phases.mix]]
-  op = "put"
-  table = "Events"
-  key = "BASE#{seq}"
-  size = 200
-  attributes = { G = "G#{key}" }
-[[phases]]
-name = "step"
-duration = "20m"
-rate = 150
-keys = { distribution = "uniform", count = 1000000 }
-  [[phases.mix]]
-  op = "put"
-  table = "Events"
-  key = "STEP#{seq}"
-  size = 200
-  attributes = { G = "G#{key}" }
-[[phases]]
-name = "quiet"
-duration = "40m"
-rate = 10
-keys = { distribution = "uniform", count = 1000000 }
-  [[phases.mix]]
-  op = "put"
-  table = "Events"
-  key = "QUIET#{seq}"
-  size = 200
-  attributes = { G = "G#{key}" }
-)";
+)" + WritesPhase("base", "10m", 30) +
+         WritesPhase("step", "20m", 150) + WritesPhase("quiet", "40m", 10);
 }
 
 Report Simulated(const std::string& toml) { return testing::MustSimulate(toml); }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -100,20 +101,11 @@ Status WriteFile(const std::string& path, const std::string& text) {
   return Status::Ok();
 }
 
-// Where Emit wrote the files of `command`.
-void PrintWritten(const SimulateCommand& command, std::ostream& out) {
-  if (!command.json.empty()) {
-    fmt::print(out, "JSON report: {}\n", std::filesystem::absolute(command.json).string());
-  }
-  if (!command.html.empty()) {
-    fmt::print(out, "HTML report: {}\n", std::filesystem::absolute(command.html).string());
-  }
-}
-
-// Writes the reports asked for; prints where.
+// Prints `text` (by default the runs' text report), writes the JSON and HTML reports asked for
+// (every run in them), and prints where.
 int Emit(const std::vector<sim::Report>& runs, const SimulateCommand& command, std::ostream& out,
-         std::ostream& err) {
-  out << (runs.size() == 1 ? sim::ReportText(runs[0]) : sim::ComparisonText(runs));
+         std::ostream& err, std::optional<std::string> text = std::nullopt) {
+  out << (text ? *text : runs.size() == 1 ? sim::ReportText(runs[0]) : sim::ComparisonText(runs));
   if (!command.json.empty()) {
     const std::string json =
         runs.size() == 1 ? sim::ReportJson(runs[0]) : sim::ComparisonJson(runs);
@@ -167,12 +159,14 @@ int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream&
     return 2;
   }
   std::vector<sim::Report> runs;
+  std::vector<sim::Workload> workloads;  // (--advise re-runs the first)
   for (const std::string& spec : command.workloads) {
     auto workload = LoadWorkload(spec);
     if (!workload.ok()) {
       fmt::print(err, "partstore simulate: {}\n", workload.status().message());
       return 2;
     }
+    workloads.push_back(*workload);
     auto report = RunOne(*workload, command.quiet, err, prices);
     if (!report.ok()) {
       fmt::print(err, "partstore simulate: {}: {}\n", spec, report.status().message());
@@ -181,18 +175,15 @@ int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream&
     runs.push_back(std::move(*report));
   }
   if (command.advise) {
-    auto workload = LoadWorkload(command.workloads.front());
     if (!command.quiet) fmt::print(err, "advising: simulating the what-ifs...\n");
     const std::vector<sim::Advice> advice =
-        sim::Advise(*workload, runs.front(), {.progress = nullptr, .prices = prices});
-    std::vector<sim::Report> all = runs;
+        sim::Advise(workloads.front(), runs.front(), {.progress = nullptr, .prices = prices});
+    std::vector<sim::Report> all = runs;  // the JSON and HTML reports: every run side by side
     for (const sim::Advice& a : advice) {
       if (a.report) all.push_back(*a.report);
     }
-    out << sim::ReportText(runs.front()) << "\n" << sim::AdviceText(runs.front(), advice);
-    SimulateCommand files = command;  // the JSON and HTML reports: every run side by side
-    std::ostringstream ignored;
-    return Emit(all, files, ignored, err) == 0 ? (PrintWritten(files, out), 0) : 1;
+    return Emit(all, command, out, err,
+                sim::ReportText(runs.front()) + "\n" + sim::AdviceText(runs.front(), advice));
   }
   return Emit(runs, command, out, err);
 }

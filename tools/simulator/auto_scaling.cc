@@ -105,7 +105,7 @@ int64_t AutoScaler::NextEventMicros() const {
 
 void AutoScaler::Step(int64_t now_micros) {
   for (Resource& r : resources_) {
-    if (r.pending_due_micros <= now_micros) Apply(r, now_micros);
+    if (r.pending_due_micros <= now_micros) Apply(r);
   }
   if (now_micros >= next_minute_micros_) {
     const int64_t minute = next_minute_micros_ / kMicrosPerMinute - 1;
@@ -189,7 +189,7 @@ void AutoScaler::EndOfMinute(Resource& r, int64_t minute) {
   r.pending_write = write_to;
   r.pending_due_micros =
       (minute + 1) * kMicrosPerMinute + options_.update_delay_seconds * 1'000'000;
-  if (options_.update_delay_seconds == 0) Apply(r, r.pending_due_micros);
+  if (options_.update_delay_seconds == 0) Apply(r);
 }
 
 void AutoScaler::NoteCapacity(const std::string& table, const std::optional<std::string>& index,
@@ -201,7 +201,7 @@ void AutoScaler::NoteCapacity(const std::string& table, const std::optional<std:
   }
 }
 
-void AutoScaler::Apply(Resource& r, int64_t now_micros) {
+void AutoScaler::Apply(Resource& r) {
   const int64_t read = r.pending_read.value_or(r.read_capacity);
   const int64_t write = r.pending_write.value_or(r.write_capacity);
   UpdateTableRequest request{.table_name = r.table};
@@ -220,7 +220,6 @@ void AutoScaler::Apply(Resource& r, int64_t now_micros) {
   r.pending_read.reset();
   r.pending_write.reset();
   r.pending_due_micros = std::numeric_limits<int64_t>::max();
-  (void)now_micros;
 }
 
 }  // namespace partstore::sim

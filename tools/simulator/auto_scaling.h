@@ -110,7 +110,8 @@ class AutoScaler {
 
   AutoScaler(Database& db, AutoScalingOptions options) : db_(&db), options_(options) {}
   void EndOfMinute(Resource& resource, int64_t minute);
-  void Apply(Resource& resource, int64_t now_micros);
+  // The pending UpdateTable (its new units in effect from now on).
+  void Apply(Resource& resource);
 
   Database* db_;
   AutoScalingOptions options_;
