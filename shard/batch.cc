@@ -15,6 +15,7 @@
 #include "core/expr/projection.h"
 #include "shard/constraints.h"
 #include "shard/database_state.h"
+#include "shard/database_trace.h"
 #include "shard/prepared.h"
 
 namespace partstore {
@@ -29,6 +30,10 @@ using KeyIdentity = std::pair<std::string, std::string>;
 }  // namespace
 
 Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& request) {
+  if (internal::Tracing(*state_)) {
+    return internal::Traced(*state_, request,
+                            [this](const BatchGetItemRequest& r) { return BatchGetItem(r); });
+  }
   if (request.request_items.empty()) {
     return Status::Validation("The requestItems parameter is required for BatchGetItem");
   }
@@ -138,6 +143,10 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
 }
 
 Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemRequest& request) {
+  if (internal::Tracing(*state_)) {
+    return internal::Traced(*state_, request,
+                            [this](const BatchWriteItemRequest& r) { return BatchWriteItem(r); });
+  }
   if (request.request_items.empty()) {
     return Status::Validation("The requestItems parameter is required for BatchWriteItem");
   }

@@ -14,6 +14,7 @@
 
 #include "shard/constraints.h"
 #include "shard/database_state.h"
+#include "shard/database_trace.h"
 #include "shard/persist/table_settings.h"
 #include "shard/prepared.h"
 
@@ -201,6 +202,7 @@ Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& reques
   for (auto& gsi : result.table_description.global_secondary_indexes) {
     gsi.index_status = IndexStatus::kCreating;
   }
+  if (state_->trace()) internal::RecordTable(*state_, "CreateTable", table->Describe());
   PARTSTORE_RETURN_IF_ERROR(state_->Durable());
   return result;
 }
@@ -233,6 +235,7 @@ Result<DeleteTableResult> Database::DeleteTable(const DeleteTableRequest& reques
   result.table_description = table->Describe();
   // Its stream stays readable (DISABLED) until its records are trimmed, as DynamoDB's.
   table->DisableStream();
+  if (state_->trace()) internal::RecordTable(*state_, "DeleteTable", result.table_description);
   PARTSTORE_RETURN_IF_ERROR(state_->Durable());
   return result;
 }
@@ -307,71 +310,105 @@ Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& reques
   }
   // As DynamoDB's: the change is reported in progress; it is already applied here.
   result.table_description.table_status = TableStatus::kUpdating;
+  if (state_->trace()) internal::RecordTable(*state_, "UpdateTable", (*table)->Describe());
   PARTSTORE_RETURN_IF_ERROR(state_->Durable());
   return result;
 }
 
 Result<PutItemResult> Database::PutItem(const PutItemRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
-                             PreparePut(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  return table->PutItem(request, prepared);
+  auto run = [this](const PutItemRequest& request) -> Result<PutItemResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
+                               PreparePut(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    return table->PutItem(request, prepared);
+  };
+  return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
 
 Result<GetItemResult> Database::GetItem(const GetItemRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
-                             PrepareGet(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  return table->GetItem(request, prepared);
+  auto run = [this](const GetItemRequest& request) -> Result<GetItemResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
+                               PrepareGet(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    return table->GetItem(request, prepared);
+  };
+  return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
 
 Result<GetItemViewResult> Database::GetItemView(const GetItemRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
-                             PrepareGet(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  return table->GetItemView(request, prepared);
+  auto run = [this](const GetItemRequest& request) -> Result<GetItemViewResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
+                               PrepareGet(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    return table->GetItemView(request, prepared);
+  };
+  return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
 
 Result<UpdateItemResult> Database::UpdateItem(const UpdateItemRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedUpdate prepared,
-                             PrepareUpdate(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  return table->UpdateItem(request, prepared);
+  auto run = [this](const UpdateItemRequest& request) -> Result<UpdateItemResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedUpdate prepared,
+                               PrepareUpdate(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    return table->UpdateItem(request, prepared);
+  };
+  return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
 
 Result<DeleteItemResult> Database::DeleteItem(const DeleteItemRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
-                             PrepareDelete(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  return table->DeleteItem(request, prepared);
+  auto run = [this](const DeleteItemRequest& request) -> Result<DeleteItemResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
+                               PrepareDelete(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    return table->DeleteItem(request, prepared);
+  };
+  return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
 
 Result<QueryResult> Database::Query(const QueryRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
-                             PrepareQuery(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  return table->Query(request, prepared);
+  // `key`: set to the partition key read, for the trace.
+  auto run = [this](const QueryRequest& request, Item* key) -> Result<QueryResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
+                               PrepareQuery(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    if (key != nullptr) *key = table->QueryPartitionKey(request, prepared);
+    return table->Query(request, prepared);
+  };
+  return internal::Tracing(*state_) ? internal::TracedQuery(*state_, request, run)
+                                    : run(request, nullptr);
 }
 
 Result<ScanResult> Database::Scan(const ScanRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
-                             PrepareScan(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  return table->Scan(request, prepared);
+  auto run = [this](const ScanRequest& request) -> Result<ScanResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
+                               PrepareScan(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    return table->Scan(request, prepared);
+  };
+  return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
 
 Result<QueryViewResult> Database::QueryView(const QueryRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
-                             PrepareQuery(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  return table->QueryView(request, prepared);
+  // `key`: set to the partition key read, for the trace.
+  auto run = [this](const QueryRequest& request, Item* key) -> Result<QueryViewResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
+                               PrepareQuery(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    if (key != nullptr) *key = table->QueryPartitionKey(request, prepared);
+    return table->QueryView(request, prepared);
+  };
+  return internal::Tracing(*state_) ? internal::TracedQuery(*state_, request, run)
+                                    : run(request, nullptr);
 }
 
 Result<ScanViewResult> Database::ScanView(const ScanRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
-                             PrepareScan(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  return table->ScanView(request, prepared);
+  auto run = [this](const ScanRequest& request) -> Result<ScanViewResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
+                               PrepareScan(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    return table->ScanView(request, prepared);
+  };
+  return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
 
 ItemRange Database::QueryAll(QueryRequest request) {

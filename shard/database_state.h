@@ -36,6 +36,8 @@ struct DatabaseState {
   explicit DatabaseState(DatabaseOptions options);
 
   static DatabaseState& Of(Database& db) { return *db.state_; }
+  // The request trace (partstore/trace.h), or null. shard/database_trace.h.
+  TraceRecorder* trace() const { return options_.trace.get(); }
   static const DatabaseState& Of(const Database& db) { return *db.state_; }
 
   // The table named `name`, or ResourceNotFoundException. The pointer keeps the table alive

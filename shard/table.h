@@ -202,6 +202,10 @@ class Table : public std::enable_shared_from_this<Table> {
   Result<QueryResult> Query(const QueryRequest& request, const PreparedRead& prepared,
                             TableQueryOptions options = {}) const;
   Result<ScanResult> Scan(const ScanRequest& request, const PreparedRead& prepared) const;
+  // The partition key a Query reads, as an item of that one attribute (of the table's or the
+  // index's key schema); empty when the request does not name one (its error comes from Query).
+  // For request traces (partstore/trace.h).
+  Item QueryPartitionKey(const QueryRequest& request, const PreparedRead& prepared) const;
 
   // The reads again, answering with the items as the engine stores them (StoredItem views, no
   // tree built; see GetItemViewResult in partstore/item_requests.h). With a projection, the items

@@ -216,6 +216,30 @@ Result<QueryViewResult> Table::QueryView(const QueryRequest& request, const Prep
   return std::move(page).FinishStored();
 }
 
+Item Table::QueryPartitionKey(const QueryRequest& request, const PreparedRead& prepared) const {
+  Item out;
+  std::shared_ptr<SecondaryIndex> index;
+  if (request.index_name) {
+    index = FindIndex(*request.index_name);
+    if (index == nullptr) return out;
+  }
+  const KeySchema& schema = index ? index->definition().key : key_schema_;
+  expr::Condition legacy;
+  const expr::Condition* condition = nullptr;
+  if (prepared.key_condition) {
+    condition = &*prepared.key_condition;
+  } else if (request.key_conditions) {
+    auto translated = expr::TranslateKeyConditions(*request.key_conditions, schema);
+    if (!translated.ok()) return out;
+    legacy = std::move(*translated);
+    condition = &legacy;
+  }
+  if (condition == nullptr) return out;
+  auto keys = expr::AnalyzeKeyCondition(*condition, schema);
+  if (keys.ok() && keys->partition != nullptr) out.emplace(schema.partition.name, *keys->partition);
+  return out;
+}
+
 Result<PendingPage> Table::ReadQuery(const QueryRequest& request, const PreparedRead& prepared,
                                      TableQueryOptions options) const {
   // What is read: the table, or an index (its key schema, its stripes).

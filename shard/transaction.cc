@@ -33,6 +33,7 @@
 #include "core/expr/projection.h"
 #include "partstore/error_detail.h"
 #include "shard/database_state.h"
+#include "shard/database_trace.h"
 #include "shard/persist/write_ahead_log.h"
 #include "shard/stripe_locks.h"
 
@@ -218,7 +219,10 @@ Status NoLegacy(bool legacy) {
 
 Result<TransactWriteItemsResult> Database::TransactWriteItems(
     const TransactWriteItemsRequest& request) {
-  return state_->RunTransaction(request, {}, nullptr);
+  auto run = [this](const TransactWriteItemsRequest& r) {
+    return state_->RunTransaction(r, {}, nullptr);
+  };
+  return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
 
 Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
@@ -466,6 +470,10 @@ Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
 }
 
 Result<TransactGetItemsResult> Database::TransactGetItems(const TransactGetItemsRequest& request) {
+  if (internal::Tracing(*state_)) {
+    return internal::Traced(
+        *state_, request, [this](const TransactGetItemsRequest& r) { return TransactGetItems(r); });
+  }
   const size_t count = request.transact_items.size();
   if (count == 0) return LengthViolation("transactItems", "[]", false, 1);
   if (count > kMaxTransactionActions) {

@@ -68,6 +68,7 @@
 #include "partstore/table_requests.h"
 #include "partstore/tags.h"
 #include "partstore/time_to_live.h"
+#include "partstore/trace.h"
 #include "partstore/transaction_requests.h"
 
 namespace partstore {
@@ -92,6 +93,8 @@ struct DatabaseOptions {
   // A data directory for the snapshot and the write-ahead log (partstore/persistence.h). Open
   // loads, replays and logs; the constructor only lets CreateSnapshot write there.
   PersistenceOptions persistence;
+  // Non-null: every request is recorded there (partstore/trace.h; partstore serve --record).
+  std::shared_ptr<TraceRecorder> trace;
   // Region and account used in table ARNs.
   std::string region = "us-east-1";
   std::string account_id = "000000000000";

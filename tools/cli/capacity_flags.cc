@@ -44,6 +44,7 @@ DatabaseOptions DatabaseOptionsFor(const CapacityFlags& flags) {
   options.memory.policy =
       flags.memory_policy == "reject" ? MemoryPolicy::kReject : MemoryPolicy::kEvict;
   options.memory.ttl_first = flags.memory_policy == "evict-ttl-first";
+  options.trace = flags.trace;
   return options;
 }
 

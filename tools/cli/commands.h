@@ -27,6 +27,11 @@ struct CapacityFlags {
   double ttl_sweep_seconds = 1.0;
   double ttl_delay_seconds = 0;
 
+  // --record FILE: every request is written to this trace (partstore/trace.h); --hash-keys: as
+  // hashes. `trace` is the recorder main opens for it.
+  std::string record;
+  bool hash_keys = false;
+  std::shared_ptr<TraceRecorder> trace;
   bool enabled() const;
   bool manual_clock() const;
   // Why the flags contradict each other, or empty.
@@ -49,6 +54,9 @@ struct SimulateCommand {
   std::string prices;  // a price file (tools/simulator/pricing.h); empty: the built-in prices
   bool print_prices = false;  // print the price table in effect, as a price file
   bool advise = false;        // run the what-ifs (tools/simulator/advise.h) and report them
+  std::string trace;          // replay this request trace (tools/simulator/trace_replay.h)
+  std::string speed = "1x";   // --speed: the replay's pace, as a factor of the recorded one
+  std::string tables;         // --tables: a workload file whose tables the replay uses
 };
 int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream& err);
 int RunDemo(const SimulateCommand& command, std::ostream& out, std::ostream& err);

@@ -44,6 +44,11 @@ void AddCapacityFlags(CLI::App* command, partstore::cli::CapacityFlags& flags) {
       ->add_option("--ttl-delay-seconds", flags.ttl_delay_seconds,
                    "TTL: how long an expired item stays before the sweeper may delete it")
       ->capture_default_str();
+  command->add_option("--record", flags.record,
+                      "Write a trace of every request to FILE (JSON lines), for `partstore "
+                      "simulate --trace FILE` to replay");
+  command->add_flag("--hash-keys", flags.hash_keys,
+                    "With --record: write each key value as a hash, not its text");
 }
 
 }  // namespace
@@ -84,6 +89,16 @@ int main(int argc, char** argv) {
                        "list prices (--print-prices shows them as a file)");
   simulate->add_flag("--print-prices", simulate_command.print_prices,
                      "Print the price table in effect as a price file, and exit");
+  simulate->add_option("--trace", simulate_command.trace,
+                       "Replay this request trace (written by `partstore serve --record`) instead "
+                       "of a workload's phases");
+  simulate
+      ->add_option("--speed", simulate_command.speed,
+                   "With --trace: the replay's pace, e.g. 50x (50 times as fast as recorded)")
+      ->capture_default_str();
+  simulate->add_option("--tables", simulate_command.tables,
+                       "With --trace: a workload file whose tables (and preload, sharding, "
+                       "retries, auto scaling) the replay uses instead of the trace's");
   simulate->add_flag("--advise", simulate_command.advise,
                      "Also simulate what would fix the throttling (write sharding of the hot "
                      "keys, more capacity, auto scaling, on-demand) and report each with its bill");
@@ -248,6 +263,20 @@ int main(int argc, char** argv) {
         !opened.ok()) {
       return app.exit(CLI::ValidationError("options", std::string(opened.status().message())));
     }
+    if (flags->hash_keys && flags->record.empty()) {
+      return app.exit(CLI::ValidationError("--hash-keys", "needs --record FILE"));
+    }
+  }
+  // The traces asked for, opened before any work (an unwritable path fails now).
+  for (partstore::cli::CapacityFlags* flags : {&run_capacity, &serve_options.capacity}) {
+    if (flags->record.empty() || !(flags == &run_capacity ? run->parsed() : serve->parsed())) {
+      continue;
+    }
+    auto trace = partstore::TraceRecorder::Open(flags->record, {.hash_keys = flags->hash_keys});
+    if (!trace.ok()) {
+      return app.exit(CLI::ValidationError("--record", std::string(trace.status().message())));
+    }
+    flags->trace = std::move(*trace);
   }
   if (*demo) return partstore::cli::RunDemo(demo_command, std::cout, std::cerr);
   if (*simulate) {

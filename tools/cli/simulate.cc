@@ -21,6 +21,7 @@
 #include "tools/simulator/report_text.h"
 #include "tools/simulator/scenarios.h"
 #include "tools/simulator/simulation.h"
+#include "tools/simulator/trace_replay.h"
 #include "tools/simulator/workload_toml.h"
 
 namespace partstore::cli {
@@ -74,11 +75,13 @@ class Progress {
 };
 
 Result<sim::Report> RunOne(const sim::Workload& workload, bool quiet, std::ostream& err,
-                           const sim::Prices& prices = sim::DefaultPrices()) {
+                           const sim::Prices& prices = sim::DefaultPrices(),
+                           const sim::Replay* replay = nullptr) {
   Progress progress(workload.name, static_cast<double>(sim::TotalMicros(workload)) / 1e6, !quiet);
   sim::SimulationCost cost;
   auto report = sim::Simulate(
-      workload, {.progress = [&](double f) { progress(f); }, .prices = prices}, &cost);
+      workload, {.progress = [&](double f) { progress(f); }, .prices = prices, .replay = replay},
+      &cost);
   if (report.ok() && !quiet) {
     fmt::print(
         err,
@@ -125,6 +128,57 @@ int Emit(const std::vector<sim::Report>& runs, const SimulateCommand& command, s
   return 0;
 }
 
+// `partstore simulate --trace FILE [--speed N] [--tables T.toml]`.
+int RunReplay(const SimulateCommand& command, const sim::Prices& prices, std::ostream& out,
+              std::ostream& err) {
+  if (!command.workloads.empty() || command.advise) {
+    fmt::print(err,
+               "partstore simulate: --trace replays a trace instead of a workload: give no "
+               "workload, --compare or --advise with it\n");
+    return 2;
+  }
+  auto speed = sim::ParseSpeed(command.speed);
+  if (!speed.ok()) {
+    fmt::print(err, "partstore simulate: {}\n", speed.status().message());
+    return 2;
+  }
+  sim::ReplayOptions options{.speed = *speed};
+  if (!command.tables.empty()) {
+    std::ifstream in(command.tables, std::ios::binary);
+    if (!in.is_open()) {
+      fmt::print(err, "partstore simulate: cannot read {}\n", command.tables);
+      return 2;
+    }
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto tables = sim::ParseWorkload(text, command.tables, sim::WorkloadParts::kTables);
+    if (!tables.ok()) {
+      fmt::print(err, "partstore simulate: {}\n", tables.status().message());
+      return 2;
+    }
+    options.tables = std::move(*tables);
+  }
+  std::ifstream in(command.trace, std::ios::binary);
+  if (!in.is_open()) {
+    fmt::print(err, "partstore simulate: cannot read {}\n", command.trace);
+    return 2;
+  }
+  auto replay = sim::ReadTrace(in, command.trace, options);
+  if (!replay.ok()) {
+    fmt::print(err, "partstore simulate: {}\n", replay.status().message());
+    return 2;
+  }
+  if (!command.quiet) {
+    fmt::print(err, "replaying {} requests of {} at {}x\n", sim::Grouped(replay->requests.size()),
+               command.trace, *speed);
+  }
+  auto report = RunOne(replay->workload, command.quiet, err, prices, &*replay);
+  if (!report.ok()) {
+    fmt::print(err, "partstore simulate: {}: {}\n", command.trace, report.status().message());
+    return 1;
+  }
+  return Emit({std::move(*report)}, command, out, err);
+}
+
 }  // namespace
 
 int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream& err) {
@@ -147,6 +201,11 @@ int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream&
   if (command.print_prices) {
     out << sim::PricesToml(prices);
     return 0;
+  }
+  if (!command.trace.empty()) return RunReplay(command, prices, out, err);
+  if (command.speed != "1x" || !command.tables.empty()) {
+    fmt::print(err, "partstore simulate: --speed and --tables go with --trace FILE\n");
+    return 2;
   }
   if (command.workloads.empty()) {
     fmt::print(err,

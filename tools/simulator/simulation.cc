@@ -40,6 +40,7 @@ Result<Report> Simulate(const Workload& workload, const SimulateOptions& options
   }
   Database db(db_options);
   Driver driver(workload, db, clock);
+  driver.SetReplay(options.replay);
   SimulationCost local;
   SimulationCost* c = cost != nullptr ? cost : &local;
   PARTSTORE_RETURN_IF_ERROR(driver.SetUp(c));

@@ -23,11 +23,16 @@
 
 namespace partstore::sim {
 
+struct Replay;  // trace_replay.h
+
 struct SimulateOptions {
   // Called with the fraction of the simulated time done (0..1), every 1% or so and once at 1.
   std::function<void(double fraction)> progress;
   // What the Report's bill (Report::cost) is priced at (pricing.h).
   Prices prices = DefaultPrices();
+  // Non-null: the trace's requests are sent instead of the phases' (the workload is the replay's,
+  // ReadTrace's). Must outlive the call.
+  const Replay* replay = nullptr;
 };
 
 // What the run cost on this machine (not part of the Report, which holds simulated figures only).

@@ -6,7 +6,8 @@
 //   simulation_loop.cc      the client: arrivals at the phases' rates, retries with backoff, the
 //                           tally of what it saw;
 //   simulation_requests.cc  one attempt of each operation kind, sent and classified;
-//   simulation_items.cc     the keys and items a request is made of, padded to the drawn size.
+//   simulation_items.cc     the keys and items a request is made of, padded to the drawn size;
+//   simulation_replay.cc    a recorded request (trace_replay.h) offered and sent again.
 //
 // Thread safety: not thread-safe; a Driver belongs to one call of Simulate.
 #pragma once
@@ -27,6 +28,7 @@
 #include "tools/simulator/key_chooser.h"
 #include "tools/simulator/random.h"
 #include "tools/simulator/simulation.h"
+#include "tools/simulator/trace_replay.h"
 #include "tools/simulator/workload.h"
 
 namespace partstore::sim::internal {
@@ -36,6 +38,10 @@ using Clock = std::chrono::steady_clock;
 inline double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
+
+// Pads `item` with the "data" attribute so that ItemSize reaches `bytes` (when it is not there
+// already).
+void PadTo(Item& item, int64_t bytes);
 
 // A size drawn from `size` (kFixed: its bytes; kNormal: rounded and clamped to [min, max]).
 int64_t DrawSize(const SizeDistribution& size, Random& random);
@@ -73,6 +79,7 @@ struct Pending {
   int32_t entry = 0;
   int32_t attempt = 0;  // attempts made so far
   int64_t first_micros = 0;
+  int64_t record = -1;  // a replayed request: its index in Replay::requests
   // The request's items (one for single-item operations).
   boost::container::small_vector<RequestSpec, 1> specs;
   std::unique_ptr<BatchWriteItemRequest> writes;
@@ -114,6 +121,8 @@ class Driver {
     tally_.delays.resize(w_.phases.size());
   }
 
+  // Replays `replay`'s requests instead of the phases' (null: the phases).
+  void SetReplay(const Replay* replay) { replay_ = replay; }
   // Tables, policies, preload and mix entries (simulation_setup.cc). Errors: what the engine
   // refuses, prefixed with where it came from.
   Status SetUp(SimulationCost* cost);
@@ -151,6 +160,13 @@ class Driver {
   // The delay before the next retry, with the workload's jitter.
   int64_t Backoff(int32_t retries_so_far);
 
+  // --- Replay (simulation_replay.cc) -------------------------------------------------------------
+  // Sends recorded request `record` at `now`.
+  void OfferRecord(int64_t record, int64_t now);
+  Attempt Replayed(Entry& entry, Pending& pending);
+  // A replayed item: its recorded key attributes (all of them, or the table's only), padded.
+  Item ReplayedItem(const ReplayItem& item, bool table_key_only, int64_t size = -1) const;
+
   // --- Item building (simulation_items.cc) ------------------------------------------------------
   void Expand(const Template& t, const RequestSpec& spec, std::string& out) const {
     out.clear();
@@ -176,6 +192,7 @@ class Driver {
   Attempt TransactGet(Entry& entry, const Pending& pending);
 
   const Workload& w_;
+  const Replay* replay_ = nullptr;
   Database& db_;
   std::shared_ptr<capacity::ManualClock> clock_;
   Random random_;

@@ -8,10 +8,7 @@
 #include "tools/simulator/simulation_internal.h"
 
 namespace partstore::sim::internal {
-namespace {
 
-// Pads `item` with the "data" attribute so that ItemSize reaches `bytes` (when it is not there
-// already).
 void PadTo(Item& item, int64_t bytes) {
   item.erase(std::string(kPaddingAttribute));
   const int64_t have =
@@ -21,8 +18,6 @@ void PadTo(Item& item, int64_t bytes) {
                           Value(std::string(static_cast<size_t>(bytes - have), 'x')));
   }
 }
-
-}  // namespace
 
 int64_t DrawSize(const SizeDistribution& size, Random& random) {
   switch (size.kind) {

@@ -207,6 +207,17 @@ void Driver::Run(const SimulateOptions& options, SimulationCost* cost) {
     Status policies = SetPolicies(phase.sharding);
     if (!policies.ok()) ++tally_.errors[std::string(policies.message())];
     ChangeThroughput(phase.throughput, start);
+    if (replay_ != nullptr) {  // the one phase of a replay: the recorded requests at their times
+      for (size_t i = 0; i < replay_->requests.size(); ++i) {
+        const int64_t now = start + replay_->requests[i].micros;
+        drain(now);
+        AdvanceTo(now);
+        progress(now);
+        OfferRecord(static_cast<int64_t>(i), now);
+      }
+      start += phase.duration_micros;
+      continue;
+    }
     double weight_sum = 0;
     for (const Operation& op : phase.mix) weight_sum += op.weight;
     const double duration = static_cast<double>(phase.duration_micros) / 1e6;

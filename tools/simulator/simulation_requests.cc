@@ -231,6 +231,7 @@ Attempt Driver::TransactGet(Entry& entry, const Pending& pending) {
 }
 
 Attempt Driver::Execute(Entry& entry, Pending& pending) {
+  if (pending.record >= 0) return Replayed(entry, pending);
   const RequestSpec& spec = pending.specs.front();
   switch (entry.op->kind) {
     case OpKind::kGet:

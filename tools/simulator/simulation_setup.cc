@@ -214,6 +214,16 @@ Status Driver::SetUp(SimulationCost* cost) {
       }
     }
   }
+  if (replay_ != nullptr) {  // what the recorded reads found that no recorded write made
+    for (const auto& [table, item] : replay_->preload) {
+      Status imported = db_.ImportItem(table, item);
+      if (!imported.ok()) {
+        return Status(imported.code(),
+                      "the replay's preload of " + table + ": " + std::string(imported.message()));
+      }
+      ++items;
+    }
+  }
   if (errors > 0) {
     return Status::Validation(fmt::format(
         "preload: {} records of the `from` files could not be read or were refused by their "

@@ -69,7 +69,8 @@ Result<Workload> Parser::Parse(const toml::table& root_table) {
     workload.preload.push_back(std::move(entry));
   }
 
-  PARTSTORE_ASSIGN_OR_RETURN(auto phases, TableArray(root, "phases", 1, 1000));
+  PARTSTORE_ASSIGN_OR_RETURN(auto phases,
+                             TableArray(root, "phases", phases_required_ ? 1 : 0, 1000));
   int64_t total = 0;
   for (size_t i = 0; i < phases.size(); ++i) {
     PARTSTORE_ASSIGN_OR_RETURN(Phase phase, ParsePhase(phases[i], workload.tables));
@@ -290,7 +291,8 @@ Result<const IndexSpec*> Parser::FindIndex(const Obj& obj, const TableSpec& tabl
 
 }  // namespace workload_toml
 
-Result<Workload> ParseWorkload(std::string_view toml, std::string_view source_name) {
+Result<Workload> ParseWorkload(std::string_view toml, std::string_view source_name,
+                               WorkloadParts parts) {
   std::string source = source_name.empty() ? std::string("<workload>") : std::string(source_name);
   toml::table root;
   try {
@@ -305,7 +307,7 @@ Result<Workload> ParseWorkload(std::string_view toml, std::string_view source_na
   } catch (const std::exception& error) {
     return Status::Validation(fmt::format("{}: {}", source, error.what()));
   }
-  return workload_toml::Parser(std::move(source)).Parse(root);
+  return workload_toml::Parser(std::move(source), parts == WorkloadParts::kEverything).Parse(root);
 }
 
 }  // namespace partstore::sim

@@ -10,6 +10,7 @@
 // Thread safety: a pure function.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include "partstore/status.h"
@@ -17,6 +18,11 @@
 
 namespace partstore::sim {
 
-Result<Workload> ParseWorkload(std::string_view toml, std::string_view source_name);
+// kEverything: at least one phase is required. kTables: phases are optional (`partstore simulate
+// --trace --tables FILE` takes a workload file's tables, preload, sharding and client settings,
+// and replays the trace instead of phases).
+enum class WorkloadParts : uint8_t { kEverything, kTables };
+Result<Workload> ParseWorkload(std::string_view toml, std::string_view source_name,
+                               WorkloadParts parts = WorkloadParts::kEverything);
 
 }  // namespace partstore::sim

@@ -68,7 +68,8 @@ std::string TableNames(const std::vector<TableSpec>& tables);
 class Parser {
  public:
   // `source`: the file name errors start with.
-  explicit Parser(std::string source) : source_(std::move(source)) {}
+  explicit Parser(std::string source, bool phases_required = true)
+      : source_(std::move(source)), phases_required_(phases_required) {}
 
   // The whole document (workload_toml.cc).
   Result<Workload> Parse(const toml::table& root_table);
@@ -192,6 +193,7 @@ class Parser {
   Result<Operation> ParseOperation(const Obj& obj, const std::vector<TableSpec>& tables) const;
 
   std::string source_;
+  bool phases_required_;
 };
 
 }  // namespace partstore::sim::workload_toml
