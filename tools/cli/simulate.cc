@@ -128,13 +128,29 @@ int Emit(const std::vector<sim::Report>& runs, const SimulateCommand& command, s
   return 0;
 }
 
-// `partstore simulate --trace FILE [--speed N] [--tables T.toml]`.
+// --advise: the what-ifs of `workload` (whose run gave `report`; `replay`: its trace) simulated,
+// then every run reported side by side.
+int EmitAdvice(const sim::Workload& workload, const sim::Report& report,
+               const SimulateCommand& command, const sim::Prices& prices, const sim::Replay* replay,
+               std::ostream& out, std::ostream& err) {
+  if (!command.quiet) fmt::print(err, "advising: simulating the what-ifs...\n");
+  const std::vector<sim::Advice> advice =
+      sim::Advise(workload, report, {.progress = nullptr, .prices = prices, .replay = replay});
+  std::vector<sim::Report> all = {report};  // the JSON and HTML reports: every run side by side
+  for (const sim::Advice& a : advice) {
+    if (a.report) all.push_back(*a.report);
+  }
+  return Emit(all, command, out, err,
+              sim::ReportText(report) + "\n" + sim::AdviceText(report, advice));
+}
+
+// `partstore simulate --trace FILE [--speed N] [--tables T.toml] [--advise]`.
 int RunReplay(const SimulateCommand& command, const sim::Prices& prices, std::ostream& out,
               std::ostream& err) {
-  if (!command.workloads.empty() || command.advise) {
+  if (!command.workloads.empty()) {
     fmt::print(err,
                "partstore simulate: --trace replays a trace instead of a workload: give no "
-               "workload, --compare or --advise with it\n");
+               "workload or --compare with it\n");
     return 2;
   }
   auto speed = sim::ParseSpeed(command.speed);
@@ -176,6 +192,8 @@ int RunReplay(const SimulateCommand& command, const sim::Prices& prices, std::os
     fmt::print(err, "partstore simulate: {}: {}\n", command.trace, report.status().message());
     return 1;
   }
+  if (command.advise)
+    return EmitAdvice(replay->workload, *report, command, prices, &*replay, out, err);
   return Emit({std::move(*report)}, command, out, err);
 }
 
@@ -234,15 +252,7 @@ int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream&
     runs.push_back(std::move(*report));
   }
   if (command.advise) {
-    if (!command.quiet) fmt::print(err, "advising: simulating the what-ifs...\n");
-    const std::vector<sim::Advice> advice =
-        sim::Advise(workloads.front(), runs.front(), {.progress = nullptr, .prices = prices});
-    std::vector<sim::Report> all = runs;  // the JSON and HTML reports: every run side by side
-    for (const sim::Advice& a : advice) {
-      if (a.report) all.push_back(*a.report);
-    }
-    return Emit(all, command, out, err,
-                sim::ReportText(runs.front()) + "\n" + sim::AdviceText(runs.front(), advice));
+    return EmitAdvice(workloads.front(), runs.front(), command, prices, nullptr, out, err);
   }
   return Emit(runs, command, out, err);
 }
