@@ -39,6 +39,10 @@ Checks:
      with its 4 lines (read and write capacity, read and write consumption) and one dashed line per
      auto scaling action in effect before the run's end.
 
+  7. One <svg class="chart cost"> per run (its bill by table and GSI) and, with several runs, one
+     more (the runs' bills): one <rect class="cost-part"> per positive read, write or storage
+     cost, its data-cost equal to the JSON member its data-figure-path names.
+
 Needs Debian's python3-pil and chromium (tools/run test installs them). When the python3 running
 this cannot import PIL (a pyenv one), the script re-runs itself with /usr/bin/python3.
 """
@@ -251,6 +255,7 @@ class DomParser(html.parser.HTMLParser):
         self.heatmaps = []
         self.timelines = 0
         self.capacity_charts = []  # {"polylines": n, "actions": n} per capacity chart, in order
+        self.cost_charts = []      # [(data-figure-path, data-cost)] per cost chart, in order
         self.current_map = None
         self.open_rects = []     # rects whose <title> we wait for
 
@@ -270,6 +275,12 @@ class DomParser(html.parser.HTMLParser):
             self.timelines += 1
         if tag == "svg" and "capacity" in classes:
             self.capacity_charts.append({"polylines": 0, "actions": 0})
+        if tag == "svg" and "cost" in classes:
+            self.cost_charts.append([])
+        if tag == "rect" and "cost-part" in classes:
+            if not self.cost_charts:
+                fail("a cost bar outside a cost chart")
+            self.cost_charts[-1].append((attrs.get("data-figure-path"), attrs.get("data-cost")))
         if self.capacity_charts and any(t == "svg" and "capacity" in (a.get("class") or "").split()
                                         for t, a, _ in self.stack):
             if tag == "polyline":
@@ -481,6 +492,25 @@ def check_dom(dom, document, runs, prefixes):
         if chart["polylines"] != 4 or chart["actions"] != in_effect:
             fail(f"capacity chart {name}: {chart['polylines']} lines and {chart['actions']} "
                  f"actions drawn, 4 and {in_effect} expected")
+    compare = len(runs) > 1
+    if len(parser.cost_charts) != len(runs) + (1 if compare else 0):
+        fail(f"{len(parser.cost_charts)} cost charts for {len(runs)} run(s)")
+    parts = [(f"{prefix}cost.resources[{i}].{part}_cost", resource[f"{part}_cost"])
+             for report, prefix in zip(runs, prefixes)
+             for i, resource in enumerate(report["cost"]["resources"])
+             for part in ("read", "write", "storage") if resource[f"{part}_cost"] > 0]
+    if compare:
+        parts += [(f"runs[{i}].cost.{part}_cost", report["cost"][f"{part}_cost"])
+                  for i, report in enumerate(runs)
+                  for part in ("read", "write", "storage") if report["cost"][f"{part}_cost"] > 0]
+    drawn = [bar for chart in parser.cost_charts for bar in chart]
+    if sorted(path for path, _ in drawn) != sorted(path for path, _ in parts):
+        fail(f"cost bars drawn for {sorted(p for p, _ in drawn)}, the JSON's positive costs are "
+             f"{sorted(p for p, _ in parts)}")
+    for path, raw in drawn:
+        value = resolve(document, path)
+        if not math.isclose(float(raw), value, rel_tol=1e-9, abs_tol=1e-12):
+            fail(f"cost bar {path}: data-cost {raw}, the JSON has {value}")
     scaled = sum(len(resource.get("scaling_actions", [])) for _, resource in expected)
     with_timeline = sum(1 for report in runs if report.get("timeline"))
     if parser.timelines != with_timeline:
@@ -522,7 +552,7 @@ def check(html_path, json_path, workdir):
     print(f"  DOM (Chromium {dom_seconds:.1f} s): {figures} figures match the JSON report; "
           f"{len(parser.heatmaps)} heat maps, {cells:,} cells, all with tooltips and colour "
           f"classes as the JSON's utilization gives; {len(parser.capacity_charts)} capacity "
-          f"charts, {scaled} auto scaling action(s)")
+          f"charts, {scaled} auto scaling action(s); {len(parser.cost_charts)} cost charts")
     if pixels:
         warm_observed, warm_expected, seconds, detail = pixels
         print(f"  heat maps screenshot (Chromium {seconds:.1f} s): {warm_observed:,} warm pixels "

@@ -444,6 +444,16 @@ void RunSection(Page& page, const Report& report, size_t index, bool compare) {
   TimelineChart(page, report);
   PhasesTable(page, report);
   CostTable(page, report.cost);
+  std::vector<CostRow> rows;
+  for (size_t i = 0; i < report.cost.resources.size(); ++i) {
+    const ResourceCost& c = report.cost.resources[i];
+    rows.push_back({.label = c.index ? c.table + " / " + *c.index : c.table,
+                    .path = page.prefix() + fmt::format("cost.resources[{}]", i),
+                    .read = c.read_cost,
+                    .write = c.write_cost,
+                    .storage = c.storage_cost});
+  }
+  CostChart(page, rows, report.cost.currency, "The bill by table and index");
   for (size_t i = 0; i < report.resources.size(); ++i)
     ResourceSection(page, report.resources[i], i);
 
@@ -597,6 +607,16 @@ std::string HtmlReport(const std::vector<Report>& runs) {
     }
     page.Raw("</nav></header>\n");
     CompareTable(page, runs);
+    std::vector<CostRow> bills;
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const Bill& bill = runs[i].cost;
+      bills.push_back({.label = fmt::format("Run {}: {}", i + 1, runs[i].workload),
+                       .path = fmt::format("runs[{}].cost", i),
+                       .read = bill.read_cost,
+                       .write = bill.write_cost,
+                       .storage = bill.storage_cost});
+    }
+    CostChart(page, bills, runs.front().cost.currency, "The runs' bills side by side");
   }
   for (size_t i = 0; i < runs.size(); ++i) {
     page.set_prefix(compare ? fmt::format("runs[{}].", i) : "");

@@ -391,4 +391,79 @@ void CapacityChart(Page& page, const ResourceReport& resource, const std::string
   page.Raw("</table>\n");
 }
 
+void CostChart(Page& page, const std::vector<CostRow>& rows, std::string_view currency,
+               std::string_view caption) {
+  if (rows.empty()) return;
+  page.Raw("<h4>");
+  page.Text(caption);
+  page.Raw("</h4>\n");
+  struct Part {
+    const char* name;
+    const char* color;
+    double CostRow::*member;
+  };
+  static constexpr Part kParts[] = {{"read", "#1971c2", &CostRow::read},
+                                    {"write", "#c2255c", &CostRow::write},
+                                    {"storage", "#868e96", &CostRow::storage}};
+  page.Raw("<div class=\"legend\">");
+  for (const Part& part : kParts) {
+    page.Raw(fmt::format("<span><span class=\"sw\" style=\"background:{}\"></span> {} cost</span>",
+                         part.color, part.name));
+  }
+  page.Raw("</div>\n");
+  double max_total = 0;
+  for (const CostRow& row : rows)
+    max_total = std::max(max_total, row.read + row.write + row.storage);
+  if (!(max_total > 0)) max_total = 1;
+  constexpr int kLabel = 240, kBar = 760, kRow = 24, kTop = 6, kAxis = 34, kWidth = 1100;
+  const int height = kTop + kRow * static_cast<int>(rows.size()) + kAxis;
+  std::string& out = page.out();
+  out += fmt::format(
+      "<svg class=\"chart cost\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" "
+      "role=\"img\" aria-label=\"",
+      kWidth, height);
+  AppendEscaped(out, caption);
+  out += "\">\n";
+  const double step = NiceStep(max_total, 5);
+  const double top_value = std::ceil(max_total / step) * step;
+  auto x_of = [&](double cost) { return kLabel + cost / top_value * kBar; };
+  const int axis_y = kTop + kRow * static_cast<int>(rows.size());
+  for (double v = 0; v <= top_value + step / 2; v += step) {
+    out += fmt::format(
+        "<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"/>"
+        "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">",
+        x_of(v), kTop, axis_y, axis_y + 14);
+    AppendEscaped(out, Trimmed(v, 6));
+    out += "</text>\n";
+  }
+  out +=
+      fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">", kLabel + kBar / 2, height - 4);
+  AppendEscaped(out, fmt::format("cost ({})", currency));
+  out += "</text>\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const CostRow& row = rows[i];
+    const int y = kTop + kRow * static_cast<int>(i);
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" dy=\".35em\">", kLabel - 8,
+                       y + kRow / 2);
+    AppendEscaped(out, row.label);
+    out += "</text>\n";
+    double at = 0;
+    for (const Part& part : kParts) {
+      const double cost = row.*part.member;
+      if (!(cost > 0)) continue;
+      out += fmt::format(
+          "<rect class=\"cost-part\" data-figure-path=\"{}.{}_cost\" data-cost=\"{}\" "
+          "x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\" fill=\"{}\"><title>",
+          row.path, part.name, cost, x_of(at), y + 3, x_of(at + cost) - x_of(at), kRow - 6,
+          part.color);
+      AppendEscaped(
+          out, fmt::format("{}: {} cost {} {}", row.label, part.name, Trimmed(cost, 6), currency));
+      out += "</title></rect>\n";
+      at += cost;
+    }
+  }
+  out += fmt::format("<path class=\"axis\" d=\"M{0} {1}V{2}H{3}\"/>\n</svg>\n", kLabel, kTop,
+                     axis_y, kLabel + kBar);
+}
+
 }  // namespace partstore::sim::html

@@ -173,6 +173,7 @@ class Page {
   void Raw(std::string_view text) { out_ += text; }
   void Text(std::string_view text) { AppendEscaped(out_, text); }
   void set_prefix(std::string prefix) { prefix_ = std::move(prefix); }
+  const std::string& prefix() const { return prefix_; }
 
   // <span class="figure" data-figure=PATH data-value=RAW>TEXT</span>
   void Figure(std::string_view path, const Value& value) {
@@ -222,5 +223,17 @@ void HeatMapSvg(Page& page, const ResourceReport& resource, const std::string& p
 // A provisioned table's or GSI's provisioned vs consumed units per minute, with auto scaling's
 // actions, and the actions' table.
 void CapacityChart(Page& page, const ResourceReport& resource, const std::string& path);
+// One horizontal bar per row, its read, write and storage costs stacked (each <rect> carries its
+// cost in data-cost, and its JSON member in data-figure-path): a run's bill by table and GSI, or
+// the runs' bills side by side.
+struct CostRow {
+  std::string label;
+  std::string path;  // the JSON object holding read_cost, write_cost, storage_cost
+  double read = 0;
+  double write = 0;
+  double storage = 0;
+};
+void CostChart(Page& page, const std::vector<CostRow>& rows, std::string_view currency,
+               std::string_view caption);
 
 }  // namespace partstore::sim::html
