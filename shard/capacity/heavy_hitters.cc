@@ -5,7 +5,20 @@
 
 namespace partstore::capacity {
 
-HeavyHitters::HeavyHitters(size_t capacity) : capacity_(std::max<size_t>(capacity, 1)) {}
+namespace {
+
+constexpr size_t kFilterPerCounter = 8;
+
+size_t FilterSize(size_t capacity) {
+  size_t n = 1;
+  while (n < capacity * kFilterPerCounter) n <<= 1;
+  return n;
+}
+
+}  // namespace
+
+HeavyHitters::HeavyHitters(size_t capacity)
+    : capacity_(std::max<size_t>(capacity, 1)), filter_(FilterSize(capacity_), 0) {}
 
 size_t HeavyHitters::AddWeight(std::string_view key, int64_t weight) {
   assert(weight >= 0);
@@ -20,13 +33,16 @@ size_t HeavyHitters::AddWeight(std::string_view key, int64_t weight) {
     return kNotAssigned;
   }
 
+  const size_t bucket = KeyHash{}(key) & (filter_.size() - 1);
   if (counters_.size() < capacity_) {
     const size_t slot = counters_.size();
     auto [it, inserted] = index_.emplace(std::string(key), slot);
     assert(inserted);
     Counter& counter = counters_.emplace_back();
     counter.key = &it->first;
-    counter.count = weight;
+    counter.count = filter_[bucket] + weight;
+    counter.error = filter_[bucket];
+    counter.bucket = bucket;
     counter.stamp = stamp_;
     heap_.push_back(slot);
     counter.heap_pos = heap_.size() - 1;
@@ -34,10 +50,19 @@ size_t HeavyHitters::AddWeight(std::string_view key, int64_t weight) {
     return slot;
   }
 
-  // Evict the minimum (heap_[0]). Its index node is re-keyed in place rather than erased and
-  // re-created, which keeps the key's string buffer when it is large enough.
+  // The filter: an untracked key whose bucket's bound, with this weight, stays under the minimum
+  // count only adds to the bound.
   const size_t slot = heap_[0];
   Counter& counter = counters_[slot];
+  const int64_t bound = filter_[bucket];
+  if (bound + weight < counter.count) {
+    filter_[bucket] = bound + weight;
+    return kNotAssigned;
+  }
+  // Evict the minimum (heap_[0]): its count bounds its key's weight from now on. Its index node is
+  // re-keyed in place rather than erased and re-created, which keeps the key's string buffer when
+  // it is large enough.
+  filter_[counter.bucket] = std::max(filter_[counter.bucket], counter.count);
   auto node = index_.extract(*counter.key);
   assert(!node.empty());
   node.key().assign(key.data(), key.size());
@@ -45,8 +70,9 @@ size_t HeavyHitters::AddWeight(std::string_view key, int64_t weight) {
   assert(inserted.inserted);
   counter.key = &inserted.position->first;
   counter.display.clear();
-  counter.error = counter.count;
-  counter.count += weight;
+  counter.error = bound;
+  counter.count = bound + weight;
+  counter.bucket = bucket;
   counter.stamp = stamp_;
   // The new (count, key) may be larger than the children's, never smaller than the root's parent
   // (it has none): sifting down restores the heap.
@@ -114,6 +140,7 @@ void HeavyHitters::Clear() {
   counters_.clear();
   heap_.clear();
   index_.clear();
+  std::fill(filter_.begin(), filter_.end(), 0);
   total_weight_ = 0;
 }
 

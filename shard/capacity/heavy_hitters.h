@@ -1,13 +1,20 @@
 // HeavyHitters: a top-k sketch over string keys with non-negative int64 weights, in memory bounded
-// by a fixed number of counters (the Space-Saving algorithm, Metwally, Agrawal and El Abbadi,
-// "Efficient Computation of Frequent and Top-k Elements in Data Streams", ICDT 2005).
+// by a fixed number of counters: Filtered Space-Saving (Homem and Carvalho, "Finding top-k
+// elements in data streams", Information Sciences 180(24), 2010), Space-Saving (Metwally, Agrawal
+// and El Abbadi, ICDT 2005) with a filter in front of its evictions.
 //
-// The sketch holds at most capacity() counters {key, display, count, error}. Adding weight w to a
-// key that has a counter adds w to its count; an untracked key takes a free counter with count w,
-// or, when all are taken, the counter with the smallest count m (ties: the one added to least
-// recently), which becomes {key, count m + w, error m}. Guarantees, with N = total_weight():
+// The sketch holds at most capacity() counters {key, display, count, error} and a filter of
+// 8 x capacity (rounded up to a power of two) buckets, each an upper bound of the weight of every
+// untracked key hashed to it. Adding weight w to a tracked key adds w to its count. An untracked
+// key in bucket b with bound a:
+//   - takes a free counter {count a + w, error a};
+//   - when all are taken, and a + w is below the smallest count m: adds w to the bound (nothing
+//     else changes: a stream of rare keys costs an array add, not an eviction);
+//   - else takes the counter with the smallest count (ties: the one added to least recently),
+//     which becomes {key, count a + w, error a}; the evicted key's bucket bound becomes at least m.
+// Guarantees, with N = total_weight():
 //   - for every tracked key: true weight <= count <= true weight + error, and error <= N /
-//   capacity;
+//     capacity (the counts sum to at most N);
 //   - every key whose true weight exceeds N / capacity is tracked;
 //   - while no more than capacity() distinct keys have been added, every count is exact (error 0).
 // Weights are added with plain int64 arithmetic: the caller keeps total_weight() below INT64_MAX.
@@ -17,10 +24,12 @@
 // tracked key, the hot path, builds nothing. Add costs O(log capacity) and allocates only when a
 // counter is assigned. The eviction tie rule compares integers (an add stamp), not keys: in a
 // stream of many distinct keys most counters share the minimum count, and comparing their keys
-// on every sift was the sketch's main cost.
+// on every sift was the sketch's main cost; the filter then took the evictions of a Zipfian
+// stream's tail off the hot path (bench/README.md, "Simulator v2").
 //
 // Results are deterministic: the same sequence of Add calls gives the same counters and the same
-// Top(), independent of addresses and hash order.
+// Top(), independent of addresses and of the index's hash order (the filter's buckets come from
+// std::hash, fixed for a given standard library).
 //
 // Thread safety: not thread-safe; const methods are thread-safe when nothing modifies the sketch.
 #pragma once
@@ -80,6 +89,10 @@ class HeavyHitters {
   // Forgets every key and resets total_weight(). Keeps the counter array's allocation.
   void Clear();
 
+  // The filter's size, and the bucket of `key` (for tests and models of the sketch).
+  size_t filter_buckets() const { return filter_.size(); }
+  size_t BucketOf(std::string_view key) const { return KeyHash{}(key) & (filter_.size() - 1); }
+
  private:
   // Transparent hashing so that lookups by string_view allocate nothing.
   struct KeyHash {
@@ -97,6 +110,7 @@ class HeavyHitters {
     int64_t error = 0;
     uint64_t stamp = 0;   // when it was last added to (the eviction tie rule: oldest first)
     size_t heap_pos = 0;  // position of this counter in heap_
+    size_t bucket = 0;    // its key's filter bucket
   };
 
   static constexpr size_t kNotAssigned = static_cast<size_t>(-1);
@@ -117,6 +131,9 @@ class HeavyHitters {
   std::vector<Counter> counters_;  // at most capacity_, indexed by slot
   std::vector<size_t> heap_;       // binary min-heap of slots, ordered by Less
   Index index_;                    // key -> slot
+  // The filter (Filtered Space-Saving): per bucket of key hashes, an upper bound of the weight of
+  // each untracked key in it. kFilterPerCounter buckets a counter, a power of two in all.
+  std::vector<int64_t> filter_;
 };
 
 }  // namespace partstore::capacity

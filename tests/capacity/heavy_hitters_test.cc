@@ -39,11 +39,13 @@ class ZipfKeys {
   std::vector<double> cdf_;
 };
 
-// A trivially correct Space-Saving: linear scans, the same tie rule (smallest count, then the
-// counter added to least recently). Counters are kept in a map by key.
+// A trivially correct Filtered Space-Saving: linear scans, the same tie rule (smallest count,
+// then the counter added to least recently) and the sketch's filter buckets. Counters are kept in
+// a map by key.
 class ModelSpaceSaving {
  public:
-  explicit ModelSpaceSaving(size_t capacity) : capacity_(capacity) {}
+  explicit ModelSpaceSaving(const HeavyHitters& sketch)
+      : sketch_(sketch), capacity_(sketch.capacity()), filter_(sketch.filter_buckets(), 0) {}
   void Add(const std::string& key, int64_t weight) {
     ++now_;
     if (auto it = counters_.find(key); it != counters_.end()) {
@@ -51,8 +53,10 @@ class ModelSpaceSaving {
       it->second.last = now_;
       return;
     }
+    const size_t bucket = sketch_.BucketOf(key);
+    const int64_t bound = filter_[bucket];
     if (counters_.size() < capacity_) {
-      counters_[key] = {weight, 0, now_};
+      counters_[key] = {bound + weight, bound, now_, bucket};
       return;
     }
     auto min = counters_.begin();
@@ -62,9 +66,13 @@ class ModelSpaceSaving {
         min = it;
       }
     }
-    const int64_t m = min->second.count;
+    if (bound + weight < min->second.count) {
+      filter_[bucket] += weight;
+      return;
+    }
+    filter_[min->second.bucket] = std::max(filter_[min->second.bucket], min->second.count);
     counters_.erase(min);
-    counters_[key] = {m + weight, m, now_};
+    counters_[key] = {bound + weight, bound, now_, bucket};
   }
   // (key, count, error) by count descending, key ascending.
   std::vector<std::tuple<std::string, int64_t, int64_t>> Top() const {
@@ -82,10 +90,13 @@ class ModelSpaceSaving {
     int64_t count;
     int64_t error;
     int64_t last;  // the Add that last touched it
+    size_t bucket;
   };
+  const HeavyHitters& sketch_;
   size_t capacity_;
   int64_t now_ = 0;
   std::map<std::string, Counter> counters_;
+  std::vector<int64_t> filter_;
 };
 
 std::vector<std::tuple<std::string, int64_t, int64_t>> Flatten(
@@ -111,33 +122,40 @@ TEST(HeavyHittersTest, ExactWhileDistinctKeysFitCapacity) {
   EXPECT_EQ(sketch.Top(10)[0].display, Display("c"));
 }
 
-TEST(HeavyHittersTest, EvictsTheMinimum) {
+TEST(HeavyHittersTest, AnUntrackedKeyTakesTheMinimumWhenItsBoundReachesIt) {
   HeavyHitters sketch(3);
+  ASSERT_NE(sketch.BucketOf("b"), sketch.BucketOf("d"));
   Add(sketch, "a", 10);
   Add(sketch, "b", 3);
   Add(sketch, "c", 5);
-  Add(sketch, "d", 1);  // evicts b (3): d = 3 + 1, error 3
   using T = std::tuple<std::string, int64_t, int64_t>;
-  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"a", 10, 0}, {"c", 5, 0}, {"d", 4, 3}}));
+  const std::vector<T> before{{"a", 10, 0}, {"c", 5, 0}, {"b", 3, 0}};
+  Add(sketch, "d", 1);  // its bound, 1, is under the minimum (b, 3): only the bound grows
+  EXPECT_EQ(Flatten(sketch.Top(10)), before);
+  Add(sketch, "d", 1);  // 2
+  EXPECT_EQ(Flatten(sketch.Top(10)), before);
+  Add(sketch, "d", 1);  // 3: evicts b; d = 3, error 2 (the bound before this add)
+  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"a", 10, 0}, {"c", 5, 0}, {"d", 3, 2}}));
   EXPECT_EQ(sketch.Top(3)[2].display, Display("d"));
-  Add(sketch, "e", 0);  // evicts d (4): e = 4, error 4
-  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"a", 10, 0}, {"c", 5, 0}, {"e", 4, 4}}));
-  Add(sketch, "b", 2);  // evicts e again: b = 6, error 4
-  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"a", 10, 0}, {"b", 6, 4}, {"c", 5, 0}}));
-  EXPECT_EQ(sketch.total_weight(), 21);
+  Add(sketch, "b", 1);  // b's bound is its evicted count, 3: 3 + 1 evicts d (3); b = 4, error 3
+  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"a", 10, 0}, {"c", 5, 0}, {"b", 4, 3}}));
+  EXPECT_EQ(sketch.total_weight(), 22);
 }
 
 TEST(HeavyHittersTest, EvictionTiesTakeTheLeastRecentlyAddedTo) {
   HeavyHitters sketch(3);
+  for (const char* key : {"z", "b", "x", "y"}) {
+    ASSERT_NE(sketch.BucketOf("m"), sketch.BucketOf(key)) << key;
+  }
   Add(sketch, "m", 2);
   Add(sketch, "z", 2);
   Add(sketch, "b", 2);
-  Add(sketch, "x", 1);  // all at 2: evicts "m", the oldest
+  Add(sketch, "x", 2);  // all at 2: evicts "m", the oldest
   using T = std::tuple<std::string, int64_t, int64_t>;
-  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"x", 3, 2}, {"b", 2, 0}, {"z", 2, 0}}));
-  Add(sketch, "b", 0);  // touched: now the newest of the two at 2
-  Add(sketch, "y", 1);  // evicts "z"
-  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"x", 3, 2}, {"y", 3, 2}, {"b", 2, 0}}));
+  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"b", 2, 0}, {"x", 2, 0}, {"z", 2, 0}}));
+  Add(sketch, "z", 0);  // touched: now the newest at 2
+  Add(sketch, "y", 2);  // evicts "b"
+  EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"x", 2, 0}, {"y", 2, 0}, {"z", 2, 0}}));
 }
 
 TEST(HeavyHittersTest, TopOrdersByCountThenKeyAndStopsAtN) {
@@ -163,11 +181,11 @@ TEST(HeavyHittersTest, ZeroCapacityMeansOne) {
   HeavyHitters sketch(0);
   EXPECT_EQ(sketch.capacity(), 1u);
   Add(sketch, "a", 1);
-  Add(sketch, "b", 1);
+  Add(sketch, "b", 1);  // its bound (0) + 1 reaches a's count: b takes the counter
   ASSERT_EQ(sketch.size(), 1u);
   EXPECT_EQ(sketch.Top(1)[0].key, "b");
-  EXPECT_EQ(sketch.Top(1)[0].count, 2);
-  EXPECT_EQ(sketch.Top(1)[0].error, 1);
+  EXPECT_EQ(sketch.Top(1)[0].count, 1);
+  EXPECT_EQ(sketch.Top(1)[0].error, 0);
 }
 
 TEST(HeavyHittersTest, MakeDisplayIsCalledOnlyOnAssignment) {
@@ -185,7 +203,9 @@ TEST(HeavyHittersTest, MakeDisplayIsCalledOnlyOnAssignment) {
   add("a");
   add("b");
   EXPECT_EQ(calls, 2);  // a and b assigned once each
-  add("c");             // evicts b (2): assigned
+  add("c");             // its bound, 1, is under b's 2: not assigned
+  EXPECT_EQ(calls, 2);
+  add("c");  // 2: evicts b, assigned
   EXPECT_EQ(calls, 3);
   add("c");
   add("a");
@@ -208,15 +228,15 @@ TEST(HeavyHittersTest, ClearForgetsEverything) {
   EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"a", 2, 0}, {"c", 1, 0}}));
 }
 
-// The Space-Saving guarantees on skewed random streams, and the exact counters of a trivially
-// correct model with the same tie rule.
+// The guarantees on skewed random streams, and the exact counters of a trivially correct model
+// with the same tie rule and filter.
 TEST(HeavyHittersTest, SpaceSavingGuaranteesOnZipfStreams) {
   for (size_t capacity : {1, 2, 7, 32, 100}) {
     for (double s : {0.8, 1.1, 1.5}) {
       SCOPED_TRACE("capacity " + std::to_string(capacity) + " s " + std::to_string(s));
       ZipfKeys keys(2000, s, 42 + capacity);
       HeavyHitters sketch(capacity);
-      ModelSpaceSaving model(capacity);
+      ModelSpaceSaving model(sketch);
       std::map<std::string, int64_t> truth;
       int64_t total = 0;
       for (int i = 0; i < 20000; ++i) {
@@ -243,7 +263,7 @@ TEST(HeavyHittersTest, SpaceSavingGuaranteesOnZipfStreams) {
         EXPECT_LE(e.error * int64_t(capacity), total) << e.key;
         EXPECT_EQ(e.display, Display(e.key));
       }
-      EXPECT_EQ(sum_of_counts, total);
+      EXPECT_LE(sum_of_counts, total);
       for (const auto& [key, true_count] : truth) {
         if (true_count * int64_t(capacity) > total) {
           EXPECT_TRUE(tracked.count(key)) << key;
@@ -276,7 +296,8 @@ TEST(HeavyHittersTest, SizeStaysWithinCapacityUnderManyDistinctKeys) {
     });
     ASSERT_LE(sketch.size(), 64u);
   }
-  EXPECT_EQ(displays, 100000);  // every key was new
+  // Every key was new, but the filter gives a counter to few: the rest only raise its bounds.
+  EXPECT_LT(displays, 100000 / 3);  // (24,078 with this stream)
   // Keys longer than the small-string buffer reuse re-keyed counters correctly.
   const std::string long_key(200, 'x');
   Add(sketch, long_key, 1000000);
