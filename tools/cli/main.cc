@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   serve->add_option("--threads", serve_options.threads, "Worker threads (0: one per core)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 1024));
   serve
       ->add_option("--auth", serve_options.auth,
                    "none: any credentials; sigv4: every request signed (Signature Version 4) "
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
       ->add_option("--snapshot-every", serve_options.snapshot_every,
                    "Seconds between snapshots (needs --data-dir; 0: only at shutdown and on "
                    "demand)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 31'536'000));
   serve->add_option("--wal", serve_options.wal,
                     "Log every change before answering it, replayed at the next start (needs "
                     "--data-dir): fsync=always (nothing acknowledged is lost), fsync=everysec "
@@ -215,10 +215,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   bench->add_option("--seconds", bench_command.seconds, "Measured seconds per cell")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(0.001, 86400.0))
       ->capture_default_str();
   bench->add_option("--warmup", bench_command.warmup, "Warm-up seconds per cell, not measured")
-      ->check(CLI::NonNegativeNumber)
+      ->check(CLI::Range(0.0, 86400.0))
       ->capture_default_str();
   bench
       ->add_option("--rounds", bench_command.rounds,
@@ -252,19 +252,61 @@ int main(int argc, char** argv) {
   bench->add_option("--static-body", bench_command.static_body,
                     "Write the GetItem response body a static server should return, and exit");
 
-  CLI11_PARSE(app, argc, argv);
+  // What CLI11 would answer with "A subcommand is required": `partstore help [COMMAND]`, an
+  // unknown command, an unknown option before the command.
+  if (argc >= 2) {
+    const std::string first = argv[1];
+    std::string commands;
+    for (const CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
+      commands += (commands.empty() ? "" : ", ") + command->get_name();
+    }
+    if (first == "help") {
+      if (argc >= 3) {
+        try {
+          std::cout << app.get_subcommand(argv[2])->help();
+          return 0;
+        } catch (const CLI::OptionNotFound&) {
+          std::cerr << "partstore help: unknown command '" << argv[2] << "' (commands: " << commands
+                    << ")\n";
+          return 2;
+        }
+      }
+      std::cout << app.help();
+      return 0;
+    }
+    if (!first.starts_with("-") &&
+        app.get_subcommands([&](CLI::App* c) { return c->get_name() == first; }).empty()) {
+      std::cerr << "partstore: unknown command '" << first << "' (commands: " << commands
+                << "; partstore --help explains them)\n";
+      return 2;
+    }
+    if (first.starts_with("-") && first != "-h" && first != "--help" && first != "--version") {
+      std::cerr << "partstore: unknown option '" << first
+                << "' (options go after the command: partstore COMMAND --help lists them)\n";
+      return 2;
+    }
+  }
+  // Bad arguments exit with 2 (as the README says), help and --version with 0.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
 
   for (const partstore::cli::CapacityFlags* flags : {&run_capacity, &serve_options.capacity}) {
     if (std::string conflict = flags->Conflict(); !conflict.empty()) {
-      return app.exit(CLI::ValidationError("--clock", conflict));
+      app.exit(CLI::ValidationError("--clock", conflict));
+      return 2;
     }
     // The Database's own checks (a limit under 1 MiB, a sweep interval out of range, ...).
     if (auto opened = partstore::Database::Open(partstore::cli::DatabaseOptionsFor(*flags));
         !opened.ok()) {
-      return app.exit(CLI::ValidationError("options", std::string(opened.status().message())));
+      app.exit(CLI::ValidationError("options", std::string(opened.status().message())));
+      return 2;
     }
     if (flags->hash_keys && flags->record.empty()) {
-      return app.exit(CLI::ValidationError("--hash-keys", "needs --record FILE"));
+      app.exit(CLI::ValidationError("--hash-keys", "needs --record FILE"));
+      return 2;
     }
   }
   // The traces asked for, opened before any work (an unwritable path fails now).
@@ -274,7 +316,8 @@ int main(int argc, char** argv) {
     }
     auto trace = partstore::TraceRecorder::Open(flags->record, {.hash_keys = flags->hash_keys});
     if (!trace.ok()) {
-      return app.exit(CLI::ValidationError("--record", std::string(trace.status().message())));
+      app.exit(CLI::ValidationError("--record", std::string(trace.status().message())));
+      return 2;
     }
     flags->trace = std::move(*trace);
   }

@@ -6,10 +6,14 @@
 // (with capacity simulation when --capacity on or --clock manual asked for it; the capacity
 // extensions are ops too: {"op": "Partstore.AdvanceClock", "request": {"Seconds": 1}}).
 //
-// A line that is not such an object gets a SerializationException body. A line whose first
-// non-blank character is '#' is a comment and answers nothing, so scripts can be annotated; an
-// empty line answers nothing either. Exit status: 0 when every request was answered (errors
-// included), 1 when FILE cannot be read.
+// A line that is not such an object gets a SerializationException body whose message names the
+// line (its number among the input's lines, comments included) and what is wrong; an unknown
+// "op" gets UnknownOperationException naming it. A line whose first non-blank character is '#'
+// is a comment and answers nothing, so scripts can be annotated; an empty line answers nothing
+// either. Each answer is flushed as it is written, so that a program can drive `partstore run` as
+// a co-process (write a request, read its answer). Exit status: 0 when every request was
+// answered (errors included), 1 when FILE cannot be read.
+#include <fmt/format.h>
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -28,21 +32,27 @@ namespace partstore::cli {
 
 namespace {
 
-// The answer to one input line.
-std::string RunLine(Database& db, std::string_view line) {
+// The answer to input line `number`.
+std::string RunLine(Database& db, std::string_view line, int64_t number) {
+  auto refuse = [&](Code code, std::string_view message) {
+    return protocol::ErrorResponse(Status(code, fmt::format("line {}: {}", number, message))).body;
+  };
   rapidjson::Document document;
-  Status parsed = protocol::ParseJson(line, &document);
-  if (!parsed.ok()) return protocol::ErrorResponse(parsed).body;
+  if (!protocol::ParseJson(line, &document).ok()) {
+    return refuse(Code::kSerialization,
+                  "not JSON: each line must be an object {\"op\": ..., \"request\": ...}");
+  }
   if (!document.IsObject()) {
-    return protocol::ErrorResponse(
-               Status::Serialization("Each line must be an object {\"op\": ..., \"request\": ...}"))
-        .body;
+    return refuse(Code::kSerialization,
+                  "each line must be an object {\"op\": ..., \"request\": ...}");
   }
   auto op = document.FindMember("op");
   if (op == document.MemberEnd() || !op->value.IsString()) {
-    return protocol::ErrorResponse(
-               Status::Serialization("Missing \"op\": the operation name, e.g. \"GetItem\""))
-        .body;
+    return refuse(Code::kSerialization, "missing \"op\": the operation name, e.g. \"GetItem\"");
+  }
+  const std::string_view name(op->value.GetString(), op->value.GetStringLength());
+  if (!protocol::IsOperation(name)) {
+    return refuse(Code::kUnknownOperation, fmt::format("unknown operation \"{}\"", name));
   }
   std::string body = "{}";
   if (auto request = document.FindMember("request"); request != document.MemberEnd()) {
@@ -51,9 +61,7 @@ std::string RunLine(Database& db, std::string_view line) {
     request->value.Accept(writer);
     body.assign(buffer.GetString(), buffer.GetSize());
   }
-  return protocol::Dispatch(
-             db, std::string_view(op->value.GetString(), op->value.GetStringLength()), body)
-      .body;
+  return protocol::Dispatch(db, name, body).body;
 }
 
 bool Skipped(std::string_view line) {
@@ -66,11 +74,11 @@ bool Skipped(std::string_view line) {
 int RunScript(std::istream& in, std::ostream& out, const DatabaseOptions& options) {
   Database db(options);
   std::string line;
-  while (std::getline(in, line)) {
+  for (int64_t number = 1; std::getline(in, line); ++number) {
     if (Skipped(line)) continue;
-    out << RunLine(db, line) << '\n';
+    out << RunLine(db, line, number) << '\n';
+    out.flush();  // (a co-process waits for each answer)
   }
-  out.flush();
   return 0;
 }
 

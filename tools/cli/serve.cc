@@ -171,10 +171,12 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
   server::Server server(db, server_options);
   if (Status started = server.Start(); !started.ok()) {
     err << "partstore serve: " << started.message() << '\n';
-    return 1;
+    return started.code() == Code::kValidation ? 2 : 1;  // a bad --host is a bad argument
   }
-  out << "partstore serve: listening on http://" << options.host << ':' << server.port()
-      << std::endl;
+  // An IPv6 address is bracketed in a URL (RFC 3986): http://[::1]:8000.
+  const bool ipv6 = options.host.find(':') != std::string::npos;
+  out << "partstore serve: listening on http://" << (ipv6 ? "[" : "") << options.host
+      << (ipv6 ? "]" : "") << ':' << server.port() << std::endl;
   if (const std::string capacity = options.capacity.Describe(); !capacity.empty()) {
     out << "partstore serve: " << capacity << std::endl;
   }

@@ -104,6 +104,42 @@ Status WriteFile(const std::string& path, const std::string& text) {
   return Status::Ok();
 }
 
+// Whether `path` can be written (its directory exists and is writable; the file, if there, is
+// writable), checked before a run so that a typo does not cost the whole simulation: an error
+// naming `option` and the path, or OK.
+Status CheckWritable(std::string_view option, const std::string& path) {
+  if (path.empty()) return Status::Ok();
+  namespace fs = std::filesystem;
+  const fs::path target = fs::absolute(path);
+  const fs::path dir = target.parent_path();
+  std::error_code ec;
+  std::string why;
+  if (!fs::is_directory(dir, ec)) {
+    why = "no such directory";
+  } else if (fs::is_directory(target, ec)) {
+    why = "it is a directory";
+  } else if (access(dir.c_str(), W_OK) != 0 ||
+             (fs::exists(target, ec) && access(target.c_str(), W_OK) != 0)) {
+    why = "permission denied";
+  }
+  if (why.empty()) return Status::Ok();
+  return Status::Validation(fmt::format("{}: cannot write {} ({})", option, path, why));
+}
+
+// The report files `command` asks for, checked (CheckWritable); prints the error and returns false
+// when one cannot be written.
+bool OutputsWritable(const SimulateCommand& command, std::ostream& err, std::string_view program) {
+  for (const auto& [option, path] :
+       {std::pair<std::string_view, const std::string&>{"--json", command.json},
+        {"--html", command.html}}) {
+    if (Status s = CheckWritable(option, path); !s.ok()) {
+      fmt::print(err, "{}: {}\n", program, s.message());
+      return false;
+    }
+  }
+  return true;
+}
+
 // Prints `text` (by default the runs' text report), writes the JSON and HTML reports asked for
 // (every run in them), and prints where.
 int Emit(const std::vector<sim::Report>& runs, const SimulateCommand& command, std::ostream& out,
@@ -220,6 +256,7 @@ int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream&
     out << sim::PricesToml(prices);
     return 0;
   }
+  if (!OutputsWritable(command, err, "partstore simulate")) return 2;
   if (!command.trace.empty()) return RunReplay(command, prices, out, err);
   if (command.speed != "1x" || !command.tables.empty()) {
     fmt::print(err, "partstore simulate: --speed and --tables go with --trace FILE\n");
@@ -258,14 +295,15 @@ int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream&
 }
 
 int RunDemo(const SimulateCommand& command, std::ostream& out, std::ostream& err) {
+  SimulateCommand demo = command;
+  demo.workloads = {"viral-product", "viral-product-sharded"};
+  if (demo.html.empty()) demo.html = "partstore-demo.html";
+  if (!OutputsWritable(demo, err, "partstore demo")) return 2;
   fmt::print(
       out,
       "partstore demo: a product goes viral on the seed article's e-commerce table.\n"
       "Two runs of the same traffic on a simulated clock: unsharded, then with write sharding\n"
       "(tools/scenarios/viral_product.toml and viral_product_sharded.toml).\n\n");
-  SimulateCommand demo = command;
-  demo.workloads = {"viral-product", "viral-product-sharded"};
-  if (demo.html.empty()) demo.html = "partstore-demo.html";
   std::vector<sim::Report> runs;
   for (const std::string& name : demo.workloads) {
     const sim::Scenario* s = sim::FindScenario(name);

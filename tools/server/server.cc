@@ -334,8 +334,19 @@ Server::~Server() = default;
 
 Status Server::Start() {
   beast::error_code ec;
-  const auto address = net::ip::make_address(impl_->options.host, ec);
-  if (ec) return Status::Validation("invalid --host " + impl_->options.host + ": " + ec.message());
+  auto address = net::ip::make_address(impl_->options.host, ec);
+  if (ec) {
+    // A name ("localhost"): its first address.
+    net::io_context io;
+    tcp::resolver resolver(io);
+    const auto found = resolver.resolve(impl_->options.host, "", ec);
+    if (ec || found.empty()) {
+      return Status::Validation("invalid --host " + impl_->options.host +
+                                ": neither an IP address nor a name this machine resolves" +
+                                (ec ? " (" + ec.message() + ")" : std::string()));
+    }
+    address = found.begin()->endpoint().address();
+  }
   const tcp::endpoint endpoint(address, impl_->options.port);
   auto& acceptor = *impl_->acceptor;
   acceptor.open(endpoint.protocol(), ec);

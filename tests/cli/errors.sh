@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The first things a new user mistypes, and what partstore answers: the exit status (2 for bad
+# arguments, 0 for help) and a message that says what is wrong.
+# Usage: errors.sh PARTSTORE
+set -u
+partstore=$1
+failures=0
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# expect STATUS TEXT ARGS...: `partstore ARGS` exits with STATUS and prints TEXT (stdout or stderr).
+expect() {
+  local status=$1 text=$2
+  shift 2
+  local out rc
+  out=$("$partstore" "$@" 2>&1 < /dev/null)
+  rc=$?
+  if [[ $rc -ne $status ]]; then
+    echo "FAIL: partstore $*: exit $rc, expected $status; output: ${out:0:300}"
+    failures=$((failures + 1))
+  elif [[ "$out" != *"$text"* ]]; then
+    echo "FAIL: partstore $*: no \"$text\" in: ${out:0:300}"
+    failures=$((failures + 1))
+  fi
+}
+
+expect 2 "unknown command 'frobnicate' (commands: demo, simulate, run, serve" frobnicate
+expect 2 "unknown option '--bogus'" --bogus
+expect 0 "Subcommands:" help
+expect 0 "--record" help run
+expect 2 "unknown command 'nope'" help nope
+expect 0 "partstore " --version
+expect 2 "Value -3 not in range" serve --threads -3
+expect 2 "The following argument was not expected: --nope" simulate celebrity --nope
+expect 2 "--html: cannot write /nonexistent/dir/x.html" simulate celebrity --quiet --html /nonexistent/dir/x.html
+expect 2 "--json: cannot write /nonexistent/dir/x.json" simulate celebrity --quiet --json /nonexistent/dir/x.json
+
+expect 2 "invalid --host no.such.host.invalid" serve --host no.such.host.invalid --port 0
+
+# serve: a host name is resolved; an IPv6 address is bracketed in the URL it prints.
+# listens HOST URL: `partstore serve --host HOST --port 0` prints a URL starting with URL.
+listens() {
+  local out
+  out=$(timeout 2 "$partstore" serve --host "$1" --port 0 2>&1)
+  if [[ "$out" != *"listening on $2"* ]]; then
+    echo "FAIL: partstore serve --host $1: no \"listening on $2\" in: ${out:0:300}"
+    failures=$((failures + 1))
+  fi
+}
+listens localhost "http://localhost:"
+if grep -q "00000000000000000000000000000001" /proc/net/if_inet6 2>/dev/null; then
+  listens ::1 "http://[::1]:"
+fi
+
+if [[ $failures -gt 0 ]]; then
+  echo "cli.errors: $failures failure(s)"
+  exit 1
+fi
+echo "cli.errors: every case answered as expected"
