@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The first things a new user mistypes, and what partstore answers: the exit status (2 for bad
 # arguments, 0 for help) and a message that says what is wrong.
-# Usage: errors.sh PARTSTORE
+# Also: every example `partstore --help` shows is in the README, word for word.
+# Usage: errors.sh PARTSTORE README
 set -u
 partstore=$1
+readme=$2
 failures=0
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -50,6 +52,19 @@ listens() {
 listens localhost "http://localhost:"
 if grep -q "00000000000000000000000000000001" /proc/net/if_inet6 2>/dev/null; then
   listens ::1 "http://[::1]:"
+fi
+
+examples=0
+while IFS= read -r line; do
+  examples=$((examples + 1))
+  if ! grep -qF -- "$line" "$readme"; then
+    echo "FAIL: the --help example '$line' is not in the README"
+    failures=$((failures + 1))
+  fi
+done < <("$partstore" --help | sed -n 's/^  \(partstore .*\)$/\1/p')
+if [[ $examples -lt 5 ]]; then
+  echo "FAIL: partstore --help shows $examples examples"
+  failures=$((failures + 1))
 fi
 
 if [[ $failures -gt 0 ]]; then

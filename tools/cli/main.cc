@@ -58,6 +58,19 @@ int main(int argc, char** argv) {
       "partstore: an in-memory store with Amazon DynamoDB's data model and capacity behaviour"};
   app.set_version_flag("--version", std::string("partstore ") + PARTSTORE_VERSION);
   app.require_subcommand(1);
+  // Examples, each as the README shows it (tests/cli/errors.sh checks that they are there).
+  app.footer(
+      "Examples:\n"
+      "  partstore demo                                  # viral-product vs viral-product-sharded\n"
+      "  partstore simulate --list                       # the built-in scenarios\n"
+      "  partstore simulate celebrity --html celebrity.html\n"
+      "  partstore serve --port 8000 --record app.trace.jsonl            # ... run the load test, "
+      "then ^C\n"
+      "  partstore simulate --trace app.trace.jsonl --speed 50x --html replay.html\n"
+      "  partstore serve --data-dir ./data --wal fsync=always     # and every change logged first\n"
+      "  partstore bench --workloads ycsb-c,seed-get-user --keys zipfian --threads 1 --seconds 1\n"
+      "\n"
+      "partstore help COMMAND (or partstore COMMAND --help) lists a command's options.");
 
   partstore::cli::SimulateCommand demo_command;
   CLI::App* demo = app.add_subcommand(
