@@ -32,7 +32,10 @@ expect 0 "Subcommands:" help
 expect 0 "--record" help run
 expect 2 "unknown command 'nope'" help nope
 expect 0 "partstore " --version
-expect 2 "Value -3 not in range" serve --threads -3
+expect 2 "Value -3 not in range 0 to 1024" serve --threads -3
+expect 2 "0 is out of range 0.001 to 86400" bench --seconds 0
+expect 2 "-1 is out of range 0 to 31536000" serve --snapshot-every -1
+expect 2 "'soon' is not a number" serve --snapshot-every soon
 expect 2 "The following argument was not expected: --nope" simulate celebrity --nope
 expect 2 "--html: cannot write /nonexistent/dir/x.html" simulate celebrity --quiet --html /nonexistent/dir/x.html
 expect 2 "--json: cannot write /nonexistent/dir/x.json" simulate celebrity --quiet --json /nonexistent/dir/x.json

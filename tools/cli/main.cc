@@ -1,12 +1,41 @@
 // partstore: the command-line program. Parses arguments with CLI11 and dispatches to one file per
 // subcommand (commands.h).
 #include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdint>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include "tools/cli/commands.h"
 
 namespace {
+
+// A number in [low, high], refused in words ("-1 is out of range 0 to 31536000").
+CLI::Validator Between(double low, double high) {
+  auto text = [](double v) {
+    if (v == std::floor(v) && std::abs(v) < 1e15) return std::to_string(static_cast<int64_t>(v));
+    std::ostringstream out;
+    out << v;
+    return out.str();
+  };
+  return CLI::Validator(
+      [=](std::string& input) -> std::string {
+        size_t used = 0;
+        double value = 0;
+        try {
+          value = std::stod(input, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == 0 || used != input.size()) return "'" + input + "' is not a number";
+        if (!(value >= low && value <= high)) {
+          return input + " is out of range " + text(low) + " to " + text(high);
+        }
+        return std::string();
+      },
+      "NUMBER in [" + text(low) + ", " + text(high) + "]", "Between");
+}
 
 void AddCapacityFlags(CLI::App* command, partstore::cli::CapacityFlags& flags) {
   command
@@ -153,7 +182,7 @@ int main(int argc, char** argv) {
       ->add_option("--snapshot-every", serve_options.snapshot_every,
                    "Seconds between snapshots (needs --data-dir; 0: only at shutdown and on "
                    "demand)")
-      ->check(CLI::Range(0, 31'536'000));
+      ->check(Between(0, 31'536'000));
   serve->add_option("--wal", serve_options.wal,
                     "Log every change before answering it, replayed at the next start (needs "
                     "--data-dir): fsync=always (nothing acknowledged is lost), fsync=everysec "
@@ -228,10 +257,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   bench->add_option("--seconds", bench_command.seconds, "Measured seconds per cell")
-      ->check(CLI::Range(0.001, 86400.0))
+      ->check(Between(0.001, 86400))
       ->capture_default_str();
   bench->add_option("--warmup", bench_command.warmup, "Warm-up seconds per cell, not measured")
-      ->check(CLI::Range(0.0, 86400.0))
+      ->check(Between(0, 86400))
       ->capture_default_str();
   bench
       ->add_option("--rounds", bench_command.rounds,
