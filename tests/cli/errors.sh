@@ -46,7 +46,7 @@ expect 2 "invalid --host no.such.host.invalid" serve --host no.such.host.invalid
 # listens HOST URL: `partstore serve --host HOST --port 0` prints a URL starting with URL.
 listens() {
   local out
-  out=$(timeout 2 "$partstore" serve --host "$1" --port 0 2>&1)
+  out=$(timeout 3 "$partstore" serve --host "$1" --port 0 2>&1)
   if [[ "$out" != *"listening on $2"* ]]; then
     echo "FAIL: partstore serve --host $1: no \"listening on $2\" in: ${out:0:300}"
     failures=$((failures + 1))

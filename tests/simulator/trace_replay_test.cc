@@ -33,7 +33,7 @@ std::string RecordScript(const std::string& name, std::map<std::string, int64_t>
     DatabaseOptions options;
     options.trace = std::make_shared<TraceRecorder>(trace, TraceOptions{});
     Database db(options);
-    const auto path = std::filesystem::path(__FILE__).parent_path().parent_path() / "run" / name;
+    const auto path = std::filesystem::path(PARTSTORE_RUN_SCRIPTS) / name;
     std::ifstream in(path);
     EXPECT_TRUE(in.is_open()) << path;
     for (std::string line; std::getline(in, line);) {

@@ -27,7 +27,7 @@ struct Replay;  // trace_replay.h
 
 struct SimulateOptions {
   // Called with the fraction of the simulated time done (0..1), every 1% or so and once at 1.
-  std::function<void(double fraction)> progress;
+  std::function<void(double fraction)> progress{};
   // What the Report's bill (Report::cost) is priced at (pricing.h).
   Prices prices = DefaultPrices();
   // Non-null: the trace's requests are sent instead of the phases' (the workload is the replay's,
