@@ -112,6 +112,7 @@ auto Traced(DatabaseState& state, const Request& request, Run&& run) -> decltype
     MakeKnown(state, request.table_name);
     item(request.table_name, "", &request.key);
     event.consistent = request.consistent_read;
+    event.missing = result.ok() && !result->item;
   } else if constexpr (std::is_same_v<Request, ScanRequest>) {
     event.op = "Scan";
     MakeKnown(state, request.table_name);

@@ -33,6 +33,7 @@ struct TraceEvent {
   int32_t scanned = -1;            // Query, Scan: ScannedCount
   bool consistent = false;
   bool backward = false;     // Query: ScanIndexForward = false
+  bool missing = false;      // GetItem: no item had the key
   std::string_view error{};  // empty when it succeeded, else the error's name
 };
 

@@ -243,6 +243,10 @@ void TraceRecorder::Record(const internal::TraceEvent& event, int64_t micros) {
     w.Key("backward");
     w.Bool(true);
   }
+  if (event.missing) {
+    w.Key("missing");
+    w.Bool(true);
+  }
   if (!event.error.empty()) {
     w.Key("error");
     String(w, event.error);

@@ -84,6 +84,7 @@ TEST_F(TraceRecorderTest, HashedKeysShowWhichRequestsShareAKeyButNotTheKey) {
   EXPECT_EQ(pk(lines[2]), pk(lines[3]));
   EXPECT_NE(pk(lines[2]), pk(lines[4]));
   EXPECT_NE(lines[2].find(R"("PK":"#)"), std::string::npos) << lines[2];
+  EXPECT_NE(lines[2].find(R"("missing":true)"), std::string::npos) << lines[2];  // none was there
 }
 
 TEST_F(TraceRecorderTest, TheCallerGetsTheResultItAskedFor) {

@@ -169,16 +169,18 @@ TEST(TraceReplayTest, AFailedConditionFailsAgainAndReadsOfUnwrittenItemsArePrelo
       R"({"t":2,"op":"GetItem","table":"Things","key":{"PK":"old"},"units":2,"consistent":true})"
       "\n"
       R"({"t":3,"op":"GetItem","table":"Things","key":{"PK":"old"},"units":2,"consistent":true})"
+      "\n"
+      R"({"t":4,"op":"GetItem","table":"Things","key":{"PK":"never"},"units":0.5,"missing":true})"
       "\n";
   Replay replay = MustRead(trace);
-  ASSERT_EQ(replay.preload.size(), 1u);                  // once
+  ASSERT_EQ(replay.preload.size(), 1u);  // once, and none for the GetItem that found nothing
   EXPECT_GT(ItemSize(replay.preload[0].second), 4096u);  // 2 strongly consistent units: 8 KB
   EXPECT_LE(ItemSize(replay.preload[0].second), 8192u);
   const Report report = MustSimulate(replay.workload, {.replay = &replay});
   EXPECT_EQ(report.phases[0].counts.condition_failed, 1);
-  EXPECT_EQ(report.phases[0].counts.served, 2);
+  EXPECT_EQ(report.phases[0].counts.served, 3);
   ASSERT_FALSE(report.resources.empty());
-  EXPECT_DOUBLE_EQ(report.resources[0].consumed_read_units, 4);  // as recorded
+  EXPECT_DOUBLE_EQ(report.resources[0].consumed_read_units, 4.5);  // as recorded
 }
 
 TEST(TraceReplayTest, AMalformedTraceIsAnErrorNamingTheLine) {

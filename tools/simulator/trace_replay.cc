@@ -193,7 +193,7 @@ class Preloader {
 
   void Note(const ReplayRequest& r, std::vector<std::pair<std::string, Item>>& out) {
     if (r.kind == OpKind::kQuery) return Query(r, out);
-    if (r.kind == OpKind::kScan) return;
+    if (r.kind == OpKind::kScan || r.missing) return;
     // The blocks the request's units paid for, and their size.
     double blocks = r.units;
     int64_t block_bytes = 1024;
@@ -391,6 +391,7 @@ Result<Replay> ReadTrace(std::istream& in, std::string_view source, const Replay
     request.scanned = static_cast<int32_t>(scanned);
     PARTSTORE_ASSIGN_OR_RETURN(request.consistent, r.Bool(line, "consistent"));
     PARTSTORE_ASSIGN_OR_RETURN(request.backward, r.Bool(line, "backward"));
+    PARTSTORE_ASSIGN_OR_RETURN(request.missing, r.Bool(line, "missing"));
     PARTSTORE_ASSIGN_OR_RETURN(std::string error, r.String(line, "error", false));
     request.condition_failed = error.find("ConditionalCheckFailed") != std::string::npos;
     if (Single(request.kind)) {

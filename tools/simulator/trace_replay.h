@@ -13,7 +13,8 @@
 //   - a Query reads the recorded partition key with Limit = its ScannedCount (so it reads as many
 //     items), in its direction; a Scan continues one cursor with Limit = its ScannedCount;
 //   - the items reads saw that no earlier write of the trace made (data the application had before
-//     the recording) are preloaded, sized from the capacity the read consumed.
+//     the recording) are preloaded, sized from the capacity the read consumed (not for a GetItem
+//     recorded as "missing": it found nothing).
 // Keys are strings in the replay's tables (numbers by their text, binary as hex), so hashed keys
 // (TraceOptions::hash_keys) replay alike. The tables are the trace's CreateTable records, or
 // `tables` (a workload file's, with its preload, sharding, retries and auto scaling).
@@ -62,6 +63,7 @@ struct ReplayRequest {
   int32_t scanned = -1;
   bool consistent = false;
   bool backward = false;
+  bool missing = false;  // a GetItem that found no item (nothing to preload for it)
   bool condition_failed = false;
 };
 
