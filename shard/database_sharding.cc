@@ -6,6 +6,7 @@
 
 #include "core/expr/projection.h"
 #include "shard/database_state.h"
+#include "shard/database_trace.h"
 #include "shard/persist/byte_codec.h"
 #include "shard/persist/table_settings.h"
 #include "shard/sharding/item_routing.h"
@@ -268,6 +269,9 @@ Result<ShardedDeleteItemResult> Database::ShardedDeleteItem(const DeleteItemRequ
 
 Result<ShardedBatchWriteItemResult> Database::ShardedBatchWriteItem(
     const BatchWriteItemRequest& request) {
+  // Not recorded in a trace, as the other extensions (partstore/trace.h): its BatchWriteItem
+  // chunks are not either.
+  const internal::TracedCall untraced;
   // The logical requests become physical ones (a random-suffix delete becomes one per shard),
   // sent in BatchWriteItem calls of at most 25; unprocessed physical requests are reported as
   // their logical ones.

@@ -9,7 +9,9 @@
 // sweeper_mu are leaves, never held while a transaction runs (the sweeper thread holds none while
 // it sweeps). snapshot_mu serializes snapshots: taken first, then mu (shared) and every base
 // stripe (shared). An eviction takes the budget's evictor_mu, then evict_mu, then mu (shared) and
-// stripes; a writer starts one only with no lock held.
+// stripes; a writer starts one only with no lock held. The trace recorder's mutex
+// (partstore/trace.h) is a leaf: requests are recorded after they return, with no lock held;
+// table definitions under control_mu (shared) alone (CreateTable, UpdateTable, DeleteTable).
 #pragma once
 
 #include <condition_variable>

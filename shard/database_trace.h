@@ -5,8 +5,10 @@
 //
 //   return internal::Tracing(state) ? internal::Traced(state, request, run) : run(request);
 //
-// A request another traced request makes (a batch's chunk of a sharded batch, ...) is not
-// recorded again: Tracing is false inside a traced call on the same thread.
+// Tracing is false inside a traced call on the same thread: the batches and transactions trace by
+// calling themselves again (through Traced), and that inner call must not record; a write-sharding
+// extension marks itself the same way (TracedCall), so the chunks ShardedBatchWriteItem sends
+// through BatchWriteItem are not recorded (partstore/trace.h: the extensions are not).
 //
 // Recorded outcomes: success, a failed condition, a cancelled transaction and throttling (what
 // reached a table); other errors are not recorded.

@@ -15,11 +15,15 @@
 // errors, unknown tables) are not recorded; a failed condition is, with its error.
 //
 // Recorded: PutItem, GetItem, UpdateItem, DeleteItem, Query, Scan, BatchGetItem, BatchWriteItem,
-// TransactGetItems, TransactWriteItems (and the write-sharded forms as the physical requests they
-// make), CreateTable, UpdateTable, DeleteTable. Not recorded: PartiQL statements.
+// TransactGetItems, TransactWriteItems, CreateTable, UpdateTable, DeleteTable; PartiQL statements
+// as the operations above they are carried out with. Not recorded: the write-sharding extensions
+// (Partstore.Sharded*, partstore/sharding_requests.h), whose physical requests go to the tables
+// directly.
 //
-// Thread safety: a TraceRecorder is safe for concurrent use (one mutex around its buffer); many
-// Databases may share one.
+// Thread safety: a TraceRecorder is safe for concurrent use (one mutex around its buffer and its
+// table definitions); many Databases may share one. The mutex is a leaf: a Database records a
+// request after it returns (no table or stripe lock held), and a table definition under its
+// control lock only (shard/database_state.h).
 #pragma once
 
 #include <cstdint>

@@ -40,6 +40,11 @@ expect 2 "The following argument was not expected: --nope" simulate celebrity --
 expect 2 "--html: cannot write /nonexistent/dir/x.html" simulate celebrity --quiet --html /nonexistent/dir/x.html
 expect 2 "--json: cannot write /nonexistent/dir/x.json" simulate celebrity --quiet --json /nonexistent/dir/x.json
 
+expect 2 "/dev/null: the trace is empty" simulate --trace /dev/null --quiet
+expect 2 "cannot read /nonexistent/t.jsonl" simulate --trace /nonexistent/t.jsonl --quiet
+expect 2 "cannot read /nonexistent/t.toml" simulate --trace /dev/null --tables /nonexistent/t.toml
+expect 2 "--speed 0x: expected a factor" simulate --trace /dev/null --speed 0x
+expect 2 "give no workload or --compare with it" simulate celebrity --trace /dev/null
 expect 2 "invalid --host no.such.host.invalid" serve --host no.such.host.invalid --port 0
 
 # serve: a host name is resolved; an IPv6 address is bracketed in the URL it prints.

@@ -169,6 +169,54 @@ TEST_F(TraceRecorderTest, BatchesListTheirItemsAndARestoredTableIsDescribedFirst
   EXPECT_NE(lines.back().find(R"("op":"GetItem","table":"Restored")"), std::string::npos);
 }
 
+TEST_F(TraceRecorderTest, TableChangesAreRecordedAndARecreatedTableIsDescribedAgain) {
+  Open();
+  UpdateTableRequest update{.table_name = "Things"};
+  GlobalSecondaryIndexUpdate drop;
+  drop.remove = GlobalSecondaryIndexUpdate::Delete{.index_name = "ByG"};
+  update.global_secondary_index_updates = {{drop}};
+  ASSERT_TRUE(db_->UpdateTable(update).ok());
+  ASSERT_TRUE(db_->DeleteTable({.table_name = "Things"}).ok());
+  CreateTableRequest create{.table_name = "Things"};
+  create.attribute_definitions = {{"Other", KeyType::kString}};
+  create.key_schema = {{"Other", KeyRoleName::kHash}};
+  create.billing_mode = BillingMode::kPayPerRequest;
+  ASSERT_TRUE(db_->CreateTable(create).ok());
+  ASSERT_TRUE(
+      db_->PutItem({.table_name = "Things", .item = {{"Other", Value("o")}, {"PK", Value("p")}}})
+          .ok());
+  const std::vector<std::string> lines = Recorded();
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_NE(lines[2].find(R"("op":"UpdateTable","table":"Things","key":["PK","SK"])"),
+            std::string::npos)
+      << lines[2];
+  EXPECT_NE(lines[2].find(R"("indexes":[])"), std::string::npos) << lines[2];  // ByG is gone
+  EXPECT_NE(lines[3].find(R"("op":"DeleteTable","table":"Things"})"), std::string::npos)
+      << lines[3];
+  EXPECT_NE(lines[4].find(R"("op":"CreateTable","table":"Things","key":["Other"])"),
+            std::string::npos);
+  // The new key schema's attribute only: PK is no key of the new table.
+  EXPECT_NE(lines[5].find(R"("key":{"Other":"o"})"), std::string::npos) << lines[5];
+}
+
+TEST_F(TraceRecorderTest, TheWriteShardingExtensionsAreNotRecorded) {
+  Open();
+  sharding::ShardingPolicy policy;
+  policy.key = "hot";
+  policy.shard_count = 4;
+  ASSERT_TRUE(db_->PutShardingPolicy({.table_name = "Things", .policy = policy}).ok());
+  BatchWriteItemRequest batch;
+  batch.request_items.push_back(
+      {"Things", {{WriteRequest::Kind::kPut, {{"PK", Value("hot")}, {"SK", Value("1")}}}}});
+  ASSERT_TRUE(db_->ShardedBatchWriteItem(batch).ok());
+  ASSERT_TRUE(db_->ShardedPutItem(
+                     {.table_name = "Things", .item = {{"PK", Value("hot")}, {"SK", Value("2")}}})
+                  .ok());
+  EXPECT_EQ(Recorded().size(), 2u);              // the header and the CreateTable
+  ASSERT_TRUE(db_->BatchWriteItem(batch).ok());  // the plain one is
+  EXPECT_EQ(Recorded().size(), 3u);
+}
+
 TEST(TraceRecorderOpenTest, AnUnwritablePathIsAnErrorNamingIt) {
   auto opened = TraceRecorder::Open("/nonexistent/dir/trace.jsonl");
   ASSERT_FALSE(opened.ok());

@@ -215,6 +215,9 @@ TEST(TraceReplayTest, AMalformedTraceIsAnErrorNamingTheLine) {
               "\n",
        "\"size\" is 500000, out of range"},
       {head, "the trace has no requests"},
+      {head + R"({"t":1,"op":"GetItem","table":"Things","key":{"Other":"a"}})"
+              "\n",
+       "test.trace:3: the key of this GetItem on Things has no PK"},
       {head + std::string(kMaxTraceLineBytes + 1, ' ') + "\n", "test.trace:3: the line is longer"},
   };
   for (const Case& c : cases) {

@@ -437,6 +437,30 @@ Result<Replay> ReadTrace(std::istream& in, std::string_view source, const Replay
         // An LSI, or an index the definition lacks: the table is read instead.
         request.index.clear();
       }
+      // The key attributes the replay sends must be in the line: a --tables file whose key names
+      // differ from the recorded ones would otherwise put every request on one stand-in key.
+      if (request.kind == OpKind::kScan) continue;
+      std::vector<std::string_view> needed;
+      if (request.kind == OpKind::kQuery) {
+        needed.push_back(spec->partition_key);
+        for (const IndexSpec& i : spec->indexes) {
+          if (i.name == request.index) needed.back() = i.partition_key;
+        }
+      } else {
+        needed.push_back(spec->partition_key);
+        if (spec->sort_key) needed.push_back(*spec->sort_key);
+      }
+      for (std::string_view name : needed) {
+        const bool has = std::any_of(item.key.begin(), item.key.end(),
+                                     [&](const auto& k) { return k.first == name; });
+        if (!has) {
+          return r.Error(fmt::format(
+              "the key of this {} on {} has no {}, a key attribute of the table{}", op, item.table,
+              name,
+              options.tables ? " in the --tables file (are its key names the recorded ones?)"
+                             : ""));
+        }
+      }
     }
     const auto id = std::make_tuple(request.kind, request.items.front().table, request.index);
     auto [entry, added] = entries.try_emplace(id, static_cast<int32_t>(phase.mix.size()));
