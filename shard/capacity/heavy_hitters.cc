@@ -1,5 +1,7 @@
 #include "shard/capacity/heavy_hitters.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <cassert>
 
@@ -20,12 +22,15 @@ size_t FilterSize(size_t capacity) {
 HeavyHitters::HeavyHitters(size_t capacity)
     : capacity_(std::max<size_t>(capacity, 1)), filter_(FilterSize(capacity_), 0) {}
 
+uint64_t HeavyHitters::Hash(std::string_view key) { return XXH3_64bits(key.data(), key.size()); }
+
 size_t HeavyHitters::AddWeight(std::string_view key, int64_t weight) {
   assert(weight >= 0);
   total_weight_ += weight;
   ++stamp_;
 
-  if (auto it = index_.find(key); it != index_.end()) {
+  const uint64_t hash = Hash(key);
+  if (auto it = index_.find(KeyRef{hash, key}); it != index_.end()) {
     const size_t slot = it->second;
     counters_[slot].count += weight;
     counters_[slot].stamp = stamp_;
@@ -33,17 +38,22 @@ size_t HeavyHitters::AddWeight(std::string_view key, int64_t weight) {
     return kNotAssigned;
   }
 
-  const size_t bucket = KeyHash{}(key) & (filter_.size() - 1);
+  const size_t mask = filter_.size() - 1;
+  const size_t bucket = hash & mask;
   if (counters_.size() < capacity_) {
+    if (counters_.capacity() < capacity_) {
+      // Reserved in full at the first key, never reallocated: the index holds views of the keys.
+      counters_.reserve(capacity_);
+      heap_.reserve(capacity_);
+    }
     const size_t slot = counters_.size();
-    auto [it, inserted] = index_.emplace(std::string(key), slot);
-    assert(inserted);
     Counter& counter = counters_.emplace_back();
-    counter.key = &it->first;
+    counter.key.assign(key.data(), key.size());
+    counter.hash = hash;
     counter.count = filter_[bucket] + weight;
     counter.error = filter_[bucket];
-    counter.bucket = bucket;
     counter.stamp = stamp_;
+    index_.emplace(KeyRef{hash, counter.key}, slot);
     heap_.push_back(slot);
     counter.heap_pos = heap_.size() - 1;
     SiftUp(counter.heap_pos);
@@ -59,20 +69,17 @@ size_t HeavyHitters::AddWeight(std::string_view key, int64_t weight) {
     filter_[bucket] = bound + weight;
     return kNotAssigned;
   }
-  // Evict the minimum (heap_[0]): its count bounds its key's weight from now on. Its index node is
-  // re-keyed in place rather than erased and re-created, which keeps the key's string buffer when
-  // it is large enough.
-  filter_[counter.bucket] = std::max(filter_[counter.bucket], counter.count);
-  auto node = index_.extract(*counter.key);
-  assert(!node.empty());
-  node.key().assign(key.data(), key.size());
-  auto inserted = index_.insert(std::move(node));
-  assert(inserted.inserted);
-  counter.key = &inserted.position->first;
+  // Evict the minimum (heap_[0]): its count bounds its key's weight from now on. Its key string is
+  // reused for the new key (its buffer kept when large enough), out of the index meanwhile.
+  int64_t& evicted_bound = filter_[counter.hash & mask];
+  evicted_bound = std::max(evicted_bound, counter.count);
+  index_.erase(KeyRef{counter.hash, counter.key});
+  counter.key.assign(key.data(), key.size());
+  counter.hash = hash;
+  index_.emplace(KeyRef{hash, counter.key}, slot);
   counter.display.clear();
   counter.error = bound;
   counter.count = bound + weight;
-  counter.bucket = bucket;
   counter.stamp = stamp_;
   // The new (count, key) may be larger than the children's, never smaller than the root's parent
   // (it has none): sifting down restores the heap.
@@ -126,12 +133,12 @@ std::vector<HeavyHitters::Entry> HeavyHitters::Top(size_t n) const {
   std::partial_sort(order.begin(), order.begin() + static_cast<ptrdiff_t>(n), order.end(),
                     [](const Counter* a, const Counter* b) {
                       if (a->count != b->count) return a->count > b->count;
-                      return *a->key < *b->key;
+                      return a->key < b->key;
                     });
   std::vector<Entry> top;
   top.reserve(n);
   for (size_t i = 0; i < n; ++i) {
-    top.push_back(Entry{*order[i]->key, order[i]->display, order[i]->count, order[i]->error});
+    top.push_back(Entry{order[i]->key, order[i]->display, order[i]->count, order[i]->error});
   }
   return top;
 }

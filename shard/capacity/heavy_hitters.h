@@ -28,18 +28,19 @@
 // stream's tail off the hot path (bench/README.md, "Simulator v2").
 //
 // Results are deterministic: the same sequence of Add calls gives the same counters and the same
-// Top(), independent of addresses and of the index's hash order (the filter's buckets come from
-// std::hash, fixed for a given standard library).
+// Top(), independent of addresses and of the index's slot order. A key is hashed once per Add
+// (XXH3, the same on every platform): the index looks the hash up and the filter takes its bucket
+// from it.
 //
 // Thread safety: not thread-safe; const methods are thread-safe when nothing modifies the sketch.
 #pragma once
 
+#include <absl/container/flat_hash_map.h>
+
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -91,26 +92,36 @@ class HeavyHitters {
 
   // The filter's size, and the bucket of `key` (for tests and models of the sketch).
   size_t filter_buckets() const { return filter_.size(); }
-  size_t BucketOf(std::string_view key) const { return KeyHash{}(key) & (filter_.size() - 1); }
+  size_t BucketOf(std::string_view key) const { return Hash(key) & (filter_.size() - 1); }
 
  private:
-  // Transparent hashing so that lookups by string_view allocate nothing.
-  struct KeyHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
+  static uint64_t Hash(std::string_view key);
+
+  // The index's key: a tracked key's hash and a view of its counter's `key` (counters_ never
+  // reallocates: it is reserved to capacity_ at the first key, and a counter's key changes only
+  // while its entry is out of the index).
+  struct KeyRef {
+    uint64_t hash;
+    std::string_view key;
+    friend bool operator==(const KeyRef& a, const KeyRef& b) {
+      return a.hash == b.hash && a.key == b.key;
+    }
   };
-  using Index = std::unordered_map<std::string, size_t, KeyHash, std::equal_to<>>;
+  struct KeyRefHash {
+    size_t operator()(const KeyRef& k) const { return static_cast<size_t>(k.hash); }
+  };
+  // Open addressing (abseil's Swiss table): a lookup reads a control group and a slot of 32 bytes,
+  // where a node-based map chased a pointer per step of a bucket's chain.
+  using Index = absl::flat_hash_map<KeyRef, size_t, KeyRefHash>;
 
   struct Counter {
-    // Points at the key of this counter's node in index_: nodes never move, and reassignment
-    // re-keys the node in place (see AddWeight), so the pointer is valid while the key is tracked.
-    const std::string* key = nullptr;
+    std::string key;
     Item display;
     int64_t count = 0;
     int64_t error = 0;
     uint64_t stamp = 0;   // when it was last added to (the eviction tie rule: oldest first)
     size_t heap_pos = 0;  // position of this counter in heap_
-    size_t bucket = 0;    // its key's filter bucket
+    uint64_t hash = 0;    // Hash(key): its index entry and filter bucket
   };
 
   static constexpr size_t kNotAssigned = static_cast<size_t>(-1);
