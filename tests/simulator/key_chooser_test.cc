@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -59,6 +60,27 @@ TEST(KeyChooserTest, ZipfianFollowsThePowerLaw) {
   }
   EXPECT_GT(counts[0], counts[1]);
   EXPECT_GT(counts[1], counts[10]);
+}
+
+TEST(KeyChooserTest, ZipfianHeadDrawsAreTheBisectionsOfTheCumulativeTable) {
+  // The guide table is only a faster search: every draw within the exact table is the rank a
+  // bisection of the cumulative weights gives for the same uniform number.
+  for (const double theta : {0.99, 0.5, 1.4}) {
+    for (const int64_t count : {1, 7, 1000, 4096}) {
+      KeyDistribution d{.kind = KeyDistribution::Kind::kZipfian, .count = count, .theta = theta};
+      std::vector<double> cdf;
+      double sum = 0;
+      for (int64_t r = 0; r < count; ++r) cdf.push_back(sum += std::pow(r + 1.0, -theta));
+      KeyChooser chooser(d);
+      Random drawn(11), reference(11);
+      for (int i = 0; i < 200000; ++i) {
+        const double u = reference.Uniform() * sum;
+        const int64_t expected =
+            std::min<int64_t>(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin(), count - 1);
+        ASSERT_EQ(chooser.Next(drawn, 0), expected) << "theta " << theta << " count " << count;
+      }
+    }
+  }
 }
 
 TEST(KeyChooserTest, ZipfianBeyondTheExactTableKeepsItsTail) {

@@ -9,6 +9,8 @@ namespace {
 // 4,096 ranks: the table (32 KB) stays in the L1/L2 cache; beyond it the continuous tail is
 // accurate to well under a part in a thousand per rank.
 constexpr int64_t kExactRanks = 4096;
+// Slices of the head's guide table.
+constexpr size_t kGuideSlices = 4096;
 
 // The integral of x^-theta from lo to hi (theta != 1).
 double PowerIntegral(double lo, double hi, double theta) {
@@ -35,10 +37,21 @@ KeyChooser::KeyChooser(const KeyDistribution& distribution) : d_(distribution) {
         head_cdf_[static_cast<size_t>(r)] = sum;
       }
       head_weight_ = sum;
+      guide_scale_ = static_cast<double>(kGuideSlices) / head_weight_;
+      guide_bound_.resize(kGuideSlices);
+      guide_.resize(kGuideSlices);
+      for (size_t j = 0; j < kGuideSlices; ++j) {
+        guide_bound_[j] = static_cast<double>(j) / guide_scale_;
+        guide_[j] = static_cast<uint32_t>(
+            std::upper_bound(head_cdf_.begin(), head_cdf_.end(), guide_bound_[j]) -
+            head_cdf_.begin());
+      }
       if (d_.count > head) {
         tail_lo_ = static_cast<double>(head) + 0.5;
         tail_hi_ = static_cast<double>(d_.count) + 0.5;
         tail_weight_ = PowerIntegral(tail_lo_, tail_hi_, d_.theta);
+        tail_lo_pow_ = std::pow(tail_lo_, 1.0 - d_.theta);
+        inverse_e_ = 1.0 / (1.0 - d_.theta);
       }
       break;
     }
@@ -70,13 +83,19 @@ int64_t KeyChooser::Next(Random& random, int64_t elapsed_micros) const {
 int64_t KeyChooser::NextZipfian(Random& random) const {
   const double u = random.Uniform() * (head_weight_ + tail_weight_);
   if (u < head_weight_) {
-    const auto it = std::upper_bound(head_cdf_.begin(), head_cdf_.end(), u);
-    return std::min<int64_t>(it - head_cdf_.begin(), static_cast<int64_t>(head_cdf_.size()) - 1);
+    // The first rank whose cumulative weight exceeds u (std::upper_bound's answer), from the
+    // guide: every rank before guide_[j] has a cumulative weight <= guide_bound_[j] <= u.
+    size_t j = std::min(static_cast<size_t>(u * guide_scale_), kGuideSlices - 1);
+    while (j > 0 && guide_bound_[j] > u) --j;  // rounding of u * guide_scale_
+    size_t rank = guide_[j];
+    const size_t last = head_cdf_.size() - 1;
+    while (rank < last && head_cdf_[rank] <= u) ++rank;
+    return static_cast<int64_t>(rank);
   }
   // Inverse transform of x^-theta on [tail_lo_, tail_hi_).
   const double e = 1.0 - d_.theta;
-  const double target = std::pow(tail_lo_, e) + (u - head_weight_) * e;
-  const double x = std::pow(std::max(target, 0.0), 1.0 / e);
+  const double target = tail_lo_pow_ + (u - head_weight_) * e;
+  const double x = std::pow(std::max(target, 0.0), inverse_e_);
   const int64_t rank = static_cast<int64_t>(std::floor(x + 0.5)) - 1;
   return std::clamp<int64_t>(rank, static_cast<int64_t>(head_cdf_.size()), d_.count - 1);
 }

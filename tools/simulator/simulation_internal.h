@@ -23,6 +23,7 @@
 
 #include "partstore/database.h"
 #include "partstore/status.h"
+#include "shard/prepared.h"
 #include "shard/table.h"
 #include "tools/simulator/client_tally.h"
 #include "tools/simulator/key_chooser.h"
@@ -105,9 +106,12 @@ struct Entry {
   std::string query_expression{};
   std::string update_expression{};
   // Reused by every GetItem / PutItem of the entry: its strings keep their buffers, so a request
-  // costs no allocation to build (the engine copies what it stores).
+  // costs no allocation to build (the engine copies what it stores). Their expression parameters
+  // never change, so each is prepared (shard/prepared.h) once, at the entry's first request.
   GetItemRequest get{};
   PutItemRequest put{};
+  std::optional<PreparedProjection> get_prepared{};
+  std::optional<PreparedCondition> put_prepared{};
 };
 
 // The run: set up once, then Run once; the tally is the client's half of the Report.

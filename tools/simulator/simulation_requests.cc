@@ -60,7 +60,13 @@ Attempt Driver::Get(Entry& entry, const RequestSpec& spec) {
     SetString(request.key, *entry.table_keys.sort, *entry.op->sort, spec);
   }
   if (sharded_) return Classify(db_.ShardedGetItem(request).status());
-  return Classify(entry.table->GetItem(request).status());
+  if (!entry.get_prepared) {
+    Result<PreparedProjection> prepared = PrepareGet(request, request.table_name, nullptr);
+    if (!prepared.ok()) return Classify(prepared.status());
+    entry.get_prepared = *std::move(prepared);
+  }
+  // The item as stored (a handle, no copy): the run reads only its consumed capacity.
+  return Classify(entry.table->GetItemView(request, *entry.get_prepared).status());
 }
 
 Attempt Driver::Put(Entry& entry, const RequestSpec& spec) {
@@ -87,7 +93,12 @@ Attempt Driver::Put(Entry& entry, const RequestSpec& spec) {
   if (bytes > rest) data->assign(static_cast<size_t>(bytes - rest), 'x');
   if (data->empty()) item.erase(pad);
   if (sharded_) return Classify(db_.ShardedPutItem(request).status());
-  return Classify(entry.table->PutItem(request).status());
+  if (!entry.put_prepared) {
+    Result<PreparedCondition> prepared = PreparePut(request, request.table_name, nullptr);
+    if (!prepared.ok()) return Classify(prepared.status());
+    entry.put_prepared = *std::move(prepared);
+  }
+  return Classify(entry.table->PutItem(request, *entry.put_prepared).status());
 }
 
 Attempt Driver::Update(Entry& entry, const RequestSpec& spec) {
