@@ -49,9 +49,19 @@ expect 2 "invalid --host no.such.host.invalid" serve --host no.such.host.invalid
 
 # serve: a host name is resolved; an IPv6 address is bracketed in the URL it prints.
 # listens HOST URL: `partstore serve --host HOST --port 0` prints a URL starting with URL.
+# Waits up to 30 s for the line (a loaded CI machine may take seconds to start it), then stops it.
 listens() {
-  local out
-  out=$(timeout 3 "$partstore" serve --host "$1" --port 0 2>&1)
+  local out="$dir/serve.out" pid i
+  "$partstore" serve --host "$1" --port 0 > "$out" 2>&1 &
+  pid=$!
+  for ((i = 0; i < 300; i++)); do
+    grep -qF "listening on $2" "$out" && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  out=$(cat "$out")
   if [[ "$out" != *"listening on $2"* ]]; then
     echo "FAIL: partstore serve --host $1: no \"listening on $2\" in: ${out:0:300}"
     failures=$((failures + 1))
