@@ -1,6 +1,7 @@
 #include "shard/capacity/resource_capacity.h"
 
 #include <algorithm>
+#include <cassert>
 #include <utility>
 
 namespace partstore::capacity {
@@ -90,6 +91,7 @@ ResourceCapacity::ResourceCapacity(ThrottleResource kind, std::string arn, KeySc
         SeriesRetention{options_.partition_metric_seconds, options_.partition_metric_minutes});
     partitions_.push_back(std::move(p));
   }
+  IndexCells();
   Allocate();
   // A new resource starts with a full second of every bucket and no burst.
   for (Partition& p : partitions_) {
@@ -335,6 +337,19 @@ void ResourceCapacity::Split(size_t index, uint64_t at, SplitReason reason, int6
   partitions_[index] = std::move(left);
   partitions_.insert(partitions_.begin() + static_cast<std::ptrdiff_t>(index) + 1,
                      std::move(right));
+  IndexCells();
+}
+
+void ResourceCapacity::IndexCells() {
+  static_assert(kCells <= size_t{UINT16_MAX} + 1, "a partition index per cell fits 16 bits");
+  partition_of_cell_.resize(kCells);
+  for (size_t i = 0; i < partitions_.size(); ++i) {
+    const Partition& p = partitions_[i];
+    assert(p.begin % kCellWidth == 0);
+    std::fill(partition_of_cell_.begin() + static_cast<std::ptrdiff_t>(CellOf(p.begin)),
+              partition_of_cell_.begin() + static_cast<std::ptrdiff_t>(CellOf(p.end)) + 1,
+              static_cast<uint16_t>(i));
+  }
 }
 
 void ResourceCapacity::SplitUntil(size_t count, SplitReason reason, int64_t now) {
@@ -353,9 +368,7 @@ void ResourceCapacity::SplitUntil(size_t count, SplitReason reason, int64_t now)
 }
 
 size_t ResourceCapacity::PartitionOf(uint64_t hash) const {
-  auto it = std::upper_bound(partitions_.begin(), partitions_.end(), hash,
-                             [](uint64_t h, const Partition& p) { return h < p.begin; });
-  return static_cast<size_t>(it - partitions_.begin()) - 1;
+  return partition_of_cell_[CellOf(hash)];
 }
 
 std::optional<ThrottleLimit> ResourceCapacity::Check(size_t index, ThrottleOperation op,

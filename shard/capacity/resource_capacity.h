@@ -247,6 +247,10 @@ class ResourceCapacity {
   int next_id_ = 0;
   TokenBucket table_read_, table_write_;
   std::vector<std::array<int64_t, 2>> cells_;  // bytes, items per cell
+  // The partition of each cell (PartitionOf in one load: every partition boundary is a cell
+  // boundary), rebuilt when the partitions change.
+  std::vector<uint16_t> partition_of_cell_;
+  void IndexCells();
   MetricSeries metrics_;
   ContributorInsights insights_;
   bool insights_enabled_;

@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "shard/capacity/resource_capacity.h"
 #include "tests/capacity/capacity_testutil.h"
 
 namespace partstore::testing {
@@ -58,6 +59,30 @@ TEST_F(SplitsTest, HeatSplitsWhereTheHeatIsNotWherePastTrafficWas) {
   ASSERT_EQ(d.splits.size(), 1u);
   EXPECT_GT(d.splits[0].split_hash, HashOfKey(a));
   EXPECT_LE(d.splits[0].split_hash, HashOfKey(b));
+}
+
+TEST(PartitionMapTest, EveryHashMapsToThePartitionHoldingIt) {
+  // 7 partitions (4,096 cells do not divide by 7), then at least 13 after a throughput increase
+  // splits them: each partition's first, middle and last hash map to it, and the partitions
+  // tile the hash space.
+  capacity::ResourceSettings settings{.on_demand = false, .read_units = 0, .write_units = 7000};
+  capacity::ResourceCapacity resource(ThrottleResource::kTable, "arn", KeySchema{{"PK"}, {}},
+                                      settings, capacity::CapacityOptions{}, 0);
+  for (const int64_t write_units : {int64_t{7000}, int64_t{13000}}) {
+    settings.write_units = write_units;
+    resource.Update(settings, 1'000'000);
+    const auto& partitions = resource.partitions();
+    ASSERT_GE(partitions.size(), static_cast<size_t>(write_units / 1000));
+    for (size_t i = 0; i < partitions.size(); ++i) {
+      const auto& p = partitions[i];
+      EXPECT_EQ(resource.PartitionOf(p.begin), i);
+      EXPECT_EQ(resource.PartitionOf(p.begin + (p.end - p.begin) / 2), i);
+      EXPECT_EQ(resource.PartitionOf(p.end), i);
+      if (i > 0) EXPECT_EQ(p.begin, partitions[i - 1].end + 1);
+    }
+    EXPECT_EQ(partitions.front().begin, 0u);
+    EXPECT_EQ(partitions.back().end, UINT64_MAX);
+  }
 }
 
 TEST_F(SplitsTest, OneHotKeyNeverSplits) {
