@@ -96,6 +96,11 @@ Status CheckOptions(const DatabaseOptions& options) {
   for (const auto& [name, value] : positive) {
     if (value <= 0) return bad(name, value, "must be positive");
   }
+  // Each sketch holds this many counters and a filter of 8 times as many buckets, four rules per
+  // table and GSI, allocated up front: a bound keeps a typo from asking for gigabytes.
+  if (c.insights_sketch_capacity > capacity::kMaxInsightsSketchCapacity) {
+    return bad("capacity.insights_sketch_capacity", c.insights_sketch_capacity, "1..65536");
+  }
   const std::pair<std::string_view, int64_t> non_negative[] = {
       {"capacity.burst_seconds", c.burst_seconds},
       {"capacity.on_demand_peak_delay_seconds", c.on_demand_peak_delay_seconds},

@@ -9,12 +9,16 @@
 // Thread safety: a value type.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
 #include "partstore/clock.h"
 
 namespace partstore::capacity {
+
+// The largest Contributor Insights sketch (counters per rule) Database::Open accepts.
+inline constexpr size_t kMaxInsightsSketchCapacity = 65536;
 
 struct CapacityOptions {
   bool enabled = false;
@@ -51,7 +55,7 @@ struct CapacityOptions {
   int64_t metric_minutes = 7 * 24 * 60;
   int64_t partition_metric_seconds = 600;
   int64_t partition_metric_minutes = 24 * 60;
-  size_t insights_sketch_capacity = 256;
+  size_t insights_sketch_capacity = 256;  // 1..kMaxInsightsSketchCapacity
   // Minutes Contributor Insights reports cover, the current one included (CloudWatch's rules
   // report the last hour; a simulation widens it to the whole run).
   size_t insights_minutes = 60;

@@ -221,6 +221,8 @@ class ResourceCapacity {
   void Allocate();
   static void RefillSide(PartitionSide& side, int64_t now);
   void CloseSecond(int64_t second, int64_t now);
+  // Rebuilds partition_of_cell_ from partitions_ (after they change).
+  void IndexCells();
   // Splits partition `p` at `at` (a cell boundary strictly inside it).
   void Split(size_t p, uint64_t at, SplitReason reason, int64_t now);
   // A split point for heat (the median of the samples' cells), or nullopt.
@@ -250,7 +252,6 @@ class ResourceCapacity {
   // The partition of each cell (PartitionOf in one load: every partition boundary is a cell
   // boundary), rebuilt when the partitions change.
   std::vector<uint16_t> partition_of_cell_;
-  void IndexCells();
   MetricSeries metrics_;
   ContributorInsights insights_;
   bool insights_enabled_;

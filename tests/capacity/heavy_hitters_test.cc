@@ -213,6 +213,27 @@ TEST(HeavyHittersTest, MakeDisplayIsCalledOnlyOnAssignment) {
   EXPECT_EQ(sketch.Top(2)[1].display, Display("c"));
 }
 
+TEST(HeavyHittersTest, AMovedSketchStillFindsItsKeys) {
+  // The index holds views of the counters' keys (short ones stored inside the counters): a move
+  // keeps the counters' array, so the keys are still found, added to and evicted.
+  const std::string long_key(100, 'L');
+  HeavyHitters original(3);
+  Add(original, "a", 5);
+  Add(original, long_key, 4);
+  Add(original, "b", 3);
+  HeavyHitters moved(std::move(original));
+  Add(moved, "a", 1);
+  Add(moved, long_key, 1);
+  HeavyHitters assigned(1);
+  assigned = std::move(moved);
+  Add(assigned, "b", 1);
+  Add(assigned, "c", 6);  // its bucket's bound (0) + 6 reaches the minimum, b's 4: evicts b
+  using T = std::tuple<std::string, int64_t, int64_t>;
+  EXPECT_EQ(assigned.size(), 3u);
+  EXPECT_EQ(Flatten(assigned.Top(10)),
+            (std::vector<T>{{"a", 6, 0}, {"c", 6, 0}, {long_key, 5, 0}}));
+}
+
 TEST(HeavyHittersTest, ClearForgetsEverything) {
   HeavyHitters sketch(2);
   Add(sketch, "a", 3);

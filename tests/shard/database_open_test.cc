@@ -43,6 +43,8 @@ TEST(DatabaseOpen, EachOptionOutOfRangeIsRefusedByName) {
        [](DatabaseOptions& o) { o.capacity.partition_size_limit = 0; }},
       {"capacity.on_demand_table_write_quota = 0",
        [](DatabaseOptions& o) { o.capacity.on_demand_table_write_quota = 0; }},
+      {"capacity.insights_sketch_capacity = 65537 is out of range: 1..65536",
+       [](DatabaseOptions& o) { o.capacity.insights_sketch_capacity = 65537; }},
       {"capacity.insights_minutes = 0",
        [](DatabaseOptions& o) { o.capacity.insights_minutes = 0; }},
       {"capacity.metric_minutes = -1", [](DatabaseOptions& o) { o.capacity.metric_minutes = -1; }},
@@ -66,6 +68,7 @@ TEST(DatabaseOpen, BoundariesAreAccepted) {
   EXPECT_TRUE(Database::Open(options).ok());
   options.stripes_per_table = 65536;
   options.capacity.heat_percent = 1;
+  options.capacity.insights_sketch_capacity = 65536;
   EXPECT_TRUE(Database::Open(options).ok());
 }
 
