@@ -26,6 +26,7 @@
 
 #include <array>
 
+#include "tools/protocol/client_data_json.h"
 #include "tools/protocol/operations_json.h"
 #include "tools/protocol/request_json.h"
 
@@ -100,6 +101,74 @@ constexpr MemberSpec kWriteMembers[kWriteMemberCount] = {
     {"ReturnItemCollectionMetrics", Shape::kString},
 };
 
+// The member names of a KeysAndAttributes and of a WriteRequest, as the decoders read them and
+// the encoders write them.
+constexpr std::string_view kKeys = "Keys";
+constexpr std::string_view kProjectionExpression = "ProjectionExpression";
+constexpr std::string_view kExpressionAttributeNames = "ExpressionAttributeNames";
+constexpr std::string_view kAttributesToGet = "AttributesToGet";
+constexpr std::string_view kConsistentRead = "ConsistentRead";
+constexpr std::string_view kPutRequest = "PutRequest";
+constexpr std::string_view kDeleteRequest = "DeleteRequest";
+constexpr std::string_view kPutItem = "Item";
+constexpr std::string_view kDeleteKey = "Key";
+// The results' members.
+constexpr std::string_view kResponses = "Responses";
+constexpr std::string_view kUnprocessedKeys = "UnprocessedKeys";
+constexpr std::string_view kUnprocessedItems = "UnprocessedItems";
+
+// One table's KeysAndAttributes object (RequestItems of a request, UnprocessedKeys of a result).
+void WriteKeysAndAttributes(const KeysAndAttributes& keys, JsonWriter& writer) {
+  MemberWriter w(writer);
+  writer.StartObject();
+  w.Key(kKeys);
+  writer.StartArray();
+  for (const Item& key : keys.keys) WriteItem(key, writer);
+  writer.EndArray();
+  w.OptionalString(kProjectionExpression, keys.projection_expression);
+  w.NameMap(kExpressionAttributeNames, keys.expression_attribute_names);
+  w.StringList(kAttributesToGet, keys.attributes_to_get);
+  w.TrueBool(kConsistentRead, keys.consistent_read);
+  writer.EndObject();
+}
+
+// "<key>": {"<table>": <KeysAndAttributes>, ...}.
+void WriteKeysByTable(std::string_view key,
+                      const std::vector<std::pair<std::string, KeysAndAttributes>>& tables,
+                      JsonWriter& w) {
+  Key(w, key);
+  w.StartObject();
+  for (const auto& [table, keys] : tables) {
+    Key(w, table);
+    WriteKeysAndAttributes(keys, w);
+  }
+  w.EndObject();
+}
+
+// "<key>": {"<table>": [{"PutRequest": {"Item": ...}} | {"DeleteRequest": {"Key": ...}}, ...]}.
+void WriteWritesByTable(
+    std::string_view key,
+    const std::vector<std::pair<std::string, std::vector<WriteRequest>>>& tables, JsonWriter& w) {
+  Key(w, key);
+  w.StartObject();
+  for (const auto& [table, writes] : tables) {
+    Key(w, table);
+    w.StartArray();
+    for (const WriteRequest& write : writes) {
+      w.StartObject();
+      const bool put = write.kind == WriteRequest::Kind::kPut;
+      Key(w, put ? kPutRequest : kDeleteRequest);
+      w.StartObject();
+      Key(w, put ? kPutItem : kDeleteKey);
+      WriteItem(write.item, w);
+      w.EndObject();
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  w.EndObject();
+}
+
 }  // namespace
 
 Result<BatchGetItemRequest> DecodeBatchGetItemRequest(const JsonValue& body) {
@@ -117,7 +186,7 @@ Result<BatchGetItemRequest> DecodeBatchGetItemRequest(const JsonValue& body) {
   for (const auto& entry : items->GetObject()) {
     if (entry.value.IsNull()) continue;
     const std::string prefix = "requestItems." + std::string(StringOf(entry.name)) + ".member.";
-    const JsonValue* keys = Field(entry.value, "Keys");
+    const JsonValue* keys = Field(entry.value, kKeys);
     c.Required(keys, prefix + "keys");
     if (keys != nullptr && !c.full()) {
       // No upper bound here: more than 100 keys answers DynamoDB's documented "Too many items
@@ -125,7 +194,7 @@ Result<BatchGetItemRequest> DecodeBatchGetItemRequest(const JsonValue& body) {
       c.violations().CollectionLength("[" + std::to_string(keys->Size()) + " keys]", keys->Size(),
                                       1, SIZE_MAX, prefix + "keys");
     }
-    c.ListLength(Field(entry.value, "AttributesToGet"), 1, 255, prefix + "attributesToGet");
+    c.ListLength(Field(entry.value, kAttributesToGet), 1, 255, prefix + "attributesToGet");
   }
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
 
@@ -136,27 +205,38 @@ Result<BatchGetItemRequest> DecodeBatchGetItemRequest(const JsonValue& body) {
     const std::string table(StringOf(entry.name));
     std::erase_if(request.request_items, [&](const auto& t) { return t.first == table; });
     if (entry.value.IsNull()) continue;
-    const JsonValue* projection = Field(entry.value, "ProjectionExpression");
-    const JsonValue* attributes_to_get = Field(entry.value, "AttributesToGet");
+    const JsonValue* projection = Field(entry.value, kProjectionExpression);
+    const JsonValue* attributes_to_get = Field(entry.value, kAttributesToGet);
     expr::RequestParameters parameters;
     parameters.attributes_to_get = attributes_to_get != nullptr;
     parameters.projection_expression = projection != nullptr;
     PARTSTORE_RETURN_IF_ERROR(expr::CheckParameterMixing(parameters));
 
     KeysAndAttributes keys_and_attributes;
-    for (const JsonValue& key : Field(entry.value, "Keys")->GetArray()) {
+    for (const JsonValue& key : Field(entry.value, kKeys)->GetArray()) {
       PARTSTORE_ASSIGN_OR_RETURN(Item decoded, DecodeItem(key));
       keys_and_attributes.keys.push_back(std::move(decoded));
     }
     keys_and_attributes.projection_expression = OptionalString(projection);
     PARTSTORE_ASSIGN_OR_RETURN(keys_and_attributes.expression_attribute_names,
-                               DecodeNameMap(Field(entry.value, "ExpressionAttributeNames")));
+                               DecodeNameMap(Field(entry.value, kExpressionAttributeNames)));
     keys_and_attributes.attributes_to_get = DecodeStringList(attributes_to_get);
-    const JsonValue* consistent = Field(entry.value, "ConsistentRead");
+    const JsonValue* consistent = Field(entry.value, kConsistentRead);
     keys_and_attributes.consistent_read = consistent && BooleanOf(*consistent);
     request.request_items.emplace_back(table, std::move(keys_and_attributes));
   }
   return request;
+}
+
+std::string EncodeBatchGetItemRequest(const BatchGetItemRequest& request) {
+  JsonBody body;
+  body.writer().StartObject();
+  MemberWriter w(body.writer());
+  WriteKeysByTable(kGetMembers[kGetRequestItems].name, request.request_items, body.writer());
+  w.Enum(kGetMembers[kGetReturnConsumedCapacity].name, request.return_consumed_capacity,
+         kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  body.writer().EndObject();
+  return body.Text();
 }
 
 Result<BatchWriteItemRequest> DecodeBatchWriteItemRequest(const JsonValue& body) {
@@ -188,11 +268,11 @@ Result<BatchWriteItemRequest> DecodeBatchWriteItemRequest(const JsonValue& body)
     for (size_t i = 0; i < entry.value.Size(); ++i) {
       const JsonValue& write = entry.value[static_cast<rapidjson::SizeType>(i)];
       const std::string path = prefix + std::to_string(i + 1) + ".member.";
-      if (const JsonValue* put = Field(write, "PutRequest")) {
-        c.Required(Field(*put, "Item"), path + "putRequest.item");
+      if (const JsonValue* put = Field(write, kPutRequest)) {
+        c.Required(Field(*put, kPutItem), path + "putRequest.item");
       }
-      if (const JsonValue* del = Field(write, "DeleteRequest")) {
-        c.Required(Field(*del, "Key"), path + "deleteRequest.key");
+      if (const JsonValue* del = Field(write, kDeleteRequest)) {
+        c.Required(Field(*del, kDeleteKey), path + "deleteRequest.key");
       }
     }
   }
@@ -201,8 +281,8 @@ Result<BatchWriteItemRequest> DecodeBatchWriteItemRequest(const JsonValue& body)
   for (const auto& entry : items->GetObject()) {
     if (!entry.value.IsArray()) continue;
     for (const JsonValue& write : entry.value.GetArray()) {
-      const bool put = Field(write, "PutRequest") != nullptr;
-      const bool del = Field(write, "DeleteRequest") != nullptr;
+      const bool put = Field(write, kPutRequest) != nullptr;
+      const bool del = Field(write, kDeleteRequest) != nullptr;
       if (put == del) return Status::Validation(std::string(kEmptyWriteRequest));
     }
   }
@@ -221,13 +301,13 @@ Result<BatchWriteItemRequest> DecodeBatchWriteItemRequest(const JsonValue& body)
     writes.reserve(entry.value.Size());
     for (const JsonValue& write : entry.value.GetArray()) {
       WriteRequest decoded;
-      if (const JsonValue* put = Field(write, "PutRequest")) {
+      if (const JsonValue* put = Field(write, kPutRequest)) {
         decoded.kind = WriteRequest::Kind::kPut;
-        PARTSTORE_ASSIGN_OR_RETURN(decoded.item, DecodeItem(*Field(*put, "Item")));
+        PARTSTORE_ASSIGN_OR_RETURN(decoded.item, DecodeItem(*Field(*put, kPutItem)));
       } else {
         decoded.kind = WriteRequest::Kind::kDelete;
         PARTSTORE_ASSIGN_OR_RETURN(decoded.item,
-                                   DecodeItem(*Field(*Field(write, "DeleteRequest"), "Key")));
+                                   DecodeItem(*Field(*Field(write, kDeleteRequest), kDeleteKey)));
       }
       writes.push_back(std::move(decoded));
     }
@@ -236,11 +316,25 @@ Result<BatchWriteItemRequest> DecodeBatchWriteItemRequest(const JsonValue& body)
   return request;
 }
 
+std::string EncodeBatchWriteItemRequest(const BatchWriteItemRequest& request) {
+  JsonBody body;
+  body.writer().StartObject();
+  MemberWriter w(body.writer());
+  WriteWritesByTable(kWriteMembers[kWriteRequestItems].name, request.request_items, body.writer());
+  w.Enum(kWriteMembers[kWriteReturnConsumedCapacity].name, request.return_consumed_capacity,
+         kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  w.Enum(kWriteMembers[kWriteReturnItemCollectionMetrics].name,
+         request.return_item_collection_metrics, kReturnItemCollectionMetricsNames,
+         ReturnItemCollectionMetrics::kNone);
+  body.writer().EndObject();
+  return body.Text();
+}
+
 std::string EncodeBatchGetItemResult(const BatchGetItemResult& result) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  Key(w, "Responses");
+  Key(w, kResponses);
   w.StartObject();
   for (const auto& [table, items] : result.responses) {
     Key(w, table);
@@ -249,68 +343,14 @@ std::string EncodeBatchGetItemResult(const BatchGetItemResult& result) {
     w.EndArray();
   }
   w.EndObject();
-  Key(w, "UnprocessedKeys");
-  w.StartObject();
-  for (const auto& [table, keys] : result.unprocessed_keys) {
-    Key(w, table);
-    w.StartObject();
-    Key(w, "Keys");
-    w.StartArray();
-    for (const Item& key : keys.keys) WriteItem(key, w);
-    w.EndArray();
-    if (keys.projection_expression) {
-      Key(w, "ProjectionExpression");
-      w.String(keys.projection_expression->data(),
-               static_cast<rapidjson::SizeType>(keys.projection_expression->size()));
-    }
-    if (keys.expression_attribute_names) {
-      Key(w, "ExpressionAttributeNames");
-      w.StartObject();
-      for (const auto& [placeholder, name] : *keys.expression_attribute_names) {
-        Key(w, placeholder);
-        w.String(name.data(), static_cast<rapidjson::SizeType>(name.size()));
-      }
-      w.EndObject();
-    }
-    if (keys.attributes_to_get) {
-      Key(w, "AttributesToGet");
-      w.StartArray();
-      for (const std::string& name : *keys.attributes_to_get) {
-        w.String(name.data(), static_cast<rapidjson::SizeType>(name.size()));
-      }
-      w.EndArray();
-    }
-    if (keys.consistent_read) {
-      Key(w, "ConsistentRead");
-      w.Bool(true);
-    }
-    w.EndObject();
-  }
-  w.EndObject();
+  WriteKeysByTable(kUnprocessedKeys, result.unprocessed_keys, w);
   WriteConsumedCapacityList(result.consumed_capacity, w);
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
 }
 
 void WriteBatchWriteItemResultMembers(const BatchWriteItemResult& result, JsonWriter& w) {
-  Key(w, "UnprocessedItems");
-  w.StartObject();
-  for (const auto& [table, writes] : result.unprocessed_items) {
-    Key(w, table);
-    w.StartArray();
-    for (const WriteRequest& write : writes) {
-      w.StartObject();
-      const bool put = write.kind == WriteRequest::Kind::kPut;
-      Key(w, put ? "PutRequest" : "DeleteRequest");
-      w.StartObject();
-      Key(w, put ? "Item" : "Key");
-      WriteItem(write.item, w);
-      w.EndObject();
-      w.EndObject();
-    }
-    w.EndArray();
-  }
-  w.EndObject();
+  WriteWritesByTable(kUnprocessedItems, result.unprocessed_items, w);
   WriteConsumedCapacityList(result.consumed_capacity, w);
   WriteItemCollectionMetricsByTable(result.item_collection_metrics, w);
 }
@@ -322,6 +362,128 @@ std::string EncodeBatchWriteItemResult(const BatchWriteItemResult& result) {
   WriteBatchWriteItemResultMembers(result, w);
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
+}
+
+// ---- Results, read back (client_data_json.h) ----
+
+namespace {
+
+// The object at `path` whose members are tables, each read by `read(value, table_path, out)`
+// into the out vector's entries, in the body's order.
+template <typename T, typename Read>
+Status ReadByTable(const JsonValue* json, const ResponsePath& path,
+                   std::vector<std::pair<std::string, T>>* out, Read read) {
+  if (json == nullptr) return Status::Ok();
+  if (!json->IsObject()) return path.Malformed("an object");
+  out->reserve(json->MemberCount());
+  for (const auto& table : json->GetObject()) {
+    if (table.value.IsNull()) continue;
+    const std::string_view name(table.name.GetString(), table.name.GetStringLength());
+    T entry;
+    PARTSTORE_RETURN_IF_ERROR(read(table.value, path.Member(name), &entry));
+    out->emplace_back(std::string(name), std::move(entry));
+  }
+  return Status::Ok();
+}
+
+Status ReadItemList(const JsonValue& json, const ResponsePath& path, std::vector<Item>* out) {
+  if (!json.IsArray()) return path.Malformed("a list");
+  out->reserve(json.Size());
+  for (rapidjson::SizeType i = 0; i < json.Size(); ++i) {
+    PARTSTORE_ASSIGN_OR_RETURN(Item item, ReadResponseItem(json[i], path.Index(i)));
+    out->push_back(std::move(item));
+  }
+  return Status::Ok();
+}
+
+Status ReadKeysAndAttributes(const JsonValue& json, const ResponsePath& path,
+                             KeysAndAttributes* out) {
+  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(json, path));
+  PARTSTORE_RETURN_IF_ERROR(object.Items(kKeys, &out->keys));
+  PARTSTORE_RETURN_IF_ERROR(object.String(kProjectionExpression, &out->projection_expression));
+  if (const JsonValue* names = object.Find(kExpressionAttributeNames)) {
+    const ResponsePath names_path = path.Member(kExpressionAttributeNames);
+    if (!names->IsObject()) return names_path.Malformed("an object");
+    expr::NameMap map;
+    for (const auto& member : names->GetObject()) {
+      if (member.value.IsNull()) continue;
+      const std::string_view placeholder(member.name.GetString(), member.name.GetStringLength());
+      if (!member.value.IsString()) return names_path.Member(placeholder).Malformed("a string");
+      map.insert_or_assign(std::string(placeholder),
+                           std::string(member.value.GetString(), member.value.GetStringLength()));
+    }
+    out->expression_attribute_names = std::move(map);
+  }
+  if (const JsonValue* list = object.Find(kAttributesToGet)) {
+    const ResponsePath list_path = path.Member(kAttributesToGet);
+    if (!list->IsArray()) return list_path.Malformed("a list");
+    std::vector<std::string> names;
+    names.reserve(list->Size());
+    for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
+      if (!(*list)[i].IsString()) return list_path.Index(i).Malformed("a string");
+      names.emplace_back((*list)[i].GetString(), (*list)[i].GetStringLength());
+    }
+    out->attributes_to_get = std::move(names);
+  }
+  if (const JsonValue* consistent = object.Find(kConsistentRead)) {
+    if (!consistent->IsBool()) return path.Member(kConsistentRead).Malformed("a boolean");
+    out->consistent_read = consistent->GetBool();
+  }
+  return Status::Ok();
+}
+
+Status ReadWriteRequests(const JsonValue& json, const ResponsePath& path,
+                         std::vector<WriteRequest>* out) {
+  if (!json.IsArray()) return path.Malformed("a list");
+  out->reserve(json.Size());
+  for (rapidjson::SizeType i = 0; i < json.Size(); ++i) {
+    const ResponsePath write_path = path.Index(i);
+    PARTSTORE_ASSIGN_OR_RETURN(ResponseObject write, ResponseObject::Open(json[i], write_path));
+    const JsonValue* put = write.Find(kPutRequest);
+    const JsonValue* del = write.Find(kDeleteRequest);
+    if ((put == nullptr) == (del == nullptr)) {
+      return write_path.Malformed("one PutRequest or one DeleteRequest");
+    }
+    WriteRequest decoded;
+    decoded.kind = put != nullptr ? WriteRequest::Kind::kPut : WriteRequest::Kind::kDelete;
+    const std::string_view action = put != nullptr ? kPutRequest : kDeleteRequest;
+    const std::string_view member = put != nullptr ? kPutItem : kDeleteKey;
+    const ResponsePath action_path = write_path.Member(action);
+    PARTSTORE_ASSIGN_OR_RETURN(ResponseObject request,
+                               ResponseObject::Open(put != nullptr ? *put : *del, action_path));
+    const JsonValue* item = request.Find(member);
+    if (item == nullptr) return action_path.Member(member).Malformed("present");
+    PARTSTORE_ASSIGN_OR_RETURN(decoded.item, ReadResponseItem(*item, action_path.Member(member)));
+    out->push_back(std::move(decoded));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<BatchGetItemResult> DecodeBatchGetItemResult(const JsonValue& body) {
+  const ResponsePath path("BatchGetItem");
+  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
+  BatchGetItemResult result;
+  PARTSTORE_RETURN_IF_ERROR(ReadByTable(object.Find(kResponses), path.Member(kResponses),
+                                        &result.responses, ReadItemList));
+  PARTSTORE_RETURN_IF_ERROR(ReadByTable(object.Find(kUnprocessedKeys),
+                                        path.Member(kUnprocessedKeys), &result.unprocessed_keys,
+                                        ReadKeysAndAttributes));
+  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacityList(&result.consumed_capacity));
+  return result;
+}
+
+Result<BatchWriteItemResult> DecodeBatchWriteItemResult(const JsonValue& body) {
+  const ResponsePath path("BatchWriteItem");
+  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
+  BatchWriteItemResult result;
+  PARTSTORE_RETURN_IF_ERROR(ReadByTable(object.Find(kUnprocessedItems),
+                                        path.Member(kUnprocessedItems), &result.unprocessed_items,
+                                        ReadWriteRequests));
+  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacityList(&result.consumed_capacity));
+  PARTSTORE_RETURN_IF_ERROR(object.ItemCollectionMetricsByTable(&result.item_collection_metrics));
+  return result;
 }
 
 }  // namespace partstore::protocol

@@ -10,6 +10,7 @@
 
 #include <array>
 
+#include "tools/protocol/client_data_json.h"
 #include "tools/protocol/operations_json.h"
 #include "tools/protocol/request_json.h"
 
@@ -245,6 +246,30 @@ Result<PutItemRequest> DecodePutItemRequest(const JsonValue& body) {
   return request;
 }
 
+std::string EncodePutItemRequest(const PutItemRequest& request) {
+  JsonBody body;
+  body.writer().StartObject();
+  MemberWriter w(body.writer());
+  const auto name = [](PutMember member) { return kPutMembers[member].name; };
+  w.String(name(kPutTableName), request.table_name);
+  w.Item(name(kPutItem), request.item);
+  w.OptionalString(name(kPutConditionExpression), request.condition_expression);
+  w.NameMap(name(kPutNames), request.expression_attribute_names);
+  w.ValueMap(name(kPutValues), request.expression_attribute_values);
+  w.Expected(name(kPutExpected), request.expected);
+  w.OptionalConditionalOperator(name(kPutConditionalOperator), request.conditional_operator);
+  w.Enum(name(kPutReturnValues), request.return_values, kReturnValueNames, ReturnValue::kNone);
+  w.Enum(name(kPutReturnValuesOnConditionCheckFailure),
+         request.return_values_on_condition_check_failure,
+         kReturnValuesOnConditionCheckFailureNames, ReturnValuesOnConditionCheckFailure::kNone);
+  w.Enum(name(kPutReturnConsumedCapacity), request.return_consumed_capacity,
+         kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  w.Enum(name(kPutReturnItemCollectionMetrics), request.return_item_collection_metrics,
+         kReturnItemCollectionMetricsNames, ReturnItemCollectionMetrics::kNone);
+  body.writer().EndObject();
+  return body.Text();
+}
+
 Result<GetItemRequest> DecodeGetItemRequest(const JsonValue& body) {
   std::array<const JsonValue*, kGetMemberCount> m;
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "GetItem", kGetMembers, m));
@@ -269,6 +294,23 @@ Result<GetItemRequest> DecodeGetItemRequest(const JsonValue& body) {
   request.consistent_read = m[kGetConsistentRead] && BooleanOf(*m[kGetConsistentRead]);
   request.return_consumed_capacity = CapacityOf(m[kGetReturnConsumedCapacity]);
   return request;
+}
+
+std::string EncodeGetItemRequest(const GetItemRequest& request) {
+  JsonBody body;
+  body.writer().StartObject();
+  MemberWriter w(body.writer());
+  const auto name = [](GetMember member) { return kGetMembers[member].name; };
+  w.String(name(kGetTableName), request.table_name);
+  w.Item(name(kGetKey), request.key);
+  w.OptionalString(name(kGetProjectionExpression), request.projection_expression);
+  w.NameMap(name(kGetNames), request.expression_attribute_names);
+  w.StringList(name(kGetAttributesToGet), request.attributes_to_get);
+  w.TrueBool(name(kGetConsistentRead), request.consistent_read);
+  w.Enum(name(kGetReturnConsumedCapacity), request.return_consumed_capacity,
+         kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  body.writer().EndObject();
+  return body.Text();
 }
 
 Result<UpdateItemRequest> DecodeUpdateItemRequest(const JsonValue& body) {
@@ -324,6 +366,32 @@ Result<UpdateItemRequest> DecodeUpdateItemRequest(const JsonValue& body) {
   return request;
 }
 
+std::string EncodeUpdateItemRequest(const UpdateItemRequest& request) {
+  JsonBody body;
+  body.writer().StartObject();
+  MemberWriter w(body.writer());
+  const auto name = [](UpdateMember member) { return kUpdateMembers[member].name; };
+  w.String(name(kUpdateTableName), request.table_name);
+  w.Item(name(kUpdateKey), request.key);
+  w.OptionalString(name(kUpdateUpdateExpression), request.update_expression);
+  w.OptionalString(name(kUpdateConditionExpression), request.condition_expression);
+  w.NameMap(name(kUpdateNames), request.expression_attribute_names);
+  w.ValueMap(name(kUpdateValues), request.expression_attribute_values);
+  w.AttributeUpdates(name(kUpdateAttributeUpdates), request.attribute_updates);
+  w.Expected(name(kUpdateExpected), request.expected);
+  w.OptionalConditionalOperator(name(kUpdateConditionalOperator), request.conditional_operator);
+  w.Enum(name(kUpdateReturnValues), request.return_values, kReturnValueNames, ReturnValue::kNone);
+  w.Enum(name(kUpdateReturnValuesOnConditionCheckFailure),
+         request.return_values_on_condition_check_failure,
+         kReturnValuesOnConditionCheckFailureNames, ReturnValuesOnConditionCheckFailure::kNone);
+  w.Enum(name(kUpdateReturnConsumedCapacity), request.return_consumed_capacity,
+         kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  w.Enum(name(kUpdateReturnItemCollectionMetrics), request.return_item_collection_metrics,
+         kReturnItemCollectionMetricsNames, ReturnItemCollectionMetrics::kNone);
+  body.writer().EndObject();
+  return body.Text();
+}
+
 Result<DeleteItemRequest> DecodeDeleteItemRequest(const JsonValue& body) {
   std::array<const JsonValue*, kDeleteMemberCount> m;
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DeleteItem", kDeleteMembers, m));
@@ -370,6 +438,30 @@ Result<DeleteItemRequest> DecodeDeleteItemRequest(const JsonValue& body) {
   return request;
 }
 
+std::string EncodeDeleteItemRequest(const DeleteItemRequest& request) {
+  JsonBody body;
+  body.writer().StartObject();
+  MemberWriter w(body.writer());
+  const auto name = [](DeleteMember member) { return kDeleteMembers[member].name; };
+  w.String(name(kDeleteTableName), request.table_name);
+  w.Item(name(kDeleteKey), request.key);
+  w.OptionalString(name(kDeleteConditionExpression), request.condition_expression);
+  w.NameMap(name(kDeleteNames), request.expression_attribute_names);
+  w.ValueMap(name(kDeleteValues), request.expression_attribute_values);
+  w.Expected(name(kDeleteExpected), request.expected);
+  w.OptionalConditionalOperator(name(kDeleteConditionalOperator), request.conditional_operator);
+  w.Enum(name(kDeleteReturnValues), request.return_values, kReturnValueNames, ReturnValue::kNone);
+  w.Enum(name(kDeleteReturnValuesOnConditionCheckFailure),
+         request.return_values_on_condition_check_failure,
+         kReturnValuesOnConditionCheckFailureNames, ReturnValuesOnConditionCheckFailure::kNone);
+  w.Enum(name(kDeleteReturnConsumedCapacity), request.return_consumed_capacity,
+         kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  w.Enum(name(kDeleteReturnItemCollectionMetrics), request.return_item_collection_metrics,
+         kReturnItemCollectionMetricsNames, ReturnItemCollectionMetrics::kNone);
+  body.writer().EndObject();
+  return body.Text();
+}
+
 void WritePutItemResultMembers(const PutItemResult& result, JsonWriter& writer) {
   WriteResultMembers(result.attributes, result.consumed_capacity, "Attributes",
                      result.item_collection_metrics, writer);
@@ -403,6 +495,45 @@ std::string EncodeUpdateItemResult(const UpdateItemResult& result) {
 }
 std::string EncodeDeleteItemResult(const DeleteItemResult& result) {
   return EncodeObject(result, WriteDeleteItemResultMembers);
+}
+
+// ---- Results, read back (client_data_json.h) ----
+
+namespace {
+
+// The members of a single-item response, as WriteResultMembers writes them.
+template <typename Result_>
+Result<Result_> ReadWriteResult(const JsonValue& body, std::string_view operation) {
+  const ResponsePath path(operation);
+  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
+  Result_ result;
+  PARTSTORE_RETURN_IF_ERROR(object.Item("Attributes", &result.attributes));
+  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacity("ConsumedCapacity", &result.consumed_capacity));
+  PARTSTORE_RETURN_IF_ERROR(object.ItemCollectionMetrics(&result.item_collection_metrics));
+  return result;
+}
+
+}  // namespace
+
+Result<PutItemResult> DecodePutItemResult(const JsonValue& body) {
+  return ReadWriteResult<PutItemResult>(body, "PutItem");
+}
+
+Result<GetItemResult> DecodeGetItemResult(const JsonValue& body) {
+  const ResponsePath path("GetItem");
+  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
+  GetItemResult result;
+  PARTSTORE_RETURN_IF_ERROR(object.Item("Item", &result.item));
+  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacity("ConsumedCapacity", &result.consumed_capacity));
+  return result;
+}
+
+Result<UpdateItemResult> DecodeUpdateItemResult(const JsonValue& body) {
+  return ReadWriteResult<UpdateItemResult>(body, "UpdateItem");
+}
+
+Result<DeleteItemResult> DecodeDeleteItemResult(const JsonValue& body) {
+  return ReadWriteResult<DeleteItemResult>(body, "DeleteItem");
 }
 
 }  // namespace partstore::protocol

@@ -5,8 +5,10 @@
 
 #include <array>
 #include <limits>
+#include <type_traits>
 
 #include "tools/protocol/attribute_value_json.h"
+#include "tools/protocol/client_data_json.h"
 #include "tools/protocol/operations_json.h"
 #include "tools/protocol/request_json.h"
 
@@ -82,6 +84,24 @@ constexpr MemberSpec kTransactMembers[kStatementMemberCount] = {
     {"", Shape::kString},
     {"", Shape::kInteger},
     {"ReturnValuesOnConditionCheckFailure", Shape::kString},
+};
+
+// BatchExecuteStatement's and ExecuteTransaction's own members.
+enum BatchRequestMember { kStatements, kBatchCapacity, kBatchRequestMemberCount };
+constexpr MemberSpec kBatchRequestMembers[kBatchRequestMemberCount] = {
+    {"Statements", Shape::kStringList},  // checked by CheckBatchList
+    {"ReturnConsumedCapacity", Shape::kString},
+};
+enum TransactRequestMember {
+  kTransactStatements,
+  kTransactToken,
+  kTransactCapacity,
+  kTransactRequestMemberCount,
+};
+constexpr MemberSpec kTransactRequestMembers[kTransactRequestMemberCount] = {
+    {"TransactStatements", Shape::kStringList},  // checked by CheckTransactList
+    {"ClientRequestToken", Shape::kString},
+    {"ReturnConsumedCapacity", Shape::kString},
 };
 
 // Step 1 for an object whose members are `specs`; Parameters is checked as a list of
@@ -181,6 +201,39 @@ void String(JsonWriter& w, std::string_view s) {
   w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 
+// A statement's members (the top level of ExecuteStatement, an element of a batch or of a
+// transaction), in the member table's order.
+template <typename Statement>
+void WriteStatement(const Statement& statement, const MemberSpec (&specs)[kStatementMemberCount],
+                    JsonWriter& writer) {
+  MemberWriter w(writer);
+  w.String(specs[kStatement].name, statement.statement);
+  w.ValueList(specs[kParameters].name, statement.parameters);
+  if constexpr (requires { statement.consistent_read; }) {
+    w.TrueBool(specs[kConsistentRead].name, statement.consistent_read);
+  }
+  if constexpr (std::is_same_v<Statement, ExecuteStatementRequest>) {
+    w.OptionalString(specs[kNextToken].name, statement.next_token);
+    w.Enum(specs[kReturnConsumedCapacity].name, statement.return_consumed_capacity,
+           kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+    w.OptionalInt(specs[kLimit].name, statement.limit);
+  }
+  w.Enum(specs[kOnFailure].name, statement.return_values_on_condition_check_failure,
+         kReturnValuesOnConditionCheckFailureNames, ReturnValuesOnConditionCheckFailure::kNone);
+}
+
+// The results' members.
+constexpr std::string_view kItems = "Items";
+constexpr std::string_view kResultNextToken = "NextToken";
+constexpr std::string_view kConsumedCapacity = "ConsumedCapacity";
+constexpr std::string_view kLastEvaluatedKey = "LastEvaluatedKey";
+constexpr std::string_view kResponses = "Responses";
+constexpr std::string_view kError = "Error";
+constexpr std::string_view kErrorCode = "Code";
+constexpr std::string_view kErrorMessage = "Message";
+constexpr std::string_view kTableName = "TableName";
+constexpr std::string_view kItem = "Item";
+
 }  // namespace
 
 Result<ExecuteStatementRequest> DecodeExecuteStatementRequest(const JsonValue& body) {
@@ -204,16 +257,21 @@ Result<ExecuteStatementRequest> DecodeExecuteStatementRequest(const JsonValue& b
   return request;
 }
 
+std::string EncodeExecuteStatementRequest(const ExecuteStatementRequest& request) {
+  JsonBody body;
+  body.writer().StartObject();
+  WriteStatement(request, kExecuteMembers, body.writer());
+  body.writer().EndObject();
+  return body.Text();
+}
+
 Result<BatchExecuteStatementRequest> DecodeBatchExecuteStatementRequest(const JsonValue& body) {
-  enum { kStatements, kCapacity, kCount };
-  constexpr MemberSpec kSpecs[kCount] = {{"Statements", Shape::kStringList},
-                                         {"ReturnConsumedCapacity", Shape::kString}};
-  std::array<const JsonValue*, kCount> m;
-  PARTSTORE_RETURN_IF_ERROR(
-      ReadObject(body, "BatchExecuteStatement", kSpecs, m, kStatements, CheckBatchList));
+  std::array<const JsonValue*, kBatchRequestMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadObject(body, "BatchExecuteStatement", kBatchRequestMembers, m,
+                                       kStatements, CheckBatchList));
   const JsonValue* statements = m[kStatements];
   Constraints c;
-  c.Enum(m[kCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
+  c.Enum(m[kBatchCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
          "returnConsumedCapacity");
   c.Required(statements, "statements");
   if (statements != nullptr) {
@@ -234,7 +292,7 @@ Result<BatchExecuteStatementRequest> DecodeBatchExecuteStatementRequest(const Js
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
 
   BatchExecuteStatementRequest request;
-  request.return_consumed_capacity = CapacityOf(m[kCapacity]);
+  request.return_consumed_capacity = CapacityOf(m[kBatchCapacity]);
   for (const JsonValue& element : statements->GetArray()) {
     const StatementMembers s = ElementMembers(element, kBatchMembers);
     BatchStatementRequest statement;
@@ -247,17 +305,32 @@ Result<BatchExecuteStatementRequest> DecodeBatchExecuteStatementRequest(const Js
   return request;
 }
 
+std::string EncodeBatchExecuteStatementRequest(const BatchExecuteStatementRequest& request) {
+  JsonBody body;
+  JsonWriter& writer = body.writer();
+  writer.StartObject();
+  MemberWriter w(writer);
+  w.Key(kBatchRequestMembers[kStatements].name);
+  writer.StartArray();
+  for (const BatchStatementRequest& statement : request.statements) {
+    writer.StartObject();
+    WriteStatement(statement, kBatchMembers, writer);
+    writer.EndObject();
+  }
+  writer.EndArray();
+  w.Enum(kBatchRequestMembers[kBatchCapacity].name, request.return_consumed_capacity,
+         kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  writer.EndObject();
+  return body.Text();
+}
+
 Result<ExecuteTransactionRequest> DecodeExecuteTransactionRequest(const JsonValue& body) {
-  enum { kStatements, kToken, kCapacity, kCount };
-  constexpr MemberSpec kSpecs[kCount] = {{"TransactStatements", Shape::kStringList},
-                                         {"ClientRequestToken", Shape::kString},
-                                         {"ReturnConsumedCapacity", Shape::kString}};
-  std::array<const JsonValue*, kCount> m;
-  PARTSTORE_RETURN_IF_ERROR(
-      ReadObject(body, "ExecuteTransaction", kSpecs, m, kStatements, CheckTransactList));
-  const JsonValue* statements = m[kStatements];
+  std::array<const JsonValue*, kTransactRequestMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadObject(body, "ExecuteTransaction", kTransactRequestMembers, m,
+                                       kTransactStatements, CheckTransactList));
+  const JsonValue* statements = m[kTransactStatements];
   Constraints c;
-  c.Enum(m[kCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
+  c.Enum(m[kTransactCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
          "returnConsumedCapacity");
   c.Required(statements, "transactStatements");
   if (statements != nullptr) {
@@ -276,14 +349,14 @@ Result<ExecuteTransactionRequest> DecodeExecuteTransactionRequest(const JsonValu
       StatementConstraints(c, ElementMembers(element, kTransactMembers), prefix);
     }
   }
-  if (m[kToken] != nullptr && !c.full()) {
-    c.violations().Length(StringOf(*m[kToken]), 1, 36, "clientRequestToken");
+  if (m[kTransactToken] != nullptr && !c.full()) {
+    c.violations().Length(StringOf(*m[kTransactToken]), 1, 36, "clientRequestToken");
   }
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
 
   ExecuteTransactionRequest request;
-  request.client_request_token = OptionalString(m[kToken]);
-  request.return_consumed_capacity = CapacityOf(m[kCapacity]);
+  request.client_request_token = OptionalString(m[kTransactToken]);
+  request.return_consumed_capacity = CapacityOf(m[kTransactCapacity]);
   for (const JsonValue& element : statements->GetArray()) {
     const StatementMembers s = ElementMembers(element, kTransactMembers);
     ParameterizedStatement statement;
@@ -295,24 +368,44 @@ Result<ExecuteTransactionRequest> DecodeExecuteTransactionRequest(const JsonValu
   return request;
 }
 
+std::string EncodeExecuteTransactionRequest(const ExecuteTransactionRequest& request) {
+  JsonBody body;
+  JsonWriter& writer = body.writer();
+  writer.StartObject();
+  MemberWriter w(writer);
+  w.Key(kTransactRequestMembers[kTransactStatements].name);
+  writer.StartArray();
+  for (const ParameterizedStatement& statement : request.transact_statements) {
+    writer.StartObject();
+    WriteStatement(statement, kTransactMembers, writer);
+    writer.EndObject();
+  }
+  writer.EndArray();
+  w.OptionalString(kTransactRequestMembers[kTransactToken].name, request.client_request_token);
+  w.Enum(kTransactRequestMembers[kTransactCapacity].name, request.return_consumed_capacity,
+         kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  writer.EndObject();
+  return body.Text();
+}
+
 std::string EncodeExecuteStatementResult(const ExecuteStatementResult& result) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  Key(w, "Items");
+  Key(w, kItems);
   w.StartArray();
   for (const Item& item : result.items) WriteItem(item, w);
   w.EndArray();
   if (result.next_token) {
-    Key(w, "NextToken");
+    Key(w, kResultNextToken);
     String(w, *result.next_token);
   }
   if (result.consumed_capacity) {
-    Key(w, "ConsumedCapacity");
+    Key(w, kConsumedCapacity);
     WriteConsumedCapacity(*result.consumed_capacity, w);
   }
   if (result.last_evaluated_key) {
-    Key(w, "LastEvaluatedKey");
+    Key(w, kLastEvaluatedKey);
     WriteItem(*result.last_evaluated_key, w);
   }
   w.EndObject();
@@ -323,29 +416,29 @@ std::string EncodeBatchExecuteStatementResult(const BatchExecuteStatementResult&
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  Key(w, "Responses");
+  Key(w, kResponses);
   w.StartArray();
   for (const BatchStatementResponse& response : result.responses) {
     w.StartObject();
     if (response.error) {
-      Key(w, "Error");
+      Key(w, kError);
       w.StartObject();
-      Key(w, "Code");
+      Key(w, kErrorCode);
       String(w, response.error->code);
-      Key(w, "Message");
+      Key(w, kErrorMessage);
       String(w, response.error->message);
       if (response.error->item) {
-        Key(w, "Item");
+        Key(w, kItem);
         WriteItem(*response.error->item, w);
       }
       w.EndObject();
     }
     if (response.table_name) {
-      Key(w, "TableName");
+      Key(w, kTableName);
       String(w, *response.table_name);
     }
     if (response.item) {
-      Key(w, "Item");
+      Key(w, kItem);
       WriteItem(*response.item, w);
     }
     w.EndObject();
@@ -361,12 +454,12 @@ std::string EncodeExecuteTransactionResult(const ExecuteTransactionResult& resul
   JsonWriter w(buffer);
   w.StartObject();
   if (result.responses) {
-    Key(w, "Responses");
+    Key(w, kResponses);
     w.StartArray();
     for (const std::optional<Item>& item : *result.responses) {
       w.StartObject();
       if (item) {
-        Key(w, "Item");
+        Key(w, kItem);
         WriteItem(*item, w);
       }
       w.EndObject();
@@ -376,6 +469,71 @@ std::string EncodeExecuteTransactionResult(const ExecuteTransactionResult& resul
   WriteConsumedCapacityList(result.consumed_capacity, w);
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
+}
+
+// ---- Results, read back (client_data_json.h) ----
+
+namespace {
+
+Result<BatchStatementError> ReadStatementError(const JsonValue& json, const ResponsePath& path) {
+  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(json, path));
+  BatchStatementError error;
+  PARTSTORE_RETURN_IF_ERROR(object.String(kErrorCode, &error.code));
+  PARTSTORE_RETURN_IF_ERROR(object.String(kErrorMessage, &error.message));
+  PARTSTORE_RETURN_IF_ERROR(object.Item(kItem, &error.item));
+  return error;
+}
+
+}  // namespace
+
+Result<ExecuteStatementResult> DecodeExecuteStatementResult(const JsonValue& body) {
+  const ResponsePath path("ExecuteStatement");
+  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
+  ExecuteStatementResult result;
+  PARTSTORE_RETURN_IF_ERROR(object.Items(kItems, &result.items));
+  PARTSTORE_RETURN_IF_ERROR(object.String(kResultNextToken, &result.next_token));
+  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacity(kConsumedCapacity, &result.consumed_capacity));
+  PARTSTORE_RETURN_IF_ERROR(object.Item(kLastEvaluatedKey, &result.last_evaluated_key));
+  return result;
+}
+
+Result<BatchExecuteStatementResult> DecodeBatchExecuteStatementResult(const JsonValue& body) {
+  const ResponsePath path("BatchExecuteStatement");
+  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
+  BatchExecuteStatementResult result;
+  if (const JsonValue* responses = object.Find(kResponses)) {
+    const ResponsePath list_path = path.Member(kResponses);
+    if (!responses->IsArray()) return list_path.Malformed("a list");
+    result.responses.reserve(responses->Size());
+    for (rapidjson::SizeType i = 0; i < responses->Size(); ++i) {
+      const ResponsePath entry_path = list_path.Index(i);
+      PARTSTORE_ASSIGN_OR_RETURN(ResponseObject entry,
+                                 ResponseObject::Open((*responses)[i], entry_path));
+      BatchStatementResponse response;
+      if (const JsonValue* error = entry.Find(kError)) {
+        PARTSTORE_ASSIGN_OR_RETURN(response.error,
+                                   ReadStatementError(*error, entry_path.Member(kError)));
+      }
+      PARTSTORE_RETURN_IF_ERROR(entry.String(kTableName, &response.table_name));
+      PARTSTORE_RETURN_IF_ERROR(entry.Item(kItem, &response.item));
+      result.responses.push_back(std::move(response));
+    }
+  }
+  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacityList(&result.consumed_capacity));
+  return result;
+}
+
+Result<ExecuteTransactionResult> DecodeExecuteTransactionResult(const JsonValue& body) {
+  const ResponsePath path("ExecuteTransaction");
+  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
+  ExecuteTransactionResult result;
+  if (const JsonValue* responses = object.Find(kResponses)) {
+    std::vector<std::optional<Item>> items;
+    PARTSTORE_RETURN_IF_ERROR(ReadItemResponses(*responses, path.Member(kResponses), &items));
+    result.responses = std::move(items);
+  }
+  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacityList(&result.consumed_capacity));
+  return result;
 }
 
 }  // namespace partstore::protocol

@@ -15,7 +15,9 @@
 
 #include <array>
 #include <limits>
+#include <type_traits>
 
+#include "tools/protocol/client_data_json.h"
 #include "tools/protocol/operations_json.h"
 #include "tools/protocol/request_json.h"
 
@@ -124,6 +126,46 @@ std::optional<int32_t> Int32Of(const JsonValue* value) {
   return static_cast<int32_t>(IntegerOf(*value));
 }
 
+// Query's or Scan's request, its members in the member table's order.
+template <typename Request>
+std::string EncodeReadRequest(const Request& r, const MemberSpec (&specs)[kReadMemberCount]) {
+  constexpr bool kQuery = std::is_same_v<Request, QueryRequest>;
+  JsonBody body;
+  body.writer().StartObject();
+  MemberWriter w(body.writer());
+  const auto name = [&specs](ReadMember member) { return specs[member].name; };
+  w.String(name(kTableName), r.table_name);
+  w.OptionalString(name(kIndexName), r.index_name);
+  if constexpr (kQuery) {
+    w.OptionalString(name(kKeyConditionExpression), r.key_condition_expression);
+  }
+  w.OptionalString(name(kFilterExpression), r.filter_expression);
+  w.OptionalString(name(kProjectionExpression), r.projection_expression);
+  w.NameMap(name(kNames), r.expression_attribute_names);
+  w.ValueMap(name(kValues), r.expression_attribute_values);
+  if constexpr (kQuery) {
+    w.Conditions(name(kKeyConditions), r.key_conditions);
+    w.Conditions(name(kFilter), r.query_filter);
+  } else {
+    w.Conditions(name(kFilter), r.scan_filter);
+  }
+  w.OptionalConditionalOperator(name(kConditionalOperator), r.conditional_operator);
+  w.StringList(name(kAttributesToGet), r.attributes_to_get);
+  w.OptionalEnum(name(kSelect), r.select, kSelectNames);
+  w.OptionalInt(name(kLimit), r.limit);
+  if constexpr (kQuery) w.OptionalBool(name(kScanIndexForward), r.scan_index_forward);
+  w.TrueBool(name(kConsistentRead), r.consistent_read);
+  w.OptionalItem(name(kExclusiveStartKey), r.exclusive_start_key);
+  w.Enum(name(kReturnConsumedCapacity), r.return_consumed_capacity, kReturnConsumedCapacityNames,
+         ReturnConsumedCapacity::kNone);
+  if constexpr (!kQuery) {
+    w.OptionalInt(name(kSegment), r.segment);
+    w.OptionalInt(name(kTotalSegments), r.total_segments);
+  }
+  body.writer().EndObject();
+  return body.Text();
+}
+
 }  // namespace
 
 Result<QueryRequest> DecodeQueryRequest(const JsonValue& body) {
@@ -181,6 +223,10 @@ Result<QueryRequest> DecodeQueryRequest(const JsonValue& body) {
   return request;
 }
 
+std::string EncodeQueryRequest(const QueryRequest& request) {
+  return EncodeReadRequest(request, kQueryMembers);
+}
+
 Result<ScanRequest> DecodeScanRequest(const JsonValue& body) {
   Members m;
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "Scan", kScanMembers, m));
@@ -224,6 +270,10 @@ Result<ScanRequest> DecodeScanRequest(const JsonValue& body) {
   request.return_consumed_capacity = EnumOf(
       m[kReturnConsumedCapacity], kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
   return request;
+}
+
+std::string EncodeScanRequest(const ScanRequest& request) {
+  return EncodeReadRequest(request, kScanMembers);
 }
 
 namespace {
@@ -270,5 +320,19 @@ void WriteReadPageResultMembers(const ReadPageViewResult& result, JsonWriter& wr
 }
 std::string EncodeReadPageResult(const ReadPageResult& result) { return EncodePage(result); }
 std::string EncodeReadPageResult(const ReadPageViewResult& result) { return EncodePage(result); }
+
+Result<ReadPageResult> DecodeReadPageResult(const JsonValue& body) {
+  const ResponsePath path("Query or Scan");
+  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
+  ReadPageResult result;
+  bool items = false;
+  PARTSTORE_RETURN_IF_ERROR(object.Items("Items", &result.items, &items));
+  result.items_omitted = !items;
+  PARTSTORE_RETURN_IF_ERROR(object.Int32("Count", &result.count));
+  PARTSTORE_RETURN_IF_ERROR(object.Int32("ScannedCount", &result.scanned_count));
+  PARTSTORE_RETURN_IF_ERROR(object.Item("LastEvaluatedKey", &result.last_evaluated_key));
+  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacity("ConsumedCapacity", &result.consumed_capacity));
+  return result;
+}
 
 }  // namespace partstore::protocol

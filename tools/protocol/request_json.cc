@@ -46,6 +46,7 @@
 #include <limits>
 
 #include "tools/protocol/attribute_value_json.h"
+#include "tools/protocol/client_data_json.h"
 
 namespace partstore::protocol {
 namespace {
@@ -741,6 +742,148 @@ Result<std::optional<Item>> DecodeStartKey(const JsonValue* value) {
                               std::string(key.error().message()));
   }
   return std::optional<Item>(std::move(*key));
+}
+
+// ---- Encoding (client_data_json.h): the members the decoders above read ------------------
+
+void MemberWriter::Key(std::string_view key) {
+  w_.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+}
+
+void MemberWriter::String(std::string_view key, std::string_view value) {
+  Key(key);
+  w_.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+}
+
+void MemberWriter::OptionalString(std::string_view key, const std::optional<std::string>& value) {
+  if (value) String(key, *value);
+}
+
+void MemberWriter::Item(std::string_view key, const partstore::Item& item) {
+  Key(key);
+  WriteItem(item, w_);
+}
+
+void MemberWriter::OptionalItem(std::string_view key, const std::optional<partstore::Item>& item) {
+  if (item) Item(key, *item);
+}
+
+void MemberWriter::TrueBool(std::string_view key, bool value) {
+  if (!value) return;
+  Key(key);
+  w_.Bool(true);
+}
+
+void MemberWriter::OptionalBool(std::string_view key, std::optional<bool> value) {
+  if (!value) return;
+  Key(key);
+  w_.Bool(*value);
+}
+
+void MemberWriter::OptionalInt(std::string_view key, std::optional<int32_t> value) {
+  if (!value) return;
+  Key(key);
+  w_.Int(*value);
+}
+
+void MemberWriter::NameMap(std::string_view key, const std::optional<expr::NameMap>& names) {
+  if (!names) return;
+  Key(key);
+  w_.StartObject();
+  for (const auto& [placeholder, name] : *names) String(placeholder, name);
+  w_.EndObject();
+}
+
+void MemberWriter::ValueMap(std::string_view key, const std::optional<AttributeMap>& values) {
+  if (values) Item(key, *values);
+}
+
+void MemberWriter::StringList(std::string_view key,
+                              const std::optional<std::vector<std::string>>& list) {
+  if (!list) return;
+  Key(key);
+  w_.StartArray();
+  for (const std::string& s : *list)
+    w_.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+  w_.EndArray();
+}
+
+void MemberWriter::ValueList(std::string_view key, const std::optional<std::vector<Value>>& list) {
+  if (!list) return;
+  Key(key);
+  w_.StartArray();
+  for (const Value& value : *list) WriteAttributeValue(value, w_);
+  w_.EndArray();
+}
+
+// The member names below are the ones CheckExpectedEntry, CheckCondition, CheckAttributeUpdate
+// and the Decode* functions above read.
+void MemberWriter::Expected(std::string_view key,
+                            const std::optional<std::vector<expr::ExpectedAttribute>>& expected) {
+  if (!expected) return;
+  Key(key);
+  w_.StartObject();
+  for (const expr::ExpectedAttribute& entry : *expected) {
+    Key(entry.name);
+    w_.StartObject();
+    if (entry.value) {
+      Key("Value");
+      WriteAttributeValue(*entry.value, w_);
+    }
+    OptionalBool("Exists", entry.exists);
+    if (entry.comparison_operator) {
+      String("ComparisonOperator", expr::ComparisonOperatorName(*entry.comparison_operator));
+    }
+    ValueList("AttributeValueList", entry.attribute_value_list);
+    w_.EndObject();
+  }
+  w_.EndObject();
+}
+
+void MemberWriter::Conditions(
+    std::string_view key, const std::optional<std::vector<expr::AttributeCondition>>& conditions) {
+  if (!conditions) return;
+  Key(key);
+  w_.StartObject();
+  for (const expr::AttributeCondition& condition : *conditions) {
+    Key(condition.name);
+    w_.StartObject();
+    // DecodeConditions reads an absent list as an empty one; NULL and NOT_NULL take none.
+    if (!condition.attribute_value_list.empty()) {
+      ValueList("AttributeValueList", condition.attribute_value_list);
+    }
+    String("ComparisonOperator", expr::ComparisonOperatorName(condition.comparison_operator));
+    w_.EndObject();
+  }
+  w_.EndObject();
+}
+
+void MemberWriter::AttributeUpdates(
+    std::string_view key, const std::optional<std::vector<expr::AttributeUpdate>>& updates) {
+  if (!updates) return;
+  Key(key);
+  w_.StartObject();
+  for (const expr::AttributeUpdate& update : *updates) {
+    Key(update.name);
+    w_.StartObject();
+    if (update.value) {
+      Key("Value");
+      WriteAttributeValue(*update.value, w_);
+    }
+    if (update.action) String("Action", expr::AttributeActionName(*update.action));
+    w_.EndObject();
+  }
+  w_.EndObject();
+}
+
+void MemberWriter::OptionalConditionalOperator(std::string_view key,
+                                               std::optional<expr::ConditionalOperator> op) {
+  OptionalEnum(key, op, kConditionalOperatorNames);
+}
+
+void MemberWriter::EnumName(std::string_view key, size_t index,
+                            std::span<const std::string_view> names) {
+  if (index < names.size()) String(key, names[index]);
 }
 
 }  // namespace partstore::protocol

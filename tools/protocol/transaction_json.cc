@@ -27,7 +27,9 @@
 #include <array>
 #include <span>
 #include <string_view>
+#include <type_traits>
 
+#include "tools/protocol/client_data_json.h"
 #include "tools/protocol/operations_json.h"
 #include "tools/protocol/request_json.h"
 
@@ -343,6 +345,38 @@ void Key(JsonWriter& w, std::string_view key) {
   w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
 }
 
+// The response members.
+constexpr std::string_view kResponses = "Responses";
+constexpr std::string_view kResponseItem = "Item";
+
+// One write action's object, its members named by `spec` (an empty name: not the action's).
+template <typename Action>
+void WriteAction(const ActionSpec& spec, const Action& action, JsonWriter& writer) {
+  const auto name = [&spec](ActionMember member) { return spec.members[member].name; };
+  MemberWriter w(writer);
+  w.Key(spec.name);
+  writer.StartObject();
+  w.String(name(kTableName), action.table_name);
+  if constexpr (std::is_same_v<Action, PutItemRequest>) {
+    w.Item(name(kKeyOrItem), action.item);
+  } else {
+    w.Item(name(kKeyOrItem), action.key);
+  }
+  if constexpr (std::is_same_v<Action, UpdateItemRequest>) {
+    w.OptionalString(name(kUpdateExpression), action.update_expression);
+  }
+  w.OptionalString(name(kConditionExpression), action.condition_expression);
+  w.NameMap(name(kNames), action.expression_attribute_names);
+  w.ValueMap(name(kValues), action.expression_attribute_values);
+  w.Enum(name(kOnFailure), action.return_values_on_condition_check_failure,
+         kReturnValuesOnConditionCheckFailureNames, ReturnValuesOnConditionCheckFailure::kNone);
+  writer.EndObject();
+}
+
+const ActionSpec& SpecOf(ActionKind kind) { return kActions[static_cast<size_t>(kind)]; }
+static_assert(kActions[0].kind == ActionKind::kConditionCheck &&
+              kActions[1].kind == ActionKind::kPut && kActions[2].kind == ActionKind::kDelete &&
+              kActions[3].kind == ActionKind::kUpdate);
 
 }  // namespace
 
@@ -394,6 +428,35 @@ Result<TransactWriteItemsRequest> DecodeTransactWriteItemsRequest(const JsonValu
   return request;
 }
 
+std::string EncodeTransactWriteItemsRequest(const TransactWriteItemsRequest& request) {
+  JsonBody body;
+  JsonWriter& writer = body.writer();
+  writer.StartObject();
+  MemberWriter w(writer);
+  w.Key(kWriteMembers[kWriteTransactItems].name);
+  writer.StartArray();
+  for (const TransactWriteItem& item : request.transact_items) {
+    writer.StartObject();
+    // In kActions' order, as the decoder reads them.
+    if (item.condition_check) {
+      WriteAction(SpecOf(ActionKind::kConditionCheck), *item.condition_check, writer);
+    }
+    if (item.put) WriteAction(SpecOf(ActionKind::kPut), *item.put, writer);
+    if (item.del) WriteAction(SpecOf(ActionKind::kDelete), *item.del, writer);
+    if (item.update) WriteAction(SpecOf(ActionKind::kUpdate), *item.update, writer);
+    writer.EndObject();
+  }
+  writer.EndArray();
+  w.OptionalString(kWriteMembers[kWriteClientRequestToken].name, request.client_request_token);
+  w.Enum(kWriteMembers[kWriteReturnConsumedCapacity].name, request.return_consumed_capacity,
+         kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  w.Enum(kWriteMembers[kWriteReturnItemCollectionMetrics].name,
+         request.return_item_collection_metrics, kReturnItemCollectionMetricsNames,
+         ReturnItemCollectionMetrics::kNone);
+  writer.EndObject();
+  return body.Text();
+}
+
 Result<TransactGetItemsRequest> DecodeTransactGetItemsRequest(const JsonValue& body) {
   std::array<const JsonValue*, kGetRequestMemberCount> m;
   PARTSTORE_RETURN_IF_ERROR(
@@ -433,6 +496,31 @@ Result<TransactGetItemsRequest> DecodeTransactGetItemsRequest(const JsonValue& b
   return request;
 }
 
+std::string EncodeTransactGetItemsRequest(const TransactGetItemsRequest& request) {
+  JsonBody body;
+  JsonWriter& writer = body.writer();
+  writer.StartObject();
+  MemberWriter w(writer);
+  w.Key(kGetRequestMembers[kGetTransactItems].name);
+  writer.StartArray();
+  for (const TransactGetItem& item : request.transact_items) {
+    writer.StartObject();
+    w.Key("Get");
+    writer.StartObject();
+    w.String(kGetMembers[kGetTableName].name, item.get.table_name);
+    w.Item(kGetMembers[kGetKey].name, item.get.key);
+    w.OptionalString(kGetMembers[kGetProjectionExpression].name, item.get.projection_expression);
+    w.NameMap(kGetMembers[kGetNames].name, item.get.expression_attribute_names);
+    writer.EndObject();
+    writer.EndObject();
+  }
+  writer.EndArray();
+  w.Enum(kGetRequestMembers[kGetReturnConsumedCapacity].name, request.return_consumed_capacity,
+         kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  writer.EndObject();
+  return body.Text();
+}
+
 std::string EncodeTransactWriteItemsResult(const TransactWriteItemsResult& result) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
@@ -447,12 +535,12 @@ std::string EncodeTransactGetItemsResult(const TransactGetItemsResult& result) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  Key(w, "Responses");
+  Key(w, kResponses);
   w.StartArray();
   for (const std::optional<Item>& item : result.responses) {
     w.StartObject();
     if (item) {
-      Key(w, "Item");
+      Key(w, kResponseItem);
       WriteItem(*item, w);
     }
     w.EndObject();
@@ -461,6 +549,27 @@ std::string EncodeTransactGetItemsResult(const TransactGetItemsResult& result) {
   WriteConsumedCapacityList(result.consumed_capacity, w);
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
+}
+
+Result<TransactWriteItemsResult> DecodeTransactWriteItemsResult(const JsonValue& body) {
+  const ResponsePath path("TransactWriteItems");
+  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
+  TransactWriteItemsResult result;
+  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacityList(&result.consumed_capacity));
+  PARTSTORE_RETURN_IF_ERROR(object.ItemCollectionMetricsByTable(&result.item_collection_metrics));
+  return result;
+}
+
+Result<TransactGetItemsResult> DecodeTransactGetItemsResult(const JsonValue& body) {
+  const ResponsePath path("TransactGetItems");
+  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
+  TransactGetItemsResult result;
+  if (const JsonValue* responses = object.Find(kResponses)) {
+    PARTSTORE_RETURN_IF_ERROR(
+        ReadItemResponses(*responses, path.Member(kResponses), &result.responses));
+  }
+  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacityList(&result.consumed_capacity));
+  return result;
 }
 
 void WriteCancellationReasons(const std::vector<CancellationReason>& reasons, JsonWriter& w) {
