@@ -28,15 +28,20 @@
 
 #include "partstore/database.h"
 #include "tests/bench/target_testutil.h"
-#include "tools/bench/http_client.h"
+#include "tools/client/http_client.h"
 #include "tools/server/server.h"
-#include "tools/server/sigv4.h"
+#include "tools/protocol/sigv4.h"
 
 namespace partstore::bench {
 
-using server::SigV4Authorization;
-using server::SigV4Header;
-using server::SigV4Request;
+using protocol::SigV4Authorization;
+using protocol::SigV4Header;
+using protocol::SigV4Request;
+using client::HttpClient;
+using client::HttpClientOptions;
+using client::HttpReply;
+using client::ParseUrl;
+using client::Url;
 namespace {
 
 namespace net = boost::asio;

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "tools/bench/dynamodb_response.h"
-#include "tools/bench/http_client.h"
+#include "tools/client/http_client.h"
 #include "tools/protocol/attribute_value_json.h"
 
 namespace {
@@ -29,6 +29,7 @@ namespace {
 namespace http = boost::beast::http;
 using namespace partstore;
 using namespace partstore::bench;
+using namespace partstore::client;
 
 constexpr size_t kBodyLimit = 64 * 1024;  // HttpClient's is 256 MB
 

@@ -28,7 +28,7 @@
 #include "tools/protocol/attribute_value_json.h"
 #include "tools/protocol/dispatch.h"
 #include "tools/server/authenticator.h"
-#include "tools/server/content_coding.h"
+#include "tools/protocol/content_coding.h"
 #include "tools/server/server.h"
 
 namespace {
@@ -109,8 +109,8 @@ void CheckResponse(const server::HttpResponse& response, unsigned version, bool 
   std::string body = response.body();
   if (const std::string_view coding = Field(response, "Content-Encoding"); !coding.empty()) {
     Check(coding == "gzip" || coding == "deflate");
-    Check(server::DecodeRequestBody(coding, body, 64 << 20) == server::DecodeOutcome::kOk);
-    Check(body.size() >= server::kCompressionThreshold);
+    Check(protocol::DecodeRequestBody(coding, body, 64 << 20) == protocol::DecodeOutcome::kOk);
+    Check(body.size() >= protocol::kCompressionThreshold);
   }
   rapidjson::Document document;
   Check(protocol::ParseJson(body, &document).ok());
@@ -189,8 +189,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       // The body as a client that compresses its requests sends it: gzip'd (deflate with bit 2),
       // so the decoder sees valid streams of every body, not only the rare valid random one.
       const bool deflate = data[0] & 4;
-      request.body() = *server::EncodeBody(
-          request.body(), deflate ? server::ContentCoding::kDeflate : server::ContentCoding::kGzip);
+      request.body() = *protocol::EncodeBody(
+          request.body(), deflate ? protocol::ContentCoding::kDeflate : protocol::ContentCoding::kGzip);
       request.set(http::field::content_encoding, deflate ? "deflate" : "gzip");
       request.prepare_payload();
     }

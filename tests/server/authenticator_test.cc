@@ -10,13 +10,18 @@
 #include <string>
 #include <vector>
 
-#include "tools/server/content_coding.h"
-#include "tools/server/sigv4.h"
+#include "tools/protocol/content_coding.h"
+#include "tools/protocol/sigv4.h"
 
 namespace partstore::server {
 namespace {
 
 namespace http = boost::beast::http;
+using protocol::ContentCoding;
+using protocol::EncodeBody;
+using protocol::SigV4Authorization;
+using protocol::SigV4Header;
+using protocol::SigV4Request;
 
 constexpr int64_t kNow = 1795000000;  // 2026-11-18T11:06:40Z
 constexpr std::string_view kNowAmz = "20261118T110640Z";

@@ -14,13 +14,18 @@
 #include <utility>
 
 #include "tools/protocol/dispatch.h"
-#include "tools/server/content_coding.h"
+#include "tools/protocol/content_coding.h"
 #include "tools/server/server.h"
 
 namespace partstore::server {
 namespace {
 
 namespace http = boost::beast::http;
+using protocol::ContentCoding;
+using protocol::DecodeOutcome;
+using protocol::DecodeRequestBody;
+using protocol::EncodeBody;
+using protocol::kCompressionThreshold;
 
 constexpr std::string_view kUnknownOperation =
     R"({"__type":"com.amazon.coral.service#UnknownOperationException"})";

@@ -10,15 +10,21 @@
 #include <vector>
 
 #include "tools/bench/dynamodb_response.h"
-#include "tools/bench/http_client.h"
-#include "tools/server/sigv4.h"
+#include "tools/client/http_client.h"
+#include "tools/protocol/sigv4.h"
 
 namespace partstore::bench {
 
-using server::SigV4Credentials;
-using server::SigV4Header;
-using server::SigV4Request;
-using server::SigV4Signer;
+using client::HttpClient;
+using client::HttpClientOptions;
+using client::HttpReply;
+using client::ParseUrl;
+using client::Url;
+
+using protocol::SigV4Credentials;
+using protocol::SigV4Header;
+using protocol::SigV4Request;
+using protocol::SigV4Signer;
 
 namespace {
 

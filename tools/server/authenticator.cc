@@ -8,9 +8,13 @@
 #include <sstream>
 #include <vector>
 
-#include "tools/server/sigv4.h"
+#include "tools/protocol/sigv4.h"
 
 namespace partstore::server {
+
+using protocol::SigV4Authorization;
+using protocol::SigV4Header;
+using protocol::SigV4Request;
 
 namespace {
 

@@ -15,12 +15,19 @@
 #include "tools/protocol/dispatch.h"
 #include "tools/protocol/errors.h"
 #include "tools/server/authenticator.h"
-#include "tools/server/content_coding.h"
+#include "tools/protocol/content_coding.h"
 #include "tools/server/server_metrics.h"
 
 namespace partstore::server {
 
 namespace http = boost::beast::http;
+using protocol::ChooseResponseCoding;
+using protocol::ContentCoding;
+using protocol::ContentCodingName;
+using protocol::DecodeOutcome;
+using protocol::DecodeRequestBody;
+using protocol::EncodeBody;
+using protocol::kCompressionThreshold;
 
 namespace {
 

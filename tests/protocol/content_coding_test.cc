@@ -1,15 +1,15 @@
-// Content codings (tools/server/content_coding.h): request bodies decoded as DynamoDB decodes
+// Content codings (tools/protocol/content_coding.h): request bodies decoded as DynamoDB decodes
 // them, responses' coding chosen from Accept-Encoding by DynamoDB's observed rules (the cases of
 // Scylla's test_compressed_response.py, which were checked against DynamoDB), and compressed
 // bodies that zlib-independent vectors (made by Python's gzip and zlib modules) decode to.
-#include "tools/server/content_coding.h"
+#include "tools/protocol/content_coding.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <string_view>
 
-namespace partstore::server {
+namespace partstore::protocol {
 namespace {
 
 std::string FromHex(std::string_view hex) {
@@ -175,4 +175,4 @@ TEST(ChooseResponseCoding, DynamoDbsObservedChoices) {
 }
 
 }  // namespace
-}  // namespace partstore::server
+}  // namespace partstore::protocol

@@ -1,4 +1,4 @@
-// SigV4 (tools/server/sigv4.h) against vectors computed by others:
+// SigV4 (tools/protocol/sigv4.h) against vectors computed by others:
 //
 // 1. AWS's documented example (the SigV4 documentation's walkthrough, "GET
 //    https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08" at 20150830T123600Z with the
@@ -22,14 +22,14 @@
 //          print(req.headers["Authorization"])
 //
 //    called with the hosts, regions, bodies and token of the tests below.
-#include "tools/server/sigv4.h"
+#include "tools/protocol/sigv4.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-namespace partstore::server {
+namespace partstore::protocol {
 namespace {
 
 // A POST / of `body` with `headers`.
@@ -147,4 +147,4 @@ TEST(SigV4Test, CanonicalHeaders) {
 }
 
 }  // namespace
-}  // namespace partstore::server
+}  // namespace partstore::protocol

@@ -29,7 +29,7 @@
 #include <string_view>
 #include <vector>
 
-namespace partstore::server {
+namespace partstore::protocol {
 
 struct SigV4Credentials {
   std::string access_key_id;
@@ -110,4 +110,4 @@ class SigV4Signer {
 // Lower-case hex of `bytes`, appended to *out.
 void AppendHex(std::span<const uint8_t> bytes, std::string* out);
 
-}  // namespace partstore::server
+}  // namespace partstore::protocol

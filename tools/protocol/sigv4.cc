@@ -1,4 +1,4 @@
-#include "tools/server/sigv4.h"
+#include "tools/protocol/sigv4.h"
 
 #include <openssl/evp.h>
 
@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace partstore::server {
+namespace partstore::protocol {
 namespace {
 
 // SHA-256, fetched once: OpenSSL 3 otherwise looks the implementation up on every digest.
@@ -216,4 +216,4 @@ std::string SigV4SigningKeyHex(std::string_view secret, std::string_view date,
   return out;
 }
 
-}  // namespace partstore::server
+}  // namespace partstore::protocol

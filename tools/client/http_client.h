@@ -1,19 +1,24 @@
 // HttpClient: one synchronous, kept-alive HTTP/1.1 connection to one endpoint, http:// or
-// https://, for the wire client of `partstore bench` (dynamodb_target.h). Small on purpose: the
-// client shares the machine with the server it measures, so each request costs one write() of a
-// buffer assembled in place (no header map, no serializer), one poll() and the reads of the
-// response (Boost.Beast's parser).
+// https://: each connection of RemoteStore's pool (remote_store.h), and the wire client of
+// `partstore bench`. Small on purpose: a client often shares the machine with the server it
+// talks to, so each request costs one write() of a buffer assembled in place (no header map, no
+// serializer), one poll() and the reads of the response (Boost.Beast's parser).
 //
 //   Result<Url> url = ParseUrl("https://dynamodb.eu-west-3.amazonaws.com");
 //   HttpClient client(*url);
 //   Result<HttpReply> reply = client.Post("X-Amz-Target: DynamoDB_20120810.ListTables\r\n", "{}");
 //
 // Connections: opened on the first request (or by Connect()); kept alive across requests; closed
-// when the server says "Connection: close" or an error occurs. When a reused connection turns out
-// to be closed by the server (it timed out an idle keep-alive connection: end of stream, reset,
-// broken pipe), the request is sent again once on a new connection. Every connect, write and
-// response read has a deadline (options.timeout): the socket is non-blocking and the waits are
-// poll()s, since Asio's synchronous calls have no timeout.
+// when the server says "Connection: close" or an error occurs. Before a kept-alive connection is
+// reused it is polled: one the server closed meanwhile (readable: end of stream or reset) is
+// replaced before anything is sent on it. When a reused connection still turns out to be closed
+// by the server (end of stream, reset, broken pipe while sending or before any response), the
+// request is sent again once on a new connection, unless the caller says not to
+// (resend_if_closed: a non-idempotent request whose first copy may have arrived).
+// last_request_sent() tells a failure before anything was sent (a connect error: safe to send
+// again) from one after. Connecting has its own deadline (options.connect_timeout); each
+// request's write + response read another (options.timeout): the socket is non-blocking and the
+// waits are poll()s, since Asio's synchronous calls have no timeout.
 //
 // HTTPS: Beast's ssl_stream over OpenSSL, with SNI, peer verification against the system's trust
 // store (set_default_verify_paths) plus options.ca_file, and the host name (or IP address) checked
@@ -29,12 +34,13 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "partstore/status.h"
 
-namespace partstore::bench {
+namespace partstore::client {
 
 struct Url {
   bool tls = false;         // https
@@ -50,7 +56,9 @@ struct Url {
 Result<Url> ParseUrl(std::string_view text);
 
 struct HttpClientOptions {
-  // Deadline for connecting (resolution excluded), and for each request's write + response.
+  // Deadline for connecting (resolution excluded; with TLS, the handshake included).
+  std::chrono::milliseconds connect_timeout{std::chrono::seconds(30)};
+  // Deadline for each request's write + response.
   std::chrono::milliseconds timeout{std::chrono::seconds(30)};
   // https: a PEM file of certificates trusted besides the system's (AWS_CA_BUNDLE); empty: none.
   std::string ca_file;
@@ -59,6 +67,9 @@ struct HttpClientOptions {
 struct HttpReply {
   int status = 0;
   std::string_view body;  // valid until the client's next request
+  // x-amz-crc32 when the response had one (2^32 when it was not a 32-bit decimal number).
+  std::optional<uint64_t> crc32;
+  std::string_view content_encoding;  // Content-Encoding, empty when none
 };
 
 class HttpClient {
@@ -72,8 +83,15 @@ class HttpClient {
   // Opens the connection now (Post opens it on demand). OK when already open.
   Status Connect();
   // Sends "POST / HTTP/1.1", Host, `header_lines` (each "Name: value\r\n"), Content-Length and
-  // `body`; returns the response's status and body, whatever the status.
-  Result<HttpReply> Post(std::string_view header_lines, std::string_view body);
+  // `body`; returns the response's status and body, whatever the status. `resend_if_closed`:
+  // see the header comment.
+  Result<HttpReply> Post(std::string_view header_lines, std::string_view body,
+                         bool resend_if_closed = true);
+  // After a failed Post: whether (part of) the request was written, so that the server may have
+  // received it; false when the failure came before (resolving, connecting, the TLS handshake).
+  bool last_request_sent() const;
+  // Whether a connection is open now.
+  bool is_open() const;
   // Closes the connection (the next request opens a new one).
   void Close();
   // Connections opened so far (the reconnect tests count them).
@@ -85,4 +103,4 @@ class HttpClient {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace partstore::bench
+}  // namespace partstore::client

@@ -1,5 +1,5 @@
 // Content codings: see content_coding.h.
-#include "tools/server/content_coding.h"
+#include "tools/protocol/content_coding.h"
 
 #include <zlib.h>
 
@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-namespace partstore::server {
+namespace partstore::protocol {
 
 namespace {
 
@@ -213,4 +213,4 @@ std::optional<std::string> EncodeBody(std::string_view body, ContentCoding codin
   return out;
 }
 
-}  // namespace partstore::server
+}  // namespace partstore::protocol

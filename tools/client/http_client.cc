@@ -1,4 +1,4 @@
-#include "tools/bench/http_client.h"
+#include "tools/client/http_client.h"
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -25,7 +25,7 @@
 #include <optional>
 #include <utility>
 
-namespace partstore::bench {
+namespace partstore::client {
 namespace {
 
 namespace net = boost::asio;
@@ -248,7 +248,7 @@ struct HttpClient::Impl {
       plain.emplace(ioc);
     }
     DeadlineSocket& s = socket();
-    s.set_deadline(Clock::now() + options.timeout);
+    s.set_deadline(Clock::now() + options.connect_timeout);
     ec = net::error::host_not_found;
     for (const auto& entry : endpoints) {
       const tcp::endpoint endpoint = entry.endpoint();
@@ -287,9 +287,19 @@ struct HttpClient::Impl {
     return Status::Ok();
   }
 
+  // Whether an idle kept-alive connection is still worth sending on: a server that closed it
+  // (idle timeout, restart) has made it readable (end of stream, or a reset), and a request sent
+  // there would fail after it left. Costs one poll() with no wait.
+  bool IdleConnectionLooksOpen() {
+    if (buffer.size() != 0) return false;  // bytes nobody asked for: not a clean connection
+    pollfd p{socket().socket().native_handle(), POLLIN, 0};
+    return ::poll(&p, 1, 0) == 0;
+  }
+
   template <class Stream>
   error_code Exchange(Stream& stream) {
     error_code ec;
+    sent = true;  // from here on, the server may have received (and acted on) the request
     net::write(stream, net::buffer(request), ec);
     if (ec) return ec;
     if (buffer.size() == 0) socket().WaitBeforeNextRead();
@@ -303,7 +313,9 @@ struct HttpClient::Impl {
     return ec;
   }
 
-  Result<HttpReply> Post(std::string_view header_lines, std::string_view body) {
+  Result<HttpReply> Post(std::string_view header_lines, std::string_view body,
+                         bool resend_if_closed) {
+    sent = false;
     request.assign(request_prefix);
     request += header_lines;
     request += "Content-Length: ";
@@ -313,20 +325,36 @@ struct HttpClient::Impl {
     request += "\r\n\r\n";
     request += body;
     for (int attempt = 0;; ++attempt) {
+      if ((plain || tls) && !IdleConnectionLooksOpen()) Close();
       const bool was_open = plain || tls;  // by an earlier call: the server may have closed it
       if (Status s = Connect(); !s.ok()) return s;
       socket().set_deadline(Clock::now() + options.timeout);
       const error_code ec = tls ? Exchange(*tls) : Exchange(*plain);
       if (ec) {
         // A kept-alive connection the server had closed: once more on a new one.
-        if (was_open && attempt == 0 && PeerClosed(ec)) {
+        if (was_open && attempt == 0 && PeerClosed(ec) && resend_if_closed) {
           Close();
           continue;
         }
         return Fail(ec == beast::error::timeout ? "timed out waiting for" : "request to", ec);
       }
       const bool keep_alive = parser->keep_alive();
-      HttpReply reply{static_cast<int>(parser->get().result_int()), parser->get().body()};
+      const auto& response = parser->get();
+      HttpReply reply;
+      reply.status = static_cast<int>(response.result_int());
+      reply.body = response.body();
+      if (auto crc = response.find("x-amz-crc32"); crc != response.end()) {
+        const std::string_view digits(crc->value().data(), crc->value().size());
+        uint32_t value = 0;
+        auto [end, err] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+        // A header that is not a 32-bit decimal number is kept as a mismatch (the caller checks).
+        reply.crc32 = (err == std::errc() && end == digits.data() + digits.size())
+                          ? std::optional<uint64_t>(value)
+                          : std::optional<uint64_t>(uint64_t{1} << 32);
+      }
+      if (auto coding = response.find(http::field::content_encoding); coding != response.end()) {
+        reply.content_encoding = std::string_view(coding->value().data(), coding->value().size());
+      }
       if (!keep_alive) Close();  // the body stays in the parser; only the connection goes
       return reply;
     }
@@ -341,6 +369,7 @@ struct HttpClient::Impl {
   std::optional<DeadlineSocket> plain;
   std::optional<TlsStream> tls;
   uint64_t opened = 0;
+  bool sent = false;  // the last Post wrote (some of) its request
   std::string request;
   beast::flat_buffer buffer;
   std::optional<http::response_parser<http::string_body>> parser;
@@ -352,10 +381,13 @@ HttpClient::~HttpClient() = default;
 
 const Url& HttpClient::url() const { return impl_->url; }
 Status HttpClient::Connect() { return impl_->Connect(); }
-Result<HttpReply> HttpClient::Post(std::string_view header_lines, std::string_view body) {
-  return impl_->Post(header_lines, body);
+Result<HttpReply> HttpClient::Post(std::string_view header_lines, std::string_view body,
+                                   bool resend_if_closed) {
+  return impl_->Post(header_lines, body, resend_if_closed);
 }
+bool HttpClient::last_request_sent() const { return impl_->sent; }
+bool HttpClient::is_open() const { return impl_->plain || impl_->tls; }
 void HttpClient::Close() { impl_->Close(); }
 uint64_t HttpClient::connections_opened() const { return impl_->opened; }
 
-}  // namespace partstore::bench
+}  // namespace partstore::client

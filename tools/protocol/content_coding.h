@@ -22,7 +22,7 @@
 #include <string>
 #include <string_view>
 
-namespace partstore::server {
+namespace partstore::protocol {
 
 // DynamoDB compresses a response body of at least this many bytes.
 inline constexpr size_t kCompressionThreshold = 4096;
@@ -57,4 +57,4 @@ ContentCoding ChooseResponseCoding(std::string_view accept_encoding);
 // out as it is).
 std::optional<std::string> EncodeBody(std::string_view body, ContentCoding coding);
 
-}  // namespace partstore::server
+}  // namespace partstore::protocol
