@@ -1,14 +1,14 @@
 // Graph traversals over adjacency lists, in-process and through `partstore serve` (issue 23): seed
 // 002's follow graph at 10,000 users with power-law degrees, one Query per adjacency list as a
 // DynamoDB client would issue them. Each traversal is written once, over a source of adjacency
-// lists ("whom user u follows"); two sources answer it:
+// lists ("whom user u follows"), and the source is written once too, over a partstore::Store
+// (KeyCondition + Store::QueryAll on stored items, as the examples do); two stores answer it:
 //
-//   in-process  the typed API the examples use: KeyCondition + Database::QueryAll on stored items
-//   served      the same Database served by tools/server on 127.0.0.1 (an ephemeral port, in this
-//               process, one server thread), read by `partstore bench`'s wire client
-//               (tools/bench/dynamodb_target.h) over one kept-alive HTTP connection: a Query
-//               request per list (#pk = :pk AND begins_with(#sk, :p), LastEvaluatedKey followed),
-//               its JSON response parsed for the items' SK values
+//   in-process  the Database itself
+//   served      a RemoteStore (partstore/remote_store.h) in front of the same Database served by
+//               tools/server on 127.0.0.1 (an ephemeral port, in this process, one server
+//               thread), over one kept-alive HTTP connection: a Query request per page, its JSON
+//               response decoded into items
 //
 //   BM_Graph_[Served_]Neighbours  one adjacency list (who u follows)
 //   BM_Graph_[Served_]Bfs         a shortest path between two random users, breadth first, up
@@ -20,14 +20,12 @@
 // benchmarks first check that both give the same answers (adjacency lists, BFS distances,
 // recommendations, query and item counts) for a few fixed users; they are skipped with the
 // difference otherwise. Counters: queries per traversal and items read. The served path signs its
-// requests with SigV4 when AWS credentials are in the environment (as an SDK would); run without
-// them to measure what the bench README reports. Results, and why the served times depend on
+// requests with SigV4 (fixed test credentials), as every RemoteStore does. Results, and why the served times depend on
 // whether client and server share a CPU: bench/README.md, "Graph traversals".
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <charconv>
-#include <climits>
 #include <cmath>
 #include <concepts>
 #include <deque>
@@ -45,8 +43,7 @@
 #include "partstore/database.h"
 #include "partstore/key_condition.h"
 #include "partstore/key_patterns.h"
-#include "tools/bench/dynamodb_target.h"
-#include "tools/bench/target.h"
+#include "partstore/remote_store.h"
 #include "tools/server/server.h"
 
 namespace partstore {
@@ -123,9 +120,10 @@ concept AdjacencySource = requires(S& source, int user, Counts* counts) {
   { source.Follows(user, counts) } -> std::same_as<Result<std::vector<int>>>;
 };
 
-class InProcessSource {
+// Either home of the API: the same code reads the Database in-process and through a RemoteStore.
+class StoreSource {
  public:
-  explicit InProcessSource(Database& db) : db_(db) {}
+  explicit StoreSource(Store& db) : db_(db) {}
 
   Result<std::vector<int>> Follows(int user, Counts* counts) {
     QueryRequest query;
@@ -145,41 +143,7 @@ class InProcessSource {
   }
 
  private:
-  Database& db_;
-};
-
-// The lists through `partstore bench`'s wire session: its Query follows LastEvaluatedKey until the
-// end (no limit) and, asked to through ReadOutcome, keeps each item's SK value.
-class ServedSource {
- public:
-  explicit ServedSource(std::unique_ptr<bench::Session> session) : session_(std::move(session)) {
-    table_.name = kTable;
-    table_.partition_key = "PK";
-    table_.sort_key = "SK";
-  }
-
-  Result<std::vector<int>> Follows(int user, Counts* counts) {
-    sort_keys_.clear();
-    bench::ReadOutcome outcome{.collect = "SK", .values = &sort_keys_};
-    PARTSTORE_RETURN_IF_ERROR(
-        session_->Query(table_, false, UserKey(user), "FOLLOWS#", INT_MAX, &outcome));
-    std::vector<int> out;
-    out.reserve(sort_keys_.size());
-    for (const std::string& sort_key : sort_keys_) {
-      PARTSTORE_ASSIGN_OR_RETURN(int id, FollowedId(sort_key));
-      out.push_back(id);
-    }
-    // One per call: the session does not say how many pages it followed. The setup check
-    // compares this with the in-process page count, so a list needing a second page would show.
-    ++counts->queries;
-    counts->items += outcome.items;
-    return out;
-  }
-
- private:
-  std::unique_ptr<bench::Session> session_;
-  bench::TableSpec table_;
-  std::vector<std::string> sort_keys_;  // reused between calls
+  Store& db_;
 };
 
 // The traversals, written once.
@@ -277,15 +241,15 @@ void RunRecommend(benchmark::State& state, S& source) {
   Report(state, counts);
 }
 
-InProcessSource& InProcess() {
-  static InProcessSource* source = new InProcessSource(TheGraph().db);
+StoreSource& InProcess() {
+  static StoreSource* source = new StoreSource(TheGraph().db);
   return *source;
 }
 
 // Both sources answer alike: for the first BFS pairs and recommendation users the in-process
 // benchmarks draw (same seeds), the same lists, distances, rankings and counts. A difference is
 // the Status that skips the served benchmarks.
-Status CheckSameAnswers(InProcessSource& local, ServedSource& served) {
+Status CheckSameAnswers(StoreSource& local, StoreSource& served) {
   std::mt19937_64 pairs(2), users(3);
   int reached = 0;
   for (int i = 0; i < 6; ++i) {
@@ -319,7 +283,7 @@ Status CheckSameAnswers(InProcessSource& local, ServedSource& served) {
   return Status::Ok();
 }
 
-// The server on TheGraph()'s Database and a wire session to it, set up and checked once; stopped
+// The server on TheGraph()'s Database and a RemoteStore in front of it, set up and checked once; stopped
 // at exit, so the server thread is not running while the process tears down.
 class Served {
  public:
@@ -334,7 +298,8 @@ class Served {
     status_ = Setup();
   }
   ~Served() {
-    source_.reset();  // closes the connection first
+    source_.reset();
+    remote_.reset();  // closes the connection first
     if (thread_.joinable()) {
       server_->Stop();
       thread_.join();
@@ -343,30 +308,30 @@ class Served {
 
   // OK when the served benchmarks can run; else why not.
   const Status& status() const { return status_; }
-  ServedSource& source() { return *source_; }
+  StoreSource& source() { return *source_; }
 
  private:
   Status Setup() {
     PARTSTORE_RETURN_IF_ERROR(server_->Start());
     thread_ = std::thread([this] { server_->Run(); });
-    bench::EndpointOptions endpoint;
-    endpoint.name = "partstore-serve";
-    endpoint.url = "http://127.0.0.1:" + std::to_string(server_->port());
-    PARTSTORE_ASSIGN_OR_RETURN(target_, bench::MakeDynamoDbTarget(std::move(endpoint)));
-    PARTSTORE_ASSIGN_OR_RETURN(std::unique_ptr<bench::Session> session, target_->NewSession());
-    source_ = std::make_unique<ServedSource>(std::move(session));
+    PARTSTORE_ASSIGN_OR_RETURN(
+        remote_, RemoteStore::Open({.endpoint = "http://127.0.0.1:" + std::to_string(server_->port()),
+                                    .region = "us-east-1",
+                                    .credentials = AwsCredentials{"AKIDBENCH", "bench", ""},
+                                    .max_connections = 1}));
+    source_ = std::make_unique<StoreSource>(*remote_);
     return CheckSameAnswers(InProcess(), *source_);
   }
 
   std::unique_ptr<server::Server> server_;
   std::thread thread_;
-  std::unique_ptr<bench::Target> target_;
-  std::unique_ptr<ServedSource> source_;
+  std::unique_ptr<RemoteStore> remote_;
+  std::unique_ptr<StoreSource> source_;
   Status status_;
 };
 
 // The served source, or null after skipping the benchmark with the reason.
-ServedSource* ServedOrSkip(benchmark::State& state) {
+StoreSource* ServedOrSkip(benchmark::State& state) {
   static Served served;
   if (served.status().ok()) return &served.source();
   state.SkipWithError(served.status().ToString().c_str());
@@ -378,13 +343,13 @@ void BM_Graph_Bfs(benchmark::State& state) { RunBfs(state, InProcess()); }
 void BM_Graph_Recommend(benchmark::State& state) { RunRecommend(state, InProcess()); }
 
 void BM_Graph_Served_Neighbours(benchmark::State& state) {
-  if (ServedSource* source = ServedOrSkip(state)) RunNeighbours(state, *source);
+  if (StoreSource* source = ServedOrSkip(state)) RunNeighbours(state, *source);
 }
 void BM_Graph_Served_Bfs(benchmark::State& state) {
-  if (ServedSource* source = ServedOrSkip(state)) RunBfs(state, *source);
+  if (StoreSource* source = ServedOrSkip(state)) RunBfs(state, *source);
 }
 void BM_Graph_Served_Recommend(benchmark::State& state) {
-  if (ServedSource* source = ServedOrSkip(state)) RunRecommend(state, *source);
+  if (StoreSource* source = ServedOrSkip(state)) RunRecommend(state, *source);
 }
 
 // A BFS's number of queries varies widely with the pair (a recommendation's with the user's

@@ -66,6 +66,16 @@ std::string_view CodeName(Code code) {
       return "InvalidRestoreTime";
     case Code::kDuplicateItem:
       return "DuplicateItem";
+    case Code::kUnrecognizedClient:
+      return "UnrecognizedClient";
+    case Code::kInvalidSignature:
+      return "InvalidSignature";
+    case Code::kMissingAuthenticationToken:
+      return "MissingAuthenticationToken";
+    case Code::kAccessDenied:
+      return "AccessDenied";
+    case Code::kOutcomeUnknown:
+      return "OutcomeUnknown";
   }
   return "Unknown";
 }

@@ -3,7 +3,8 @@
 // words, so the expressions use ExpressionAttributeNames; the values are typed. A second attempt
 // fails its condition and returns DynamoDB's ConditionalCheckFailedException as a value.
 // Built and run by the test suite, so this example cannot rot.
-#include <partstore/database.h>
+#include <partstore/store.h>
+#include "example_store.h"
 
 #include <iostream>
 
@@ -11,8 +12,10 @@ using partstore::AttributeMap;
 using partstore::Item;
 using partstore::Number;
 
-int main() {
-  partstore::Database db;
+int main(int argc, char** argv) {
+  std::unique_ptr<partstore::Store> store = example::OpenStore(argc, argv);
+  if (store == nullptr) return 2;
+  partstore::Store& db = *store;
   const partstore::KeySchema key{{"PK", partstore::KeyType::kString},
                                  {{"SK", partstore::KeyType::kString}}};
   if (!db.CreateTable(partstore::SimpleTable("Orders", key)).ok()) return 1;

@@ -18,10 +18,11 @@
 // wrong one prints MISMATCH and makes the program exit 1. Built and run by the test suite
 // (example.social_graph), so this example cannot rot.
 #include <partstore/condition_builder.h>
-#include <partstore/database.h>
+#include <partstore/store.h>
 #include <partstore/error_detail.h>
 #include <partstore/key_condition.h>
 #include <partstore/key_patterns.h>
+#include "example_store.h"
 
 #include <algorithm>
 #include <deque>
@@ -37,7 +38,7 @@ namespace {
 using partstore::AdjacencyKey;
 using partstore::Condition;
 using partstore::ConditionCheckRequest;
-using partstore::Database;
+using partstore::Store;
 using partstore::DeleteItemRequest;
 using partstore::Item;
 using partstore::PutItemRequest;
@@ -62,7 +63,7 @@ Item ProfileKey(std::string_view id) { return {{"PK", User(id)}, {"SK", User(id)
 
 // a follows b: both edges or neither. TransactionCanceledException when a already follows b
 // (a put's condition fails) or b has no profile (the ConditionCheck fails).
-Status Follow(Database& db, std::string_view a, std::string_view b) {
+Status Follow(Store& db, std::string_view a, std::string_view b) {
   TransactWriteItemsRequest follow;
   for (const auto& [edge, type] :
        {std::pair{Forward(a, b), "FOLLOWS"}, std::pair{Reverse(a, b), "FOLLOWED_BY"}}) {
@@ -78,7 +79,7 @@ Status Follow(Database& db, std::string_view a, std::string_view b) {
 }
 
 // a stops following b: both edges deleted, or neither when a does not follow b.
-Status Unfollow(Database& db, std::string_view a, std::string_view b) {
+Status Unfollow(Store& db, std::string_view a, std::string_view b) {
   TransactWriteItemsRequest unfollow;
   for (const AdjacencyKey& edge : {Forward(a, b), Reverse(a, b)}) {
     DeleteItemRequest del{.table_name = kTable, .key = edge.ToItem("PK", "SK")};
@@ -91,7 +92,7 @@ Status Unfollow(Database& db, std::string_view a, std::string_view b) {
 // The ids of user's TYPE#id items (their sort keys), every page of
 // Query PK = USER#user AND begins_with(SK, "TYPE#"). In id order: the sort key's byte order, which
 // is std::string's, so the set algorithms below can take the lists as they come.
-Result<Ids> Edges(Database& db, std::string_view user, std::string_view type) {
+Result<Ids> Edges(Store& db, std::string_view user, std::string_view type) {
   QueryRequest query{.table_name = kTable};
   PARTSTORE_RETURN_IF_ERROR(partstore::KeyCondition::Eq("PK", User(user))
                                 .BeginsWith("SK", partstore::KeyPrefix(type))
@@ -105,11 +106,11 @@ Result<Ids> Edges(Database& db, std::string_view user, std::string_view type) {
   PARTSTORE_RETURN_IF_ERROR(items.status());
   return ids;
 }
-Result<Ids> Following(Database& db, std::string_view user) { return Edges(db, user, "FOLLOWS"); }
-Result<Ids> Followers(Database& db, std::string_view user) { return Edges(db, user, "FOLLOWER"); }
+Result<Ids> Following(Store& db, std::string_view user) { return Edges(db, user, "FOLLOWS"); }
+Result<Ids> Followers(Store& db, std::string_view user) { return Edges(db, user, "FOLLOWER"); }
 
 // One GetItem on the forward edge.
-Result<bool> IsFollowing(Database& db, std::string_view a, std::string_view b) {
+Result<bool> IsFollowing(Store& db, std::string_view a, std::string_view b) {
   PARTSTORE_ASSIGN_OR_RETURN(
       auto got, db.GetItemView({.table_name = kTable, .key = Forward(a, b).ToItem("PK", "SK")}));
   return got.item.has_value();
@@ -118,7 +119,7 @@ Result<bool> IsFollowing(Database& db, std::string_view a, std::string_view b) {
 // How many follow `user`, counted by the engine (Select COUNT: no items come back; QueryAll's
 // ReadToEnd follows LastEvaluatedKey and count() sums the pages' Count). Pages of 2, so there
 // really are several pages on this small graph.
-Result<int> FollowerCount(Database& db, std::string_view user) {
+Result<int> FollowerCount(Store& db, std::string_view user) {
   QueryRequest query{.table_name = kTable, .select = partstore::Select::kCount, .limit = 2};
   PARTSTORE_RETURN_IF_ERROR(partstore::KeyCondition::Eq("PK", User(user))
                                 .BeginsWith("SK", partstore::KeyPrefix("FOLLOWER"))
@@ -136,7 +137,7 @@ Ids Intersection(const Ids& a, const Ids& b) {
 
 // Everyone the people `user` follows follow, except `user` and those `user` already follows,
 // each with how many of the people `user` follows follow them.
-Result<std::map<std::string, int>> SecondDegree(Database& db, const std::string& user) {
+Result<std::map<std::string, int>> SecondDegree(Store& db, const std::string& user) {
   PARTSTORE_ASSIGN_OR_RETURN(const Ids direct, Following(db, user));
   std::map<std::string, int> common;
   for (const std::string& friend_id : direct) {
@@ -149,7 +150,7 @@ Result<std::map<std::string, int>> SecondDegree(Database& db, const std::string&
 }
 
 // "People you may know": the 2-hop neighbourhood, most common follows first, ties by id.
-Result<Ranked> PeopleYouMayKnow(Database& db, const std::string& user) {
+Result<Ranked> PeopleYouMayKnow(Store& db, const std::string& user) {
   PARTSTORE_ASSIGN_OR_RETURN(auto second, SecondDegree(db, user));
   Ranked ranked(second.begin(), second.end());  // in id order
   std::ranges::stable_sort(ranked, std::ranges::greater{}, &Ranked::value_type::second);
@@ -158,7 +159,7 @@ Result<Ranked> PeopleYouMayKnow(Database& db, const std::string& user) {
 
 // The fewest-hops chain of follows from `from` to `to` (both included): breadth-first over the
 // FOLLOWS# lists, one Query per user dequeued. Empty when `to` cannot be reached.
-Result<Ids> ShortestPath(Database& db, const std::string& from, const std::string& to) {
+Result<Ids> ShortestPath(Store& db, const std::string& from, const std::string& to) {
   std::map<std::string, std::string> parent{{from, ""}};
   std::deque<std::string> queue{from};
   while (!queue.empty() && !parent.contains(to)) {
@@ -212,7 +213,7 @@ Ids ReasonCodes(const Status& status) {
   return codes;
 }
 
-Status Run(Database& db, Checker& check) {
+Status Run(Store& db, Checker& check) {
   const partstore::KeySchema key{{"PK", partstore::KeyType::kString},
                                  {{"SK", partstore::KeyType::kString}}};
   PARTSTORE_RETURN_IF_ERROR(db.CreateTable(partstore::SimpleTable(kTable, key)).status());
@@ -311,8 +312,10 @@ Status Run(Database& db, Checker& check) {
 
 }  // namespace
 
-int main() {
-  Database db;
+int main(int argc, char** argv) {
+  std::unique_ptr<Store> store = example::OpenStore(argc, argv);
+  if (store == nullptr) return 2;
+  Store& db = *store;
   Checker check;
   if (Status status = Run(db, check); !status.ok()) {
     std::cout << "error: " << status.ToString() << "\n";

@@ -15,9 +15,10 @@
 // Every answer is checked against one worked out by hand; a wrong one prints MISMATCH and makes
 // the program exit 1. Built and run by the test suite (example.tags_and_posts), so this example
 // cannot rot.
-#include <partstore/database.h>
+#include <partstore/store.h>
 #include <partstore/key_condition.h>
 #include <partstore/key_patterns.h>
+#include "example_store.h"
 
 #include <algorithm>
 #include <iostream>
@@ -29,7 +30,7 @@
 
 namespace {
 
-using partstore::Database;
+using partstore::Store;
 using partstore::Item;
 using partstore::Result;
 using partstore::Status;
@@ -57,7 +58,7 @@ std::vector<WriteRequest> TagWrites(std::string_view post, std::string_view tag,
 
 // Sends `writes` in BatchWriteItem calls of at most 25, resending what a call leaves unprocessed
 // (only a throttled table does; a real client would back off before resending).
-Status BatchWrite(Database& db, const std::vector<WriteRequest>& writes) {
+Status BatchWrite(Store& db, const std::vector<WriteRequest>& writes) {
   for (size_t begin = 0; begin < writes.size(); begin += partstore::kMaxBatchWriteRequests) {
     const size_t end = std::min(writes.size(), begin + partstore::kMaxBatchWriteRequests);
     partstore::BatchWriteItemRequest batch;
@@ -78,7 +79,7 @@ Status BatchWrite(Database& db, const std::vector<WriteRequest>& writes) {
 
 // The ids of the "TYPE#id" sort keys under partition `pk`: every page of
 // Query PK = pk AND begins_with(SK, "TYPE#"), in sort-key order.
-Result<Ids> Children(Database& db, const std::string& pk, std::string_view type) {
+Result<Ids> Children(Store& db, const std::string& pk, std::string_view type) {
   partstore::QueryRequest query{.table_name = kTable};
   PARTSTORE_RETURN_IF_ERROR(partstore::KeyCondition::Eq("PK", pk)
                                 .BeginsWith("SK", partstore::KeyPrefix(type))
@@ -92,16 +93,16 @@ Result<Ids> Children(Database& db, const std::string& pk, std::string_view type)
   PARTSTORE_RETURN_IF_ERROR(items.status());
   return ids;
 }
-Result<Ids> PostsWithTag(Database& db, std::string_view tag) {
+Result<Ids> PostsWithTag(Store& db, std::string_view tag) {
   return Children(db, partstore::EntityKey("TAG", tag), "POST");
 }
-Result<Ids> TagsOf(Database& db, std::string_view post) {
+Result<Ids> TagsOf(Store& db, std::string_view post) {
   return Children(db, partstore::EntityKey("POST", post), "TAG");
 }
 
 // The other posts sharing a tag with `post`, most shared tags first, ties by id: one Query for
 // the post's tags, then one per tag (as the seed's getRelatedPosts).
-Result<Ranked> RelatedPosts(Database& db, const std::string& post) {
+Result<Ranked> RelatedPosts(Store& db, const std::string& post) {
   PARTSTORE_ASSIGN_OR_RETURN(const Ids tags, TagsOf(db, post));
   std::map<std::string, int> shared;
   for (const std::string& tag : tags) {
@@ -141,7 +142,7 @@ struct Checker {
   }
 };
 
-Status Run(Database& db, Checker& check) {
+Status Run(Store& db, Checker& check) {
   const partstore::KeySchema key{{"PK", partstore::KeyType::kString},
                                  {{"SK", partstore::KeyType::kString}}};
   PARTSTORE_RETURN_IF_ERROR(db.CreateTable(partstore::SimpleTable(kTable, key)).status());
@@ -202,8 +203,10 @@ Status Run(Database& db, Checker& check) {
 
 }  // namespace
 
-int main() {
-  Database db;
+int main(int argc, char** argv) {
+  std::unique_ptr<Store> store = example::OpenStore(argc, argv);
+  if (store == nullptr) return 2;
+  Store& db = *store;
   Checker check;
   if (Status status = Run(db, check); !status.ok()) {
     std::cout << "error: " << status.ToString() << "\n";

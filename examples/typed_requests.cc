@@ -4,10 +4,11 @@
 // stands for into the request, so these are the same requests as the string forms.
 // Built and run by the test suite, so this example cannot rot.
 #include <partstore/condition_builder.h>
-#include <partstore/database.h>
+#include <partstore/store.h>
 #include <partstore/key_condition.h>
 #include <partstore/key_patterns.h>
 #include <partstore/update_builder.h>
+#include "example_store.h"
 
 #include <iostream>
 
@@ -19,8 +20,10 @@ bool Check(const Status& status, const char* what) {
   return status.ok();
 }
 
-int main() {
-  Database db;
+int main(int argc, char** argv) {
+  std::unique_ptr<Store> store = example::OpenStore(argc, argv);
+  if (store == nullptr) return 2;
+  Store& db = *store;
   const KeySchema key{{"PK", KeyType::kString}, {{"SK", KeyType::kString}}};
   if (!Check(db.CreateTable(SimpleTable("EcommerceData", key)).status(), "CreateTable")) return 1;
 

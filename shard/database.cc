@@ -416,18 +416,6 @@ Result<ScanViewResult> Database::ScanView(const ScanRequest& request) {
   return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
 
-ItemRange Database::QueryAll(QueryRequest request) {
-  return ItemRange([this, request = std::move(request)](std::optional<Item> start) mutable {
-    if (start) request.exclusive_start_key = std::move(start);
-    return QueryView(request);
-  });
-}
-
-ItemRange Database::ScanAll(ScanRequest request) {
-  return ItemRange([this, request = std::move(request)](std::optional<Item> start) mutable {
-    if (start) request.exclusive_start_key = std::move(start);
-    return ScanView(request);
-  });
-}
+double Database::EpochSeconds() const { return state_->EpochSeconds(); }
 
 }  // namespace partstore

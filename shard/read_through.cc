@@ -35,7 +35,7 @@ std::string FlightKey(const Item& key) {
 
 }  // namespace
 
-ReadThrough::ReadThrough(Database& db, ReadThroughOptions options)
+ReadThrough::ReadThrough(Store& db, ReadThroughOptions options)
     : db_(db), options_(std::move(options)) {}
 
 ReadThrough::~ReadThrough() = default;
@@ -45,7 +45,7 @@ bool ReadThrough::Expired(const Item& item) const {
   auto it = item.find(options_.ttl_attribute);
   if (it == item.end() || !it->second.is(Type::kN)) return false;
   const std::string text = it->second.as_number().ToString();
-  return std::strtod(text.c_str(), nullptr) < internal::DatabaseState::Of(db_).EpochSeconds();
+  return std::strtod(text.c_str(), nullptr) < db_.EpochSeconds();
 }
 
 Result<std::optional<Item>> ReadThrough::GetOrLoad(const Item& key, const Loader& load) {
@@ -123,7 +123,7 @@ Result<std::optional<Item>> ReadThrough::Load(const Item& key, const Loader& loa
     }
   }
   if (!options_.ttl_attribute.empty()) {
-    const double expires = internal::DatabaseState::Of(db_).EpochSeconds() + options_.ttl_seconds;
+    const double expires = db_.EpochSeconds() + options_.ttl_seconds;
     item[options_.ttl_attribute] = Value(static_cast<int64_t>(expires + 0.999999));
   }
   Result<PutItemResult> put = db_.PutItem({.table_name = options_.table_name, .item = item});

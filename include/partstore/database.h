@@ -1,6 +1,9 @@
 // partstore::Database: an in-memory store with DynamoDB's data model, API and errors (and,
 // optionally, its capacity behaviour). The whole public API is in include/partstore/; this is
-// the handle.
+// the handle. It is the in-process home of partstore::Store (partstore/store.h): code written
+// against a Store& runs unchanged on it and on a RemoteStore (partstore/remote_store.h); the
+// Partstore extensions below (snapshots, capacity simulation, write sharding, memory) are the
+// engine's own.
 //
 //   #include <partstore/database.h>
 //
@@ -63,6 +66,7 @@
 #include "partstore/sharding_requests.h"
 #include "partstore/snapshot.h"
 #include "partstore/status.h"
+#include "partstore/store.h"
 #include "partstore/streams.h"
 #include "partstore/table_image.h"
 #include "partstore/table_requests.h"
@@ -104,7 +108,7 @@ namespace internal {
 struct DatabaseState;
 }
 
-class Database {
+class Database final : public Store {
  public:
   // A database with `options`, or ValidationException naming the first option out of range
   // (stripes_per_table 1..65536, item_collection_size_limit > 0, a non-empty region and
@@ -129,24 +133,24 @@ class Database {
   // CreateTable: ResourceInUseException if the name is taken; ValidationException for a bad
   // schema, index or throughput (DynamoDB's messages). DeleteTable, DescribeTable, UpdateTable:
   // ResourceNotFoundException for an unknown table. ListTables pages by name, as DynamoDB.
-  Result<CreateTableResult> CreateTable(const CreateTableRequest& request);
-  Result<DeleteTableResult> DeleteTable(const DeleteTableRequest& request);
-  Result<DescribeTableResult> DescribeTable(const DescribeTableRequest& request);
-  Result<ListTablesResult> ListTables(const ListTablesRequest& request);
-  Result<UpdateTableResult> UpdateTable(const UpdateTableRequest& request);
+  Result<CreateTableResult> CreateTable(const CreateTableRequest& request) override;
+  Result<DeleteTableResult> DeleteTable(const DeleteTableRequest& request) override;
+  Result<DescribeTableResult> DescribeTable(const DescribeTableRequest& request) override;
+  Result<ListTablesResult> ListTables(const ListTablesRequest& request) override;
+  Result<UpdateTableResult> UpdateTable(const UpdateTableRequest& request) override;
 
   // Tags on tables, by the table's ARN (partstore/tags.h has DynamoDB's rules and texts).
   // DeleteTable refuses a table with DeletionProtectionEnabled (partstore/table_settings.h).
-  Result<TagResourceResult> TagResource(const TagResourceRequest& request);
-  Result<TagResourceResult> UntagResource(const UntagResourceRequest& request);
-  Result<ListTagsOfResourceResult> ListTagsOfResource(const ListTagsOfResourceRequest& request);
+  Result<TagResourceResult> TagResource(const TagResourceRequest& request) override;
+  Result<TagResourceResult> UntagResource(const UntagResourceRequest& request) override;
+  Result<ListTagsOfResourceResult> ListTagsOfResource(const ListTagsOfResourceRequest& request) override;
 
   // Time to Live (partstore/time_to_live.h): DynamoDB's checks and messages (the attribute name
   // 1..255 bytes; ValidationException when enabling an enabled table, disabling a disabled one,
   // naming another attribute than the enabled one, or changing again within
   // change_interval_seconds).
-  Result<UpdateTimeToLiveResult> UpdateTimeToLive(const UpdateTimeToLiveRequest& request);
-  Result<DescribeTimeToLiveResult> DescribeTimeToLive(const DescribeTimeToLiveRequest& request);
+  Result<UpdateTimeToLiveResult> UpdateTimeToLive(const UpdateTimeToLiveRequest& request) override;
+  Result<DescribeTimeToLiveResult> DescribeTimeToLive(const DescribeTimeToLiveRequest& request) override;
   // Deletes now every item of a TTL-enabled table that expired at least expiry_delay_seconds ago
   // (what the sweeper runs); the number deleted.
   int64_t DeleteExpiredItems();
@@ -177,21 +181,21 @@ class Database {
   // RestoreTableFromBackup: BackupNotFoundException for an unknown ARN. RestoreTableFromBackup:
   // TableAlreadyExistsException when the target exists; the restored table is complete when the
   // call returns.
-  Result<CreateBackupResult> CreateBackup(const CreateBackupRequest& request);
-  Result<DescribeBackupResult> DescribeBackup(const DescribeBackupRequest& request);
-  Result<ListBackupsResult> ListBackups(const ListBackupsRequest& request);
-  Result<DeleteBackupResult> DeleteBackup(const DeleteBackupRequest& request);
+  Result<CreateBackupResult> CreateBackup(const CreateBackupRequest& request) override;
+  Result<DescribeBackupResult> DescribeBackup(const DescribeBackupRequest& request) override;
+  Result<ListBackupsResult> ListBackups(const ListBackupsRequest& request) override;
+  Result<DeleteBackupResult> DeleteBackup(const DeleteBackupRequest& request) override;
   Result<RestoreTableFromBackupResult> RestoreTableFromBackup(
-      const RestoreTableFromBackupRequest& request);
+      const RestoreTableFromBackupRequest& request) override;
 
   // ---- Continuous backups (continuous_backups.h) ----
   // TableNotFoundException for an unknown table (DynamoDB answers these two with it).
   Result<ContinuousBackupsResult> UpdateContinuousBackups(
-      const UpdateContinuousBackupsRequest& request);
+      const UpdateContinuousBackupsRequest& request) override;
   Result<ContinuousBackupsResult> DescribeContinuousBackups(
-      const DescribeContinuousBackupsRequest& request);
+      const DescribeContinuousBackupsRequest& request) override;
   Result<RestoreTableToPointInTimeResult> RestoreTableToPointInTime(
-      const RestoreTableToPointInTimeRequest& request);
+      const RestoreTableToPointInTimeRequest& request) override;
 
   // ---- Streams (streams.h): DynamoDB Streams' API (the dynamodbstreams service) ----
   // ListStreams: the streams of every table, or of one (oldest first, pages of Limit).
@@ -200,10 +204,10 @@ class Database {
   // stream or shard; GetRecords: ExpiredIteratorException for an iterator older than
   // StreamOptions::iterator_lifetime_seconds, TrimmedDataAccessException when its records were
   // trimmed. A subscription over these: partstore/stream_subscription.h.
-  Result<ListStreamsResult> ListStreams(const ListStreamsRequest& request);
-  Result<DescribeStreamResult> DescribeStream(const DescribeStreamRequest& request);
-  Result<GetShardIteratorResult> GetShardIterator(const GetShardIteratorRequest& request);
-  Result<GetRecordsResult> GetRecords(const GetRecordsRequest& request);
+  Result<ListStreamsResult> ListStreams(const ListStreamsRequest& request) override;
+  Result<DescribeStreamResult> DescribeStream(const DescribeStreamRequest& request) override;
+  Result<GetShardIteratorResult> GetShardIterator(const GetShardIteratorRequest& request) override;
+  Result<GetRecordsResult> GetRecords(const GetRecordsRequest& request) override;
 
   // ---- Data plane (item_requests.h, read_requests.h, batch_requests.h) ----
   // Each looks the table up by request.table_name. PutItem / UpdateItem / DeleteItem:
@@ -211,34 +215,33 @@ class Database {
   // returned per ReturnValues. GetItem: the item, or none. Query / Scan: one page (up to Limit
   // items or 1 MB) and LastEvaluatedKey whenever Limit or 1 MB ended the page (the next page may
   // be empty, as in DynamoDB); QueryAll / ScanAll follow it.
-  Result<PutItemResult> PutItem(const PutItemRequest& request);
-  Result<GetItemResult> GetItem(const GetItemRequest& request);
-  Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& request);
-  Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& request);
-  Result<QueryResult> Query(const QueryRequest& request);
-  Result<ScanResult> Scan(const ScanRequest& request);
+  Result<PutItemResult> PutItem(const PutItemRequest& request) override;
+  Result<GetItemResult> GetItem(const GetItemRequest& request) override;
+  Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& request) override;
+  Result<DeleteItemResult> DeleteItem(const DeleteItemRequest& request) override;
+  Result<QueryResult> Query(const QueryRequest& request) override;
+  Result<ScanResult> Scan(const ScanRequest& request) override;
   // GetItem, Query and Scan answering with the items as the engine stores them: StoredItem
   // views of its own buffers, read in place (attribute lookup, typed accessors, iteration;
   // ToItem() for a tree), no copy made (a ProjectionExpression builds the projected item as a
   // new buffer). The calls above are these plus ToItem().
-  Result<GetItemViewResult> GetItemView(const GetItemRequest& request);
-  Result<QueryViewResult> QueryView(const QueryRequest& request);
-  Result<ScanViewResult> ScanView(const ScanRequest& request);
+  Result<GetItemViewResult> GetItemView(const GetItemRequest& request) override;
+  Result<QueryViewResult> QueryView(const QueryRequest& request) override;
+  Result<ScanViewResult> ScanView(const ScanRequest& request) override;
   // Every item of a Query / Scan, page after page, following LastEvaluatedKey
   // (partstore/item_range.h). Keep the range in a variable, to read its status() after the loop:
   //   ItemRange items = db.QueryAll(query);
   //   for (const StoredItem& item : items) { ... }
   //   if (!items.status().ok()) { /* the error that ended it */ }
   // Nothing is read until the range's begin(); this Database must outlive the range.
-  ItemRange QueryAll(QueryRequest request);
-  ItemRange ScanAll(ScanRequest request);
+  // (QueryAll and ScanAll are Store's: partstore/store.h.)
   // BatchGetItem: up to 100 keys; the keys not read (16 MB of results, or throttled) come back
   // as UnprocessedKeys, to send again. BatchWriteItem: up to 25 puts and deletes, each atomic on
   // its own; throttled ones come back as UnprocessedItems. Either fails as a whole
   // (ValidationException) for a duplicate key or a bad request, and with the throttling error
   // only when every key or write was throttled.
-  Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& request);
-  Result<BatchWriteItemResult> BatchWriteItem(const BatchWriteItemRequest& request);
+  Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& request) override;
+  Result<BatchWriteItemResult> BatchWriteItem(const BatchWriteItemRequest& request) override;
   // Loads `item` into the table as DynamoDB's ImportTable loads data: stored and indexed (through
   // the table's write-sharding policies, as ShardedPutItem), counted in its partitions' sizes,
   // but consuming no capacity and never throttled (a bulk load before a simulation).
@@ -253,8 +256,8 @@ class Database {
   // parameters). A ClientRequestToken seen in the last 10 minutes returns the first result
   // (IdempotentParameterMismatchException if the request differs, TransactionInProgressException
   // while the first still runs). TransactGetItems: responses[i] is absent for a missing item.
-  Result<TransactWriteItemsResult> TransactWriteItems(const TransactWriteItemsRequest& request);
-  Result<TransactGetItemsResult> TransactGetItems(const TransactGetItemsRequest& request);
+  Result<TransactWriteItemsResult> TransactWriteItems(const TransactWriteItemsRequest& request) override;
+  Result<TransactGetItemsResult> TransactGetItems(const TransactGetItemsRequest& request) override;
   // TransactWriteItems through the write-sharding policies (logical keys, as the Sharded*
   // operations): a random-suffix Delete becomes one delete per shard (the 100-action limit
   // counts them); a random-suffix ConditionCheck, or a condition on a random-suffix Delete, is
@@ -273,10 +276,10 @@ class Database {
   // GetItem) or all writes, each answered on its own (an error per statement, not for the batch).
   // ExecuteTransaction: 1..100 statements, all reads (TransactGetItems) or all writes and EXISTS
   // checks (TransactWriteItems), all or nothing.
-  Result<ExecuteStatementResult> ExecuteStatement(const ExecuteStatementRequest& request);
+  Result<ExecuteStatementResult> ExecuteStatement(const ExecuteStatementRequest& request) override;
   Result<BatchExecuteStatementResult> BatchExecuteStatement(
-      const BatchExecuteStatementRequest& request);
-  Result<ExecuteTransactionResult> ExecuteTransaction(const ExecuteTransactionRequest& request);
+      const BatchExecuteStatementRequest& request) override;
+  Result<ExecuteTransactionResult> ExecuteTransaction(const ExecuteTransactionRequest& request) override;
 
   // ---- Capacity simulation (partstore's extensions, Partstore.<Op> on the wire) ----
   // Each needs capacity simulation on, else ValidationException; AdvanceClock needs the manual
@@ -291,11 +294,11 @@ class Database {
   // DynamoDB's operations for turning Contributor Insights on and off per table or GSI (they too
   // need capacity simulation; DatabaseOptions::capacity.contributor_insights sets the default).
   Result<UpdateContributorInsightsResult> UpdateContributorInsights(
-      const UpdateContributorInsightsRequest& request);
+      const UpdateContributorInsightsRequest& request) override;
   Result<ListContributorInsightsResult> ListContributorInsights(
-      const ListContributorInsightsRequest& request);
+      const ListContributorInsightsRequest& request) override;
   Result<DescribeContributorInsightsResult> DescribeContributorInsights(
-      const DescribeContributorInsightsRequest& request);
+      const DescribeContributorInsightsRequest& request) override;
 
   // ---- Write sharding (partstore's extensions, Partstore.<Op>; sharding_policy.h) ----
   // Policies per table and GSI: set (replacing one with the same IndexName, Key and KeyMatch),
@@ -318,6 +321,10 @@ class Database {
   Result<ShardedQueryResult> ShardedQuery(const QueryRequest& request,
                                           ShardedQueryOptions options = {});
   Result<ShardedAggregateResult> ShardedAggregate(const ShardedAggregateRequest& request);
+
+  // The time Time to Live compares against: the capacity clock plus
+  // DatabaseOptions::time_to_live's epoch_at_clock_zero.
+  double EpochSeconds() const override;
 
   // The options as given, with a null capacity clock replaced by the SystemClock used.
   const DatabaseOptions& options() const;

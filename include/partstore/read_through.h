@@ -8,7 +8,7 @@
 //   // error of the read or of the load.
 //
 // GetOrLoad reads the item; a hit is an item whose TTL attribute (when one is configured) has
-// not passed, on the database's clock (partstore/time_to_live.h), whether or not the sweeper has
+// not passed, on the store's clock (Store::EpochSeconds(): partstore/time_to_live.h for the engine), whether or not the sweeper has
 // deleted it yet: a cache never answers with an expired item. On a miss it calls the loader and
 // stores what it returns with the TTL attribute set to now + ttl_seconds (enable TTL on the table
 // with that attribute, UpdateTimeToLive, to have the sweeper reclaim them). Concurrent misses of
@@ -16,7 +16,9 @@
 // A loader's error, or an exception it throws, is returned to every caller waiting on that load
 // and nothing is stored; std::nullopt ("no such item") is returned and not stored.
 //
-// Thread safety: safe for concurrent use; the Database must outlive it, the loader must be safe
+// Any Store will do: the in-process engine, or a RemoteStore in front of DynamoDB.
+//
+// Thread safety: safe for concurrent use; the store must outlive it, the loader must be safe
 // to call from any of the calling threads.
 #pragma once
 
@@ -29,7 +31,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "partstore/database.h"
+#include "partstore/store.h"
 #include "partstore/item.h"
 #include "partstore/status.h"
 
@@ -59,7 +61,7 @@ class ReadThrough {
   // there is none, or an error.
   using Loader = std::function<Result<std::optional<Item>>(const Item& key)>;
 
-  ReadThrough(Database& db, ReadThroughOptions options);
+  ReadThrough(Store& db, ReadThroughOptions options);
   ~ReadThrough();
   ReadThrough(const ReadThrough&) = delete;
   ReadThrough& operator=(const ReadThrough&) = delete;
@@ -77,7 +79,7 @@ class ReadThrough {
   Result<std::optional<Item>> Load(const Item& key, const Loader& load);
   bool Expired(const Item& item) const;
 
-  Database& db_;
+  Store& db_;
   const ReadThroughOptions options_;
   std::mutex mu_;  // guards flights_ (a leaf: never held while calling the database or a loader)
   std::unordered_map<std::string, std::shared_ptr<Flight>> flights_;

@@ -61,6 +61,16 @@ enum class Code : uint8_t {
   kTableAlreadyExists,               // TableAlreadyExistsException (a restore's target).
   kInvalidRestoreTime,               // InvalidRestoreTimeException.
   kDuplicateItem,                    // DuplicateItemException (a PartiQL INSERT of an existing key).
+  kUnrecognizedClient,               // UnrecognizedClientException: an access key the server
+                                     // does not know.
+  kInvalidSignature,                 // InvalidSignatureException: a request signed with the
+                                     // wrong secret (or badly).
+  kMissingAuthenticationToken,       // MissingAuthenticationTokenException: an unsigned request.
+  kAccessDenied,                     // AccessDeniedException: the key may not do this.
+  kOutcomeUnknown,                   // partstore's RemoteStore only (never sent by DynamoDB): a
+                                     // write that may or may not have been applied (its
+                                     // connection failed after the request was sent, and it
+                                     // was not idempotent, so it was not sent again).
 };
 
 // The code's short name, e.g. "Validation" (for logs and test output; not the wire name).

@@ -15,6 +15,15 @@ cmake -S "$source/tests/install" -B "$scratch/build" "${generator[@]}" \
   -DEXAMPLE_SOURCE="$source/examples/single_table.cc" >/dev/null
 cmake --build "$scratch/build" -j2 >/dev/null
 "$scratch/build/consumer"
+"$scratch/build/engine_only"
+# The engine's package names no HTTP or TLS library; the client's does.
+package=$(dirname "$(find "$scratch/prefix" -name partstoreConfig.cmake | head -1)")
+if grep -qi 'ssl' "$package/partstoreTargets.cmake" "$package/partstoreTargets-"*.cmake; then
+  echo "partstore::partstore (the engine) links OpenSSL" >&2
+  exit 1
+fi
+grep -q 'OpenSSL::SSL' "$package/partstoreClientTargets.cmake" ||
+  { echo "partstore::client does not name OpenSSL" >&2; exit 1; }
 # The public headers include nothing of the project but each other.
 if grep -n '#include "' "$scratch/prefix/include/partstore/"*.h | grep -v '#include "partstore/'; then
   echo "a public header includes an internal one (above)" >&2

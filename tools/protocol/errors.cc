@@ -67,6 +67,17 @@ WireError WireErrorFor(Code code) {
       return {"com.amazonaws.dynamodb.v20120810#InvalidRestoreTimeException", 400};
     case Code::kDuplicateItem:
       return {"com.amazonaws.dynamodb.v20120810#DuplicateItemException", 400};
+    case Code::kUnrecognizedClient:
+      return {"com.amazon.coral.service#UnrecognizedClientException", 400};
+    case Code::kInvalidSignature:
+      return {"com.amazon.coral.service#InvalidSignatureException", 400};
+    case Code::kMissingAuthenticationToken:
+      return {"com.amazon.coral.service#MissingAuthenticationTokenException", 400};
+    case Code::kAccessDenied:
+      return {"com.amazon.coral.service#AccessDeniedException", 400};
+    case Code::kOutcomeUnknown:
+      // A client's verdict, never a server's: named here only so that every Code has a name.
+      return {"com.amazonaws.partstore#OutcomeUnknownException", 500};
   }
   return {"com.amazonaws.dynamodb.v20120810#InternalServerError", 500};
 }
