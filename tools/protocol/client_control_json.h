@@ -4,9 +4,12 @@
 // capacity_json.h). Each sits in the .cc file of its operation's server-side twin.
 //
 // Encode<Op>Request writes the body an AWS SDK sends: DynamoDB's member names in the SDK model's
-// member order (botocore's service-2.json), absent std::optional members and empty optional lists
-// omitted, enums in DynamoDB's spelling, times as epoch seconds (JSON numbers). The request's
-// required members are always written (an empty string stays ""). Encoding never fails.
+// member order (botocore's service-2.json), absent std::optional members omitted (an optional
+// list that is present is written, even empty: a restore's empty index override means "none"),
+// an empty plain std::vector omitted unless the operation requires the member (CreateTable's
+// AttributeDefinitions and KeySchema, TagResource's Tags, UntagResource's TagKeys), enums in
+// DynamoDB's spelling, times as epoch seconds (JSON numbers). Required strings are always written
+// (an empty one as ""). Encoding never fails.
 // RestoreTableFromBackup's and RestoreTableToPointInTime's OnDemandThroughputOverride and
 // SSESpecificationOverride, which partstore holds only as "given", are written as {}.
 //

@@ -242,12 +242,11 @@ std::string EncodeContinuousBackupsResult(const ContinuousBackupsResult& result)
   w.Key("ContinuousBackupsDescription");
   w.StartObject();
   w.Key("ContinuousBackupsStatus");
-  w.String(d.continuous_backups_enabled ? "ENABLED" : "DISABLED");
+  Text(w, EnabledName(d.continuous_backups_enabled));
   w.Key("PointInTimeRecoveryDescription");
   w.StartObject();
   w.Key("PointInTimeRecoveryStatus");
-  w.String(pitr.point_in_time_recovery_status == PointInTimeRecoveryStatus::kEnabled ? "ENABLED"
-                                                                                     : "DISABLED");
+  Text(w, RecoveryStatusName(pitr.point_in_time_recovery_status));
   if (pitr.recovery_period_in_days) {
     w.Key("RecoveryPeriodInDays");
     w.Int64(*pitr.recovery_period_in_days);
