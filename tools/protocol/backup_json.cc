@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "tools/protocol/client_control_json.h"
 #include "tools/protocol/operations_json.h"
 #include "tools/protocol/request_json.h"
 
@@ -127,6 +128,54 @@ Result<std::string> DecodeArnOnly(const JsonValue& body, std::string_view operat
   return Str(m[0]);
 }
 
+// ---- The client's direction ----
+
+using client_control::ResponseObject;
+
+void ReadDetails(const ResponseObject& o, BackupDetails* d) {
+  o.String("BackupArn", &d->backup_arn);
+  o.String("BackupName", &d->backup_name);
+  o.Int64("BackupSizeBytes", &d->backup_size_bytes);
+  o.Enum("BackupStatus", BackupStatusName, 3, &d->backup_status);
+  o.String("BackupType", &d->backup_type);
+  o.Double("BackupCreationDateTime", &d->backup_creation_date_time);
+}
+
+template <typename Index>
+void ReadIndexes(const ResponseObject& o, std::string_view key, std::vector<Index>* out) {
+  o.Objects(key, [&](const ResponseObject& i) {
+    Index& index = out->emplace_back();
+    i.String("IndexName", &index.index_name);
+    client_control::ReadKeySchema(i, &index.key_schema);
+    client_control::ReadProjection(i, &index.projection);
+  });
+}
+
+void ReadDescription(const ResponseObject& o, BackupDescription* d) {
+  o.Object("BackupDescription", [&](const ResponseObject& b) {
+    b.Object("BackupDetails", [&](const ResponseObject& x) { ReadDetails(x, &d->backup_details); });
+    b.Object("SourceTableDetails", [&](const ResponseObject& x) {
+      SourceTableDetails& t = d->source_table_details;
+      x.String("TableName", &t.table_name);
+      x.String("TableId", &t.table_id);
+      x.String("TableArn", &t.table_arn);
+      x.Int64("TableSizeBytes", &t.table_size_bytes);
+      client_control::ReadKeySchema(x, &t.key_schema);
+      x.Double("TableCreationDateTime", &t.table_creation_date_time);
+      x.Object("ProvisionedThroughput", [&](const ResponseObject& p) {
+        p.Int64("ReadCapacityUnits", &t.provisioned_throughput.read_capacity_units);
+        p.Int64("WriteCapacityUnits", &t.provisioned_throughput.write_capacity_units);
+      });
+      x.Int64("ItemCount", &t.item_count);
+      x.Enum("BillingMode", BillingModeName, 2, &t.billing_mode);
+    });
+    b.Object("SourceTableFeatureDetails", [&](const ResponseObject& x) {
+      ReadIndexes(x, "LocalSecondaryIndexes", &d->local_secondary_indexes);
+      ReadIndexes(x, "GlobalSecondaryIndexes", &d->global_secondary_indexes);
+    });
+  });
+}
+
 }  // namespace
 
 Result<CreateBackupRequest> DecodeCreateBackupRequest(const JsonValue& body) {
@@ -143,14 +192,29 @@ Result<CreateBackupRequest> DecodeCreateBackupRequest(const JsonValue& body) {
   return CreateBackupRequest{.table_name = Str(m[0]), .backup_name = Str(m[1])};
 }
 
+std::string EncodeCreateBackupRequest(const CreateBackupRequest& request) {
+  return Answer([&](JsonWriter& w) {
+    Key(w, "TableName", request.table_name);
+    Key(w, "BackupName", request.backup_name);
+  });
+}
+
 Result<DescribeBackupRequest> DecodeDescribeBackupRequest(const JsonValue& body) {
   PARTSTORE_ASSIGN_OR_RETURN(std::string arn, DecodeArnOnly(body, "DescribeBackup"));
   return DescribeBackupRequest{.backup_arn = std::move(arn)};
 }
 
+std::string EncodeDescribeBackupRequest(const DescribeBackupRequest& request) {
+  return Answer([&](JsonWriter& w) { Key(w, "BackupArn", request.backup_arn); });
+}
+
 Result<DeleteBackupRequest> DecodeDeleteBackupRequest(const JsonValue& body) {
   PARTSTORE_ASSIGN_OR_RETURN(std::string arn, DecodeArnOnly(body, "DeleteBackup"));
   return DeleteBackupRequest{.backup_arn = std::move(arn)};
+}
+
+std::string EncodeDeleteBackupRequest(const DeleteBackupRequest& request) {
+  return Answer([&](JsonWriter& w) { Key(w, "BackupArn", request.backup_arn); });
 }
 
 Result<ListBackupsRequest> DecodeListBackupsRequest(const JsonValue& body) {
@@ -170,6 +234,28 @@ Result<ListBackupsRequest> DecodeListBackupsRequest(const JsonValue& body) {
   if (m[4] != nullptr) request.exclusive_start_backup_arn = Str(m[4]);
   if (m[5] != nullptr) request.backup_type = Str(m[5]);
   return request;
+}
+
+std::string EncodeListBackupsRequest(const ListBackupsRequest& request) {
+  return Answer([&](JsonWriter& w) {
+    if (request.table_name) Key(w, "TableName", *request.table_name);
+    if (request.limit) {
+      w.Key("Limit");
+      w.Int64(*request.limit);
+    }
+    if (request.time_range_lower_bound) {
+      w.Key("TimeRangeLowerBound");
+      w.Double(*request.time_range_lower_bound);
+    }
+    if (request.time_range_upper_bound) {
+      w.Key("TimeRangeUpperBound");
+      w.Double(*request.time_range_upper_bound);
+    }
+    if (request.exclusive_start_backup_arn) {
+      Key(w, "ExclusiveStartBackupArn", *request.exclusive_start_backup_arn);
+    }
+    if (request.backup_type) Key(w, "BackupType", *request.backup_type);
+  });
 }
 
 Result<RestoreTableFromBackupRequest> DecodeRestoreTableFromBackupRequest(const JsonValue& body) {
@@ -202,6 +288,16 @@ Result<RestoreTableFromBackupRequest> DecodeRestoreTableFromBackupRequest(const 
   return request;
 }
 
+std::string EncodeRestoreTableFromBackupRequest(const RestoreTableFromBackupRequest& request) {
+  return Answer([&](JsonWriter& w) {
+    Key(w, "TargetTableName", request.target_table_name);
+    Key(w, "BackupArn", request.backup_arn);
+    client_control::WriteTableOverrideMembers(request, w);
+    client_control::WriteGivenOverrideMembers(request.on_demand_throughput_override,
+                                              request.sse_specification_override, w);
+  });
+}
+
 std::string EncodeCreateBackupResult(const CreateBackupResult& result) {
   return Answer([&](JsonWriter& w) {
     w.Key("BackupDetails");
@@ -211,12 +307,34 @@ std::string EncodeCreateBackupResult(const CreateBackupResult& result) {
   });
 }
 
+Result<CreateBackupResult> DecodeCreateBackupResult(const JsonValue& body) {
+  return client_control::ReadBody<CreateBackupResult>(
+      body, "CreateBackup", [](const ResponseObject& o, CreateBackupResult& out) {
+        o.Object("BackupDetails",
+                 [&](const ResponseObject& d) { ReadDetails(d, &out.backup_details); });
+      });
+}
+
 std::string EncodeDescribeBackupResult(const DescribeBackupResult& result) {
   return Answer([&](JsonWriter& w) { WriteDescription(result.backup_description, w); });
 }
 
+Result<DescribeBackupResult> DecodeDescribeBackupResult(const JsonValue& body) {
+  return client_control::ReadBody<DescribeBackupResult>(
+      body, "DescribeBackup", [](const ResponseObject& o, DescribeBackupResult& out) {
+        ReadDescription(o, &out.backup_description);
+      });
+}
+
 std::string EncodeDeleteBackupResult(const DeleteBackupResult& result) {
   return Answer([&](JsonWriter& w) { WriteDescription(result.backup_description, w); });
+}
+
+Result<DeleteBackupResult> DecodeDeleteBackupResult(const JsonValue& body) {
+  return client_control::ReadBody<DeleteBackupResult>(
+      body, "DeleteBackup", [](const ResponseObject& o, DeleteBackupResult& out) {
+        ReadDescription(o, &out.backup_description);
+      });
 }
 
 std::string EncodeListBackupsResult(const ListBackupsResult& result) {
@@ -238,11 +356,33 @@ std::string EncodeListBackupsResult(const ListBackupsResult& result) {
   });
 }
 
+Result<ListBackupsResult> DecodeListBackupsResult(const JsonValue& body) {
+  return client_control::ReadBody<ListBackupsResult>(
+      body, "ListBackups", [](const ResponseObject& o, ListBackupsResult& out) {
+        o.Objects("BackupSummaries", [&](const ResponseObject& x) {
+          BackupSummary& summary = out.backup_summaries.emplace_back();
+          x.String("TableName", &summary.table_name);
+          x.String("TableId", &summary.table_id);
+          x.String("TableArn", &summary.table_arn);
+          ReadDetails(x, &summary.details);
+        });
+        o.String("LastEvaluatedBackupArn", &out.last_evaluated_backup_arn);
+      });
+}
+
 std::string EncodeRestoreTableFromBackupResult(const RestoreTableFromBackupResult& result) {
   return Answer([&](JsonWriter& w) {
     w.Key("TableDescription");
     WriteTableDescription(result.table_description, w);
   });
+}
+
+Result<RestoreTableFromBackupResult> DecodeRestoreTableFromBackupResult(const JsonValue& body) {
+  return client_control::ReadBody<RestoreTableFromBackupResult>(
+      body, "RestoreTableFromBackup",
+      [](const ResponseObject& o, RestoreTableFromBackupResult& out) {
+        client_control::ReadTableDescription(o, "TableDescription", &out.table_description);
+      });
 }
 
 }  // namespace partstore::protocol

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "partstore/capacity_units.h"
+#include "tools/protocol/client_control_json.h"
 #include "tools/protocol/request_json.h"
 
 namespace partstore::protocol {
@@ -167,6 +168,32 @@ std::optional<int64_t> OptionalInteger(const JsonValue* value) {
   return IntegerOf(*value);
 }
 
+// ---- The client's direction ----
+
+// {"TableName", "IndexName"?, ...}: a Contributor Insights request's leading members.
+std::string EncodeInsightsRequest(const std::string& table_name,
+                                  const std::optional<std::string>& index_name,
+                                  const std::optional<ContributorInsightsAction>& action) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Names(w, table_name, index_name);
+  if (action) {
+    Key(w, "ContributorInsightsAction");
+    String(w, kInsightsActionNames[static_cast<size_t>(*action)]);
+  }
+  w.EndObject();
+  return Finish(buffer);
+}
+
+using client_control::ResponseObject;
+
+void ReadNames(const ResponseObject& o, std::string* table_name,
+               std::optional<std::string>* index_name) {
+  o.String("TableName", table_name);
+  o.String("IndexName", index_name);
+}
+
 }  // namespace
 
 // ---- Decoders ----
@@ -244,6 +271,11 @@ Result<UpdateContributorInsightsRequest> DecodeUpdateContributorInsightsRequest(
   return request;
 }
 
+std::string EncodeUpdateContributorInsightsRequest(
+    const UpdateContributorInsightsRequest& request) {
+  return EncodeInsightsRequest(request.table_name, request.index_name, request.action);
+}
+
 Result<DescribeContributorInsightsRequest> DecodeDescribeContributorInsightsRequest(
     const JsonValue& body) {
   std::array<const JsonValue*, kPartitionsMemberCount> m;  // TableName, IndexName
@@ -258,6 +290,11 @@ Result<DescribeContributorInsightsRequest> DecodeDescribeContributorInsightsRequ
       .table_name = std::string(StringOf(*m[kPartitionsTableName])),
       .index_name = OptionalString(m[kPartitionsIndexName]),
   };
+}
+
+std::string EncodeDescribeContributorInsightsRequest(
+    const DescribeContributorInsightsRequest& request) {
+  return EncodeInsightsRequest(request.table_name, request.index_name, std::nullopt);
 }
 
 Result<ListContributorInsightsRequest> DecodeListContributorInsightsRequest(const JsonValue& body) {
@@ -275,6 +312,26 @@ Result<ListContributorInsightsRequest> DecodeListContributorInsightsRequest(cons
   request.next_token = OptionalString(m[1]);
   if (m[2]) request.max_results = static_cast<int32_t>(IntegerOf(*m[2]));
   return request;
+}
+
+std::string EncodeListContributorInsightsRequest(const ListContributorInsightsRequest& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  if (request.table_name) {
+    Key(w, "TableName");
+    String(w, *request.table_name);
+  }
+  if (request.next_token) {
+    Key(w, "NextToken");
+    String(w, *request.next_token);
+  }
+  if (request.max_results) {
+    Key(w, "MaxResults");
+    w.Int(*request.max_results);
+  }
+  w.EndObject();
+  return Finish(buffer);
 }
 
 // ---- Encoders ----
@@ -301,6 +358,19 @@ std::string EncodeListContributorInsightsResult(const ListContributorInsightsRes
   return Finish(buffer);
 }
 
+Result<ListContributorInsightsResult> DecodeListContributorInsightsResult(const JsonValue& body) {
+  return client_control::ReadBody<ListContributorInsightsResult>(
+      body, "ListContributorInsights",
+      [](const ResponseObject& o, ListContributorInsightsResult& out) {
+        o.Objects("ContributorInsightsSummaries", [&](const ResponseObject& x) {
+          ContributorInsightsSummary& summary = out.summaries.emplace_back();
+          ReadNames(x, &summary.table_name, &summary.index_name);
+          x.String("ContributorInsightsStatus", &summary.status);
+        });
+        o.String("NextToken", &out.next_token);
+      });
+}
+
 std::string EncodeUpdateContributorInsightsResult(const UpdateContributorInsightsResult& result) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
@@ -310,6 +380,16 @@ std::string EncodeUpdateContributorInsightsResult(const UpdateContributorInsight
   String(w, result.status);
   w.EndObject();
   return Finish(buffer);
+}
+
+Result<UpdateContributorInsightsResult> DecodeUpdateContributorInsightsResult(
+    const JsonValue& body) {
+  return client_control::ReadBody<UpdateContributorInsightsResult>(
+      body, "UpdateContributorInsights",
+      [](const ResponseObject& o, UpdateContributorInsightsResult& out) {
+        ReadNames(o, &out.table_name, &out.index_name);
+        o.String("ContributorInsightsStatus", &out.status);
+      });
 }
 
 std::string EncodeDescribeContributorInsightsResult(
@@ -330,6 +410,18 @@ std::string EncodeDescribeContributorInsightsResult(
   }
   w.EndObject();
   return Finish(buffer);
+}
+
+Result<DescribeContributorInsightsResult> DecodeDescribeContributorInsightsResult(
+    const JsonValue& body) {
+  return client_control::ReadBody<DescribeContributorInsightsResult>(
+      body, "DescribeContributorInsights",
+      [](const ResponseObject& o, DescribeContributorInsightsResult& out) {
+        ReadNames(o, &out.table_name, &out.index_name);
+        o.StringList("ContributorInsightsRuleList", &out.rule_list);
+        o.String("ContributorInsightsStatus", &out.status);
+        o.Double("LastUpdateDateTime", &out.last_update_date_time);
+      });
 }
 
 std::string EncodeAdvanceClockResult(const AdvanceClockResult& result) {

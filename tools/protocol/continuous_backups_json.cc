@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "tools/protocol/client_control_json.h"
 #include "tools/protocol/operations_json.h"
 #include "tools/protocol/request_json.h"
 
@@ -21,6 +22,49 @@ constexpr MemberSpec kSpecificationMembers[kSpecificationMemberCount] = {
     {"RecoveryPeriodInDays", Shape::kInteger},
 };
 constexpr MemberSpec kDescribeMembers[1] = {{"TableName", Shape::kString}};
+
+void Text(JsonWriter& w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+std::string Finish(const rapidjson::StringBuffer& buffer) {
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+// ContinuousBackupsStatus and PointInTimeRecoveryStatus spellings, as the encoder writes them.
+std::string_view EnabledName(bool enabled) { return enabled ? "ENABLED" : "DISABLED"; }
+std::string_view RecoveryStatusName(PointInTimeRecoveryStatus status) {
+  return EnabledName(status == PointInTimeRecoveryStatus::kEnabled);
+}
+
+using client_control::ResponseObject;
+
+Result<ContinuousBackupsResult> DecodeContinuousBackups(const JsonValue& body,
+                                                        std::string_view operation) {
+  return client_control::ReadBody<ContinuousBackupsResult>(
+      body, operation, [](const ResponseObject& o, ContinuousBackupsResult& out) {
+        o.Object("ContinuousBackupsDescription", [&](const ResponseObject& d) {
+          ContinuousBackupsDescription& description = out.continuous_backups_description;
+          const JsonValue* status = d.Find("ContinuousBackupsStatus");
+          if (status != nullptr) {
+            if (!status->IsString()) return d.Fail("ContinuousBackupsStatus", "a string");
+            const std::string_view text(status->GetString(), status->GetStringLength());
+            if (text != "ENABLED" && text != "DISABLED") {
+              return d.Fail("ContinuousBackupsStatus", "ENABLED or DISABLED");
+            }
+            description.continuous_backups_enabled = text == "ENABLED";
+          }
+          d.Object("PointInTimeRecoveryDescription", [&](const ResponseObject& p) {
+            PointInTimeRecoveryDescription& pitr = description.point_in_time_recovery_description;
+            p.Enum("PointInTimeRecoveryStatus", RecoveryStatusName, 2,
+                   &pitr.point_in_time_recovery_status);
+            p.Int64("RecoveryPeriodInDays", &pitr.recovery_period_in_days);
+            p.Double("EarliestRestorableDateTime", &pitr.earliest_restorable_date_time);
+            p.Double("LatestRestorableDateTime", &pitr.latest_restorable_date_time);
+          });
+        });
+      });
+}
 
 }  // namespace
 
@@ -50,6 +94,25 @@ Result<UpdateContinuousBackupsRequest> DecodeUpdateContinuousBackupsRequest(cons
   return request;
 }
 
+std::string EncodeUpdateContinuousBackupsRequest(const UpdateContinuousBackupsRequest& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("TableName");
+  Text(w, request.table_name);
+  w.Key("PointInTimeRecoverySpecification");
+  w.StartObject();
+  w.Key("PointInTimeRecoveryEnabled");
+  w.Bool(request.point_in_time_recovery_enabled);
+  if (request.recovery_period_in_days) {
+    w.Key("RecoveryPeriodInDays");
+    w.Int64(*request.recovery_period_in_days);
+  }
+  w.EndObject();
+  w.EndObject();
+  return Finish(buffer);
+}
+
 Result<DescribeContinuousBackupsRequest> DecodeDescribeContinuousBackupsRequest(
     const JsonValue& body) {
   std::array<const JsonValue*, 1> m;
@@ -59,6 +122,17 @@ Result<DescribeContinuousBackupsRequest> DecodeDescribeContinuousBackupsRequest(
   c.TableName(m[0]);
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   return DescribeContinuousBackupsRequest{.table_name = std::string(StringOf(*m[0]))};
+}
+
+std::string EncodeDescribeContinuousBackupsRequest(
+    const DescribeContinuousBackupsRequest& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("TableName");
+  Text(w, request.table_name);
+  w.EndObject();
+  return Finish(buffer);
 }
 
 Result<RestoreTableToPointInTimeRequest> DecodeRestoreTableToPointInTimeRequest(
@@ -110,6 +184,36 @@ Result<RestoreTableToPointInTimeRequest> DecodeRestoreTableToPointInTimeRequest(
   return request;
 }
 
+std::string EncodeRestoreTableToPointInTimeRequest(
+    const RestoreTableToPointInTimeRequest& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  if (request.source_table_arn) {
+    w.Key("SourceTableArn");
+    Text(w, *request.source_table_arn);
+  }
+  if (request.source_table_name) {
+    w.Key("SourceTableName");
+    Text(w, *request.source_table_name);
+  }
+  w.Key("TargetTableName");
+  Text(w, request.target_table_name);
+  if (request.use_latest_restorable_time) {
+    w.Key("UseLatestRestorableTime");
+    w.Bool(true);
+  }
+  if (request.restore_date_time) {
+    w.Key("RestoreDateTime");
+    w.Double(*request.restore_date_time);
+  }
+  client_control::WriteTableOverrideMembers(request, w);
+  client_control::WriteGivenOverrideMembers(request.on_demand_throughput_override,
+                                            request.sse_specification_override, w);
+  w.EndObject();
+  return Finish(buffer);
+}
+
 std::string EncodeRestoreTableToPointInTimeResult(const RestoreTableToPointInTimeResult& result) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
@@ -118,6 +222,15 @@ std::string EncodeRestoreTableToPointInTimeResult(const RestoreTableToPointInTim
   WriteTableDescription(result.table_description, w);
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
+}
+
+Result<RestoreTableToPointInTimeResult> DecodeRestoreTableToPointInTimeResult(
+    const JsonValue& body) {
+  return client_control::ReadBody<RestoreTableToPointInTimeResult>(
+      body, "RestoreTableToPointInTime",
+      [](const ResponseObject& o, RestoreTableToPointInTimeResult& out) {
+        client_control::ReadTableDescription(o, "TableDescription", &out.table_description);
+      });
 }
 
 std::string EncodeContinuousBackupsResult(const ContinuousBackupsResult& result) {
@@ -129,12 +242,11 @@ std::string EncodeContinuousBackupsResult(const ContinuousBackupsResult& result)
   w.Key("ContinuousBackupsDescription");
   w.StartObject();
   w.Key("ContinuousBackupsStatus");
-  w.String(d.continuous_backups_enabled ? "ENABLED" : "DISABLED");
+  Text(w, EnabledName(d.continuous_backups_enabled));
   w.Key("PointInTimeRecoveryDescription");
   w.StartObject();
   w.Key("PointInTimeRecoveryStatus");
-  w.String(pitr.point_in_time_recovery_status == PointInTimeRecoveryStatus::kEnabled ? "ENABLED"
-                                                                                     : "DISABLED");
+  Text(w, RecoveryStatusName(pitr.point_in_time_recovery_status));
   if (pitr.recovery_period_in_days) {
     w.Key("RecoveryPeriodInDays");
     w.Int64(*pitr.recovery_period_in_days);
@@ -151,6 +263,14 @@ std::string EncodeContinuousBackupsResult(const ContinuousBackupsResult& result)
   w.EndObject();
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
+}
+
+Result<ContinuousBackupsResult> DecodeUpdateContinuousBackupsResult(const JsonValue& body) {
+  return DecodeContinuousBackups(body, "UpdateContinuousBackups");
+}
+
+Result<ContinuousBackupsResult> DecodeDescribeContinuousBackupsResult(const JsonValue& body) {
+  return DecodeContinuousBackups(body, "DescribeContinuousBackups");
 }
 
 }  // namespace partstore::protocol

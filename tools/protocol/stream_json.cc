@@ -7,6 +7,7 @@
 
 #include <array>
 
+#include "tools/protocol/client_control_json.h"
 #include "tools/protocol/operations_json.h"
 #include "tools/protocol/request_json.h"
 
@@ -28,6 +29,56 @@ std::string Finish(const rapidjson::StringBuffer& buffer) {
 
 int32_t IntOf(const JsonValue* value) { return static_cast<int32_t>(IntegerOf(*value)); }
 
+// ---- The client's direction ----
+
+// A request's optional members.
+void OptionalText(JsonWriter& w, const char* key, const std::optional<std::string>& value) {
+  if (!value) return;
+  w.Key(key);
+  Text(w, *value);
+}
+void OptionalInt(JsonWriter& w, const char* key, const std::optional<int32_t>& value) {
+  if (!value) return;
+  w.Key(key);
+  w.Int(*value);
+}
+
+// userIdentity's PrincipalId of each StreamRemover but kClient (which has no userIdentity).
+constexpr std::string_view kTimeToLivePrincipal = "dynamodb.amazonaws.com";
+constexpr std::string_view kEvictionPrincipal = "partstore.eviction";
+
+using client_control::ResponseObject;
+
+void ReadRecord(const ResponseObject& o, StreamRecord* r) {
+  o.String("eventID", &r->event_id);
+  o.Enum("eventName", StreamEventNameText, 3, &r->event_name);
+  o.Object("dynamodb", [&](const ResponseObject& d) {
+    d.Double("ApproximateCreationDateTime", &r->approximate_creation_date_time);
+    d.Item("Keys", &r->keys);
+    for (const auto& [key, image] :
+         {std::pair{"NewImage", &r->new_image}, std::pair{"OldImage", &r->old_image}}) {
+      std::optional<Item> item;
+      d.Item(key, &item);
+      if (item) *image = StoredItem::Encode(*item);
+    }
+    d.String("SequenceNumber", &r->sequence_number);
+    d.Int64("SizeBytes", &r->size_bytes);
+    d.Enum("StreamViewType", StreamViewTypeName, 4, &r->stream_view_type);
+  });
+  o.Object("userIdentity", [&](const ResponseObject& u) {
+    std::string principal;
+    u.String("PrincipalId", &principal);
+    if (u.failed()) return;
+    if (principal == kTimeToLivePrincipal) {
+      r->remover = StreamRemover::kTimeToLive;
+    } else if (principal == kEvictionPrincipal) {
+      r->remover = StreamRemover::kEviction;
+    } else {
+      u.Fail("PrincipalId", "dynamodb.amazonaws.com or partstore.eviction");
+    }
+  });
+}
+
 }  // namespace
 
 Result<ListStreamsRequest> DecodeListStreamsRequest(const JsonValue& body) {
@@ -46,6 +97,17 @@ Result<ListStreamsRequest> DecodeListStreamsRequest(const JsonValue& body) {
   return request;
 }
 
+std::string EncodeListStreamsRequest(const ListStreamsRequest& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  OptionalText(w, "TableName", request.table_name);
+  OptionalInt(w, "Limit", request.limit);
+  OptionalText(w, "ExclusiveStartStreamArn", request.exclusive_start_stream_arn);
+  w.EndObject();
+  return Finish(buffer);
+}
+
 Result<DescribeStreamRequest> DecodeDescribeStreamRequest(const JsonValue& body) {
   constexpr MemberSpec kMembers[] = {{"StreamArn", Shape::kString},
                                      {"Limit", Shape::kInteger},
@@ -61,6 +123,18 @@ Result<DescribeStreamRequest> DecodeDescribeStreamRequest(const JsonValue& body)
   if (m[1]) request.limit = IntOf(m[1]);
   request.exclusive_start_shard_id = OptionalString(m[2]);
   return request;
+}
+
+std::string EncodeDescribeStreamRequest(const DescribeStreamRequest& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("StreamArn");
+  Text(w, request.stream_arn);
+  OptionalInt(w, "Limit", request.limit);
+  OptionalText(w, "ExclusiveStartShardId", request.exclusive_start_shard_id);
+  w.EndObject();
+  return Finish(buffer);
 }
 
 Result<GetShardIteratorRequest> DecodeGetShardIteratorRequest(const JsonValue& body) {
@@ -84,6 +158,21 @@ Result<GetShardIteratorRequest> DecodeGetShardIteratorRequest(const JsonValue& b
   return request;
 }
 
+std::string EncodeGetShardIteratorRequest(const GetShardIteratorRequest& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("StreamArn");
+  Text(w, request.stream_arn);
+  w.Key("ShardId");
+  Text(w, request.shard_id);
+  w.Key("ShardIteratorType");  // required: written even for TRIM_HORIZON
+  Text(w, ShardIteratorTypeName(request.shard_iterator_type));
+  OptionalText(w, "SequenceNumber", request.sequence_number);
+  w.EndObject();
+  return Finish(buffer);
+}
+
 Result<GetRecordsRequest> DecodeGetRecordsRequest(const JsonValue& body) {
   constexpr MemberSpec kMembers[] = {{"ShardIterator", Shape::kString}, {"Limit", Shape::kInteger}};
   std::array<const JsonValue*, 2> m;
@@ -96,6 +185,17 @@ Result<GetRecordsRequest> DecodeGetRecordsRequest(const JsonValue& body) {
   request.shard_iterator = std::string(StringOf(*m[0]));
   if (m[1]) request.limit = IntOf(m[1]);
   return request;
+}
+
+std::string EncodeGetRecordsRequest(const GetRecordsRequest& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("ShardIterator");
+  Text(w, request.shard_iterator);
+  OptionalInt(w, "Limit", request.limit);
+  w.EndObject();
+  return Finish(buffer);
 }
 
 std::string EncodeListStreamsResult(const ListStreamsResult& result) {
@@ -121,6 +221,19 @@ std::string EncodeListStreamsResult(const ListStreamsResult& result) {
   }
   w.EndObject();
   return Finish(buffer);
+}
+
+Result<ListStreamsResult> DecodeListStreamsResult(const JsonValue& body) {
+  return client_control::ReadBody<ListStreamsResult>(
+      body, "ListStreams", [](const ResponseObject& o, ListStreamsResult& out) {
+        o.Objects("Streams", [&](const ResponseObject& x) {
+          StreamSummary& summary = out.streams.emplace_back();
+          x.String("StreamArn", &summary.stream_arn);
+          x.String("TableName", &summary.table_name);
+          x.String("StreamLabel", &summary.stream_label);
+        });
+        o.String("LastEvaluatedStreamArn", &out.last_evaluated_stream_arn);
+      });
 }
 
 std::string EncodeDescribeStreamResult(const DescribeStreamResult& result) {
@@ -184,6 +297,33 @@ std::string EncodeDescribeStreamResult(const DescribeStreamResult& result) {
   return Finish(buffer);
 }
 
+Result<DescribeStreamResult> DecodeDescribeStreamResult(const JsonValue& body) {
+  return client_control::ReadBody<DescribeStreamResult>(
+      body, "DescribeStream", [](const ResponseObject& o, DescribeStreamResult& out) {
+        o.Object("StreamDescription", [&](const ResponseObject& x) {
+          StreamDescription& d = out.stream_description;
+          x.String("StreamArn", &d.stream_arn);
+          x.String("StreamLabel", &d.stream_label);
+          x.Enum("StreamStatus", StreamStatusName, 4, &d.stream_status);
+          x.Enum("StreamViewType", StreamViewTypeName, 4, &d.stream_view_type);
+          x.Double("CreationRequestDateTime", &d.creation_request_date_time);
+          x.String("TableName", &d.table_name);
+          client_control::ReadKeySchema(x, &d.key_schema);
+          x.Objects("Shards", [&](const ResponseObject& y) {
+            StreamShard& shard = d.shards.emplace_back();
+            y.String("ShardId", &shard.shard_id);
+            y.Object("SequenceNumberRange", [&](const ResponseObject& z) {
+              z.String("StartingSequenceNumber",
+                       &shard.sequence_number_range.starting_sequence_number);
+              z.String("EndingSequenceNumber", &shard.sequence_number_range.ending_sequence_number);
+            });
+            y.String("ParentShardId", &shard.parent_shard_id);
+          });
+          x.String("LastEvaluatedShardId", &d.last_evaluated_shard_id);
+        });
+      });
+}
+
 std::string EncodeGetShardIteratorResult(const GetShardIteratorResult& result) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
@@ -192,6 +332,13 @@ std::string EncodeGetShardIteratorResult(const GetShardIteratorResult& result) {
   Text(w, result.shard_iterator);
   w.EndObject();
   return Finish(buffer);
+}
+
+Result<GetShardIteratorResult> DecodeGetShardIteratorResult(const JsonValue& body) {
+  return client_control::ReadBody<GetShardIteratorResult>(
+      body, "GetShardIterator", [](const ResponseObject& o, GetShardIteratorResult& out) {
+        o.String("ShardIterator", &out.shard_iterator);
+      });
 }
 
 std::string EncodeGetRecordsResult(const GetRecordsResult& result, std::string_view region) {
@@ -237,8 +384,7 @@ std::string EncodeGetRecordsResult(const GetRecordsResult& result, std::string_v
       w.Key("userIdentity");
       w.StartObject();
       w.Key("PrincipalId");
-      w.String(r.remover == StreamRemover::kTimeToLive ? "dynamodb.amazonaws.com"
-                                                       : "partstore.eviction");
+      Text(w, r.remover == StreamRemover::kTimeToLive ? kTimeToLivePrincipal : kEvictionPrincipal);
       w.Key("Type");
       w.String("Service");
       w.EndObject();
@@ -252,6 +398,15 @@ std::string EncodeGetRecordsResult(const GetRecordsResult& result, std::string_v
   }
   w.EndObject();
   return Finish(buffer);
+}
+
+Result<GetRecordsResult> DecodeGetRecordsResult(const JsonValue& body) {
+  return client_control::ReadBody<GetRecordsResult>(
+      body, "GetRecords", [](const ResponseObject& o, GetRecordsResult& out) {
+        o.Objects("Records",
+                  [&](const ResponseObject& x) { ReadRecord(x, &out.records.emplace_back()); });
+        o.String("NextShardIterator", &out.next_shard_iterator);
+      });
 }
 
 }  // namespace partstore::protocol

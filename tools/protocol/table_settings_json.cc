@@ -4,6 +4,8 @@
 
 #include <array>
 
+#include "tools/protocol/client_control_json.h"
+
 namespace partstore::protocol {
 namespace {
 
@@ -102,6 +104,78 @@ void WriteUnits(JsonWriter& w, std::string_view name, const std::optional<int64_
   w.Int64(units.value_or(-1));
 }
 
+// ---- Request members (the client's direction): each as set ----
+
+void OptionalUnits(JsonWriter& w, std::string_view name, const std::optional<int64_t>& units) {
+  if (!units) return;
+  Key(w, name);
+  w.Int64(*units);
+}
+
+void WriteOnDemandRequest(const std::optional<OnDemandThroughput>& on_demand, JsonWriter& w) {
+  if (!on_demand) return;
+  Key(w, "OnDemandThroughput");
+  w.StartObject();
+  OptionalUnits(w, "MaxReadRequestUnits", on_demand->max_read_request_units);
+  OptionalUnits(w, "MaxWriteRequestUnits", on_demand->max_write_request_units);
+  w.EndObject();
+}
+
+void WriteWarmRequest(const std::optional<WarmThroughput>& warm, JsonWriter& w) {
+  if (!warm) return;
+  Key(w, "WarmThroughput");
+  w.StartObject();
+  OptionalUnits(w, "ReadUnitsPerSecond", warm->read_units_per_second);
+  OptionalUnits(w, "WriteUnitsPerSecond", warm->write_units_per_second);
+  w.EndObject();
+}
+
+void WriteSseRequest(const std::optional<SseSpecification>& sse, JsonWriter& w) {
+  if (!sse) return;
+  Key(w, "SSESpecification");
+  w.StartObject();
+  if (sse->enabled) {
+    Key(w, "Enabled");
+    w.Bool(*sse->enabled);
+  }
+  if (sse->sse_type) {
+    Key(w, "SSEType");
+    String(w, *sse->sse_type);
+  }
+  if (sse->kms_master_key_id) {
+    Key(w, "KMSMasterKeyId");
+    String(w, *sse->kms_master_key_id);
+  }
+  w.EndObject();
+}
+
+// "Tags": [{"Key", "Value"}, ...].
+void WriteTags(const std::vector<Tag>& tags, JsonWriter& w) {
+  Key(w, "Tags");
+  w.StartArray();
+  for (const Tag& tag : tags) {
+    w.StartObject();
+    Key(w, "Key");
+    String(w, tag.key);
+    Key(w, "Value");
+    String(w, tag.value);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void WriteTableClassAndProtection(const std::optional<TableClass>& table_class,
+                                  const std::optional<bool>& deletion_protection, JsonWriter& w) {
+  if (table_class) {
+    Key(w, "TableClass");
+    String(w, TableClassName(*table_class));
+  }
+  if (deletion_protection) {
+    Key(w, "DeletionProtectionEnabled");
+    w.Bool(*deletion_protection);
+  }
+}
+
 }  // namespace
 
 Status DecodeSettings(const SettingsMembers& m, CreateTableRequest* out) {
@@ -112,6 +186,23 @@ Status DecodeSettings(const SettingsMembers& m, CreateTableRequest* out) {
 
 Status DecodeSettings(const SettingsMembers& m, UpdateTableRequest* out) {
   return DecodeCommon(m, out);
+}
+
+// The SDK model's orders: CreateTable has WarmThroughput before OnDemandThroughput, UpdateTable
+// the other way round.
+void client_control::WriteSettingsMembers(const CreateTableRequest& request, JsonWriter& w) {
+  WriteSseRequest(request.sse_specification, w);
+  if (!request.tags.empty()) WriteTags(request.tags, w);
+  WriteTableClassAndProtection(request.table_class, request.deletion_protection_enabled, w);
+  WriteWarmRequest(request.warm_throughput, w);
+  WriteOnDemandRequest(request.on_demand_throughput, w);
+}
+
+void client_control::WriteSettingsMembers(const UpdateTableRequest& request, JsonWriter& w) {
+  WriteSseRequest(request.sse_specification, w);
+  WriteTableClassAndProtection(request.table_class, request.deletion_protection_enabled, w);
+  WriteOnDemandRequest(request.on_demand_throughput, w);
+  WriteWarmRequest(request.warm_throughput, w);
 }
 
 void WriteSettings(const TableDescription& table, JsonWriter& w) {
@@ -142,6 +233,21 @@ void WriteSettings(const TableDescription& table, JsonWriter& w) {
   WriteThroughputSettings(table.on_demand_throughput, table.warm_throughput, w);
 }
 
+void client_control::ReadSettings(const ResponseObject& table, TableDescription* out) {
+  table.Bool("DeletionProtectionEnabled", &out->deletion_protection_enabled);
+  table.Object("TableClassSummary", [&](const ResponseObject& o) {
+    o.Enum("TableClass", TableClassName, 2, &out->table_class);
+    o.Double("LastUpdateDateTime", &out->table_class_last_update_date_time);
+  });
+  table.Object("SSEDescription", [&](const ResponseObject& o) {
+    SseDescription& sse = out->sse_description.emplace();
+    o.String("Status", &sse.status);
+    o.String("SSEType", &sse.sse_type);
+    o.String("KMSMasterKeyArn", &sse.kms_master_key_arn);
+  });
+  ReadThroughputSettings(table, &out->on_demand_throughput, &out->warm_throughput);
+}
+
 void WriteThroughputSettings(const std::optional<OnDemandThroughput>& on_demand,
                              const std::optional<WarmThroughput>& warm, JsonWriter& w) {
   if (on_demand) {
@@ -168,6 +274,22 @@ void WriteThroughputSettings(const std::optional<OnDemandThroughput>& on_demand,
   }
 }
 
+// The description's WarmThroughput Status (always ACTIVE here) has no member to go to.
+void client_control::ReadThroughputSettings(const ResponseObject& object,
+                                            std::optional<OnDemandThroughput>* on_demand,
+                                            std::optional<WarmThroughput>* warm) {
+  object.Object("OnDemandThroughput", [&](const ResponseObject& o) {
+    OnDemandThroughput& units = on_demand->emplace();
+    o.Int64("MaxReadRequestUnits", &units.max_read_request_units);
+    o.Int64("MaxWriteRequestUnits", &units.max_write_request_units);
+  });
+  object.Object("WarmThroughput", [&](const ResponseObject& o) {
+    WarmThroughput& units = warm->emplace();
+    o.Int64("ReadUnitsPerSecond", &units.read_units_per_second);
+    o.Int64("WriteUnitsPerSecond", &units.write_units_per_second);
+  });
+}
+
 void DecodeIndexThroughputs(const JsonValue& index, std::optional<OnDemandThroughput>* on_demand,
                             std::optional<WarmThroughput>* warm) {
   if (const JsonValue* value = Field(index, "OnDemandThroughput")) {
@@ -178,6 +300,13 @@ void DecodeIndexThroughputs(const JsonValue& index, std::optional<OnDemandThroug
     *warm = WarmThroughput{OptionalInteger(Field(*value, "ReadUnitsPerSecond")),
                            OptionalInteger(Field(*value, "WriteUnitsPerSecond"))};
   }
+}
+
+void client_control::WriteIndexThroughputMembers(const std::optional<OnDemandThroughput>& on_demand,
+                                                 const std::optional<WarmThroughput>& warm,
+                                                 JsonWriter& w) {
+  WriteOnDemandRequest(on_demand, w);
+  WriteWarmRequest(warm, w);
 }
 
 namespace {
@@ -207,6 +336,17 @@ Result<TagResourceRequest> DecodeTagResourceRequest(const JsonValue& body) {
   return request;
 }
 
+std::string EncodeTagResourceRequest(const TagResourceRequest& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Key(w, "ResourceArn");
+  String(w, request.resource_arn);
+  WriteTags(request.tags, w);
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
 Result<UntagResourceRequest> DecodeUntagResourceRequest(const JsonValue& body) {
   std::array<const JsonValue*, kUntagMemberCount> m;
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "UntagResource", kUntagMembers, m));
@@ -218,6 +358,20 @@ Result<UntagResourceRequest> DecodeUntagResourceRequest(const JsonValue& body) {
   request.resource_arn = std::string(StringOf(*m[kUntagArn]));
   request.tag_keys = DecodeStringList(m[kUntagKeys]).value_or(std::vector<std::string>{});
   return request;
+}
+
+std::string EncodeUntagResourceRequest(const UntagResourceRequest& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Key(w, "ResourceArn");
+  String(w, request.resource_arn);
+  Key(w, "TagKeys");
+  w.StartArray();
+  for (const std::string& key : request.tag_keys) String(w, key);
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
 }
 
 Result<ListTagsOfResourceRequest> DecodeListTagsOfResourceRequest(const JsonValue& body) {
@@ -232,7 +386,32 @@ Result<ListTagsOfResourceRequest> DecodeListTagsOfResourceRequest(const JsonValu
   return request;
 }
 
+std::string EncodeListTagsOfResourceRequest(const ListTagsOfResourceRequest& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Key(w, "ResourceArn");
+  String(w, request.resource_arn);
+  if (request.next_token) {
+    Key(w, "NextToken");
+    String(w, *request.next_token);
+  }
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
 std::string EncodeTagResourceResult(const TagResourceResult&) { return "{}"; }
+
+// TagResource and UntagResource answer {} (members, if any, are ignored).
+Result<TagResourceResult> DecodeTagResourceResult(const JsonValue& body) {
+  return client_control::ReadBody<TagResourceResult>(
+      body, "TagResource", [](const client_control::ResponseObject&, TagResourceResult&) {});
+}
+
+Result<TagResourceResult> DecodeUntagResourceResult(const JsonValue& body) {
+  return client_control::ReadBody<TagResourceResult>(
+      body, "UntagResource", [](const client_control::ResponseObject&, TagResourceResult&) {});
+}
 
 std::string EncodeListTagsOfResourceResult(const ListTagsOfResourceResult& result) {
   rapidjson::StringBuffer buffer;
@@ -255,6 +434,19 @@ std::string EncodeListTagsOfResourceResult(const ListTagsOfResourceResult& resul
   }
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+Result<ListTagsOfResourceResult> DecodeListTagsOfResourceResult(const JsonValue& body) {
+  using client_control::ResponseObject;
+  return client_control::ReadBody<ListTagsOfResourceResult>(
+      body, "ListTagsOfResource", [](const ResponseObject& o, ListTagsOfResourceResult& out) {
+        o.Objects("Tags", [&](const ResponseObject& t) {
+          Tag& tag = out.tags.emplace_back();
+          t.String("Key", &tag.key);
+          t.String("Value", &tag.value);
+        });
+        o.String("NextToken", &out.next_token);
+      });
 }
 
 }  // namespace partstore::protocol

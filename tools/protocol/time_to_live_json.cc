@@ -6,6 +6,7 @@
 
 #include <array>
 
+#include "tools/protocol/client_control_json.h"
 #include "tools/protocol/operations_json.h"
 #include "tools/protocol/request_json.h"
 
@@ -26,6 +27,20 @@ const JsonValue* MemberOf(const JsonValue& object, const char* name) {
 }
 
 constexpr std::string_view kStatusNames[] = {"ENABLING", "DISABLING", "ENABLED", "DISABLED"};
+
+std::string_view StatusName(TimeToLiveStatus status) {
+  return kStatusNames[static_cast<size_t>(status)];
+}
+
+void Text(JsonWriter& w, std::string_view s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+std::string Finish(const rapidjson::StringBuffer& buffer) {
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+using client_control::ResponseObject;
 
 }  // namespace
 
@@ -54,6 +69,23 @@ Result<UpdateTimeToLiveRequest> DecodeUpdateTimeToLiveRequest(const JsonValue& b
   return request;
 }
 
+std::string EncodeUpdateTimeToLiveRequest(const UpdateTimeToLiveRequest& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("TableName");
+  Text(w, request.table_name);
+  w.Key("TimeToLiveSpecification");
+  w.StartObject();
+  w.Key("Enabled");
+  w.Bool(request.time_to_live_specification.enabled);
+  w.Key("AttributeName");
+  Text(w, request.time_to_live_specification.attribute_name);
+  w.EndObject();
+  w.EndObject();
+  return Finish(buffer);
+}
+
 Result<DescribeTimeToLiveRequest> DecodeDescribeTimeToLiveRequest(const JsonValue& body) {
   std::array<const JsonValue*, 1> m;
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeTimeToLive", kDescribeMembers, m));
@@ -62,6 +94,16 @@ Result<DescribeTimeToLiveRequest> DecodeDescribeTimeToLiveRequest(const JsonValu
   c.TableName(m[0]);
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   return DescribeTimeToLiveRequest{.table_name = std::string(StringOf(*m[0]))};
+}
+
+std::string EncodeDescribeTimeToLiveRequest(const DescribeTimeToLiveRequest& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("TableName");
+  Text(w, request.table_name);
+  w.EndObject();
+  return Finish(buffer);
 }
 
 std::string EncodeUpdateTimeToLiveResult(const UpdateTimeToLiveResult& result) {
@@ -79,6 +121,16 @@ std::string EncodeUpdateTimeToLiveResult(const UpdateTimeToLiveResult& result) {
   w.EndObject();
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
+}
+
+Result<UpdateTimeToLiveResult> DecodeUpdateTimeToLiveResult(const JsonValue& body) {
+  return client_control::ReadBody<UpdateTimeToLiveResult>(
+      body, "UpdateTimeToLive", [](const ResponseObject& o, UpdateTimeToLiveResult& out) {
+        o.Object("TimeToLiveSpecification", [&](const ResponseObject& spec) {
+          spec.String("AttributeName", &out.time_to_live_specification.attribute_name);
+          spec.Bool("Enabled", &out.time_to_live_specification.enabled);
+        });
+      });
 }
 
 std::string EncodeDescribeTimeToLiveResult(const DescribeTimeToLiveResult& result) {
@@ -100,6 +152,17 @@ std::string EncodeDescribeTimeToLiveResult(const DescribeTimeToLiveResult& resul
   w.EndObject();
   w.EndObject();
   return {buffer.GetString(), buffer.GetSize()};
+}
+
+Result<DescribeTimeToLiveResult> DecodeDescribeTimeToLiveResult(const JsonValue& body) {
+  return client_control::ReadBody<DescribeTimeToLiveResult>(
+      body, "DescribeTimeToLive", [](const ResponseObject& o, DescribeTimeToLiveResult& out) {
+        o.Object("TimeToLiveDescription", [&](const ResponseObject& d) {
+          TimeToLiveDescription& description = out.time_to_live_description;
+          d.Enum("TimeToLiveStatus", StatusName, 4, &description.time_to_live_status);
+          d.String("AttributeName", &description.attribute_name);
+        });
+      });
 }
 
 }  // namespace partstore::protocol
