@@ -14,6 +14,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -112,27 +113,27 @@ TEST(RemoteStoreTest, AnswersAsTheEngineDoes) {
   for (Store* store : {static_cast<Store*>(&local), static_cast<Store*>(remote.get())}) {
     std::vector<std::string>& out = answers[home++];
     Store& s = *store;
-    out.push_back(s.CreateTable(SimpleTable("T", PkSk())).status().ToString());
-    out.push_back(s.CreateTable(SimpleTable("T", PkSk())).status().ToString());  // in use
+    out.push_back(s.CreateTable(SimpleTable("Tbl", PkSk())).status().ToString());
+    out.push_back(s.CreateTable(SimpleTable("Tbl", PkSk())).status().ToString());  // in use
     for (int i = 0; i < 5; ++i) {
-      out.push_back(Show(s.PutItem({.table_name = "T",
+      out.push_back(Show(s.PutItem({.table_name = "Tbl",
                                     .item = {{"PK", Value("u")},
                                              {"SK", Value("o#" + std::to_string(i))},
                                              {"n", Value(Number::Parse(std::to_string(i)).value())}}}),
                          protocol::EncodePutItemResult));
     }
-    out.push_back(Show(s.GetItem({.table_name = "T", .key = {{"PK", Value("u")}, {"SK", Value("o#3")}}}),
+    out.push_back(Show(s.GetItem({.table_name = "Tbl", .key = {{"PK", Value("u")}, {"SK", Value("o#3")}}}),
                        [](const GetItemResult& r) { return protocol::EncodeGetItemResult(r); }));
-    out.push_back(Show(s.GetItem({.table_name = "T", .key = {{"PK", Value("u")}, {"SK", Value("none")}}}),
+    out.push_back(Show(s.GetItem({.table_name = "Tbl", .key = {{"PK", Value("u")}, {"SK", Value("none")}}}),
                        [](const GetItemResult& r) { return protocol::EncodeGetItemResult(r); }));
     // A failed condition with the old item, and DynamoDB's message.
-    out.push_back(Show(s.PutItem({.table_name = "T",
+    out.push_back(Show(s.PutItem({.table_name = "Tbl",
                                   .item = {{"PK", Value("u")}, {"SK", Value("o#1")}},
                                   .condition_expression = "attribute_not_exists(PK)",
                                   .return_values_on_condition_check_failure =
                                       ReturnValuesOnConditionCheckFailure::kAllOld}),
                        protocol::EncodePutItemResult));
-    out.push_back(Show(s.UpdateItem({.table_name = "T",
+    out.push_back(Show(s.UpdateItem({.table_name = "Tbl",
                                      .key = {{"PK", Value("u")}, {"SK", Value("o#2")}},
                                      .update_expression = "ADD n :d",
                                      .expression_attribute_values =
@@ -141,10 +142,10 @@ TEST(RemoteStoreTest, AnswersAsTheEngineDoes) {
                        protocol::EncodeUpdateItemResult));
     out.push_back(Show(s.GetItem({.table_name = "Nope", .key = {{"PK", Value("u")}}}),
                        [](const GetItemResult& r) { return protocol::EncodeGetItemResult(r); }));
-    out.push_back(Show(s.GetItem({.table_name = "T", .key = {{"PK", Value("u")}}}),
+    out.push_back(Show(s.GetItem({.table_name = "Tbl", .key = {{"PK", Value("u")}}}),
                        [](const GetItemResult& r) { return protocol::EncodeGetItemResult(r); }));
     // Queries, pages followed by QueryAll.
-    QueryRequest query{.table_name = "T",
+    QueryRequest query{.table_name = "Tbl",
                        .key_condition_expression = "PK = :p",
                        .expression_attribute_values = AttributeMap{{":p", Value("u")}},
                        .limit = 2};
@@ -155,15 +156,15 @@ TEST(RemoteStoreTest, AnswersAsTheEngineDoes) {
     std::string seen;
     for (const StoredItem& item : all) seen += protocol::ItemToJson(item);
     out.push_back(seen + " pages=" + std::to_string(all.pages()) + " " + all.status().ToString());
-    out.push_back(Show(s.Scan({.table_name = "T"}),
+    out.push_back(Show(s.Scan({.table_name = "Tbl"}),
                        [](const ScanResult& r) { return protocol::EncodeReadPageResult(r); }));
     // A transaction cancelled by its second action, with its reasons.
     TransactWriteItemsRequest tx;
     tx.transact_items.push_back(
-        {.put = PutItemRequest{.table_name = "T", .item = {{"PK", Value("t")}, {"SK", Value("1")}}}});
+        {.put = PutItemRequest{.table_name = "Tbl", .item = {{"PK", Value("t")}, {"SK", Value("1")}}}});
     tx.transact_items.push_back(
         {.condition_check = ConditionCheckRequest{
-             .table_name = "T",
+             .table_name = "Tbl",
              .key = {{"PK", Value("u")}, {"SK", Value("o#0")}},
              .condition_expression = "attribute_not_exists(PK)",
              .return_values_on_condition_check_failure =
@@ -174,15 +175,15 @@ TEST(RemoteStoreTest, AnswersAsTheEngineDoes) {
     // Batches and PartiQL.
     BatchGetItemRequest batch;
     batch.request_items.push_back(
-        {"T", {.keys = {{{"PK", Value("u")}, {"SK", Value("o#0")}},
+        {"Tbl", {.keys = {{{"PK", Value("u")}, {"SK", Value("o#0")}},
                         {{"PK", Value("u")}, {"SK", Value("o#4")}}}}});
     out.push_back(Show(s.BatchGetItem(batch), protocol::EncodeBatchGetItemResult));
-    out.push_back(Show(s.ExecuteStatement({.statement = "SELECT * FROM T WHERE PK = 'u' AND SK = 'o#2'"}),
+    out.push_back(Show(s.ExecuteStatement({.statement = "SELECT * FROM Tbl WHERE PK = 'u' AND SK = 'o#2'"}),
                        [](const ExecuteStatementResult& r) { return std::to_string(r.items.size()); }));
-    out.push_back(Show(s.ExecuteStatement({.statement = "SELEC nothing"}),
+    out.push_back(Show(s.ExecuteStatement({.statement = "SELEC nothing FROM Tbl"}),
                        [](const ExecuteStatementResult&) { return std::string("parsed?"); }));
     // Tables.
-    auto described = s.DescribeTable({.table_name = "T"});
+    auto described = s.DescribeTable({.table_name = "Tbl"});
     out.push_back(described.ok() ? described->table.table_name + " " +
                                        std::to_string(described->table.item_count)
                                  : Show(described.status()));
@@ -254,7 +255,7 @@ TEST(RemoteStoreTest, AnUnreachableEndpointIsNamed) {
   }
   auto store = OpenOrDie(Options(closed));
   const auto start = Clock::now();
-  auto put = store->UpdateItem({.table_name = "T", .key = {{"PK", Value("k")}},
+  auto put = store->UpdateItem({.table_name = "Tbl", .key = {{"PK", Value("k")}},
                                 .update_expression = "SET a = :v",
                                 .expression_attribute_values = AttributeMap{{":v", Value("x")}}});
   ASSERT_FALSE(put.ok());
@@ -275,7 +276,7 @@ TEST(RemoteStoreTest, ConnectTimeoutBoundsTheWait) {
   o.retry.max_attempts = 1;
   auto store = OpenOrDie(o);
   const auto start = Clock::now();
-  auto got = store->GetItem({.table_name = "T", .key = {{"PK", Value("k")}}});
+  auto got = store->GetItem({.table_name = "Tbl", .key = {{"PK", Value("k")}}});
   ASSERT_FALSE(got.ok());
   EXPECT_NE(got.status().message().find("10.255.255.1"), std::string_view::npos)
       << got.status().ToString();
@@ -293,12 +294,20 @@ class FakeServer {
   }
   ~FakeServer() {
     stop_ = true;
+    // A blocking accept() is not woken by close() from another thread: a connection wakes it.
+    boost::asio::io_context ioc;
+    boost::asio::ip::tcp::socket wake(ioc);
     boost::system::error_code ec;
-    acceptor_.close(ec);
+    wake.connect({boost::asio::ip::make_address("127.0.0.1"), port()}, ec);
     thread_.join();
   }
   uint16_t port() const { return acceptor_.local_endpoint().port(); }
   int requests() const { return requests_.load(); }
+  // The last request as received (headers and body).
+  std::string last_request() const {
+    std::lock_guard lock(mu_);
+    return last_request_;
+  }
 
   static std::string Ok(std::string_view body, std::string_view extra = "") {
     return "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.0\r\n" +
@@ -316,7 +325,7 @@ class FakeServer {
       boost::asio::ip::tcp::socket socket(ioc_);
       boost::system::error_code ec;
       acceptor_.accept(socket, ec);
-      if (ec) return;
+      if (ec || stop_) return;
       for (;;) {  // requests on this connection
         boost::asio::streambuf buffer;
         const size_t header = boost::asio::read_until(socket, buffer, "\r\n\r\n", ec);
@@ -332,6 +341,11 @@ class FakeServer {
           boost::asio::read(socket, buffer, boost::asio::transfer_exactly(length - buffer.size()),
                             ec);
         }
+        {
+          std::lock_guard lock(mu_);
+          last_request_ = head + std::string(boost::asio::buffers_begin(buffer.data()),
+                                             boost::asio::buffers_end(buffer.data()));
+        }
         const int n = requests_++;
         const std::string& answer = script_[std::min<size_t>(n, script_.size() - 1)];
         if (answer.empty()) break;
@@ -346,11 +360,13 @@ class FakeServer {
   boost::asio::ip::tcp::acceptor acceptor_;
   std::atomic<bool> stop_{false};
   std::atomic<int> requests_{0};
+  mutable std::mutex mu_;
+  std::string last_request_;  // guarded by mu_
   std::thread thread_;
 };
 
-const GetItemRequest kGet{.table_name = "T", .key = {{"PK", Value("k")}}};
-const UpdateItemRequest kAdd{.table_name = "T",
+const GetItemRequest kGet{.table_name = "Tbl", .key = {{"PK", Value("k")}}};
+const UpdateItemRequest kAdd{.table_name = "Tbl",
                              .key = {{"PK", Value("k")}},
                              .update_expression = "ADD n :one",
                              .expression_attribute_values =
@@ -492,13 +508,38 @@ TEST(RemoteStoreTest, GzipRequestBodiesAreSignedAndRead) {
   o.gzip_requests = true;
   o.gzip_min_bytes = 0;
   auto store = OpenOrDie(o);
-  ASSERT_TRUE(store->CreateTable(SimpleTable("Z", PkSk())).ok());
-  ASSERT_TRUE(store->PutItem({.table_name = "Z",
-                              .item = {{"PK", Value("a")}, {"SK", Value(std::string(5000, 'x'))}}})
-                  .ok());
-  auto got = served.db().Scan({.table_name = "Z"});
+  ASSERT_TRUE(store->CreateTable(SimpleTable("Zip", PkSk())).ok());
+  auto put = store->PutItem({.table_name = "Zip",
+                             .item = {{"PK", Value("a")},
+                                      {"SK", Value("b")},
+                                      {"text", Value(std::string(5000, 'x'))}}});
+  ASSERT_TRUE(put.ok()) << put.status().ToString();
+  auto got = served.db().Scan({.table_name = "Zip"});
   ASSERT_TRUE(got.ok());
   EXPECT_EQ(got->count, 1);
+}
+
+TEST(RemoteStoreTest, GzipIsSentOnlyWhenAskedAndFromItsThreshold) {
+  // One connection at a time, closed after each answer: each store gets its turn.
+  FakeServer server({FakeServer::Ok("{}", "Connection: close\r\n")});
+  RemoteOptions o = Options(server.port());
+  auto plain = OpenOrDie(o);
+  ASSERT_TRUE(plain->GetItem(kGet).ok());
+  EXPECT_EQ(server.last_request().find("Content-Encoding"), std::string::npos);
+  o.gzip_requests = true;
+  o.gzip_min_bytes = 10;
+  auto zipped = OpenOrDie(o);
+  ASSERT_TRUE(zipped->GetItem(kGet).ok());
+  const std::string request = server.last_request();
+  ASSERT_NE(request.find("Content-Encoding: gzip\r\n"), std::string::npos) << request;
+  const std::string body = request.substr(request.find("\r\n\r\n") + 4);
+  ASSERT_GE(body.size(), 2u);
+  EXPECT_EQ(static_cast<unsigned char>(body[0]), 0x1f);  // gzip's magic bytes
+  EXPECT_EQ(static_cast<unsigned char>(body[1]), 0x8b);
+  o.gzip_min_bytes = 100000;  // below the threshold: plain
+  auto small = OpenOrDie(o);
+  ASSERT_TRUE(small->GetItem(kGet).ok());
+  EXPECT_EQ(server.last_request().find("Content-Encoding"), std::string::npos);
 }
 
 // Many threads through one store share its pool: at most max_connections connections.
@@ -507,21 +548,21 @@ TEST(RemoteStoreTest, ConcurrentCallersShareThePool) {
   RemoteOptions o = Options(served.port());
   o.max_connections = 3;
   auto store = OpenOrDie(o);
-  ASSERT_TRUE(store->CreateTable(SimpleTable("C", PkSk())).ok());
+  ASSERT_TRUE(store->CreateTable(SimpleTable("Conc", PkSk())).ok());
   std::vector<std::thread> threads;
   std::atomic<int> failures{0};
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < 50; ++i) {
         const Item item{{"PK", Value("t" + std::to_string(t))}, {"SK", Value(std::to_string(i))}};
-        if (!store->PutItem({.table_name = "C", .item = item}).ok()) ++failures;
+        if (!store->PutItem({.table_name = "Conc", .item = item}).ok()) ++failures;
       }
     });
   }
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(failures.load(), 0);
   EXPECT_LE(store->stats().connections_opened, 3u);
-  auto scanned = served.db().Scan({.table_name = "C"});
+  auto scanned = served.db().Scan({.table_name = "Conc"});
   ASSERT_TRUE(scanned.ok());
   EXPECT_EQ(scanned->count, 400);
 }
