@@ -2,72 +2,30 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
-#include <ctime>
-#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
 
-#include "tools/bench/dynamodb_response.h"
+#include "partstore/remote_store.h"
 #include "tools/client/http_client.h"
-#include "tools/protocol/sigv4.h"
 
 namespace partstore::bench {
-
-using client::HttpClient;
-using client::HttpClientOptions;
-using client::HttpReply;
-using client::ParseUrl;
-using client::Url;
-
-using protocol::SigV4Credentials;
-using protocol::SigV4Header;
-using protocol::SigV4Request;
-using protocol::SigV4Signer;
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
-enum Op {
-  kGetItem,
-  kPutItem,
-  kUpdateItem,
-  kQuery,
-  kScan,
-  kBatchWriteItem,
-  kCreateTable,
-  kDeleteTable,
-  kDescribeTable,
-  kOpCount
-};
-constexpr const char* kOpNames[kOpCount] = {"GetItem",     "PutItem",     "UpdateItem",
-                                            "Query",       "Scan",        "BatchWriteItem",
-                                            "CreateTable", "DeleteTable", "DescribeTable"};
-constexpr std::string_view kContentType = "application/x-amz-json-1.0";
-constexpr std::string_view kTargetPrefix = "DynamoDB_20120810.";
-constexpr int kBatchSize = 25;  // BatchWriteItem's limit
+// What a local server without authentication is signed with when no credentials are found.
+constexpr std::string_view kDummyAccessKeyId = "AKIDBENCH";
+constexpr std::string_view kDummySecretKey = "bench";
+constexpr std::string_view kDefaultRegion = "us-east-1";
 
-// Everything a session needs, computed once by MakeDynamoDbTarget.
+// What the target's sessions share.
 struct Endpoint {
   std::string name;
-  Url url;
-  HttpClientOptions http;
-  std::string region;
   bool static_response = false;
-  std::optional<SigV4Credentials> credentials;  // none: unsigned
-  std::string target_value[kOpCount];           // "DynamoDB_20120810.GetItem"
-  // Unsigned: the whole header block per operation. Signed: its constant part (Content-Type,
-  // X-Amz-Target); the date, token and signature are added per request.
-  std::string headers[kOpCount];
+  std::unique_ptr<RemoteStore> store;
 };
-
-std::string Env(const char* name) {
-  const char* value = std::getenv(name);
-  return value != nullptr ? value : "";
-}
 
 // The region in an AWS endpoint's host name: the label after the first one beginning with
 // "dynamodb" (dynamodb.eu-west-3.amazonaws.com, vpce-1.dynamodb.us-east-1.vpce.amazonaws.com).
@@ -84,267 +42,146 @@ std::string RegionOfHost(std::string_view host) {
   return "";
 }
 
-// A JSON text written into a reused string: R() appends raw text, S() a string, quoted and
-// escaped as RFC 8259 requires.
-class Json {
- public:
-  explicit Json(std::string* out, std::string_view start) : out_(*out) { out_.assign(start); }
-  Json& R(std::string_view raw) { return out_.append(raw), *this; }
-  const std::string& text() const { return out_; }
-  Json& N(int n) { return R(std::to_string(n)); }
-  Json& S(std::string_view s) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    out_.push_back('"');
-    size_t plain = 0;  // s[plain, i) needs no escaping
-    for (size_t i = 0; i < s.size(); ++i) {
-      const auto c = static_cast<unsigned char>(s[i]);
-      if (c >= 0x20 && c != '"' && c != '\\') continue;
-      out_.append(s.data() + plain, i - plain);
-      plain = i + 1;
-      const char quoted[] = {'\\', static_cast<char>(c)};
-      const char control[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
-      c >= 0x20 ? R({quoted, 2}) : R({control, 6});
-    }
-    out_.append(s.data() + plain, s.size() - plain);
-    return R("\"");
-  }
-  // "name":{"S":"value"} (or another type).
-  Json& Attr(std::string_view name, std::string_view value, std::string_view type = "S") {
-    return S(name).R(":{\"").R(type).R("\":").S(value).R("}");
-  }
-  Json& Key(const TableSpec& t, ItemKey key) {
-    R("{").Attr(t.partition_key, key.partition);
-    if (!t.sort_key.empty()) R(",").Attr(t.sort_key, key.sort);
-    return R("}");
-  }
-  Json& Item(const BenchItem& item) {
-    for (size_t i = 0; i < item.attributes.size(); ++i) {
-      R(i == 0 ? "{" : ",").Attr(item.attributes[i].name, item.attributes[i].value);
-    }
-    return R(item.attributes.empty() ? "{}" : "}");
-  }
+// The chain's ValidationException for what it could not find (client/aws_config.h names them).
+bool Missing(const Status& s, std::string_view what) {
+  return s.code() == Code::kValidation && s.message().starts_with(what);
+}
 
- private:
-  std::string& out_;
-};
-constexpr std::string_view kTableName = "{\"TableName\":";
+Value S(std::string_view s) { return Value::String(std::string(s)); }
+
+Item KeyOf(const TableSpec& table, ItemKey key) {
+  Item out;
+  out.emplace(table.partition_key, S(key.partition));
+  if (!table.sort_key.empty()) out.emplace(table.sort_key, S(key.sort));
+  return out;
+}
+
+Item ToItem(const BenchItem& item) {
+  Item out;
+  out.reserve(item.attributes.size());
+  for (const Attribute& a : item.attributes) out.emplace(a.name, S(a.value));
+  return out;
+}
+
+// One item read: its attribute names and top-level S values count, as the engine target counts
+// them (the bench's items hold only S values).
+void Count(const Item& item, ReadOutcome* outcome) {
+  ++outcome->items;
+  for (const auto& [name, value] : item) {
+    const std::string* s = value.if_string();
+    outcome->Add(name, s != nullptr ? std::string_view(*s) : std::string_view(), s != nullptr);
+  }
+}
 
 class WireSession final : public Session {
  public:
-  explicit WireSession(std::shared_ptr<const Endpoint> e)
-      : e_(std::move(e)), client_(e_->url, e_->http) {
-    if (e_->credentials) signer_.emplace(*e_->credentials, e_->region, "dynamodb");
-  }
-
-  Status Connect() { return client_.Connect(); }
-
-  // One call: the body of a 200 response, or the error.
-  Result<std::string_view> Call(Op op, std::string_view body) {
-    std::string_view headers = e_->headers[op];
-    if (signer_) {
-      const std::string_view date = AmzDate();
-      const std::string& token = signer_->credentials().session_token;
-      const SigV4Header signed_headers[5] = {{"content-type", kContentType},
-                                             {"host", e_->url.host_header},
-                                             {"x-amz-date", date},
-                                             {"x-amz-target", e_->target_value[op]},
-                                             {"x-amz-security-token", token}};
-      SigV4Request request;
-      request.headers = std::span(signed_headers, token.empty() ? 4 : 5);
-      request.body = body;
-      signer_->Authorization(request, date, &auth_);
-      headers_.assign(e_->headers[op]).append("X-Amz-Date: ").append(date).append("\r\n");
-      if (!token.empty()) headers_.append("X-Amz-Security-Token: ").append(token).append("\r\n");
-      headers = headers_.append("Authorization: ").append(auth_).append("\r\n");
-    }
-    PARTSTORE_ASSIGN_OR_RETURN(HttpReply reply, client_.Post(headers, body));
-    if (reply.status == 200) return reply.body;
-    return ErrorStatus(reply.status, reply.body);
-  }
+  explicit WireSession(std::shared_ptr<const Endpoint> e) : e_(std::move(e)), store_(*e_->store) {}
 
   Status Get(const TableSpec& t, ItemKey key, ReadOutcome* outcome) override {
-    Json(&body_, kTableName).S(t.name).R(",\"Key\":").Key(t, key).R(",\"ConsistentRead\":false}");
-    return Read(kGetItem, outcome);
+    // One request per session, its key strings rewritten in place.
+    if (get_.table_name != t.name || get_.key.size() != (t.sort_key.empty() ? 1u : 2u)) {
+      get_.table_name = t.name;
+      get_.key = KeyOf(t, key);
+    }
+    for (auto& [name, value] : get_.key) {
+      std::string* s = value.if_string();
+      if (s == nullptr) return Status::Internal("bench key is not a string");
+      s->assign(name == t.partition_key ? key.partition : key.sort);
+    }
+    PARTSTORE_ASSIGN_OR_RETURN(GetItemResult got, store_.GetItem(get_));
+    if (got.item) Count(*got.item, outcome);
+    return Status::Ok();
   }
 
   Status Put(const TableSpec& t, const BenchItem& item) override {
-    Json(&body_, kTableName).S(t.name).R(",\"Item\":").Item(item).R("}");
-    return Call(kPutItem, body_).status();
+    PutItemRequest request;
+    request.table_name = t.name;
+    request.item = ToItem(item);
+    return store_.PutItem(request).status();
   }
 
   Status Update(const TableSpec& t, ItemKey key, std::string_view attribute,
                 std::string_view value) override {
-    Json(&body_, kTableName)
-        .S(t.name)
-        .R(",\"Key\":")
-        .Key(t, key)
-        .R(",\"UpdateExpression\":\"SET #a = :v\",\"ExpressionAttributeNames\":{\"#a\":")
-        .S(attribute)
-        .R("},\"ExpressionAttributeValues\":{")
-        .Attr(":v", value)
-        .R("}}");
-    return Call(kUpdateItem, body_).status();
+    UpdateItemRequest request;
+    request.table_name = t.name;
+    request.key = KeyOf(t, key);
+    request.update_expression = "SET #a = :v";
+    request.expression_attribute_names = expr::NameMap{{"#a", std::string(attribute)}};
+    request.expression_attribute_values = AttributeMap{{":v", S(value)}};
+    return store_.UpdateItem(request).status();
   }
 
   Status Query(const TableSpec& t, bool on_gsi, std::string_view partition,
                std::string_view sort_prefix, int limit, ReadOutcome* outcome) override {
-    const bool prefix = !sort_prefix.empty();
+    QueryRequest request;
+    request.table_name = t.name;
+    if (on_gsi) request.index_name = t.gsi_name;
+    expr::NameMap names{{"#pk", on_gsi ? t.gsi_partition_key : t.partition_key}};
+    AttributeMap values{{":pk", S(partition)}};
+    if (sort_prefix.empty()) {
+      request.key_condition_expression = "#pk = :pk";
+    } else {
+      request.key_condition_expression = "#pk = :pk AND begins_with(#sk, :p)";
+      names.emplace("#sk", on_gsi ? t.gsi_sort_key : t.sort_key);
+      values.emplace(":p", S(sort_prefix));
+    }
+    request.expression_attribute_names = std::move(names);
+    request.expression_attribute_values = std::move(values);
     const int start = outcome->items;
-    last_key_.clear();
+    // A page ends at 1 MB: follow LastEvaluatedKey until `limit` items or the end (a static
+    // response would repeat its page forever).
     for (;;) {
-      Json j(&body_, kTableName);
-      j.S(t.name);
-      if (on_gsi) j.R(",\"IndexName\":").S(t.gsi_name);
-      j.R(prefix ? ",\"KeyConditionExpression\":\"#pk = :pk AND begins_with(#sk, :p)\""
-                 : ",\"KeyConditionExpression\":\"#pk = :pk\"");
-      j.R(",\"ExpressionAttributeNames\":{\"#pk\":")
-          .S(on_gsi ? t.gsi_partition_key : t.partition_key);
-      if (prefix) j.R(",\"#sk\":").S(on_gsi ? t.gsi_sort_key : t.sort_key);
-      j.R("},\"ExpressionAttributeValues\":{").Attr(":pk", partition);
-      if (prefix) j.R(",").Attr(":p", sort_prefix);
-      StartKey(j.R("},\"Limit\":").N(limit - (outcome->items - start))).R("}");
-      PARTSTORE_RETURN_IF_ERROR(Read(kQuery, outcome));
-      // A page ends at 1 MB: follow LastEvaluatedKey until `limit` items or the end.
-      if (e_->static_response || last_key_.empty() || outcome->items - start >= limit) {
+      request.limit = limit - (outcome->items - start);
+      PARTSTORE_ASSIGN_OR_RETURN(QueryResult page, store_.Query(request));
+      for (const Item& item : page.items) Count(item, outcome);
+      if (e_->static_response || !page.last_evaluated_key || outcome->items - start >= limit) {
         return Status::Ok();
       }
+      request.exclusive_start_key = std::move(page.last_evaluated_key);
     }
   }
 
   Status Scan(const TableSpec& t, std::string_view start, int limit,
               ReadOutcome* outcome) override {
-    last_key_.clear();
-    if (!start.empty()) last_key_.push_back({t.partition_key, "S", std::string(start)});
-    StartKey(Json(&body_, kTableName).S(t.name).R(",\"Limit\":").N(limit)).R("}");
-    return Read(kScan, outcome);
-  }
-
-  Status Load(const TableSpec& t, std::span<const BenchItem> items) override {
-    if (e_->static_response) return Status::Ok();
-    for (size_t begin = 0; begin < items.size(); begin += kBatchSize) {
-      Json j(&body_, "{\"RequestItems\":{");
-      j.S(t.name).R(":[");
-      for (size_t i = begin; i < std::min(items.size(), begin + kBatchSize); ++i) {
-        j.R(i == begin ? "{\"PutRequest\":{\"Item\":" : ",{\"PutRequest\":{\"Item\":")
-            .Item(items[i])
-            .R("}}");
-      }
-      j.R("]}}");
-      PARTSTORE_RETURN_IF_ERROR(WriteBatch());
-    }
+    ScanRequest request;
+    request.table_name = t.name;
+    request.limit = limit;
+    if (!start.empty()) request.exclusive_start_key = Item{{t.partition_key, S(start)}};
+    PARTSTORE_ASSIGN_OR_RETURN(ScanResult page, store_.Scan(request));
+    for (const Item& item : page.items) Count(item, outcome);
     return Status::Ok();
   }
 
-  // For Prepare. The table's status, "" when it does not exist; *gsi_active: all its GSIs are.
-  Result<std::string> TableStatus(const std::string& table, bool* gsi_active) {
-    Result<std::string_view> r =
-        Call(kDescribeTable, Json(&body_, kTableName).S(table).R("}").text());
-    if (!r.ok()) {
-      if (r.status().code() == Code::kResourceNotFound) return std::string();
-      return r.status();
+  // BatchWriteItem, kMaxBatchWriteRequests puts per call; UnprocessedItems and retryable errors
+  // (throttles the store's own retries did not absorb) are resent with a short backoff, 50
+  // attempts per batch at most.
+  Status Load(const TableSpec& t, std::span<const BenchItem> items) override {
+    if (e_->static_response) return Status::Ok();
+    for (size_t begin = 0; begin < items.size(); begin += kMaxBatchWriteRequests) {
+      BatchWriteItemRequest request;
+      std::vector<WriteRequest>& puts =
+          request.request_items.emplace_back(t.name, std::vector<WriteRequest>()).second;
+      for (size_t i = begin; i < std::min(items.size(), begin + kMaxBatchWriteRequests); ++i) {
+        puts.push_back({WriteRequest::Kind::kPut, ToItem(items[i])});
+      }
+      for (int attempt = 1;; ++attempt) {
+        Result<BatchWriteItemResult> r = store_.BatchWriteItem(request);
+        if (!r.ok() && (!r.status().retryable() || attempt == 50)) return r.status();
+        if (r.ok()) {
+          if (r->unprocessed_items.empty()) break;
+          if (attempt == 50) return Status::Internal("BatchWriteItem: items left unprocessed");
+          request.request_items = std::move(r->unprocessed_items);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::min(10 * attempt, 500)));
+      }
     }
-    Result<TableState> state = ParseDescribeTable(*r);
-    if (!state.ok()) {
-      return Status::Internal("DescribeTable: unparseable response from " + e_->name + ": " +
-                              std::string(state.status().message()));
-    }
-    *gsi_active = state->gsi_active;
-    return std::move(state->status);
-  }
-  // Not found is done; in use (being created) is retried by Prepare once the table is ACTIVE.
-  Status DeleteTable(const std::string& table) {
-    Status s = Call(kDeleteTable, Json(&body_, kTableName).S(table).R("}").text()).status();
-    const bool done = s.code() == Code::kResourceNotFound || s.code() == Code::kResourceInUse;
-    return done ? Status::Ok() : s;
-  }
-  Status CreateTable(const TableSpec& t) {
-    Json j(&body_, kTableName);
-    j.S(t.name).R(",\"BillingMode\":\"PAY_PER_REQUEST\",\"AttributeDefinitions\":[");
-    std::vector<std::string_view> defined;
-    for (std::string_view a :
-         {t.partition_key, t.sort_key, t.gsi_name.empty() ? "" : t.gsi_partition_key,
-          t.gsi_name.empty() ? "" : t.gsi_sort_key}) {
-      if (a.empty() || std::find(defined.begin(), defined.end(), a) != defined.end()) continue;
-      j.R(defined.empty() ? "{\"AttributeName\":" : ",{\"AttributeName\":")
-          .S(a)
-          .R(",\"AttributeType\":\"S\"}");
-      defined.push_back(a);
-    }
-    auto key_schema = [&](const std::string& hash, const std::string& range) {
-      j.R("\"KeySchema\":[{\"AttributeName\":").S(hash).R(",\"KeyType\":\"HASH\"}");
-      if (!range.empty()) j.R(",{\"AttributeName\":").S(range).R(",\"KeyType\":\"RANGE\"}");
-      j.R("]");
-    };
-    j.R("],");
-    key_schema(t.partition_key, t.sort_key);
-    if (!t.gsi_name.empty()) {
-      j.R(",\"GlobalSecondaryIndexes\":[{\"IndexName\":").S(t.gsi_name).R(",");
-      key_schema(t.gsi_partition_key, t.gsi_sort_key);
-      j.R(",\"Projection\":{\"ProjectionType\":\"ALL\"}}]");
-    }
-    return Call(kCreateTable, j.R("}").text()).status();
+    return Status::Ok();
   }
 
  private:
-  // Sends the BatchWriteItem in body_ until nothing is left unprocessed; throttles and
-  // UnprocessedItems are retried with a short backoff, 50 times at most.
-  Status WriteBatch() {
-    for (int attempt = 1;; ++attempt) {
-      const auto backoff = std::chrono::milliseconds(std::min(10 * attempt, 500));
-      Result<std::string_view> r = Call(kBatchWriteItem, body_);
-      if (!r.ok() && (!r.status().retryable() || attempt == 50)) return r.status();
-      if (r.ok()) {
-        if (Status s = ParseBatchWriteResponse(*r, &unprocessed_); !s.ok()) {
-          return Status::Internal("BatchWriteItem: unparseable response from " + e_->name + ": " +
-                                  std::string(s.message()));
-        }
-        if (unprocessed_.empty()) return Status::Ok();
-        if (attempt == 50) return Status::Internal("BatchWriteItem: items left unprocessed");
-        Json(&body_, "{\"RequestItems\":").R(unprocessed_).R("}");
-      }
-      std::this_thread::sleep_for(backoff);
-    }
-  }
-
-  // Counts a read's response into *outcome and last_key_.
-  Status Read(Op op, ReadOutcome* outcome) {
-    PARTSTORE_ASSIGN_OR_RETURN(std::string_view body, Call(op, body_));
-    Status s = CountReadResponse(body, outcome, &last_key_);
-    if (!s.ok() && !e_->static_response) {
-      return Status::Internal(std::string(kOpNames[op]) + ": unparseable response from " +
-                              e_->name + ": " + std::string(s.message()));
-    }
-    return Status::Ok();
-  }
-
-  // ,"ExclusiveStartKey":{...} from last_key_, when there is one.
-  Json& StartKey(Json& j) {
-    for (size_t i = 0; i < last_key_.size(); ++i) {
-      j.R(i == 0 ? ",\"ExclusiveStartKey\":{" : ",")
-          .Attr(last_key_[i].name, last_key_[i].value, last_key_[i].type);
-    }
-    return j.R(last_key_.empty() ? "" : "}");
-  }
-
-  // X-Amz-Date for now, formatted once per second.
-  std::string_view AmzDate() {
-    const std::time_t now = std::time(nullptr);
-    if (now != date_time_) {
-      std::tm utc{};
-      gmtime_r(&now, &utc);
-      std::strftime(date_, sizeof date_, "%Y%m%dT%H%M%SZ", &utc);
-      date_time_ = now;
-    }
-    return date_;
-  }
-
   std::shared_ptr<const Endpoint> e_;
-  HttpClient client_;
-  std::optional<SigV4Signer> signer_;
-  std::string body_, headers_, auth_, unprocessed_;  // reused buffers
-  std::vector<KeyPart> last_key_;
-  char date_[20] = {};
-  std::time_t date_time_ = -1;
+  RemoteStore& store_;
+  GetItemRequest get_;  // reused by Get
 };
 
 class DynamoDbTarget final : public Target {
@@ -355,33 +192,80 @@ class DynamoDbTarget final : public Target {
 
   Status Prepare(std::span<const TableSpec> tables) override {
     if (e_->static_response) return Status::Ok();
-    WireSession s(e_);
     // Deletion and creation take a while on DynamoDB (and dynalite); partstore is immediate.
     const auto deadline = Clock::now() + std::chrono::minutes(10);
-    for (const TableSpec& t : tables) PARTSTORE_RETURN_IF_ERROR(s.DeleteTable(t.name));
-    for (const TableSpec& t : tables) PARTSTORE_RETURN_IF_ERROR(WaitFor(s, t.name, true, deadline));
-    for (const TableSpec& t : tables) PARTSTORE_RETURN_IF_ERROR(s.CreateTable(t));
-    for (const TableSpec& t : tables) {
-      PARTSTORE_RETURN_IF_ERROR(WaitFor(s, t.name, false, deadline));
-    }
+    for (const TableSpec& t : tables) PARTSTORE_RETURN_IF_ERROR(DeleteTable(t.name));
+    for (const TableSpec& t : tables) PARTSTORE_RETURN_IF_ERROR(WaitFor(t.name, true, deadline));
+    for (const TableSpec& t : tables) PARTSTORE_RETURN_IF_ERROR(CreateTable(t));
+    for (const TableSpec& t : tables) PARTSTORE_RETURN_IF_ERROR(WaitFor(t.name, false, deadline));
     return Status::Ok();
   }
 
+  // Sessions share the store's pool: a connection is opened by the first request that finds
+  // none idle.
   Result<std::unique_ptr<Session>> NewSession() override {
-    auto session = std::make_unique<WireSession>(e_);
-    PARTSTORE_RETURN_IF_ERROR(session->Connect());
-    return std::unique_ptr<Session>(std::move(session));
+    return std::unique_ptr<Session>(std::make_unique<WireSession>(e_));
   }
 
  private:
+  // Not found is done; in use (being created) is retried by WaitFor once the table is ACTIVE.
+  Status DeleteTable(const std::string& table) {
+    Status s = e_->store->DeleteTable({.table_name = table}).status();
+    const bool done = s.code() == Code::kResourceNotFound || s.code() == Code::kResourceInUse;
+    return done ? Status::Ok() : s;
+  }
+
+  // On demand, every key attribute a string, the GSI with an ALL projection.
+  Status CreateTable(const TableSpec& t) {
+    CreateTableRequest request;
+    request.table_name = t.name;
+    request.billing_mode = BillingMode::kPayPerRequest;
+    for (const std::string* a :
+         {&t.partition_key, &t.sort_key, &t.gsi_partition_key, &t.gsi_sort_key}) {
+      const bool of_gsi = a == &t.gsi_partition_key || a == &t.gsi_sort_key;
+      if (a->empty() || (of_gsi && t.gsi_name.empty())) continue;
+      auto& defined = request.attribute_definitions;
+      if (std::none_of(defined.begin(), defined.end(),
+                       [&](const AttributeDefinition& d) { return d.attribute_name == *a; })) {
+        defined.push_back({*a, KeyType::kString});
+      }
+    }
+    auto key_schema = [](const std::string& hash, const std::string& range) {
+      std::vector<KeySchemaElement> key{{hash, KeyRoleName::kHash}};
+      if (!range.empty()) key.push_back({range, KeyRoleName::kRange});
+      return key;
+    };
+    request.key_schema = key_schema(t.partition_key, t.sort_key);
+    if (!t.gsi_name.empty()) {
+      GlobalSecondaryIndex gsi;
+      gsi.index_name = t.gsi_name;
+      gsi.key_schema = key_schema(t.gsi_partition_key, t.gsi_sort_key);
+      gsi.projection.projection_type = ProjectionType::kAll;
+      request.global_secondary_indexes.push_back(std::move(gsi));
+    }
+    return e_->store->CreateTable(request).status();
+  }
+
   // Polls DescribeTable until the table is gone (gone) or it and its GSIs are ACTIVE.
-  Status WaitFor(WireSession& s, const std::string& table, bool gone, Clock::time_point deadline) {
+  Status WaitFor(const std::string& table, bool gone, Clock::time_point deadline) {
     for (std::chrono::milliseconds pause(20);; pause = std::min(2 * pause, pause.zero() + 1s)) {
-      bool gsi_active = false;
-      PARTSTORE_ASSIGN_OR_RETURN(std::string status, s.TableStatus(table, &gsi_active));
-      if (gone ? status.empty() : status == "ACTIVE" && gsi_active) return Status::Ok();
+      Result<DescribeTableResult> described = e_->store->DescribeTable({.table_name = table});
+      if (!described.ok() && described.status().code() != Code::kResourceNotFound) {
+        return described.status();
+      }
+      std::string status;  // empty: no such table
+      if (described.ok()) {
+        const TableDescription& d = described->table;
+        const bool gsi_active =
+            std::all_of(d.global_secondary_indexes.begin(), d.global_secondary_indexes.end(),
+                        [](const auto& g) { return g.index_status == IndexStatus::kActive; });
+        status = TableStatusName(d.table_status);
+        if (!gone && d.table_status == TableStatus::kActive && gsi_active) return Status::Ok();
+      } else if (gone) {
+        return Status::Ok();
+      }
       // A table that was still CREATING when DeleteTable came is ACTIVE now: delete it again.
-      if (gone && status == "ACTIVE") PARTSTORE_RETURN_IF_ERROR(s.DeleteTable(table));
+      if (gone && status == "ACTIVE") PARTSTORE_RETURN_IF_ERROR(DeleteTable(table));
       if (Clock::now() > deadline) {
         return Status::Internal("table " + table + " on " + e_->name +
                                 (gone ? " not deleted" : " not ACTIVE") +
@@ -397,36 +281,27 @@ class DynamoDbTarget final : public Target {
 }  // namespace
 
 Result<std::unique_ptr<Target>> MakeDynamoDbTarget(EndpointOptions options) {
-  PARTSTORE_ASSIGN_OR_RETURN(Url url, ParseUrl(options.url));
+  PARTSTORE_ASSIGN_OR_RETURN(client::Url url, client::ParseUrl(options.url));
   auto e = std::make_shared<Endpoint>();
   e->name = options.name.empty() ? url.ToString() : std::move(options.name);
   e->static_response = options.static_response;
-  e->http.ca_file = Env("AWS_CA_BUNDLE");
-  e->region = std::move(options.region);
-  if (e->region.empty()) e->region = RegionOfHost(url.host);
-  if (e->region.empty()) e->region = Env("AWS_REGION");
-  if (e->region.empty()) e->region = Env("AWS_DEFAULT_REGION");
-  if (e->region.empty()) e->region = "us-east-1";
-  SigV4Credentials credentials{Env("AWS_ACCESS_KEY_ID"), Env("AWS_SECRET_ACCESS_KEY"),
-                               Env("AWS_SESSION_TOKEN")};
-  if (!credentials.access_key_id.empty() && !credentials.secret_access_key.empty()) {
-    e->credentials = std::move(credentials);
+  RemoteOptions remote;
+  remote.endpoint = url.ToString();
+  remote.region = !options.region.empty() ? std::move(options.region) : RegionOfHost(url.host);
+  remote.max_connections = std::max<size_t>(options.max_connections, 1);
+  // The chain first; what it cannot find, a local server does not need (see the header).
+  Result<std::unique_ptr<RemoteStore>> store = RemoteStore::Open(remote);
+  if (!store.ok() && Missing(store.status(), "no AWS region")) {
+    remote.region = kDefaultRegion;
+    store = RemoteStore::Open(remote);
   }
-  for (int op = 0; op < kOpCount; ++op) {
-    e->target_value[op] = std::string(kTargetPrefix) + kOpNames[op];
-    e->headers[op] = "Content-Type: " + std::string(kContentType) +
-                     "\r\nX-Amz-Target: " + e->target_value[op] + "\r\n";
-    if (!e->credentials) {  // what bench/wire/load.py sends
-      e->headers[op] +=
-          "X-Amz-Date: 20260101T000000Z\r\nAuthorization: AWS4-HMAC-SHA256 "
-          "Credential=AKIDBENCH/20260101/" +
-          e->region +
-          "/dynamodb/aws4_request, "
-          "SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=" +
-          std::string(64, '0') + "\r\n";
-    }
+  if (!store.ok() && Missing(store.status(), "no AWS credentials")) {
+    remote.credentials =
+        AwsCredentials{std::string(kDummyAccessKeyId), std::string(kDummySecretKey), ""};
+    store = RemoteStore::Open(remote);
   }
-  e->url = std::move(url);
+  if (!store.ok()) return store.status();
+  e->store = std::move(*store);
   return std::unique_ptr<Target>(std::make_unique<DynamoDbTarget>(std::move(e)));
 }
 

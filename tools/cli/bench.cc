@@ -191,6 +191,8 @@ int RunBench(const BenchCommand& c, std::ostream& out, std::ostream& err) {
         return 2;
       }
       options.static_response = is_static;
+      // Every measuring thread (and each of the 4 loaders) holds a connection of its own.
+      options.max_connections = static_cast<size_t>(std::max(c.connections, 4));
       const bool taken =
           std::any_of(participants.begin(), participants.end(),
                       [&](const Participant& p) { return p.info.name == options.name; });
