@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cctype>
 #include <condition_variable>
+#include <cstring>
 #include <ctime>
 #include <mutex>
 #include <random>
@@ -198,17 +199,29 @@ struct RemoteStore::Impl {
     return NewToken(random);
   }
 
-  // One operation's request sent until it succeeds or the retry mode gives up: the body of the
-  // 200 response, or the error.
-  Result<std::string> Send(Service service, std::string_view operation, std::string body,
-                           bool idempotent) {
+  // One operation's request sent until it succeeds or the retry mode gives up: the 200 response's
+  // body given to `decode` (read in place, while its connection is still held: no copy), or the
+  // error.
+  template <typename Decode>
+  auto Send(Service service, std::string_view operation, std::string body, bool idempotent,
+            Decode&& decode) -> decltype(decode(std::string_view())) {
     calls.fetch_add(1, std::memory_order_relaxed);
     Pool& pool = *pools[static_cast<int>(service)];
-    const std::string target =
-        std::string(service == Service::kStreams ? "DynamoDBStreams_20120810."
-                                                 : "DynamoDB_20120810.") +
-        std::string(operation);
-    const std::string origin = std::string(operation) + " to " + pool.url().ToString();
+    char target_buffer[64];
+    const std::string_view prefix =
+        service == Service::kStreams ? "DynamoDBStreams_20120810." : "DynamoDB_20120810.";
+    std::string target_text;  // for an operation name too long for the buffer
+    std::string_view target;
+    if (prefix.size() + operation.size() <= sizeof target_buffer) {
+      std::memcpy(target_buffer, prefix.data(), prefix.size());
+      std::memcpy(target_buffer + prefix.size(), operation.data(), operation.size());
+      target = std::string_view(target_buffer, prefix.size() + operation.size());
+    } else {
+      target_text = std::string(prefix) + std::string(operation);
+      target = target_text;
+    }
+    // "<Op> to <endpoint>", for messages: built only when one is needed.
+    auto origin = [&] { return std::string(operation) + " to " + pool.url().ToString(); };
     bool gzip = false;
     if (options.gzip_requests && body.size() >= options.gzip_min_bytes) {
       if (auto compressed = protocol::EncodeBody(body, protocol::ContentCoding::kGzip)) {
@@ -244,19 +257,25 @@ struct RemoteStore::Impl {
       if (!reply.ok()) {
         const bool sent = c->client.last_request_sent();
         pool.Release(std::move(c));
-        if (sent && !idempotent) return OutcomeUnknown(origin, reply.status().message());
+        if (sent && !idempotent) return OutcomeUnknown(origin(), reply.status().message());
         failure = Status::Internal(std::string(reply.status().message()));
         kind = client::FailureKind::kTimeout;
       } else {
-        std::string text(reply->body);
         const int http_status = reply->status;
-        const std::optional<uint64_t> crc = reply->crc32;
+        Status damaged = CheckCrc(*reply, origin);
+        if (damaged.ok() && http_status == 200 && IsIdentity(reply->content_encoding)) {
+          auto result = decode(reply->body);  // the common case: no copy of the body
+          pool.Release(std::move(c));
+          quota.Release(taken);
+          return result;
+        }
+        std::string text(reply->body);
         const std::string coding(reply->content_encoding);
         pool.Release(std::move(c));
-        Status damaged = CheckBody(origin, crc, coding, text);
+        if (damaged.ok()) damaged = DecodeContent(origin, coding, text);
         if (damaged.ok() && http_status == 200) {
           quota.Release(taken);
-          return text;
+          return decode(text);
         }
         if (!damaged.ok()) {
           failure = std::move(damaged);
@@ -267,11 +286,11 @@ struct RemoteStore::Impl {
                                     " (the request was applied: HTTP 200)");
           }
         } else {
-          failure = protocol::DecodeErrorResponse(http_status, text, origin);
+          failure = protocol::DecodeErrorResponse(http_status, text, origin());
           kind = client::ClassifyError(failure, http_status);
           // A server error on a write that is not safe to repeat: it may have been applied.
           if (kind == client::FailureKind::kTransient && !idempotent) {
-            return OutcomeUnknown(origin, failure.ToString());
+            return OutcomeUnknown(origin(), failure.ToString());
           }
         }
       }
@@ -302,26 +321,32 @@ struct RemoteStore::Impl {
                       "twice, so it was not retried");
   }
 
-  // x-amz-crc32 and the content coding of a response body (decoded in place).
-  static Status CheckBody(const std::string& origin, std::optional<uint64_t> crc,
-                          const std::string& coding, std::string& text) {
-    if (crc) {
-      const uint64_t actual =
-          ::crc32(0, reinterpret_cast<const Bytef*>(text.data()), static_cast<uInt>(text.size()));
-      if (actual != *crc) {
-        return Status::Internal(origin + ": damaged response: x-amz-crc32 says " +
-                                std::to_string(*crc) + ", the body's CRC-32 is " +
-                                std::to_string(actual));
-      }
+  static bool IsIdentity(std::string_view coding) {
+    return coding.empty() || coding == "identity";
+  }
+
+  // A response body against its x-amz-crc32 (of the bytes as sent), when it has one.
+  template <typename Origin>
+  static Status CheckCrc(const HttpReply& reply, const Origin& origin) {
+    if (!reply.crc32) return Status::Ok();
+    const uint64_t actual = ::crc32(0, reinterpret_cast<const Bytef*>(reply.body.data()),
+                                    static_cast<uInt>(reply.body.size()));
+    if (actual == *reply.crc32) return Status::Ok();
+    return Status::Internal(origin() + ": damaged response: x-amz-crc32 says " +
+                            std::to_string(*reply.crc32) + ", the body's CRC-32 is " +
+                            std::to_string(actual));
+  }
+
+  // A compressed response body decoded in place.
+  template <typename Origin>
+  static Status DecodeContent(const Origin& origin, const std::string& coding, std::string& text) {
+    if (IsIdentity(coding)) return Status::Ok();
+    if (protocol::DecodeRequestBody(coding, text, kMaxResponseBytes) ==
+        protocol::DecodeOutcome::kOk) {
+      return Status::Ok();
     }
-    if (!coding.empty() && coding != "identity") {
-      if (protocol::DecodeRequestBody(coding, text, kMaxResponseBytes) !=
-          protocol::DecodeOutcome::kOk) {
-        return Status::Internal(origin + ": damaged response: cannot decode its " + coding +
-                                " body");
-      }
-    }
-    return Status::Ok();
+    return Status::Internal(origin() + ": damaged response: cannot decode its " + coding +
+                            " body");
   }
 
   // Send, then decode the 200 body with `decode`.
@@ -329,15 +354,18 @@ struct RemoteStore::Impl {
   Result<R> Call(std::string_view operation, std::string body, bool idempotent,
                  Result<R> (*decode)(const rapidjson::Value&),
                  Service service = Service::kDynamoDb) {
-    PARTSTORE_ASSIGN_OR_RETURN(std::string text,
-                               Send(service, operation, std::move(body), idempotent));
-    rapidjson::Document document;
-    if (!protocol::ParseJson(text, &document).ok() || !document.IsObject()) {
-      return Status::Internal(std::string(operation) + " to " +
-                              pools[static_cast<int>(service)]->url().ToString() +
-                              ": the response is not a JSON object: " + text.substr(0, 200));
-    }
-    return decode(document);
+    return Send(service, operation, std::move(body), idempotent,
+                [&](std::string_view text) -> Result<R> {
+                  rapidjson::Document document;
+                  if (!protocol::ParseJson(text, &document).ok() || !document.IsObject()) {
+                    return Status::Internal(
+                        std::string(operation) + " to " +
+                        pools[static_cast<int>(service)]->url().ToString() +
+                        ": the response is not a JSON object: " +
+                        std::string(text.substr(0, 200)));
+                  }
+                  return decode(document);
+                });
   }
 };
 
