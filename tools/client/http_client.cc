@@ -325,7 +325,9 @@ struct HttpClient::Impl {
     request += "\r\n\r\n";
     request += body;
     for (int attempt = 0;; ++attempt) {
-      if ((plain || tls) && !IdleConnectionLooksOpen()) Close();
+      // Checked only for a request that may not be resent: one that may is resent on a new
+      // connection when this one turns out closed, and saves the system call.
+      if (!resend_if_closed && (plain || tls) && !IdleConnectionLooksOpen()) Close();
       const bool was_open = plain || tls;  // by an earlier call: the server may have closed it
       if (Status s = Connect(); !s.ok()) return s;
       socket().set_deadline(Clock::now() + options.timeout);

@@ -10,8 +10,9 @@
 //
 // Connections: opened on the first request (or by Connect()); kept alive across requests; closed
 // when the server says "Connection: close" or an error occurs. Before a kept-alive connection is
-// reused it is polled: one the server closed meanwhile (readable: end of stream or reset) is
-// replaced before anything is sent on it. When a reused connection still turns out to be closed
+// reused for a request that must not be resent (resend_if_closed false) it is polled: one the
+// server closed meanwhile (readable: end of stream or reset) is replaced before anything is sent
+// on it. When a reused connection still turns out to be closed
 // by the server (end of stream, reset, broken pipe while sending or before any response), the
 // request is sent again once on a new connection, unless the caller says not to
 // (resend_if_closed: a non-idempotent request whose first copy may have arrived).
