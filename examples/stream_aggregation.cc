@@ -4,10 +4,13 @@
 // amount), bill partitions hold the bill itself (PK = SK = Bill-M). A consumer of the table's
 // stream (a StreamSubscription on its own thread) keeps every customer's total of rolled-up bills
 // while writers put, update, delete, batch and move bills between invoices in transactions. At
-// the end the totals are checked against a Scan.
+// the end the totals are checked against a Scan. In-process the consumer wakes at each write;
+// against an endpoint (--endpoint URL, example_store.h) it polls the stream's shards.
 // Built and run by the test suite, so this example cannot rot.
-#include <partstore/database.h>
+#include <partstore/store.h>
 #include <partstore/stream_subscription.h>
+
+#include "example_store.h"
 
 #include <iostream>
 #include <map>
@@ -37,8 +40,10 @@ Item Rollup(int invoice, int bill, const std::string& customer, int64_t cents) {
 
 }  // namespace
 
-int main() {
-  Database db;
+int main(int argc, char** argv) {
+  std::unique_ptr<Store> store = example::OpenStore(argc, argv);
+  if (store == nullptr) return 2;
+  Store& db = *store;
   CreateTableRequest table =
       SimpleTable("Billing", KeySchema{{"PK", KeyType::kString}, {{"SK", KeyType::kString}}});
   table.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};

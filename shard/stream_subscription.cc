@@ -1,26 +1,40 @@
-// StreamSubscription: see partstore/stream_subscription.h. Built on the Database's public
-// stream operations; only the wait for an append uses the stream itself.
+// StreamSubscription: see partstore/stream_subscription.h. Built on the store's public stream
+// operations; only the engine's wait for an append uses the stream itself.
 #include "partstore/stream_subscription.h"
 
 #include <algorithm>
+#include <thread>
 #include <utility>
 
 #include "shard/database_state.h"
 
 namespace partstore {
 
-Result<std::unique_ptr<StreamSubscription>> StreamSubscription::Open(Database& db,
+Result<std::unique_ptr<StreamSubscription>> StreamSubscription::Open(Store& db,
                                                                      std::string_view table,
                                                                      Options options,
                                                                      Callback callback) {
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> t, internal::GetTable(db, table));
-  std::shared_ptr<Stream> stream = t->stream();
-  if (!stream) {
-    return Status::Validation("Table has no stream to subscribe to: TableName: " +
-                              std::string(table));
+  const Status no_stream =
+      Status::Validation("Table has no stream to subscribe to: TableName: " + std::string(table));
+  std::shared_ptr<Stream> stream;
+  std::string arn;
+  if (auto* engine = dynamic_cast<Database*>(&db)) {
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> t, internal::GetTable(*engine, table));
+    stream = t->stream();
+    if (!stream) return no_stream;
+    arn = stream->arn();
+  } else {
+    PARTSTORE_ASSIGN_OR_RETURN(DescribeTableResult described,
+                               db.DescribeTable({.table_name = std::string(table)}));
+    const TableDescription& t = described.table;
+    if (!t.stream_specification || !t.stream_specification->stream_enabled ||
+        !t.latest_stream_arn) {
+      return no_stream;
+    }
+    arn = *t.latest_stream_arn;
   }
-  std::unique_ptr<StreamSubscription> sub(
-      new StreamSubscription(db, std::move(stream), options, std::move(callback)));
+  std::unique_ptr<StreamSubscription> sub(new StreamSubscription(
+      db, std::move(stream), std::move(arn), options, std::move(callback)));
   PARTSTORE_RETURN_IF_ERROR(sub->Refresh());
   for (ShardState& shard : sub->shards_) {
     shard.initial = true;
@@ -30,11 +44,11 @@ Result<std::unique_ptr<StreamSubscription>> StreamSubscription::Open(Database& d
   return sub;
 }
 
-StreamSubscription::StreamSubscription(Database& db, std::shared_ptr<Stream> stream,
-                                       Options options, Callback callback)
+StreamSubscription::StreamSubscription(Store& db, std::shared_ptr<Stream> stream,
+                                       std::string stream_arn, Options options, Callback callback)
     : db_(db),
       stream_(std::move(stream)),
-      stream_arn_(stream_->arn()),
+      stream_arn_(std::move(stream_arn)),
       options_(options),
       callback_(std::move(callback)) {}
 
@@ -124,6 +138,15 @@ Result<size_t> StreamSubscription::Poll() {
 
 Result<size_t> StreamSubscription::Wait(std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  if (!stream_) {  // a remote store: poll until a record comes or the time is up
+    for (;;) {
+      PARTSTORE_ASSIGN_OR_RETURN(size_t delivered, Poll());
+      const auto now = std::chrono::steady_clock::now();
+      if (delivered > 0 || now >= deadline) return delivered;
+      std::this_thread::sleep_for(
+          std::min<std::chrono::steady_clock::duration>(options_.poll_interval, deadline - now));
+    }
+  }
   const uint64_t seen = stream_->append_count();
   PARTSTORE_ASSIGN_OR_RETURN(size_t delivered, Poll());
   if (delivered > 0) return delivered;

@@ -15,7 +15,12 @@
 // position. Records trimmed before they were read make Next fail with TrimmedDataAccessException
 // once; the reader then goes on from the oldest record kept.
 //
-// Thread safety: one thread at a time per reader. The Database must outlive it.
+// Any Store will do (partstore/store.h). On the engine (a Database) an expired iterator is renewed
+// at its exact position; on a RemoteStore it is renewed with GetShardIterator after the last
+// record returned (before any: at the reader's start again, which for LATEST means records
+// written in between are skipped, as with any DynamoDB Streams client).
+//
+// Thread safety: one thread at a time per reader. The store must outlive it.
 #pragma once
 
 #include <memory>
@@ -23,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "partstore/database.h"
+#include "partstore/store.h"
 #include "partstore/status.h"
 #include "partstore/streams.h"
 
@@ -34,7 +39,7 @@ class Stream;
 class ShardReader {
  public:
   // From `start` (AT_ / AFTER_SEQUENCE_NUMBER need `sequence_number`). GetShardIterator's errors.
-  static Result<ShardReader> Open(Database& db, std::string_view stream_arn,
+  static Result<ShardReader> Open(Store& db, std::string_view stream_arn,
                                   std::string_view shard_id,
                                   ShardIteratorType start = ShardIteratorType::kTrimHorizon,
                                   std::optional<std::string> sequence_number = std::nullopt);
@@ -48,18 +53,27 @@ class ShardReader {
   const std::optional<std::string>& last_sequence_number() const { return last_sequence_; }
 
  private:
-  ShardReader(Database& db, std::shared_ptr<Stream> stream, std::string shard_id,
-              std::string iterator)
+  ShardReader(Store& db, std::shared_ptr<Stream> stream, std::string stream_arn,
+              std::string shard_id, std::string iterator, ShardIteratorType start,
+              std::optional<std::string> start_sequence)
       : db_(&db),
         stream_(std::move(stream)),
+        stream_arn_(std::move(stream_arn)),
         shard_id_(std::move(shard_id)),
-        iterator_(std::move(iterator)) {}
+        iterator_(std::move(iterator)),
+        start_(start),
+        start_sequence_(std::move(start_sequence)) {}
+  // A new iterator at this reader's position (see the header comment).
+  Result<std::string> Renew();
 
-  Database* db_;
-  std::shared_ptr<Stream> stream_;
+  Store* db_;
+  std::shared_ptr<Stream> stream_;  // the engine's stream; null on a remote store
+  std::string stream_arn_;
   std::string shard_id_;
   std::optional<std::string> iterator_;  // absent once finished
   std::optional<std::string> last_sequence_;
+  ShardIteratorType start_;
+  std::optional<std::string> start_sequence_;
 };
 
 }  // namespace partstore

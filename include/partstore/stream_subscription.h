@@ -19,8 +19,12 @@
 // TrimmedDataAccessException once; the subscription then goes on from the oldest record kept.
 // An iterator that expired while the subscription idled is renewed at the same position.
 //
+// Any Store will do (partstore/store.h): on the engine, Wait wakes as soon as a record is
+// written; on a RemoteStore (any DynamoDB Streams endpoint) it polls GetRecords every
+// Options::poll_interval until the timeout.
+//
 // Thread safety: one thread at a time per subscription (Poll, Wait and Run are not reentrant and
-// must not be called from the callback); different subscriptions are independent. The Database
+// must not be called from the callback); different subscriptions are independent. The store
 // must outlive the subscription.
 #pragma once
 
@@ -32,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "partstore/database.h"
+#include "partstore/store.h"
 #include "partstore/shard_reader.h"
 #include "partstore/status.h"
 #include "partstore/streams.h"
@@ -49,11 +53,14 @@ class StreamSubscription {
   };
   struct Options {
     Start start = Start::kLatest;
+    // A remote store: the pause between two polls of its shards while Wait waits (DynamoDB
+    // advises at most 5 GetRecords calls a second per shard). Unused on the engine.
+    std::chrono::milliseconds poll_interval{200};
   };
   using Callback = std::function<void(const StreamRecord&)>;
 
   // ResourceNotFoundException for a missing table; ValidationException when it has no stream.
-  static Result<std::unique_ptr<StreamSubscription>> Open(Database& db, std::string_view table,
+  static Result<std::unique_ptr<StreamSubscription>> Open(Store& db, std::string_view table,
                                                           Options options, Callback callback);
   ~StreamSubscription();
   StreamSubscription(const StreamSubscription&) = delete;
@@ -76,14 +83,14 @@ class StreamSubscription {
     bool initial = false;  // listed at Open (Start applies); later shards start at their start
     bool done = false;
   };
-  StreamSubscription(Database& db, std::shared_ptr<Stream> stream, Options options,
-                     Callback callback);
+  StreamSubscription(Store& db, std::shared_ptr<Stream> stream, std::string stream_arn,
+                     Options options, Callback callback);
   Status Refresh();
   Status OpenReader(ShardState& shard);
   bool Ready(const ShardState& shard) const;
 
-  Database& db_;
-  std::shared_ptr<Stream> stream_;
+  Store& db_;
+  std::shared_ptr<Stream> stream_;  // the engine's stream (for Wait); null on a remote store
   std::string stream_arn_;
   Options options_;
   Callback callback_;

@@ -23,6 +23,7 @@
 #include "partstore/clock.h"
 #include "partstore/database.h"
 #include "partstore/error_detail.h"
+#include "partstore/stream_subscription.h"
 #include "tests/server/server_testutil.h"
 #include "tools/protocol/client_data_json.h"
 #include "tools/protocol/operations_json.h"
@@ -435,6 +436,29 @@ TEST(RemoteStoreTest, ServerErrorsOnWritesAreOutcomeUnknown) {
   EXPECT_EQ(server.requests(), 4);
 }
 
+// Answers that are not DynamoDB's (a proxy's page): a 4xx was refused before anything was
+// applied, so a write gets an error, not kOutcomeUnknown, and is not retried; a 429 is a throttle.
+TEST(RemoteStoreTest, AProxysPagesAreRefusalsOrThrottles) {
+  {
+    FakeServer server({FakeServer::Error(403, "<html>Forbidden</html>")});
+    auto store = OpenOrDie(Options(server.port()));
+    auto added = store->UpdateItem(kAdd);
+    ASSERT_FALSE(added.ok());
+    EXPECT_EQ(added.status().code(), Code::kValidation) << added.status().ToString();
+    EXPECT_NE(added.status().message().find("HTTP 403"), std::string_view::npos);
+    EXPECT_NE(added.status().message().find("Forbidden"), std::string_view::npos);
+    EXPECT_EQ(server.requests(), 1);
+  }
+  {
+    FakeServer server({FakeServer::Error(429, "slow down"), FakeServer::Ok("{}")});
+    auto store = OpenOrDie(Options(server.port()));
+    auto added = store->UpdateItem(kAdd);  // refused, so safe to send again
+    ASSERT_TRUE(added.ok()) << added.status().ToString();
+    EXPECT_EQ(server.requests(), 2);
+    EXPECT_EQ(store->stats().throttle_retries, 1u);
+  }
+}
+
 TEST(RemoteStoreTest, ThrottlesAreRetriedWithBackoffAndQuota) {
   const std::string throttled = FakeServer::Error(
       400, R"({"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",)"
@@ -540,6 +564,39 @@ TEST(RemoteStoreTest, GzipIsSentOnlyWhenAskedAndFromItsThreshold) {
   auto small = OpenOrDie(o);
   ASSERT_TRUE(small->GetItem(kGet).ok());
   EXPECT_EQ(server.last_request().find("Content-Encoding"), std::string::npos);
+}
+
+// The stream helpers on a remote table: a subscription polls the shards through the Streams API.
+TEST(RemoteStoreTest, AStreamSubscriptionReadsARemoteTable) {
+  Served served;
+  auto store = OpenOrDie(Options(served.port()));
+  CreateTableRequest table = SimpleTable("Feed", PkSk());
+  table.stream_specification = StreamSpecification{true, StreamViewType::kNewImage};
+  ASSERT_TRUE(store->CreateTable(table).ok());
+  std::vector<std::string> seen;
+  auto sub = StreamSubscription::Open(
+      *store, "Feed", {.start = StreamSubscription::Start::kTrimHorizon,
+                       .poll_interval = milliseconds(10)},
+      [&](const StreamRecord& r) { seen.push_back(std::string(r.new_image->Find("SK")->as_string())); });
+  ASSERT_TRUE(sub.ok()) << sub.status().ToString();
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(store->PutItem({.table_name = "Feed",
+                                .item = {{"PK", Value("p")}, {"SK", Value(std::to_string(i))}}})
+                    .ok());
+  }
+  size_t delivered = 0;
+  for (int round = 0; round < 50 && delivered < 5; ++round) {
+    auto got = (*sub)->Wait(milliseconds(100));
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    delivered += *got;
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"0", "1", "2", "3", "4"}));
+  // A table without a stream cannot be subscribed to, remote or not.
+  ASSERT_TRUE(store->CreateTable(SimpleTable("Plain", PkSk())).ok());
+  EXPECT_EQ(StreamSubscription::Open(*store, "Plain", {}, [](const StreamRecord&) {}).status().code(),
+            Code::kValidation);
+  EXPECT_EQ(StreamSubscription::Open(*store, "Nope", {}, [](const StreamRecord&) {}).status().code(),
+            Code::kResourceNotFound);
 }
 
 // Many threads through one store share its pool: at most max_connections connections.

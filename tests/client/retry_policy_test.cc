@@ -21,6 +21,10 @@ TEST(RetryPolicyTest, ClassifiesAnswers) {
             FailureKind::kNotRetryable);
   EXPECT_EQ(ClassifyError(Status(Code::kValidation, ""), 400), FailureKind::kNotRetryable);
   EXPECT_EQ(ClassifyError(Status(Code::kInvalidSignature, ""), 400), FailureKind::kNotRetryable);
+  EXPECT_EQ(ClassifyError(Status(Code::kValidation, "HTTP 429 from a proxy"), 429),
+            FailureKind::kThrottling);
+  EXPECT_EQ(ClassifyError(Status(Code::kValidation, "HTTP 403 from a proxy"), 403),
+            FailureKind::kNotRetryable);
 }
 
 TEST(RetryPolicyTest, FullJitterUnderAnExponentialCeiling) {

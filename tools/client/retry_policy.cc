@@ -18,6 +18,8 @@ FailureKind ClassifyError(const Status& status, int http_status) {
     default:
       break;
   }
+  // 429 Too Many Requests (a proxy's throttle, whatever its body says) is a throttle.
+  if (http_status == 429) return FailureKind::kThrottling;
   return http_status >= 500 ? FailureKind::kTransient : FailureKind::kNotRetryable;
 }
 

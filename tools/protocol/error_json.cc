@@ -74,7 +74,10 @@ Status NotAnErrorBody(int http_status, std::string_view body, std::string_view o
       text += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
     }
   }
-  return Status::Internal(std::move(text));
+  // A 4xx was refused before anything was applied (a proxy's page, a body limit); a 5xx is the
+  // server's trouble.
+  return Status(http_status >= 500 || http_status < 400 ? Code::kInternal : Code::kValidation,
+                std::move(text));
 }
 
 }  // namespace

@@ -16,8 +16,8 @@
 //
 // An unknown exception name is kInternal for HTTP 5xx and kValidation otherwise, its message
 // "<name>: <message>" so that nothing is lost. A body that is not a JSON object with a string
-// `__type` is kInternal "HTTP <status> from <what>: <the body's first 200 bytes>"; so is any
-// body over kMaxErrorBodyBytes.
+// `__type`, or is over kMaxErrorBodyBytes, is "HTTP <status> from <what>: <the body's first 200
+// bytes>": kValidation for a 4xx status (refused before anything was applied), else kInternal.
 //
 // Thread safety: a pure function.
 #pragma once
