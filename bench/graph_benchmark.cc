@@ -20,8 +20,9 @@
 // benchmarks first check that both give the same answers (adjacency lists, BFS distances,
 // recommendations, query and item counts) for a few fixed users; they are skipped with the
 // difference otherwise. Counters: queries per traversal and items read. The served path signs its
-// requests with SigV4 (fixed test credentials), as every RemoteStore does. Results, and why the served times depend on
-// whether client and server share a CPU: bench/README.md, "Graph traversals".
+// requests with SigV4 (fixed test credentials), as every RemoteStore does. Results, and why the
+// served times depend on whether client and server share a CPU: bench/README.md, "Graph
+// traversals".
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -283,8 +284,8 @@ Status CheckSameAnswers(StoreSource& local, StoreSource& served) {
   return Status::Ok();
 }
 
-// The server on TheGraph()'s Database and a RemoteStore in front of it, set up and checked once; stopped
-// at exit, so the server thread is not running while the process tears down.
+// The server on TheGraph()'s Database and a RemoteStore in front of it, set up and checked once;
+// stopped at exit, so the server thread is not running while the process tears down.
 class Served {
  public:
   Served() {
@@ -315,10 +316,11 @@ class Served {
     PARTSTORE_RETURN_IF_ERROR(server_->Start());
     thread_ = std::thread([this] { server_->Run(); });
     PARTSTORE_ASSIGN_OR_RETURN(
-        remote_, RemoteStore::Open({.endpoint = "http://127.0.0.1:" + std::to_string(server_->port()),
-                                    .region = "us-east-1",
-                                    .credentials = AwsCredentials{"AKIDBENCH", "bench", ""},
-                                    .max_connections = 1}));
+        remote_,
+        RemoteStore::Open({.endpoint = "http://127.0.0.1:" + std::to_string(server_->port()),
+                           .region = "us-east-1",
+                           .credentials = AwsCredentials{"AKIDBENCH", "bench", ""},
+                           .max_connections = 1}));
     source_ = std::make_unique<StoreSource>(*remote_);
     return CheckSameAnswers(InProcess(), *source_);
   }

@@ -4,9 +4,10 @@
 // fails its condition and returns DynamoDB's ConditionalCheckFailedException as a value.
 // Built and run by the test suite, so this example cannot rot.
 #include <partstore/store.h>
-#include "example_store.h"
 
 #include <iostream>
+
+#include "example_store.h"
 
 using partstore::AttributeMap;
 using partstore::Item;

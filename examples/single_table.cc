@@ -2,17 +2,19 @@
 // and their orders, read one item, query the customer's orders newest first with paging, and
 // handle a failed condition — all as typed values, with DynamoDB's errors returned as values.
 // Built and run by the test suite, so this example cannot rot.
-#include <partstore/store.h>
 #include <partstore/error_detail.h>
-#include "example_store.h"
+#include <partstore/store.h>
 
 #include <iostream>
+
+#include "example_store.h"
 
 using partstore::AttributeMap;
 using partstore::Item;
 
 int main(int argc, char** argv) {
-  std::unique_ptr<partstore::Store> store = example::OpenStore(argc, argv);  // safe for concurrent use
+  std::unique_ptr<partstore::Store> store =
+      example::OpenStore(argc, argv);  // safe for concurrent use
   if (store == nullptr) return 2;
   partstore::Store& db = *store;
   const partstore::KeySchema key{{"PK", partstore::KeyType::kString},

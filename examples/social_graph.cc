@@ -18,11 +18,10 @@
 // wrong one prints MISMATCH and makes the program exit 1. Built and run by the test suite
 // (example.social_graph), so this example cannot rot.
 #include <partstore/condition_builder.h>
-#include <partstore/store.h>
 #include <partstore/error_detail.h>
 #include <partstore/key_condition.h>
 #include <partstore/key_patterns.h>
-#include "example_store.h"
+#include <partstore/store.h>
 
 #include <algorithm>
 #include <deque>
@@ -33,18 +32,20 @@
 #include <utility>
 #include <vector>
 
+#include "example_store.h"
+
 namespace {
 
 using partstore::AdjacencyKey;
 using partstore::Condition;
 using partstore::ConditionCheckRequest;
-using partstore::Store;
 using partstore::DeleteItemRequest;
 using partstore::Item;
 using partstore::PutItemRequest;
 using partstore::QueryRequest;
 using partstore::Result;
 using partstore::Status;
+using partstore::Store;
 using partstore::TransactWriteItemsRequest;
 using Ids = std::vector<std::string>;                     // user ids, in id order
 using Ranked = std::vector<std::pair<std::string, int>>;  // (user id, number)

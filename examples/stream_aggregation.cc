@@ -10,14 +10,14 @@
 #include <partstore/store.h>
 #include <partstore/stream_subscription.h>
 
-#include "example_store.h"
-
 #include <iostream>
 #include <map>
 #include <mutex>
 #include <random>
 #include <string>
 #include <thread>
+
+#include "example_store.h"
 
 using namespace partstore;  // NOLINT: an example
 

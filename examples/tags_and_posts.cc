@@ -15,10 +15,9 @@
 // Every answer is checked against one worked out by hand; a wrong one prints MISMATCH and makes
 // the program exit 1. Built and run by the test suite (example.tags_and_posts), so this example
 // cannot rot.
-#include <partstore/store.h>
 #include <partstore/key_condition.h>
 #include <partstore/key_patterns.h>
-#include "example_store.h"
+#include <partstore/store.h>
 
 #include <algorithm>
 #include <iostream>
@@ -28,12 +27,14 @@
 #include <utility>
 #include <vector>
 
+#include "example_store.h"
+
 namespace {
 
-using partstore::Store;
 using partstore::Item;
 using partstore::Result;
 using partstore::Status;
+using partstore::Store;
 using partstore::WriteRequest;
 using Ids = std::vector<std::string>;                     // post ids or tags, sorted
 using Ranked = std::vector<std::pair<std::string, int>>;  // (post id, shared tags)

@@ -4,13 +4,14 @@
 // stands for into the request, so these are the same requests as the string forms.
 // Built and run by the test suite, so this example cannot rot.
 #include <partstore/condition_builder.h>
-#include <partstore/store.h>
 #include <partstore/key_condition.h>
 #include <partstore/key_patterns.h>
+#include <partstore/store.h>
 #include <partstore/update_builder.h>
-#include "example_store.h"
 
 #include <iostream>
+
+#include "example_store.h"
 
 using namespace partstore;  // NOLINT: an example
 

@@ -33,8 +33,8 @@ Result<std::unique_ptr<StreamSubscription>> StreamSubscription::Open(Store& db,
     }
     arn = *t.latest_stream_arn;
   }
-  std::unique_ptr<StreamSubscription> sub(new StreamSubscription(
-      db, std::move(stream), std::move(arn), options, std::move(callback)));
+  std::unique_ptr<StreamSubscription> sub(
+      new StreamSubscription(db, std::move(stream), std::move(arn), options, std::move(callback)));
   PARTSTORE_RETURN_IF_ERROR(sub->Refresh());
   for (ShardState& shard : sub->shards_) {
     shard.initial = true;

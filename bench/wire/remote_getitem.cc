@@ -79,10 +79,11 @@ int main(int argc, char** argv) {
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const double cpu = CpuSeconds() - cpu0;
-  std::printf("RESULT rps=%.0f requests=%llu errors=%llu cpu_s=%.3f cpu_us_per_request=%.2f "
-              "seconds=%.2f\n",
-              requests / elapsed, static_cast<unsigned long long>(requests.load()),
-              static_cast<unsigned long long>(errors.load()), cpu,
-              requests > 0 ? cpu * 1e6 / requests : 0.0, elapsed);
+  std::printf(
+      "RESULT rps=%.0f requests=%llu errors=%llu cpu_s=%.3f cpu_us_per_request=%.2f "
+      "seconds=%.2f\n",
+      requests / elapsed, static_cast<unsigned long long>(requests.load()),
+      static_cast<unsigned long long>(errors.load()), cpu,
+      requests > 0 ? cpu * 1e6 / requests : 0.0, elapsed);
   return errors > 0 ? 1 : 0;
 }

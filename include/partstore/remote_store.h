@@ -111,14 +111,14 @@ struct RemoteOptions {
 
 // What the store has done so far (monotonic counters).
 struct RemoteStats {
-  uint64_t calls = 0;              // operations called
-  uint64_t attempts = 0;           // HTTP requests sent (calls + retries)
-  uint64_t retries = 0;            // of the attempts, retries
-  uint64_t throttle_retries = 0;   // of the retries, after a throttling error
-  uint64_t outcome_unknown = 0;    // calls that ended in Code::kOutcomeUnknown
-  uint64_t quota_exhausted = 0;    // retries not made for want of quota
+  uint64_t calls = 0;             // operations called
+  uint64_t attempts = 0;          // HTTP requests sent (calls + retries)
+  uint64_t retries = 0;           // of the attempts, retries
+  uint64_t throttle_retries = 0;  // of the retries, after a throttling error
+  uint64_t outcome_unknown = 0;   // calls that ended in Code::kOutcomeUnknown
+  uint64_t quota_exhausted = 0;   // retries not made for want of quota
   uint64_t connections_opened = 0;
-  int64_t retry_delay_ms = 0;      // time spent waiting between attempts
+  int64_t retry_delay_ms = 0;  // time spent waiting between attempts
 };
 
 class RemoteStore final : public Store {

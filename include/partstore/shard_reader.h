@@ -28,8 +28,8 @@
 #include <string>
 #include <vector>
 
-#include "partstore/store.h"
 #include "partstore/status.h"
+#include "partstore/store.h"
 #include "partstore/streams.h"
 
 namespace partstore {
@@ -39,8 +39,7 @@ class Stream;
 class ShardReader {
  public:
   // From `start` (AT_ / AFTER_SEQUENCE_NUMBER need `sequence_number`). GetShardIterator's errors.
-  static Result<ShardReader> Open(Store& db, std::string_view stream_arn,
-                                  std::string_view shard_id,
+  static Result<ShardReader> Open(Store& db, std::string_view stream_arn, std::string_view shard_id,
                                   ShardIteratorType start = ShardIteratorType::kTrimHorizon,
                                   std::optional<std::string> sequence_number = std::nullopt);
 

@@ -36,9 +36,9 @@
 #include <string>
 #include <vector>
 
-#include "partstore/store.h"
 #include "partstore/shard_reader.h"
 #include "partstore/status.h"
+#include "partstore/store.h"
 #include "partstore/streams.h"
 
 namespace partstore {

@@ -13,12 +13,19 @@
 namespace partstore::client {
 namespace {
 
-constexpr const char* kVariables[] = {
-    "AWS_PROFILE",          "AWS_REGION",          "AWS_DEFAULT_REGION",
-    "AWS_ACCESS_KEY_ID",    "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
-    "AWS_ENDPOINT_URL",     "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_DYNAMODB_STREAMS",
-    "AWS_MAX_ATTEMPTS",     "AWS_CA_BUNDLE",       "AWS_CONFIG_FILE",
-    "AWS_SHARED_CREDENTIALS_FILE"};
+constexpr const char* kVariables[] = {"AWS_PROFILE",
+                                      "AWS_REGION",
+                                      "AWS_DEFAULT_REGION",
+                                      "AWS_ACCESS_KEY_ID",
+                                      "AWS_SECRET_ACCESS_KEY",
+                                      "AWS_SESSION_TOKEN",
+                                      "AWS_ENDPOINT_URL",
+                                      "AWS_ENDPOINT_URL_DYNAMODB",
+                                      "AWS_ENDPOINT_URL_DYNAMODB_STREAMS",
+                                      "AWS_MAX_ATTEMPTS",
+                                      "AWS_CA_BUNDLE",
+                                      "AWS_CONFIG_FILE",
+                                      "AWS_SHARED_CREDENTIALS_FILE"};
 
 // Each test starts with no AWS_* variable and two empty shared files of its own.
 class AwsConfigTest : public ::testing::Test {
@@ -175,6 +182,29 @@ TEST_F(AwsConfigTest, WhatIsMissingIsNamed) {
   c = ResolveConfig(zero);
   ASSERT_FALSE(c.ok());
   EXPECT_NE(Error(c).find("max_attempts"), std::string::npos) << Error(c);
+}
+
+// The chain's parts answer "none" where the whole chain answers an error: what `partstore bench`
+// falls back from.
+TEST_F(AwsConfigTest, FindRegionAndCredentialsSayNone) {
+  Result<std::optional<std::string>> region = FindRegion({});
+  ASSERT_TRUE(region.ok());
+  EXPECT_FALSE(region->has_value());
+  Result<std::optional<AwsCredentials>> credentials = FindCredentials({});
+  ASSERT_TRUE(credentials.ok());
+  EXPECT_FALSE(credentials->has_value());
+  Write(config_, "[default]\nregion = eu-south-1\n");
+  Write(credentials_, "[default]\naws_access_key_id = K\naws_secret_access_key = S\n");
+  region = FindRegion({});
+  ASSERT_TRUE(region.ok() && region->has_value());
+  EXPECT_EQ(**region, "eu-south-1");
+  credentials = FindCredentials({});
+  ASSERT_TRUE(credentials.ok() && credentials->has_value());
+  EXPECT_EQ((*credentials)->access_key_id, "K");
+  // Malformed is an error, not "none".
+  Write(credentials_, "[default]\naws_access_key_id = K\n");
+  EXPECT_FALSE(FindCredentials({}).ok());
+  EXPECT_FALSE(FindRegion({.profile = "missing"}).ok());
 }
 
 TEST_F(AwsConfigTest, MalformedFilesAreRefusedWithTheLine) {

@@ -38,8 +38,8 @@ class ServeProcess {
     posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
     posix_spawn_file_actions_addclose(&actions, out[0]);
     const std::string port_text = std::to_string(port);
-    std::vector<std::string> args = {PARTSTORE_CLI, "serve", "--port", port_text, "--data-dir",
-                                     data_dir,      "--wal", "fsync=off"};
+    std::vector<std::string> args = {PARTSTORE_CLI, "serve",  "--port", port_text,
+                                     "--data-dir",  data_dir, "--wal",  "fsync=off"};
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -73,9 +73,9 @@ class ServeProcess {
 };
 
 TEST(RemoteStoreRestartTest, NothingAcknowledgedIsLostNothingIsWrittenTwice) {
-  const std::string dir = (std::filesystem::temp_directory_path() /
-                           ("partstore_restart_" + std::to_string(getpid())))
-                              .string();
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / ("partstore_restart_" + std::to_string(getpid())))
+          .string();
   std::filesystem::remove_all(dir);
   auto server = std::make_unique<ServeProcess>(dir, 0);
   const uint16_t port = server->port();
@@ -96,8 +96,8 @@ TEST(RemoteStoreRestartTest, NothingAcknowledgedIsLostNothingIsWrittenTwice) {
   ASSERT_TRUE(opened.ok()) << opened.status().ToString();
   RemoteStore& store = **opened;
   ASSERT_TRUE(store
-                  .CreateTable(SimpleTable("Restart", KeySchema{{"PK", KeyType::kString},
-                                                                {{"SK", KeyType::kString}}}))
+                  .CreateTable(SimpleTable(
+                      "Restart", KeySchema{{"PK", KeyType::kString}, {{"SK", KeyType::kString}}}))
                   .ok());
 
   std::atomic<bool> done{false};
@@ -118,8 +118,9 @@ TEST(RemoteStoreRestartTest, NothingAcknowledgedIsLostNothingIsWrittenTwice) {
         ++other_errors;  // the server was down longer than the retries lasted
       }
       const std::string sk = "item#" + std::to_string(i);
-      if (store.PutItem({.table_name = "Restart",
-                         .item = {{"PK", Value("items")}, {"SK", Value(sk)}}})
+      if (store
+              .PutItem(
+                  {.table_name = "Restart", .item = {{"PK", Value("items")}, {"SK", Value(sk)}}})
               .ok()) {
         acked_puts.push_back(sk);
       }
@@ -146,8 +147,8 @@ TEST(RemoteStoreRestartTest, NothingAcknowledgedIsLostNothingIsWrittenTwice) {
   EXPECT_GE(n, acked_adds.load());
   EXPECT_LE(n, acked_adds.load() + unknown_adds.load());
   for (const std::string& sk : acked_puts) {
-    auto got = store.GetItem({.table_name = "Restart",
-                              .key = {{"PK", Value("items")}, {"SK", Value(sk)}}});
+    auto got = store.GetItem(
+        {.table_name = "Restart", .key = {{"PK", Value("items")}, {"SK", Value(sk)}}});
     ASSERT_TRUE(got.ok());
     EXPECT_TRUE(got->item.has_value()) << sk << " was acknowledged but is gone";
   }

@@ -117,16 +117,19 @@ TEST(RemoteStoreTest, AnswersAsTheEngineDoes) {
     out.push_back(s.CreateTable(SimpleTable("Tbl", PkSk())).status().ToString());
     out.push_back(s.CreateTable(SimpleTable("Tbl", PkSk())).status().ToString());  // in use
     for (int i = 0; i < 5; ++i) {
-      out.push_back(Show(s.PutItem({.table_name = "Tbl",
-                                    .item = {{"PK", Value("u")},
-                                             {"SK", Value("o#" + std::to_string(i))},
-                                             {"n", Value(Number::Parse(std::to_string(i)).value())}}}),
-                         protocol::EncodePutItemResult));
+      out.push_back(
+          Show(s.PutItem({.table_name = "Tbl",
+                          .item = {{"PK", Value("u")},
+                                   {"SK", Value("o#" + std::to_string(i))},
+                                   {"n", Value(Number::Parse(std::to_string(i)).value())}}}),
+               protocol::EncodePutItemResult));
     }
-    out.push_back(Show(s.GetItem({.table_name = "Tbl", .key = {{"PK", Value("u")}, {"SK", Value("o#3")}}}),
-                       [](const GetItemResult& r) { return protocol::EncodeGetItemResult(r); }));
-    out.push_back(Show(s.GetItem({.table_name = "Tbl", .key = {{"PK", Value("u")}, {"SK", Value("none")}}}),
-                       [](const GetItemResult& r) { return protocol::EncodeGetItemResult(r); }));
+    out.push_back(
+        Show(s.GetItem({.table_name = "Tbl", .key = {{"PK", Value("u")}, {"SK", Value("o#3")}}}),
+             [](const GetItemResult& r) { return protocol::EncodeGetItemResult(r); }));
+    out.push_back(
+        Show(s.GetItem({.table_name = "Tbl", .key = {{"PK", Value("u")}, {"SK", Value("none")}}}),
+             [](const GetItemResult& r) { return protocol::EncodeGetItemResult(r); }));
     // A failed condition with the old item, and DynamoDB's message.
     out.push_back(Show(s.PutItem({.table_name = "Tbl",
                                   .item = {{"PK", Value("u")}, {"SK", Value("o#1")}},
@@ -150,9 +153,8 @@ TEST(RemoteStoreTest, AnswersAsTheEngineDoes) {
                        .key_condition_expression = "PK = :p",
                        .expression_attribute_values = AttributeMap{{":p", Value("u")}},
                        .limit = 2};
-    out.push_back(Show(s.Query(query), [](const QueryResult& r) {
-      return protocol::EncodeReadPageResult(r);
-    }));
+    out.push_back(Show(s.Query(query),
+                       [](const QueryResult& r) { return protocol::EncodeReadPageResult(r); }));
     ItemRange all = s.QueryAll(query);
     std::string seen;
     for (const StoredItem& item : all) seen += protocol::ItemToJson(item);
@@ -162,25 +164,25 @@ TEST(RemoteStoreTest, AnswersAsTheEngineDoes) {
     // A transaction cancelled by its second action, with its reasons.
     TransactWriteItemsRequest tx;
     tx.transact_items.push_back(
-        {.put = PutItemRequest{.table_name = "Tbl", .item = {{"PK", Value("t")}, {"SK", Value("1")}}}});
-    tx.transact_items.push_back(
-        {.condition_check = ConditionCheckRequest{
-             .table_name = "Tbl",
-             .key = {{"PK", Value("u")}, {"SK", Value("o#0")}},
-             .condition_expression = "attribute_not_exists(PK)",
-             .return_values_on_condition_check_failure =
-                 ReturnValuesOnConditionCheckFailure::kAllOld}});
-    out.push_back(Show(s.TransactWriteItems(tx), [](const TransactWriteItemsResult&) {
-      return std::string("committed");
-    }));
+        {.put = PutItemRequest{.table_name = "Tbl",
+                               .item = {{"PK", Value("t")}, {"SK", Value("1")}}}});
+    tx.transact_items.push_back({.condition_check = ConditionCheckRequest{
+                                     .table_name = "Tbl",
+                                     .key = {{"PK", Value("u")}, {"SK", Value("o#0")}},
+                                     .condition_expression = "attribute_not_exists(PK)",
+                                     .return_values_on_condition_check_failure =
+                                         ReturnValuesOnConditionCheckFailure::kAllOld}});
+    out.push_back(Show(s.TransactWriteItems(tx),
+                       [](const TransactWriteItemsResult&) { return std::string("committed"); }));
     // Batches and PartiQL.
     BatchGetItemRequest batch;
-    batch.request_items.push_back(
-        {"Tbl", {.keys = {{{"PK", Value("u")}, {"SK", Value("o#0")}},
-                        {{"PK", Value("u")}, {"SK", Value("o#4")}}}}});
+    batch.request_items.push_back({"Tbl",
+                                   {.keys = {{{"PK", Value("u")}, {"SK", Value("o#0")}},
+                                             {{"PK", Value("u")}, {"SK", Value("o#4")}}}}});
     out.push_back(Show(s.BatchGetItem(batch), protocol::EncodeBatchGetItemResult));
-    out.push_back(Show(s.ExecuteStatement({.statement = "SELECT * FROM Tbl WHERE PK = 'u' AND SK = 'o#2'"}),
-                       [](const ExecuteStatementResult& r) { return std::to_string(r.items.size()); }));
+    out.push_back(
+        Show(s.ExecuteStatement({.statement = "SELECT * FROM Tbl WHERE PK = 'u' AND SK = 'o#2'"}),
+             [](const ExecuteStatementResult& r) { return std::to_string(r.items.size()); }));
     out.push_back(Show(s.ExecuteStatement({.statement = "SELEC nothing FROM Tbl"}),
                        [](const ExecuteStatementResult&) { return std::string("parsed?"); }));
     // Tables.
@@ -196,7 +198,7 @@ TEST(RemoteStoreTest, AnswersAsTheEngineDoes) {
     EXPECT_EQ(answers[0][i], answers[1][i]) << "answer " << i;
   }
   const RemoteStats stats = remote->stats();
-  EXPECT_EQ(stats.attempts, stats.calls);  // nothing needed a retry
+  EXPECT_EQ(stats.attempts, stats.calls);   // nothing needed a retry
   EXPECT_EQ(stats.connections_opened, 1u);  // one kept-alive connection did it all
 }
 
@@ -222,8 +224,8 @@ TEST(RemoteStoreTest, CredentialsTheServerRefuses) {
 
 TEST(RemoteStoreTest, BadEndpointsAreRefusedBeforeAnyRequest) {
   RemoteOptions bad = Options(1);
-  for (const char* url : {"localhost:8000", "ftp://h", "http://", "http://h:99999",
-                          "http://h/path", "http://a:b:c"}) {
+  for (const char* url : {"localhost:8000", "ftp://h", "http://", "http://h:99999", "http://h/path",
+                          "http://a:b:c"}) {
     bad.endpoint = url;
     auto store = RemoteStore::Open(bad);
     ASSERT_FALSE(store.ok()) << url;
@@ -256,7 +258,8 @@ TEST(RemoteStoreTest, AnUnreachableEndpointIsNamed) {
   }
   auto store = OpenOrDie(Options(closed));
   const auto start = Clock::now();
-  auto put = store->UpdateItem({.table_name = "Tbl", .key = {{"PK", Value("k")}},
+  auto put = store->UpdateItem({.table_name = "Tbl",
+                                .key = {{"PK", Value("k")}},
                                 .update_expression = "SET a = :v",
                                 .expression_attribute_values = AttributeMap{{":v", Value("x")}}});
   ASSERT_FALSE(put.ok());
@@ -311,13 +314,12 @@ class FakeServer {
   }
 
   static std::string Ok(std::string_view body, std::string_view extra = "") {
-    return "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.0\r\n" +
-           std::string(extra) + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
-           std::string(body);
+    return "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.0\r\n" + std::string(extra) +
+           "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + std::string(body);
   }
   static std::string Error(int status, std::string_view body) {
-    return "HTTP/1.1 " + std::to_string(status) + " X\r\nContent-Length: " +
-           std::to_string(body.size()) + "\r\n\r\n" + std::string(body);
+    return "HTTP/1.1 " + std::to_string(status) +
+           " X\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + std::string(body);
   }
 
  private:
@@ -367,11 +369,11 @@ class FakeServer {
 };
 
 const GetItemRequest kGet{.table_name = "Tbl", .key = {{"PK", Value("k")}}};
-const UpdateItemRequest kAdd{.table_name = "Tbl",
-                             .key = {{"PK", Value("k")}},
-                             .update_expression = "ADD n :one",
-                             .expression_attribute_values =
-                                 AttributeMap{{":one", Value(Number::Parse("1").value())}}};
+const UpdateItemRequest kAdd{
+    .table_name = "Tbl",
+    .key = {{"PK", Value("k")}},
+    .update_expression = "ADD n :one",
+    .expression_attribute_values = AttributeMap{{":one", Value(Number::Parse("1").value())}}};
 
 TEST(RemoteStoreTest, ResponsesThatAreNotJsonAreErrors) {
   FakeServer server({FakeServer::Ok("this is not JSON"), FakeServer::Ok("[1, 2]"),
@@ -386,7 +388,8 @@ TEST(RemoteStoreTest, ResponsesThatAreNotJsonAreErrors) {
 }
 
 TEST(RemoteStoreTest, ACutOffResponseIsRetriedOnlyWhenSafe) {
-  const std::string cut = "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{\"It";
+  const std::string cut =
+      "HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{\"It";
   {
     FakeServer server({cut});
     auto store = OpenOrDie(Options(server.port()));
@@ -502,12 +505,13 @@ TEST(RemoteStoreTest, RetriesAgainstAThrottlingServer) {
   auto store = OpenOrDie(Options(served.port()));
   int throttled = 0, written = 0;
   for (int i = 0; i < 400 && throttled == 0; ++i) {
-    auto put = store->PutItem({.table_name = "Slow",
-                               .item = {{"PK", Value("p")}, {"SK", Value(std::to_string(i))}}});
+    auto put = store->PutItem(
+        {.table_name = "Slow", .item = {{"PK", Value("p")}, {"SK", Value(std::to_string(i))}}});
     if (put.ok()) {
       ++written;
     } else {
-      ASSERT_EQ(put.status().code(), Code::kProvisionedThroughputExceeded) << put.status().ToString();
+      ASSERT_EQ(put.status().code(), Code::kProvisionedThroughputExceeded)
+          << put.status().ToString();
       ASSERT_NE(put.status().detail(), nullptr);
       EXPECT_FALSE(put.status().detail()->throttling_reasons.empty());
       ++throttled;
@@ -522,8 +526,9 @@ TEST(RemoteStoreTest, RetriesAgainstAThrottlingServer) {
   ASSERT_TRUE(scanned.ok());
   EXPECT_EQ(scanned->count, written);
   clock->Advance(int64_t{600} * 1'000'000);
-  EXPECT_TRUE(store->PutItem({.table_name = "Slow", .item = {{"PK", Value("p")}, {"SK", Value("x")}}})
-                  .ok());
+  EXPECT_TRUE(
+      store->PutItem({.table_name = "Slow", .item = {{"PK", Value("p")}, {"SK", Value("x")}}})
+          .ok());
 }
 
 TEST(RemoteStoreTest, GzipRequestBodiesAreSignedAndRead) {
@@ -533,10 +538,9 @@ TEST(RemoteStoreTest, GzipRequestBodiesAreSignedAndRead) {
   o.gzip_min_bytes = 0;
   auto store = OpenOrDie(o);
   ASSERT_TRUE(store->CreateTable(SimpleTable("Zip", PkSk())).ok());
-  auto put = store->PutItem({.table_name = "Zip",
-                             .item = {{"PK", Value("a")},
-                                      {"SK", Value("b")},
-                                      {"text", Value(std::string(5000, 'x'))}}});
+  auto put = store->PutItem(
+      {.table_name = "Zip",
+       .item = {{"PK", Value("a")}, {"SK", Value("b")}, {"text", Value(std::string(5000, 'x'))}}});
   ASSERT_TRUE(put.ok()) << put.status().ToString();
   auto got = served.db().Scan({.table_name = "Zip"});
   ASSERT_TRUE(got.ok());
@@ -575,13 +579,16 @@ TEST(RemoteStoreTest, AStreamSubscriptionReadsARemoteTable) {
   ASSERT_TRUE(store->CreateTable(table).ok());
   std::vector<std::string> seen;
   auto sub = StreamSubscription::Open(
-      *store, "Feed", {.start = StreamSubscription::Start::kTrimHorizon,
-                       .poll_interval = milliseconds(10)},
-      [&](const StreamRecord& r) { seen.push_back(std::string(r.new_image->Find("SK")->as_string())); });
+      *store, "Feed",
+      {.start = StreamSubscription::Start::kTrimHorizon, .poll_interval = milliseconds(10)},
+      [&](const StreamRecord& r) {
+        seen.push_back(std::string(r.new_image->Find("SK")->as_string()));
+      });
   ASSERT_TRUE(sub.ok()) << sub.status().ToString();
   for (int i = 0; i < 5; ++i) {
-    ASSERT_TRUE(store->PutItem({.table_name = "Feed",
-                                .item = {{"PK", Value("p")}, {"SK", Value(std::to_string(i))}}})
+    ASSERT_TRUE(store
+                    ->PutItem({.table_name = "Feed",
+                               .item = {{"PK", Value("p")}, {"SK", Value(std::to_string(i))}}})
                     .ok());
   }
   size_t delivered = 0;
@@ -593,10 +600,12 @@ TEST(RemoteStoreTest, AStreamSubscriptionReadsARemoteTable) {
   EXPECT_EQ(seen, (std::vector<std::string>{"0", "1", "2", "3", "4"}));
   // A table without a stream cannot be subscribed to, remote or not.
   ASSERT_TRUE(store->CreateTable(SimpleTable("Plain", PkSk())).ok());
-  EXPECT_EQ(StreamSubscription::Open(*store, "Plain", {}, [](const StreamRecord&) {}).status().code(),
-            Code::kValidation);
-  EXPECT_EQ(StreamSubscription::Open(*store, "Nope", {}, [](const StreamRecord&) {}).status().code(),
-            Code::kResourceNotFound);
+  EXPECT_EQ(
+      StreamSubscription::Open(*store, "Plain", {}, [](const StreamRecord&) {}).status().code(),
+      Code::kValidation);
+  EXPECT_EQ(
+      StreamSubscription::Open(*store, "Nope", {}, [](const StreamRecord&) {}).status().code(),
+      Code::kResourceNotFound);
 }
 
 // Many threads through one store share its pool: at most max_connections connections.

@@ -13,8 +13,7 @@ TEST(RetryPolicyTest, ClassifiesAnswers) {
             FailureKind::kThrottling);
   EXPECT_EQ(ClassifyError(Status(Code::kThrottling, ""), 400), FailureKind::kThrottling);
   EXPECT_EQ(ClassifyError(Status(Code::kRequestLimitExceeded, ""), 400), FailureKind::kThrottling);
-  EXPECT_EQ(ClassifyError(Status(Code::kTransactionInProgress, ""), 400),
-            FailureKind::kThrottling);
+  EXPECT_EQ(ClassifyError(Status(Code::kTransactionInProgress, ""), 400), FailureKind::kThrottling);
   EXPECT_EQ(ClassifyError(Status(Code::kInternal, ""), 500), FailureKind::kTransient);
   EXPECT_EQ(ClassifyError(Status(Code::kValidation, "Bad Gateway"), 502), FailureKind::kTransient);
   EXPECT_EQ(ClassifyError(Status(Code::kConditionalCheckFailed, ""), 400),

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "partstore/remote_store.h"
+#include "tools/client/aws_config.h"
 #include "tools/client/http_client.h"
 
 namespace partstore::bench {
@@ -40,11 +41,6 @@ std::string RegionOfHost(std::string_view host) {
     return std::string(rest.substr(0, rest.find('.')));
   }
   return "";
-}
-
-// The chain's ValidationException for what it could not find (client/aws_config.h names them).
-bool Missing(const Status& s, std::string_view what) {
-  return s.code() == Code::kValidation && s.message().starts_with(what);
 }
 
 Value S(std::string_view s) { return Value::String(std::string(s)); }
@@ -290,16 +286,15 @@ Result<std::unique_ptr<Target>> MakeDynamoDbTarget(EndpointOptions options) {
   remote.region = !options.region.empty() ? std::move(options.region) : RegionOfHost(url.host);
   remote.max_connections = std::max<size_t>(options.max_connections, 1);
   // The chain first; what it cannot find, a local server does not need (see the header).
-  Result<std::unique_ptr<RemoteStore>> store = RemoteStore::Open(remote);
-  if (!store.ok() && Missing(store.status(), "no AWS region")) {
-    remote.region = kDefaultRegion;
-    store = RemoteStore::Open(remote);
-  }
-  if (!store.ok() && Missing(store.status(), "no AWS credentials")) {
+  PARTSTORE_ASSIGN_OR_RETURN(std::optional<std::string> region, client::FindRegion(remote));
+  if (!region) remote.region = kDefaultRegion;
+  PARTSTORE_ASSIGN_OR_RETURN(std::optional<AwsCredentials> credentials,
+                             client::FindCredentials(remote));
+  if (!credentials) {
     remote.credentials =
         AwsCredentials{std::string(kDummyAccessKeyId), std::string(kDummySecretKey), ""};
-    store = RemoteStore::Open(remote);
   }
+  Result<std::unique_ptr<RemoteStore>> store = RemoteStore::Open(remote);
   if (!store.ok()) return store.status();
   e->store = std::move(*store);
   return std::unique_ptr<Target>(std::make_unique<DynamoDbTarget>(std::move(e)));

@@ -94,106 +94,152 @@ Result<IniFile> ParseIni(std::string_view text, std::string_view file) {
   return ini;
 }
 
-Result<ResolvedConfig> ResolveConfig(const RemoteOptions& options) {
-  ResolvedConfig config;
-  config.profile = !options.profile.empty() ? options.profile : Env("AWS_PROFILE");
-  if (config.profile.empty()) config.profile = "default";
-  const std::string credentials_path = !Env("AWS_SHARED_CREDENTIALS_FILE").empty()
-                                           ? Env("AWS_SHARED_CREDENTIALS_FILE")
-                                           : HomePath(".aws/credentials");
-  const std::string config_path =
-      !Env("AWS_CONFIG_FILE").empty() ? Env("AWS_CONFIG_FILE") : HomePath(".aws/config");
-  // The files are read only when the explicit options and the environment leave a gap.
-  std::optional<IniFile> credentials_file, config_file;
-  auto load = [&]() -> Status {
-    if (config_file) return Status::Ok();
-    PARTSTORE_ASSIGN_OR_RETURN(IniFile c, ReadIni(credentials_path));
-    PARTSTORE_ASSIGN_OR_RETURN(IniFile f, ReadIni(config_path));
-    credentials_file = std::move(c);
-    config_file = std::move(f);
-    return Status::Ok();
-  };
-  const std::string config_section =
-      config.profile == "default" ? "default" : "profile " + config.profile;
-  // A profile named outside "default" must exist in one of the files.
-  auto profile_known = [&] {
-    return credentials_file->count(config.profile) != 0 ||
-           config_file->count(config_section) != 0 || config_file->count(config.profile) != 0;
-  };
-  auto from_config = [&](const std::string& key) -> const std::string* {
-    if (const std::string* v = Find(*config_file, config_section, key)) return v;
-    return config.profile == "default" ? nullptr : Find(*config_file, config.profile, key);
-  };
-  auto check_profile = [&]() -> Status {
-    PARTSTORE_RETURN_IF_ERROR(load());
-    if (config.profile != "default" && !profile_known()) {
-      return Status::Validation("AWS profile \"" + config.profile + "\" not found in " +
-                                credentials_path + " or " + config_path);
+namespace {
+
+// The sources after the explicit options: the environment, then the profile's sections of the
+// shared files, read at the first question the options and the environment leave open.
+class Chain {
+ public:
+  explicit Chain(const RemoteOptions& options)
+      : options_(options),
+        profile_(!options.profile.empty()      ? options.profile
+                 : !Env("AWS_PROFILE").empty() ? Env("AWS_PROFILE")
+                                               : "default"),
+        credentials_path_(!Env("AWS_SHARED_CREDENTIALS_FILE").empty()
+                              ? Env("AWS_SHARED_CREDENTIALS_FILE")
+                              : HomePath(".aws/credentials")),
+        config_path_(!Env("AWS_CONFIG_FILE").empty() ? Env("AWS_CONFIG_FILE")
+                                                     : HomePath(".aws/config")),
+        config_section_(profile_ == "default" ? "default" : "profile " + profile_) {}
+
+  const std::string& profile() const { return profile_; }
+  const std::string& credentials_path() const { return credentials_path_; }
+  const std::string& config_path() const { return config_path_; }
+
+  // Reads the files (once); a profile named by the options or AWS_PROFILE must be in one.
+  Status Load() {
+    if (config_file_) return Status::Ok();
+    PARTSTORE_ASSIGN_OR_RETURN(IniFile c, ReadIni(credentials_path_));
+    PARTSTORE_ASSIGN_OR_RETURN(IniFile f, ReadIni(config_path_));
+    credentials_file_ = std::move(c);
+    config_file_ = std::move(f);
+    if (profile_ != "default" && credentials_file_->count(profile_) == 0 &&
+        config_file_->count(config_section_) == 0 && config_file_->count(profile_) == 0) {
+      return Status::Validation("AWS profile \"" + profile_ + "\" not found in " +
+                                credentials_path_ + " or " + config_path_);
     }
     return Status::Ok();
-  };
-  if (!options.profile.empty() || !Env("AWS_PROFILE").empty()) {
-    PARTSTORE_RETURN_IF_ERROR(check_profile());
   }
+  bool ProfileNamed() const { return !options_.profile.empty() || !Env("AWS_PROFILE").empty(); }
 
-  // Region.
-  config.region = options.region;
-  if (config.region.empty()) config.region = Env("AWS_REGION");
-  if (config.region.empty()) config.region = Env("AWS_DEFAULT_REGION");
-  if (config.region.empty()) {
-    PARTSTORE_RETURN_IF_ERROR(check_profile());
-    if (const std::string* r = from_config("region")) config.region = *r;
-  }
-  if (config.region.empty()) {
-    return Status::Validation("no AWS region: set RemoteOptions::region, AWS_REGION or "
-                              "AWS_DEFAULT_REGION, or region in profile \"" +
-                              config.profile + "\" of " + config_path);
-  }
-
-  // Credentials.
-  if (options.credentials) {
-    config.credentials = *options.credentials;
-  } else if (!Env("AWS_ACCESS_KEY_ID").empty() || !Env("AWS_SECRET_ACCESS_KEY").empty()) {
-    config.credentials = {Env("AWS_ACCESS_KEY_ID"), Env("AWS_SECRET_ACCESS_KEY"),
-                          Env("AWS_SESSION_TOKEN")};
-    if (config.credentials.access_key_id.empty() ||
-        config.credentials.secret_access_key.empty()) {
-      return Status::Validation(
-          "incomplete AWS credentials in the environment: AWS_ACCESS_KEY_ID and "
-          "AWS_SECRET_ACCESS_KEY must both be set");
+  Result<std::optional<std::string>> Region() {
+    if (!options_.region.empty()) return std::optional<std::string>(options_.region);
+    if (!Env("AWS_REGION").empty()) return std::optional<std::string>(Env("AWS_REGION"));
+    if (!Env("AWS_DEFAULT_REGION").empty()) {
+      return std::optional<std::string>(Env("AWS_DEFAULT_REGION"));
     }
-  } else {
-    PARTSTORE_RETURN_IF_ERROR(check_profile());
-    const std::string* id = Find(*credentials_file, config.profile, "aws_access_key_id");
-    const std::string* secret = Find(*credentials_file, config.profile, "aws_secret_access_key");
-    const std::string* token = Find(*credentials_file, config.profile, "aws_session_token");
+    PARTSTORE_RETURN_IF_ERROR(Load());
+    if (const std::string* r = FromConfig("region")) return std::optional<std::string>(*r);
+    return std::optional<std::string>();
+  }
+
+  Result<std::optional<AwsCredentials>> Credentials() {
+    if (options_.credentials) return std::optional<AwsCredentials>(*options_.credentials);
+    if (!Env("AWS_ACCESS_KEY_ID").empty() || !Env("AWS_SECRET_ACCESS_KEY").empty()) {
+      AwsCredentials c{Env("AWS_ACCESS_KEY_ID"), Env("AWS_SECRET_ACCESS_KEY"),
+                       Env("AWS_SESSION_TOKEN")};
+      if (c.access_key_id.empty() || c.secret_access_key.empty()) {
+        return Status::Validation(
+            "incomplete AWS credentials in the environment: AWS_ACCESS_KEY_ID and "
+            "AWS_SECRET_ACCESS_KEY must both be set");
+      }
+      return std::optional<AwsCredentials>(std::move(c));
+    }
+    PARTSTORE_RETURN_IF_ERROR(Load());
+    const std::string* id = Find(*credentials_file_, profile_, "aws_access_key_id");
+    const std::string* secret = Find(*credentials_file_, profile_, "aws_secret_access_key");
+    const std::string* token = Find(*credentials_file_, profile_, "aws_session_token");
     if (id == nullptr && secret == nullptr) {
-      id = from_config("aws_access_key_id");
-      secret = from_config("aws_secret_access_key");
-      token = from_config("aws_session_token");
+      id = FromConfig("aws_access_key_id");
+      secret = FromConfig("aws_secret_access_key");
+      token = FromConfig("aws_session_token");
     }
-    if (id != nullptr && secret != nullptr) {
-      config.credentials = {*id, *secret, token != nullptr ? *token : ""};
-    } else if (id != nullptr || secret != nullptr) {
-      return Status::Validation("incomplete AWS credentials for profile \"" + config.profile +
+    if (id == nullptr && secret == nullptr) return std::optional<AwsCredentials>();
+    if (id == nullptr || secret == nullptr) {
+      return Status::Validation("incomplete AWS credentials for profile \"" + profile_ +
                                 "\": aws_access_key_id and aws_secret_access_key must both "
                                 "be set");
     }
+    return std::optional<AwsCredentials>(
+        AwsCredentials{*id, *secret, token != nullptr ? *token : ""});
   }
-  if (config.credentials.access_key_id.empty()) {
+
+  // The profile's endpoint_url (the files are read only if nothing else gave an endpoint).
+  Result<std::optional<std::string>> ProfileEndpoint() {
+    PARTSTORE_RETURN_IF_ERROR(Load());
+    if (const std::string* e = FromConfig("endpoint_url")) return std::optional<std::string>(*e);
+    return std::optional<std::string>();
+  }
+
+ private:
+  const std::string* FromConfig(const std::string& key) const {
+    if (const std::string* v = Find(*config_file_, config_section_, key)) return v;
+    return profile_ == "default" ? nullptr : Find(*config_file_, profile_, key);
+  }
+
+  const RemoteOptions& options_;
+  const std::string profile_;
+  const std::string credentials_path_;
+  const std::string config_path_;
+  const std::string config_section_;
+  std::optional<IniFile> credentials_file_, config_file_;
+};
+
+}  // namespace
+
+Result<std::optional<std::string>> FindRegion(const RemoteOptions& options) {
+  Chain chain(options);
+  if (chain.ProfileNamed()) PARTSTORE_RETURN_IF_ERROR(chain.Load());
+  return chain.Region();
+}
+
+Result<std::optional<AwsCredentials>> FindCredentials(const RemoteOptions& options) {
+  Chain chain(options);
+  if (chain.ProfileNamed()) PARTSTORE_RETURN_IF_ERROR(chain.Load());
+  return chain.Credentials();
+}
+
+Result<ResolvedConfig> ResolveConfig(const RemoteOptions& options) {
+  Chain chain(options);
+  ResolvedConfig config;
+  config.profile = chain.profile();
+  if (chain.ProfileNamed()) PARTSTORE_RETURN_IF_ERROR(chain.Load());
+
+  PARTSTORE_ASSIGN_OR_RETURN(std::optional<std::string> region, chain.Region());
+  if (!region) {
+    return Status::Validation(
+        "no AWS region: set RemoteOptions::region, AWS_REGION or "
+        "AWS_DEFAULT_REGION, or region in profile \"" +
+        config.profile + "\" of " + chain.config_path());
+  }
+  config.region = std::move(*region);
+  PARTSTORE_ASSIGN_OR_RETURN(std::optional<AwsCredentials> credentials, chain.Credentials());
+  if (!credentials) {
     return Status::Validation(
         "no AWS credentials: set RemoteOptions::credentials, AWS_ACCESS_KEY_ID and "
         "AWS_SECRET_ACCESS_KEY, or aws_access_key_id and aws_secret_access_key in profile \"" +
-        config.profile + "\" of " + credentials_path);
+        config.profile + "\" of " + chain.credentials_path());
   }
+  config.credentials = std::move(*credentials);
 
   // Endpoints.
   bool endpoint_given = true;
   config.endpoint = options.endpoint;
   if (config.endpoint.empty()) config.endpoint = Env("AWS_ENDPOINT_URL_DYNAMODB");
   if (config.endpoint.empty()) config.endpoint = Env("AWS_ENDPOINT_URL");
-  if (config.endpoint.empty() && load().ok()) {
-    if (const std::string* e = from_config("endpoint_url")) config.endpoint = *e;
+  if (config.endpoint.empty()) {
+    PARTSTORE_ASSIGN_OR_RETURN(std::optional<std::string> e, chain.ProfileEndpoint());
+    if (e) config.endpoint = std::move(*e);
   }
   if (config.endpoint.empty()) {
     endpoint_given = false;

@@ -37,6 +37,13 @@ struct ResolvedConfig {
   std::string profile;
 };
 
+// The region, and the credentials, as the chain finds them: nullopt when no source gives one; an
+// error only for a source that is malformed (a file that does not parse, half a key pair, a
+// profile named but in neither file). For callers with a fallback of their own (`partstore
+// bench` signs for local servers with a dummy key).
+Result<std::optional<std::string>> FindRegion(const RemoteOptions& options);
+Result<std::optional<AwsCredentials>> FindCredentials(const RemoteOptions& options);
+
 // The whole chain, with ValidationExceptions naming what is missing: "no region: set
 // RemoteOptions::region, AWS_REGION, or region in profile P of FILE", "no AWS credentials: ...",
 // "profile P not found in FILE or FILE", a malformed AWS_MAX_ATTEMPTS.

@@ -181,8 +181,8 @@ struct RemoteStore::Impl {
   client::RetryQuota quota;
   std::mutex random_mu;  // a leaf: guards random
   std::mt19937_64 random;
-  std::atomic<uint64_t> calls{0}, attempts{0}, retries{0}, throttle_retries{0},
-      outcome_unknown{0}, quota_exhausted{0};
+  std::atomic<uint64_t> calls{0}, attempts{0}, retries{0}, throttle_retries{0}, outcome_unknown{0},
+      quota_exhausted{0};
   std::atomic<int64_t> retry_delay_ms{0};
 
   Impl(RemoteOptions o, client::ResolvedConfig c)
@@ -321,9 +321,7 @@ struct RemoteStore::Impl {
                       "twice, so it was not retried");
   }
 
-  static bool IsIdentity(std::string_view coding) {
-    return coding.empty() || coding == "identity";
-  }
+  static bool IsIdentity(std::string_view coding) { return coding.empty() || coding == "identity"; }
 
   // A response body against its x-amz-crc32 (of the bytes as sent), when it has one.
   template <typename Origin>
@@ -345,8 +343,7 @@ struct RemoteStore::Impl {
         protocol::DecodeOutcome::kOk) {
       return Status::Ok();
     }
-    return Status::Internal(origin() + ": damaged response: cannot decode its " + coding +
-                            " body");
+    return Status::Internal(origin() + ": damaged response: cannot decode its " + coding + " body");
   }
 
   // Send, then decode the 200 body with `decode`.
@@ -361,8 +358,7 @@ struct RemoteStore::Impl {
                     return Status::Internal(
                         std::string(operation) + " to " +
                         pools[static_cast<int>(service)]->url().ToString() +
-                        ": the response is not a JSON object: " +
-                        std::string(text.substr(0, 200)));
+                        ": the response is not a JSON object: " + std::string(text.substr(0, 200)));
                   }
                   return decode(document);
                 });
@@ -394,10 +390,10 @@ Result<std::unique_ptr<RemoteStore>> RemoteStore::Open(RemoteOptions options) {
                                      config.credentials.session_token};
   const size_t max = options.max_connections;
   auto impl = std::make_unique<Impl>(std::move(options), std::move(config));
-  impl->pools[0] = std::make_unique<Pool>(std::move(url), http, credentials,
-                                          impl->config.region, max);
-  impl->pools[1] = std::make_unique<Pool>(std::move(streams_url), http, credentials,
-                                          impl->config.region, max);
+  impl->pools[0] =
+      std::make_unique<Pool>(std::move(url), http, credentials, impl->config.region, max);
+  impl->pools[1] =
+      std::make_unique<Pool>(std::move(streams_url), http, credentials, impl->config.region, max);
   return std::unique_ptr<RemoteStore>(new RemoteStore(std::move(impl)));
 }
 
@@ -405,9 +401,7 @@ RemoteStore::RemoteStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 RemoteStore::~RemoteStore() = default;
 
 const std::string& RemoteStore::endpoint() const { return impl_->config.endpoint; }
-const std::string& RemoteStore::streams_endpoint() const {
-  return impl_->config.streams_endpoint;
-}
+const std::string& RemoteStore::streams_endpoint() const { return impl_->config.streams_endpoint; }
 const std::string& RemoteStore::region() const { return impl_->config.region; }
 
 RemoteStats RemoteStore::stats() const {
@@ -424,8 +418,7 @@ RemoteStats RemoteStore::stats() const {
 }
 
 double RemoteStore::EpochSeconds() const {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 // ---- Tables, tags, Time to Live, backups, Contributor Insights ----
@@ -444,8 +437,7 @@ Result<DescribeTableResult> RemoteStore::DescribeTable(const DescribeTableReques
                      p::DecodeDescribeTableResult);
 }
 Result<ListTablesResult> RemoteStore::ListTables(const ListTablesRequest& r) {
-  return impl_->Call("ListTables", p::EncodeListTablesRequest(r), true,
-                     p::DecodeListTablesResult);
+  return impl_->Call("ListTables", p::EncodeListTablesRequest(r), true, p::DecodeListTablesResult);
 }
 Result<UpdateTableResult> RemoteStore::UpdateTable(const UpdateTableRequest& r) {
   return impl_->Call("UpdateTable", p::EncodeUpdateTableRequest(r), false,
@@ -523,9 +515,8 @@ Result<ListContributorInsightsResult> RemoteStore::ListContributorInsights(
 }
 Result<DescribeContributorInsightsResult> RemoteStore::DescribeContributorInsights(
     const DescribeContributorInsightsRequest& r) {
-  return impl_->Call("DescribeContributorInsights",
-                     p::EncodeDescribeContributorInsightsRequest(r), true,
-                     p::DecodeDescribeContributorInsightsResult);
+  return impl_->Call("DescribeContributorInsights", p::EncodeDescribeContributorInsightsRequest(r),
+                     true, p::DecodeDescribeContributorInsightsResult);
 }
 
 // ---- Streams: the DynamoDB Streams service ----
@@ -542,8 +533,8 @@ Result<GetShardIteratorResult> RemoteStore::GetShardIterator(const GetShardItera
                      p::DecodeGetShardIteratorResult, Service::kStreams);
 }
 Result<GetRecordsResult> RemoteStore::GetRecords(const GetRecordsRequest& r) {
-  return impl_->Call("GetRecords", p::EncodeGetRecordsRequest(r), true,
-                     p::DecodeGetRecordsResult, Service::kStreams);
+  return impl_->Call("GetRecords", p::EncodeGetRecordsRequest(r), true, p::DecodeGetRecordsResult,
+                     Service::kStreams);
 }
 
 // ---- Items ----
@@ -558,8 +549,7 @@ Result<GetItemResult> RemoteStore::GetItem(const GetItemRequest& r) {
 }
 // An update may add to a number or append to a list: never repeated.
 Result<UpdateItemResult> RemoteStore::UpdateItem(const UpdateItemRequest& r) {
-  return impl_->Call("UpdateItem", p::EncodeUpdateItemRequest(r), false,
-                     p::DecodeUpdateItemResult);
+  return impl_->Call("UpdateItem", p::EncodeUpdateItemRequest(r), false, p::DecodeUpdateItemResult);
 }
 Result<DeleteItemResult> RemoteStore::DeleteItem(const DeleteItemRequest& r) {
   return impl_->Call("DeleteItem", p::EncodeDeleteItemRequest(r),
@@ -633,7 +623,8 @@ Result<ExecuteStatementResult> RemoteStore::ExecuteStatement(const ExecuteStatem
 Result<BatchExecuteStatementResult> RemoteStore::BatchExecuteStatement(
     const BatchExecuteStatementRequest& r) {
   bool reads = true;
-  for (const BatchStatementRequest& s : r.statements) reads = reads && StartsWithSelect(s.statement);
+  for (const BatchStatementRequest& s : r.statements)
+    reads = reads && StartsWithSelect(s.statement);
   return impl_->Call("BatchExecuteStatement", p::EncodeBatchExecuteStatementRequest(r), reads,
                      p::DecodeBatchExecuteStatementResult);
 }

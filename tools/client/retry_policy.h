@@ -41,8 +41,7 @@ std::chrono::milliseconds RetryDelay(const RetryOptions& options, FailureKind ki
 // retries took, or no_retry_increment when it needed none, up to the initial amount.
 class RetryQuota {
  public:
-  explicit RetryQuota(const RetryOptions& options)
-      : options_(options), tokens_(options.quota) {}
+  explicit RetryQuota(const RetryOptions& options) : options_(options), tokens_(options.quota) {}
 
   // The tokens a retry after `kind` takes, or 0 (nothing taken) when the bucket holds too few.
   int Acquire(FailureKind kind);
@@ -53,7 +52,7 @@ class RetryQuota {
  private:
   const RetryOptions options_;
   mutable std::mutex mu_;  // a leaf: nothing else is locked while it is held
-  int tokens_;  // guarded by mu_
+  int tokens_;             // guarded by mu_
 };
 
 }  // namespace partstore::client

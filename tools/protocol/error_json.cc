@@ -40,8 +40,7 @@ void ReadThrottlingReasons(const rapidjson::Value& body, ErrorDetail& detail) {
       if (!entry.IsObject()) continue;
       std::optional<ThrottleReason> reason = ParseThrottleReason(StringMember(entry, "reason"));
       if (!reason) continue;
-      detail.throttling_reasons.push_back(
-          {*reason, std::string(StringMember(entry, "resource"))});
+      detail.throttling_reasons.push_back({*reason, std::string(StringMember(entry, "resource"))});
     }
   }
 }
@@ -101,8 +100,8 @@ Status DecodeErrorResponse(int http_status, std::string_view body, std::string_v
   }
   // DynamoDB names its 500 "InternalServerError"; some servers say InternalFailure or
   // ServiceUnavailable: all are the server's trouble.
-  if (code == Code::kOk &&
-      (name == "InternalFailure" || name == "ServiceUnavailable" || name == "ServiceUnavailableException")) {
+  if (code == Code::kOk && (name == "InternalFailure" || name == "ServiceUnavailable" ||
+                            name == "ServiceUnavailableException")) {
     code = Code::kInternal;
   }
   if (code == Code::kOk || code == Code::kOutcomeUnknown) {
