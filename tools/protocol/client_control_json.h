@@ -142,7 +142,7 @@ Status Malformed(const PathNode& at, std::string_view member, std::string_view w
 // result. Each reader leaves *out unchanged when the member is absent (missing or null); a member
 // of the wrong JSON type records Malformed in the error the whole body's readers share (the first
 // error recorded wins; reading on after it is harmless and is cut short at arrays). A repeated
-// member counts by its last occurrence. Defined in table_json.cc.
+// member counts by its last occurrence. Defined in client_control_reader.cc.
 class ResponseObject {
  public:
   ResponseObject(const rapidjson::Value& value, const PathNode& at, Status* error)
