@@ -20,14 +20,14 @@
 
 namespace partstore {
 
-namespace {
-
-// The control plane's text names the table; the data plane's does not.
 Status TableNotFound(std::string_view name) {
   return Status::ResourceNotFound(
       fmt::format("Requested resource not found: Table: {} not found", name));
 }
 
+namespace {
+
+// The control plane's text names the table; the data plane's does not.
 Status CheckName(std::string_view name) {
   ConstraintViolations violations;
   violations.TableName(name);

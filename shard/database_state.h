@@ -32,6 +32,11 @@
 #include "shard/persist/write_ahead_log.h"
 #include "shard/table.h"
 
+namespace partstore {
+// ResourceNotFoundException for a table name no table holds (shard/database.cc).
+Status TableNotFound(std::string_view name);
+}  // namespace partstore
+
 namespace partstore::internal {
 
 struct DatabaseState {

@@ -27,7 +27,7 @@ Result<TableImage> Database::ReadTableImage(std::string_view table_name) {
 
 namespace {
 
-Status TableNotFound(std::string_view name) {
+Status TableImageNotFound(std::string_view name) {
   return Status(Code::kTableNotFound, fmt::format("Table not found: {}", name));
 }
 
@@ -62,7 +62,7 @@ Result<ContinuousBackupsResult> Database::UpdateContinuousBackups(
         "RecoveryPeriodInDays can only be set when point in time recovery is enabled");
   }
   Result<std::shared_ptr<Table>> table = state_->GetTable(request.table_name);
-  if (!table.ok()) return TableNotFound(request.table_name);
+  if (!table.ok()) return TableImageNotFound(request.table_name);
   (*table)->set_recovery_period_days(
       request.point_in_time_recovery_enabled ? request.recovery_period_in_days.value_or(35) : 0);
   return Describe(**table, state_->EpochSeconds());
@@ -76,7 +76,7 @@ Result<ContinuousBackupsResult> Database::DescribeContinuousBackups(
     PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
   }
   Result<std::shared_ptr<Table>> table = state_->GetTable(request.table_name);
-  if (!table.ok()) return TableNotFound(request.table_name);
+  if (!table.ok()) return TableImageNotFound(request.table_name);
   return Describe(**table, state_->EpochSeconds());
 }
 

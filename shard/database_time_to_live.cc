@@ -19,11 +19,6 @@ Status CheckTableName(std::string_view name) {
   return violations.ToStatus();
 }
 
-Status TableNotFound(std::string_view name) {
-  return Status::ResourceNotFound(
-      fmt::format("Requested resource not found: Table: {} not found", name));
-}
-
 int64_t Micros(double seconds) { return static_cast<int64_t>(seconds * 1e6); }
 
 bool ManualClock(const DatabaseOptions& options) {

@@ -14,17 +14,11 @@
 #include "shard/index_definitions.h"
 #include "shard/sharding/sharding_policy.h"
 #include "shard/throughput_settings.h"
+#include "shard/wall_clock.h"
 
 namespace partstore {
 
 namespace {
-
-double NowSeconds() {
-  using namespace std::chrono;
-  return static_cast<double>(
-             duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count()) /
-         1000.0;
-}
 
 // A random version-4 UUID, as DynamoDB's TableId.
 std::string NewTableId() {
@@ -203,7 +197,7 @@ Result<std::shared_ptr<Table>> Table::Create(const CreateTableRequest& request,
   d.table_arn = arn;
   d.table_id = NewTableId();
   d.table_status = TableStatus::kActive;
-  d.creation_date_time = NowSeconds();
+  d.creation_date_time = WallClockSeconds();
   d.attribute_definitions = request.attribute_definitions;
   d.key_schema = request.key_schema;
   d.billing_mode = mode;
@@ -411,7 +405,7 @@ Status Table::UpdateIndexesAndBilling(const UpdateTableRequest& request, bool in
         capacity_->Update(settings);
       }
       d.billing_mode = BillingMode::kPayPerRequest;
-      d.last_update_to_pay_per_request_date_time = NowSeconds();
+      d.last_update_to_pay_per_request_date_time = WallClockSeconds();
       d.provisioned_throughput.read_capacity_units = 0;
       d.provisioned_throughput.write_capacity_units = 0;
       RaiseWarmThroughputToFloor(&d);
@@ -421,7 +415,7 @@ Status Table::UpdateIndexesAndBilling(const UpdateTableRequest& request, bool in
   }
   const ProvisionedThroughput& want = *request.provisioned_throughput;
   ProvisionedThroughputDescription& have = d.provisioned_throughput;
-  const double now = NowSeconds();
+  const double now = WallClockSeconds();
   if (d.billing_mode == BillingMode::kProvisioned) {
     if (want.read_capacity_units < have.read_capacity_units ||
         want.write_capacity_units < have.write_capacity_units) {

@@ -12,6 +12,7 @@
 #include "shard/table.h"
 #include "shard/tags.h"
 #include "shard/throughput_settings.h"
+#include "shard/wall_clock.h"
 
 namespace partstore {
 namespace {
@@ -127,13 +128,6 @@ std::string KmsKeyArn(std::string_view table_arn, const std::optional<std::strin
     prefix.replace(at, 10, ":kms:");
   }
   return prefix + "key/" + (key ? *key : std::string("aws/dynamodb"));
-}
-
-double NowSeconds() {
-  using namespace std::chrono;
-  return static_cast<double>(
-             duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count()) /
-         1000.0;
 }
 
 }  // namespace
@@ -321,7 +315,7 @@ void Table::ApplySettingsChange(const UpdateTableRequest& request) {
   }
   if (request.table_class) {
     d.table_class = request.table_class;
-    d.table_class_last_update_date_time = NowSeconds();
+    d.table_class_last_update_date_time = WallClockSeconds();
   }
   if (request.sse_specification) {
     if (request.sse_specification->enabled.value_or(false)) {
