@@ -4,10 +4,12 @@
 
 #include <string>
 
+#include "tests/core/number_testutil.h"
+
 namespace partstore {
 namespace {
 
-Number N(std::string_view text) { return Number::Parse(text).value(); }
+using ::partstore::testing::N;
 
 Value NestedMaps(int levels) {
   Value v = Value::Map({});

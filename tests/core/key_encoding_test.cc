@@ -7,10 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/core/number_testutil.h"
+
 namespace partstore {
 namespace {
 
-Number N(std::string_view text) { return Number::Parse(text).value(); }
+using ::partstore::testing::N;
 
 int SignOf(int c) { return (c > 0) - (c < 0); }
 int SignOf(std::partial_ordering o) { return o < 0 ? -1 : o > 0 ? 1 : 0; }

@@ -232,13 +232,16 @@ TEST(KeyConditionTest, MatchesSortKey) {
 // MatchesSortKey agrees with a model that sorts random keys and compares positions.
 TEST(KeyConditionTest, RandomizedMatchesSortKey) {
   std::mt19937_64 rng(11);
-  testing::RandomValueOptions options;
+  ::partstore::testing::RandomValueOptions options;
   options.allow_empty = false;
   for (int round = 0; round < 3000; ++round) {
-    const Type type = std::array{Type::kS, Type::kN, Type::kB}[testing::RandomInt(rng, 0, 2)];
-    Value a = testing::RandomScalar(rng, type, options);
-    Value b = testing::RandomScalar(rng, type, options);
-    Value key = testing::RandomChance(rng, 0.2) ? a : testing::RandomScalar(rng, type, options);
+    const Type type =
+        std::array{Type::kS, Type::kN, Type::kB}[::partstore::testing::RandomInt(rng, 0, 2)];
+    Value a = ::partstore::testing::RandomScalar(rng, type, options);
+    Value b = ::partstore::testing::RandomScalar(rng, type, options);
+    Value key = ::partstore::testing::RandomChance(rng, 0.2)
+                    ? a
+                    : ::partstore::testing::RandomScalar(rng, type, options);
     if (Compare(a, b) == std::partial_ordering::greater) std::swap(a, b);
     auto cmp = [](const Value& x, const Value& y) {
       // Model ordering: S and B by unsigned bytes, N by Number.

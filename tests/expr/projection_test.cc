@@ -143,43 +143,45 @@ TEST(ProjectionTest, RandomizedAgainstModel) {
   const char* const names[] = {"a", "b", "c"};
   for (uint64_t seed : {7u, 8u, 9u}) {
     std::mt19937_64 rng(seed);
-    testing::RandomValueOptions options;
+    ::partstore::testing::RandomValueOptions options;
     options.max_collection_size = 3;
     for (int round = 0; round < 1500; ++round) {
       // Items over a small name pool, nested maps keyed by the same names.
       std::function<Value(int)> random_value = [&](int depth) -> Value {
-        int pick = testing::RandomInt(rng, 0, 5);
+        int pick = ::partstore::testing::RandomInt(rng, 0, 5);
         if (depth > 0 && pick == 0) {
           AttributeMap m;
           for (const char* n : names) {
-            if (testing::RandomChance(rng, 0.6)) m.insert_or_assign(n, random_value(depth - 1));
+            if (::partstore::testing::RandomChance(rng, 0.6))
+              m.insert_or_assign(n, random_value(depth - 1));
           }
           return Value(std::move(m));
         }
         if (depth > 0 && pick == 1) {
           ValueList l;
-          int n = testing::RandomInt(rng, 0, 3);
+          int n = ::partstore::testing::RandomInt(rng, 0, 3);
           for (int i = 0; i < n; ++i) l.push_back(random_value(depth - 1));
           return Value(std::move(l));
         }
-        return testing::RandomValue(rng, 0, options);
+        return ::partstore::testing::RandomValue(rng, 0, options);
       };
       Item item;
       for (const char* n : names) {
-        if (testing::RandomChance(rng, 0.8)) item.insert_or_assign(n, random_value(3));
+        if (::partstore::testing::RandomChance(rng, 0.8)) item.insert_or_assign(n, random_value(3));
       }
       // Random non-overlapping paths: distinct leaves of a random trie.
       ProjectionExpression projection;
-      int count = testing::RandomInt(rng, 1, 4);
+      int count = ::partstore::testing::RandomInt(rng, 1, 4);
       for (int i = 0; i < count; ++i) {
         Path p;
-        p.elements.push_back(PathElement{names[testing::RandomInt(rng, 0, 2)], -1});
-        int extra = testing::RandomInt(rng, 0, 3);
+        p.elements.push_back(PathElement{names[::partstore::testing::RandomInt(rng, 0, 2)], -1});
+        int extra = ::partstore::testing::RandomInt(rng, 0, 3);
         for (int k = 0; k < extra; ++k) {
-          if (testing::RandomChance(rng, 0.5)) {
-            p.elements.push_back(PathElement{names[testing::RandomInt(rng, 0, 2)], -1});
+          if (::partstore::testing::RandomChance(rng, 0.5)) {
+            p.elements.push_back(
+                PathElement{names[::partstore::testing::RandomInt(rng, 0, 2)], -1});
           } else {
-            p.elements.push_back(PathElement{"", testing::RandomInt(rng, 0, 3)});
+            p.elements.push_back(PathElement{"", ::partstore::testing::RandomInt(rng, 0, 3)});
           }
         }
         // Keep it only if it neither overlaps nor conflicts with the ones kept so far.
