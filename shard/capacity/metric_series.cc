@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <limits>
 
+#include "shard/capacity/token_bucket.h"
+
 namespace partstore::capacity {
 namespace {
-
-constexpr int64_t kMicrosPerSecond = 1'000'000;
 
 // Floor division to whole seconds; negative times count as 0.
 int64_t ToSeconds(int64_t micros) { return micros <= 0 ? 0 : micros / kMicrosPerSecond; }

@@ -9,8 +9,6 @@
 namespace partstore::sim {
 namespace {
 
-std::string Percent(double fraction) { return fmt::format("{:.1f}%", 100 * fraction); }
-
 // The resource with the most throttled requests, and its busiest throttled partition's id.
 struct Hotspot {
   const ResourceReport* resource = nullptr;

@@ -14,7 +14,6 @@ namespace {
 // workload's top_n, as the HTML report).
 constexpr size_t kPartitionsShown = 8;
 
-std::string Percent(double fraction) { return fmt::format("{:.1f}%", 100 * fraction); }
 
 std::string ResourceName(const ResourceReport& r) {
   return r.index ? r.table + " / " + *r.index : r.table;
@@ -160,6 +159,8 @@ void Resource(std::string& out, const ResourceReport& r, double seconds) {
 }
 
 }  // namespace
+
+std::string Percent(double fraction) { return fmt::format("{:.1f}%", 100 * fraction); }
 
 std::string Grouped(int64_t value) {
   std::string digits = std::to_string(value < 0 ? -value : value);

@@ -19,5 +19,7 @@ std::string ComparisonText(const std::vector<Report>& runs);
 // "1,234,567" and "1,234.5": the report's number formats (shared with the HTML report).
 std::string Grouped(int64_t value);
 std::string Grouped(double value, int decimals);
+// "12.3%" for 0.123.
+std::string Percent(double fraction);
 
 }  // namespace partstore::sim
