@@ -1,19 +1,22 @@
 # Build time (issue 51). Most of a source file's compile time went to the headers it includes (the
-# engine's, Abseil's, Boost's, RapidJSON's, GoogleTest's) and to the templates they instantiate,
-# once per file. Two remedies, each with a switch:
+# engine's, Abseil's, Boost's, RapidJSON's, GoogleTest's) and to the templates they instantiate
+# and optimize again in every file (Item's flat_map, Value's variant). Two remedies, each with a
+# switch (bench/README.md, "Build time", has the figures):
 #
-# - PARTSTORE_PCH: each big library precompiles the headers nearly all its files include
-#   (cmake/pch/<layer>.h), once per library instead of once per file.
-# - PARTSTORE_UNITY: each test binary compiles its test files in batches of
-#   PARTSTORE_UNITY_BATCH_SIZE (CMake's unity builds), so that GoogleTest, the engine's headers and
-#   the Item and Value templates are compiled once per batch. A test file whose file-local helpers
-#   clash with a neighbour's is compiled alone (partstore_unity_alone in tests/CMakeLists.txt).
+# - PARTSTORE_UNITY: the engine's libraries (core, shard, the simulator) and every test binary
+#   compile their files in batches of PARTSTORE_UNITY_BATCH_SIZE (CMake's unity builds), so that
+#   the headers and the templates are compiled once per batch instead of once per file. A test
+#   file whose file-local helpers clash with a neighbour's is compiled alone
+#   (partstore_unity_alone in tests/CMakeLists.txt); in the libraries, two files' helpers of the
+#   same name are one helper in a shared header instead.
+# - PARTSTORE_PCH: the JSON protocol, whose files' local helpers too often share names for a
+#   unity build, precompiles the headers its files all include (cmake/pch/protocol.h).
 #
-# Both are on by default (tools/run test measures them, bench/README.md has the figures); turn
-# PARTSTORE_UNITY off when editing one test file again and again, so that only it recompiles.
-option(PARTSTORE_PCH "Precompile each big library's common headers" ON)
-option(PARTSTORE_UNITY "Compile each test binary's files in batches (unity build)" ON)
-set(PARTSTORE_UNITY_BATCH_SIZE 8 CACHE STRING "Test files per unity batch")
+# Both are on by default; turn PARTSTORE_UNITY off when editing one file again and again, so that
+# only that file recompiles.
+option(PARTSTORE_PCH "Precompile the JSON protocol's common headers" ON)
+option(PARTSTORE_UNITY "Compile the engine's libraries and the tests in batches (unity build)" ON)
+set(PARTSTORE_UNITY_BATCH_SIZE 8 CACHE STRING "Source files per unity batch")
 
 # partstore_precompile(TARGET LAYER): TARGET precompiles cmake/pch/LAYER.h.
 function(partstore_precompile target layer)
