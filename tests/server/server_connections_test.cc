@@ -7,17 +7,7 @@
 #include <unistd.h>
 
 #include "tests/server/server_testutil.h"
-
-// Whether this is the AddressSanitizer build (clang spells it __has_feature; GCC
-// __SANITIZE_ADDRESS__).
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PARTSTORE_HAS_ASAN_FEATURE 1
-#endif
-#endif
-#ifndef PARTSTORE_HAS_ASAN_FEATURE
-#define PARTSTORE_HAS_ASAN_FEATURE 0
-#endif
+#include "tests/testutil/sanitizers.h"
 
 namespace partstore::server {
 namespace {
@@ -127,7 +117,7 @@ TEST_F(ServerScaleTest, TenThousandKeepAliveConnections) {
 // Out of file descriptors, the accept loop waits instead of spinning: connections that arrive
 // meanwhile wait in the listen queue and are served once descriptors are free again.
 TEST_F(ServerConcurrentTest, OutOfDescriptorsAcceptWaitsInsteadOfSpinning) {
-#if defined(__SANITIZE_ADDRESS__) || PARTSTORE_HAS_ASAN_FEATURE
+#if PARTSTORE_TEST_ASAN
   // The ASan + UBSan tree: UBSan's vptr check reads memory through a pipe (sanitizer_common's
   // IsAccessibleMemoryRange), which cannot be made while the process is out of descriptors, so
   // every check in the window reports "invalid vptr" (seen in CI: in Boost.Asio's timer queue).

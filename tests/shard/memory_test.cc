@@ -16,22 +16,11 @@
 #include "partstore/database.h"
 #include "shard/database_state.h"
 #include "tests/shard/database_testutil.h"
+#include "tests/testutil/sanitizers.h"
 
 // Sanitizers keep their own heap (mallinfo2 reads nothing) and quarantine freed memory (resident
-// memory grows): the heap and RSS comparisons run in the plain builds only. Clang names them with
-// __has_feature, GCC with __SANITIZE_*__.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define PARTSTORE_SANITIZED_HEAP 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
-    __has_feature(memory_sanitizer)
-#define PARTSTORE_SANITIZED_HEAP 1
-#endif
-#endif
-#ifndef PARTSTORE_SANITIZED_HEAP
-#define PARTSTORE_SANITIZED_HEAP 0
-#endif
-
+// memory grows): the heap and RSS comparisons run in the plain builds only
+// (PARTSTORE_TEST_SANITIZED).
 namespace partstore::testing {
 namespace {
 
@@ -115,7 +104,7 @@ TEST(MemoryCountTest, FollowsWritesAndDeletesAndAgreesWithTheHeap) {
   const double heap = static_cast<double>(heap_after - heap_before);
   // The count is of the store's data, the heap's of everything the writes left allocated (the
   // expression cache, the capacity of vectors): close, and never far above.
-  if (!PARTSTORE_SANITIZED_HEAP) {
+  if (!PARTSTORE_TEST_SANITIZED) {
     EXPECT_GT(static_cast<double>(counted), 0.8 * heap) << counted << " counted, heap " << heap;
     EXPECT_LT(static_cast<double>(counted), 1.1 * heap) << counted << " counted, heap " << heap;
   }
@@ -362,7 +351,7 @@ TEST(MemoryOptionsTest, OutOfRangeOptionsAreRefused) {
 }
 
 // Resident memory (the process's, from /proc) under a write stream of ten times the limit.
-#if !PARTSTORE_SANITIZED_HEAP
+#if !PARTSTORE_TEST_SANITIZED
 int64_t ResidentBytes() {
   std::ifstream statm("/proc/self/statm");
   int64_t pages = 0;
