@@ -20,6 +20,7 @@
 
 namespace partstore {
 
+// The control plane's text names the table; the data plane's does not.
 Status TableNotFound(std::string_view name) {
   return Status::ResourceNotFound(
       fmt::format("Requested resource not found: Table: {} not found", name));
@@ -27,7 +28,6 @@ Status TableNotFound(std::string_view name) {
 
 namespace {
 
-// The control plane's text names the table; the data plane's does not.
 Status CheckName(std::string_view name) {
   ConstraintViolations violations;
   violations.TableName(name);
