@@ -316,7 +316,7 @@ TEST(ClientControlJsonMalformed, WrongTypesNameTheMember) {
   const std::string bad_image = Malformed(
       DecodeGetRecordsResult, R"({"Records":[{"dynamodb":{"NewImage":{"a":{"Q":"1"}}}}]})");
   EXPECT_EQ(bad_image.rfind("Internal: malformed GetRecords response: "
-                            "Records[0].dynamodb.NewImage is not an item: ",
+                            "Records[0].dynamodb.NewImage is not a valid item: ",
                             0),
             0u)
       << bad_image;

@@ -276,7 +276,7 @@ TEST(ClientDataJsonItemResultTest, MalformedMembers) {
   EXPECT_EQ(MalformedError(DecodeUpdateItemResult,
                            R"({"ItemCollectionMetrics": {"SizeEstimateRangeGB": [1]}})"),
             "Internal: malformed UpdateItem response: ItemCollectionMetrics.SizeEstimateRangeGB "
-            "is not a list of two numbers");
+            "is not an array of two numbers");
   EXPECT_EQ(MalformedError(DecodeUpdateItemResult,
                            R"({"ItemCollectionMetrics": {"ItemCollectionKey": "k"}})"),
             "Internal: malformed UpdateItem response: ItemCollectionMetrics.ItemCollectionKey is "
@@ -465,7 +465,7 @@ TEST(ClientDataJsonReadPageTest, CountPage) {
 
 TEST(ClientDataJsonReadPageTest, MalformedMembers) {
   EXPECT_EQ(MalformedError(DecodeReadPageResult, R"({"Items": {}})"),
-            "Internal: malformed Query or Scan response: Items is not a list");
+            "Internal: malformed Query or Scan response: Items is not an array");
   EXPECT_EQ(MalformedError(DecodeReadPageResult, R"({"Items": [{}, 3]})"),
             "Internal: malformed Query or Scan response: Items[1] is not an item");
   EXPECT_TRUE(HasPrefix(MalformedError(DecodeReadPageResult, R"({"Items": [{"a": {"N": "x"}}]})"),
@@ -545,7 +545,7 @@ TEST(ClientDataJsonBatchGetItemTest, MalformedMembers) {
   EXPECT_EQ(MalformedError(DecodeBatchGetItemResult, R"({"Responses": []})"),
             "Internal: malformed BatchGetItem response: Responses is not an object");
   EXPECT_EQ(MalformedError(DecodeBatchGetItemResult, R"({"Responses": {"T": {}}})"),
-            "Internal: malformed BatchGetItem response: Responses.T is not a list");
+            "Internal: malformed BatchGetItem response: Responses.T is not an array");
   EXPECT_EQ(MalformedError(DecodeBatchGetItemResult, R"({"Responses": {"T": [{}, "x"]}})"),
             "Internal: malformed BatchGetItem response: Responses.T[1] is not an item");
   EXPECT_EQ(MalformedError(DecodeBatchGetItemResult, R"({"UnprocessedKeys": {"T": []}})"),
@@ -561,10 +561,10 @@ TEST(ClientDataJsonBatchGetItemTest, MalformedMembers) {
       "UnprocessedKeys.T.ExpressionAttributeNames.#a is not a string");
   EXPECT_EQ(MalformedError(DecodeBatchGetItemResult,
                            R"({"UnprocessedKeys": {"T": {"AttributesToGet": ["a", 2]}}})"),
-            "Internal: malformed BatchGetItem response: UnprocessedKeys.T.AttributesToGet[1] is "
-            "not a string");
+            "Internal: malformed BatchGetItem response: UnprocessedKeys.T.AttributesToGet is "
+            "not an array of strings");
   EXPECT_EQ(MalformedError(DecodeBatchGetItemResult, R"({"ConsumedCapacity": {}})"),
-            "Internal: malformed BatchGetItem response: ConsumedCapacity is not a list");
+            "Internal: malformed BatchGetItem response: ConsumedCapacity is not an array");
   EXPECT_EQ(MalformedError(DecodeBatchGetItemResult, R"({"ConsumedCapacity": [{}, 1]})"),
             "Internal: malformed BatchGetItem response: ConsumedCapacity[1] is not an object");
 }
@@ -641,14 +641,14 @@ TEST(ClientDataJsonBatchWriteItemTest, MalformedMembers) {
             "Internal: malformed BatchWriteItem response: "
             "UnprocessedItems.T[0].DeleteRequest.Key is not an item");
   EXPECT_EQ(MalformedError(DecodeBatchWriteItemResult, R"({"UnprocessedItems": {"T": {}}})"),
-            "Internal: malformed BatchWriteItem response: UnprocessedItems.T is not a list");
+            "Internal: malformed BatchWriteItem response: UnprocessedItems.T is not an array");
   EXPECT_EQ(MalformedError(DecodeBatchWriteItemResult, R"({"ItemCollectionMetrics": {"T": {}}})"),
-            "Internal: malformed BatchWriteItem response: ItemCollectionMetrics.T is not a list");
+            "Internal: malformed BatchWriteItem response: ItemCollectionMetrics.T is not an array");
   EXPECT_EQ(
       MalformedError(DecodeBatchWriteItemResult,
                      R"({"ItemCollectionMetrics": {"T": [{"SizeEstimateRangeGB": [1, "2"]}]}})"),
       "Internal: malformed BatchWriteItem response: "
-      "ItemCollectionMetrics.T[0].SizeEstimateRangeGB is not a list of two numbers");
+      "ItemCollectionMetrics.T[0].SizeEstimateRangeGB is not an array of two numbers");
 }
 
 }  // namespace

@@ -178,7 +178,7 @@ TEST(ClientDataJsonTransactGetItemsTest, FullResult) {
 
 TEST(ClientDataJsonTransactionResultTest, MalformedMembers) {
   EXPECT_EQ(MalformedError(DecodeTransactGetItemsResult, R"({"Responses": {}})"),
-            "Internal: malformed TransactGetItems response: Responses is not a list");
+            "Internal: malformed TransactGetItems response: Responses is not an array");
   EXPECT_EQ(MalformedError(DecodeTransactGetItemsResult, R"({"Responses": [{}, 1]})"),
             "Internal: malformed TransactGetItems response: Responses[1] is not an object");
   EXPECT_EQ(MalformedError(DecodeTransactGetItemsResult, R"({"Responses": [{"Item": "x"}]})"),
@@ -191,7 +191,7 @@ TEST(ClientDataJsonTransactionResultTest, MalformedMembers) {
             "Internal: malformed TransactWriteItems response: ItemCollectionMetrics is not an "
             "object");
   EXPECT_EQ(MalformedError(DecodeTransactWriteItemsResult, R"({"ConsumedCapacity": "x"})"),
-            "Internal: malformed TransactWriteItems response: ConsumedCapacity is not a list");
+            "Internal: malformed TransactWriteItems response: ConsumedCapacity is not an array");
   auto r = Decode(DecodeTransactGetItemsResult, R"({"Responses": [null, {}]})");
   ASSERT_TRUE(r.ok()) << ErrorOf(r);
   EXPECT_EQ(r->responses, (std::vector<std::optional<Item>>{std::nullopt, std::nullopt}));
@@ -350,7 +350,7 @@ TEST(ClientDataJsonPartiqlResultTest, MalformedMembers) {
       "Internal: malformed BatchExecuteStatement response: Responses[0].TableName is not a "
       "string");
   EXPECT_EQ(MalformedError(DecodeExecuteTransactionResult, R"({"Responses": "x"})"),
-            "Internal: malformed ExecuteTransaction response: Responses is not a list");
+            "Internal: malformed ExecuteTransaction response: Responses is not an array");
   EXPECT_EQ(MalformedError(DecodeExecuteTransactionResult, R"({"Responses": [{"Item": true}]})"),
             "Internal: malformed ExecuteTransaction response: Responses[0].Item is not an item");
 }

@@ -130,7 +130,6 @@ Result<std::string> DecodeArnOnly(const JsonValue& body, std::string_view operat
 
 // ---- The client's direction ----
 
-using client_control::ResponseObject;
 
 void ReadDetails(const ResponseObject& o, BackupDetails* d) {
   o.String("BackupArn", &d->backup_arn);
@@ -308,7 +307,7 @@ std::string EncodeCreateBackupResult(const CreateBackupResult& result) {
 }
 
 Result<CreateBackupResult> DecodeCreateBackupResult(const JsonValue& body) {
-  return client_control::ReadBody<CreateBackupResult>(
+  return ReadBody<CreateBackupResult>(
       body, "CreateBackup", [](const ResponseObject& o, CreateBackupResult& out) {
         o.Object("BackupDetails",
                  [&](const ResponseObject& d) { ReadDetails(d, &out.backup_details); });
@@ -320,7 +319,7 @@ std::string EncodeDescribeBackupResult(const DescribeBackupResult& result) {
 }
 
 Result<DescribeBackupResult> DecodeDescribeBackupResult(const JsonValue& body) {
-  return client_control::ReadBody<DescribeBackupResult>(
+  return ReadBody<DescribeBackupResult>(
       body, "DescribeBackup", [](const ResponseObject& o, DescribeBackupResult& out) {
         ReadDescription(o, &out.backup_description);
       });
@@ -331,7 +330,7 @@ std::string EncodeDeleteBackupResult(const DeleteBackupResult& result) {
 }
 
 Result<DeleteBackupResult> DecodeDeleteBackupResult(const JsonValue& body) {
-  return client_control::ReadBody<DeleteBackupResult>(
+  return ReadBody<DeleteBackupResult>(
       body, "DeleteBackup", [](const ResponseObject& o, DeleteBackupResult& out) {
         ReadDescription(o, &out.backup_description);
       });
@@ -357,7 +356,7 @@ std::string EncodeListBackupsResult(const ListBackupsResult& result) {
 }
 
 Result<ListBackupsResult> DecodeListBackupsResult(const JsonValue& body) {
-  return client_control::ReadBody<ListBackupsResult>(
+  return ReadBody<ListBackupsResult>(
       body, "ListBackups", [](const ResponseObject& o, ListBackupsResult& out) {
         o.Objects("BackupSummaries", [&](const ResponseObject& x) {
           BackupSummary& summary = out.backup_summaries.emplace_back();
@@ -378,7 +377,7 @@ std::string EncodeRestoreTableFromBackupResult(const RestoreTableFromBackupResul
 }
 
 Result<RestoreTableFromBackupResult> DecodeRestoreTableFromBackupResult(const JsonValue& body) {
-  return client_control::ReadBody<RestoreTableFromBackupResult>(
+  return ReadBody<RestoreTableFromBackupResult>(
       body, "RestoreTableFromBackup",
       [](const ResponseObject& o, RestoreTableFromBackupResult& out) {
         client_control::ReadTableDescription(o, "TableDescription", &out.table_description);

@@ -368,122 +368,66 @@ std::string EncodeBatchWriteItemResult(const BatchWriteItemResult& result) {
 
 namespace {
 
-// The object at `path` whose members are tables, each read by `read(value, table_path, out)`
-// into the out vector's entries, in the body's order.
-template <typename T, typename Read>
-Status ReadByTable(const JsonValue* json, const ResponsePath& path,
-                   std::vector<std::pair<std::string, T>>* out, Read read) {
-  if (json == nullptr) return Status::Ok();
-  if (!json->IsObject()) return path.Malformed("an object");
-  out->reserve(json->MemberCount());
-  for (const auto& table : json->GetObject()) {
-    if (table.value.IsNull()) continue;
-    const std::string_view name(table.name.GetString(), table.name.GetStringLength());
-    T entry;
-    PARTSTORE_RETURN_IF_ERROR(read(table.value, path.Member(name), &entry));
-    out->emplace_back(std::string(name), std::move(entry));
+void ReadKeysAndAttributes(const ResponseObject& o, KeysAndAttributes* out) {
+  o.Items(kKeys, &out->keys);
+  o.String(kProjectionExpression, &out->projection_expression);
+  if (o.Find(kExpressionAttributeNames) != nullptr) {
+    expr::NameMap& names = out->expression_attribute_names.emplace();
+    o.Map(kExpressionAttributeNames, [&](std::string_view placeholder, const ResponseObject& map) {
+      std::string name;
+      map.String(placeholder, &name);
+      names.insert_or_assign(std::string(placeholder), std::move(name));
+    });
   }
-  return Status::Ok();
+  o.StringList(kAttributesToGet, &out->attributes_to_get);
+  o.Bool(kConsistentRead, &out->consistent_read);
 }
 
-Status ReadItemList(const JsonValue& json, const ResponsePath& path, std::vector<Item>* out) {
-  if (!json.IsArray()) return path.Malformed("a list");
-  out->reserve(json.Size());
-  for (rapidjson::SizeType i = 0; i < json.Size(); ++i) {
-    PARTSTORE_ASSIGN_OR_RETURN(Item item, ReadResponseItem(json[i], path.Index(i)));
-    out->push_back(std::move(item));
+void ReadWriteRequest(const ResponseObject& write, std::vector<WriteRequest>* out) {
+  const bool put = write.Find(kPutRequest) != nullptr;
+  if (put == (write.Find(kDeleteRequest) != nullptr)) {
+    return write.Fail("", "one PutRequest or one DeleteRequest");
   }
-  return Status::Ok();
-}
-
-Status ReadKeysAndAttributes(const JsonValue& json, const ResponsePath& path,
-                             KeysAndAttributes* out) {
-  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(json, path));
-  PARTSTORE_RETURN_IF_ERROR(object.Items(kKeys, &out->keys));
-  PARTSTORE_RETURN_IF_ERROR(object.String(kProjectionExpression, &out->projection_expression));
-  if (const JsonValue* names = object.Find(kExpressionAttributeNames)) {
-    const ResponsePath names_path = path.Member(kExpressionAttributeNames);
-    if (!names->IsObject()) return names_path.Malformed("an object");
-    expr::NameMap map;
-    for (const auto& member : names->GetObject()) {
-      if (member.value.IsNull()) continue;
-      const std::string_view placeholder(member.name.GetString(), member.name.GetStringLength());
-      if (!member.value.IsString()) return names_path.Member(placeholder).Malformed("a string");
-      map.insert_or_assign(std::string(placeholder),
-                           std::string(member.value.GetString(), member.value.GetStringLength()));
-    }
-    out->expression_attribute_names = std::move(map);
-  }
-  if (const JsonValue* list = object.Find(kAttributesToGet)) {
-    const ResponsePath list_path = path.Member(kAttributesToGet);
-    if (!list->IsArray()) return list_path.Malformed("a list");
-    std::vector<std::string> names;
-    names.reserve(list->Size());
-    for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
-      if (!(*list)[i].IsString()) return list_path.Index(i).Malformed("a string");
-      names.emplace_back((*list)[i].GetString(), (*list)[i].GetStringLength());
-    }
-    out->attributes_to_get = std::move(names);
-  }
-  if (const JsonValue* consistent = object.Find(kConsistentRead)) {
-    if (!consistent->IsBool()) return path.Member(kConsistentRead).Malformed("a boolean");
-    out->consistent_read = consistent->GetBool();
-  }
-  return Status::Ok();
-}
-
-Status ReadWriteRequests(const JsonValue& json, const ResponsePath& path,
-                         std::vector<WriteRequest>* out) {
-  if (!json.IsArray()) return path.Malformed("a list");
-  out->reserve(json.Size());
-  for (rapidjson::SizeType i = 0; i < json.Size(); ++i) {
-    const ResponsePath write_path = path.Index(i);
-    PARTSTORE_ASSIGN_OR_RETURN(ResponseObject write, ResponseObject::Open(json[i], write_path));
-    const JsonValue* put = write.Find(kPutRequest);
-    const JsonValue* del = write.Find(kDeleteRequest);
-    if ((put == nullptr) == (del == nullptr)) {
-      return write_path.Malformed("one PutRequest or one DeleteRequest");
-    }
-    WriteRequest decoded;
-    decoded.kind = put != nullptr ? WriteRequest::Kind::kPut : WriteRequest::Kind::kDelete;
-    const std::string_view action = put != nullptr ? kPutRequest : kDeleteRequest;
-    const std::string_view member = put != nullptr ? kPutItem : kDeleteKey;
-    const ResponsePath action_path = write_path.Member(action);
-    PARTSTORE_ASSIGN_OR_RETURN(ResponseObject request,
-                               ResponseObject::Open(put != nullptr ? *put : *del, action_path));
-    const JsonValue* item = request.Find(member);
-    if (item == nullptr) return action_path.Member(member).Malformed("present");
-    PARTSTORE_ASSIGN_OR_RETURN(decoded.item, ReadResponseItem(*item, action_path.Member(member)));
-    out->push_back(std::move(decoded));
-  }
-  return Status::Ok();
+  WriteRequest decoded;
+  decoded.kind = put ? WriteRequest::Kind::kPut : WriteRequest::Kind::kDelete;
+  const std::string_view member = put ? kPutItem : kDeleteKey;
+  write.Object(put ? kPutRequest : kDeleteRequest, [&](const ResponseObject& request) {
+    if (request.Find(member) == nullptr) return request.Fail(member, "present");
+    request.Item(member, &decoded.item);
+  });
+  out->push_back(std::move(decoded));
 }
 
 }  // namespace
 
 Result<BatchGetItemResult> DecodeBatchGetItemResult(const JsonValue& body) {
-  const ResponsePath path("BatchGetItem");
-  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
-  BatchGetItemResult result;
-  PARTSTORE_RETURN_IF_ERROR(ReadByTable(object.Find(kResponses), path.Member(kResponses),
-                                        &result.responses, ReadItemList));
-  PARTSTORE_RETURN_IF_ERROR(ReadByTable(object.Find(kUnprocessedKeys),
-                                        path.Member(kUnprocessedKeys), &result.unprocessed_keys,
-                                        ReadKeysAndAttributes));
-  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacityList(&result.consumed_capacity));
-  return result;
+  return ReadBody<BatchGetItemResult>(
+      body, "BatchGetItem", [](const ResponseObject& o, BatchGetItemResult& out) {
+        o.Map(kResponses, [&](std::string_view table, const ResponseObject& map) {
+          std::vector<Item> items;
+          map.Items(table, &items);
+          out.responses.emplace_back(std::string(table), std::move(items));
+        });
+        o.Map(kUnprocessedKeys, [&](std::string_view table, const ResponseObject& map) {
+          KeysAndAttributes keys;
+          map.Object(table, [&](const ResponseObject& k) { ReadKeysAndAttributes(k, &keys); });
+          out.unprocessed_keys.emplace_back(std::string(table), std::move(keys));
+        });
+        ReadConsumedCapacityList(o, &out.consumed_capacity);
+      });
 }
 
 Result<BatchWriteItemResult> DecodeBatchWriteItemResult(const JsonValue& body) {
-  const ResponsePath path("BatchWriteItem");
-  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
-  BatchWriteItemResult result;
-  PARTSTORE_RETURN_IF_ERROR(ReadByTable(object.Find(kUnprocessedItems),
-                                        path.Member(kUnprocessedItems), &result.unprocessed_items,
-                                        ReadWriteRequests));
-  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacityList(&result.consumed_capacity));
-  PARTSTORE_RETURN_IF_ERROR(object.ItemCollectionMetricsByTable(&result.item_collection_metrics));
-  return result;
+  return ReadBody<BatchWriteItemResult>(
+      body, "BatchWriteItem", [](const ResponseObject& o, BatchWriteItemResult& out) {
+        o.Map(kUnprocessedItems, [&](std::string_view table, const ResponseObject& map) {
+          std::vector<WriteRequest> writes;
+          map.Objects(table, [&](const ResponseObject& w) { ReadWriteRequest(w, &writes); });
+          out.unprocessed_items.emplace_back(std::string(table), std::move(writes));
+        });
+        ReadConsumedCapacityList(o, &out.consumed_capacity);
+        ReadItemCollectionMetricsByTable(o, &out.item_collection_metrics);
+      });
 }
 
 }  // namespace partstore::protocol

@@ -186,7 +186,6 @@ std::string EncodeInsightsRequest(const std::string& table_name,
   return Finish(buffer);
 }
 
-using client_control::ResponseObject;
 
 void ReadNames(const ResponseObject& o, std::string* table_name,
                std::optional<std::string>* index_name) {
@@ -359,7 +358,7 @@ std::string EncodeListContributorInsightsResult(const ListContributorInsightsRes
 }
 
 Result<ListContributorInsightsResult> DecodeListContributorInsightsResult(const JsonValue& body) {
-  return client_control::ReadBody<ListContributorInsightsResult>(
+  return ReadBody<ListContributorInsightsResult>(
       body, "ListContributorInsights",
       [](const ResponseObject& o, ListContributorInsightsResult& out) {
         o.Objects("ContributorInsightsSummaries", [&](const ResponseObject& x) {
@@ -384,7 +383,7 @@ std::string EncodeUpdateContributorInsightsResult(const UpdateContributorInsight
 
 Result<UpdateContributorInsightsResult> DecodeUpdateContributorInsightsResult(
     const JsonValue& body) {
-  return client_control::ReadBody<UpdateContributorInsightsResult>(
+  return ReadBody<UpdateContributorInsightsResult>(
       body, "UpdateContributorInsights",
       [](const ResponseObject& o, UpdateContributorInsightsResult& out) {
         ReadNames(o, &out.table_name, &out.index_name);
@@ -414,7 +413,7 @@ std::string EncodeDescribeContributorInsightsResult(
 
 Result<DescribeContributorInsightsResult> DecodeDescribeContributorInsightsResult(
     const JsonValue& body) {
-  return client_control::ReadBody<DescribeContributorInsightsResult>(
+  return ReadBody<DescribeContributorInsightsResult>(
       body, "DescribeContributorInsights",
       [](const ResponseObject& o, DescribeContributorInsightsResult& out) {
         ReadNames(o, &out.table_name, &out.index_name);

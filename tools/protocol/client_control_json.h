@@ -14,17 +14,11 @@
 // SSESpecificationOverride, which partstore holds only as "given", are written as {}.
 //
 // Decode<Op>Result reads a 200 response body parsed by ParseJson, from a server that is not
-// trusted: any input gives a value or a Status, never a crash, an exception, unbounded recursion
-// or an allocation out of proportion to the input. The rules:
-//   - a body that is not an object, a member of the wrong JSON type, or an enum spelling the
-//     struct cannot hold (e.g. TableStatus ARCHIVED) is Code::kInternal "malformed <Op> response:
-//     <member path> is not <what>", the path as "TableDescription.GlobalSecondaryIndexes[0].
-//     IndexName";
-//   - unknown members are ignored (DynamoDB adds members over time); a null member is absent;
-//     an absent member leaves the struct's default;
-//   - items and attribute values go through DecodeItem (its message kept, after the path).
-// Integers must be JSON integers (int64), times any JSON number. What a server-side encoder
-// writes decodes to a result that the same encoder writes back byte for byte.
+// trusted, with the reader in response_reader.h (its rules: any input gives a value or a Status,
+// never a crash; a malformed member is "malformed <Op> response: <path> is not <what>"). An enum
+// spelling the struct cannot hold (e.g. TableStatus ARCHIVED) is malformed. Integers must be JSON
+// integers (int64), times any JSON number. What a server-side encoder writes decodes to a result
+// that the same encoder writes back byte for byte.
 //
 // Thread safety: free functions; thread-safe for distinct arguments.
 #pragma once
@@ -46,6 +40,7 @@
 #include "partstore/tags.h"
 #include "partstore/time_to_live.h"
 #include "tools/protocol/attribute_value_json.h"
+#include "tools/protocol/response_reader.h"
 
 namespace partstore::protocol {
 
@@ -126,84 +121,6 @@ Result<ListContributorInsightsResult> DecodeListContributorInsightsResult(
 // ---- Shared by the files above; not for other callers ----
 namespace client_control {
 
-// Where a response member stands: the operation at the root, then member names and array
-// indexes. Nodes live on the reader's stack; the text is built only for an error.
-struct PathNode {
-  const PathNode* parent = nullptr;
-  std::string_view name{};  // a member's name (the operation's, at the root)
-  int64_t index = -1;       // >= 0: element `index` of the parent array
-};
-
-// "malformed <Op> response: <path>.<member> is not <what>" (no member: the path alone; at the
-// root with no member: "the body").
-Status Malformed(const PathNode& at, std::string_view member, std::string_view what);
-
-// One JSON object of a response (REQUIRES: value.IsObject()), read member by member into a
-// result. Each reader leaves *out unchanged when the member is absent (missing or null); a member
-// of the wrong JSON type records Malformed in the error the whole body's readers share (the first
-// error recorded wins; reading on after it is harmless and is cut short at arrays). A repeated
-// member counts by its last occurrence. Defined in client_control_reader.cc.
-class ResponseObject {
- public:
-  ResponseObject(const rapidjson::Value& value, const PathNode& at, Status* error)
-      : value_(value), at_(at), error_(error) {}
-
-  // The member's value, or null when absent.
-  const rapidjson::Value* Find(std::string_view member) const;
-  // Records Malformed(this object, member, what) / `status`, unless an error is recorded already.
-  void Fail(std::string_view member, std::string_view what) const;
-  void Fail(Status status) const;
-  bool failed() const { return !error_->ok(); }
-
-  void String(std::string_view member, std::string* out) const;
-  void String(std::string_view member, std::optional<std::string>* out) const;
-  void Int64(std::string_view member, int64_t* out) const;
-  void Int64(std::string_view member, std::optional<int64_t>* out) const;
-  void Double(std::string_view member, double* out) const;  // any JSON number
-  void Double(std::string_view member, std::optional<double>* out) const;
-  void Bool(std::string_view member, bool* out) const;
-  void StringList(std::string_view member, std::vector<std::string>* out) const;
-  void StringList(std::string_view member, std::optional<std::vector<std::string>>* out) const;
-  // An item or key ({"name": AttributeValue, ...}) through DecodeItem.
-  void Item(std::string_view member, partstore::Item* out) const;
-  void Item(std::string_view member, std::optional<partstore::Item>* out) const;
-
-  // An enum spelled as name_of(E(i)) for some i < count; another string is malformed.
-  template <typename E>
-  void Enum(std::string_view member, std::string_view (*name_of)(E), int count, E* out) const;
-  template <typename E>
-  void Enum(std::string_view member, std::string_view (*name_of)(E), int count,
-            std::optional<E>* out) const;
-
-  // An object member: read(const ResponseObject&), not called when absent.
-  template <typename F>
-  void Object(std::string_view member, F&& read) const;
-  // An array of objects: read(const ResponseObject&) for each element in order, until an error.
-  template <typename F>
-  void Objects(std::string_view member, F&& read) const;
-
- private:
-  // Fail: "<member> is not a known value (\"<text>\")".
-  void UnknownEnum(std::string_view member, std::string_view text) const;
-
-  const rapidjson::Value& value_;
-  const PathNode& at_;
-  Status* error_;
-};
-
-// Reads a whole response body into a T: Malformed unless it is an object, else
-// read(const ResponseObject& root, T& out) and the first error it recorded, if any.
-template <typename T, typename F>
-Result<T> ReadBody(const rapidjson::Value& body, std::string_view operation, F&& read) {
-  const PathNode root{.name = operation};
-  if (!body.IsObject()) return Malformed(root, "", "an object");
-  Status error;
-  T out{};
-  read(ResponseObject(body, root, &error), out);
-  if (!error.ok()) return error;
-  return out;
-}
-
 // table_json.cc: the shapes the other families share with the table operations.
 void ReadKeySchema(const ResponseObject& object, std::vector<KeySchemaElement>* out);
 void ReadProjection(const ResponseObject& object, Projection* out);  // its "Projection"
@@ -228,57 +145,6 @@ void ReadThroughputSettings(const ResponseObject& object,
                             std::optional<OnDemandThroughput>* on_demand,
                             std::optional<WarmThroughput>* warm);
 void ReadSettings(const ResponseObject& table, TableDescription* out);
-
-// ---- Template definitions ----
-
-template <typename E>
-void ResponseObject::Enum(std::string_view member, std::string_view (*name_of)(E), int count,
-                          E* out) const {
-  const rapidjson::Value* value = Find(member);
-  if (value == nullptr) return;
-  if (!value->IsString()) return Fail(member, "a string");
-  const std::string_view text(value->GetString(), value->GetStringLength());
-  for (int i = 0; i < count; ++i) {
-    if (name_of(static_cast<E>(i)) == text) {
-      *out = static_cast<E>(i);
-      return;
-    }
-  }
-  UnknownEnum(member, text);
-}
-
-template <typename E>
-void ResponseObject::Enum(std::string_view member, std::string_view (*name_of)(E), int count,
-                          std::optional<E>* out) const {
-  if (Find(member) == nullptr) return;
-  E value{};
-  Enum(member, name_of, count, &value);
-  if (!failed()) *out = value;
-}
-
-template <typename F>
-void ResponseObject::Object(std::string_view member, F&& read) const {
-  const rapidjson::Value* value = Find(member);
-  if (value == nullptr) return;
-  const PathNode node{.parent = &at_, .name = member};
-  if (!value->IsObject()) return Fail(Malformed(node, "", "an object"));
-  read(ResponseObject(*value, node, error_));
-}
-
-template <typename F>
-void ResponseObject::Objects(std::string_view member, F&& read) const {
-  const rapidjson::Value* value = Find(member);
-  if (value == nullptr) return;
-  const PathNode list{.parent = &at_, .name = member};
-  if (!value->IsArray()) return Fail(Malformed(list, "", "an array"));
-  int64_t index = 0;
-  for (const rapidjson::Value& element : value->GetArray()) {
-    if (failed()) return;
-    const PathNode node{.parent = &list, .index = index++};
-    if (!element.IsObject()) return Fail(Malformed(node, "", "an object"));
-    read(ResponseObject(element, node, error_));
-  }
-}
 
 }  // namespace client_control
 }  // namespace partstore::protocol

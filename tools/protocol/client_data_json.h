@@ -17,25 +17,18 @@
 // ReturnConsumedCapacity. The engine refuses a transaction with legacy members; a client must
 // refuse them before encoding, or the condition is silently lost.
 //
-// Decoders read the body of a 200 response, parsed with ParseJson. The body comes from a remote
-// server and is not trusted: no input makes a decoder crash, assert, throw, recurse deeper than a
-// fixed number of levels (AttributeValues: DecodeItem's nesting limit) or allocate more than a
-// constant times the body's size. Rules:
-//   - a member of the wrong JSON type, a number the struct cannot hold, an enum-like value the
-//     struct has no way to hold, an item DecodeItem refuses: Status kInternal
-//     "malformed <Op> response: <path> is not <what>", <path> naming the member as
-//     Items[3].name or ConsumedCapacity.Table.CapacityUnits ("the body" for the body itself); an
-//     item's or an AttributeValue's error appends DecodeItem's message after a colon;
-//   - unknown members are ignored (DynamoDB adds members over time), a null member is absent, a
-//     repeated member keeps its last occurrence (as the request decoders);
+// Decoders read the body of a 200 response, parsed with ParseJson, with the reader in
+// response_reader.h (a body from a remote server is not trusted; its rules: any input gives a
+// value or a Status, never a crash, no recursion deeper than DecodeItem's nesting limit). Beyond
+// them:
 //   - an absent member leaves the struct's default: an absent Count is 0, a Query / Scan page
 //     without Items has items_omitted (Select=COUNT), an ExecuteTransaction without Responses
 //     has responses == nullopt;
 //   - CapacityUnits must be a non-negative number; it is kept as half units, a value between two
 //     halves rounded up (DynamoDB reports multiples of 0.5).
 //
-// Thread safety: free functions; thread-safe for distinct arguments. MemberWriter, JsonBody and
-// ResponseObject are not thread-safe.
+// Thread safety: free functions; thread-safe for distinct arguments. MemberWriter and JsonBody are
+// not thread-safe.
 #pragma once
 
 #include <rapidjson/document.h>
@@ -60,6 +53,7 @@
 #include "partstore/status.h"
 #include "partstore/transaction_requests.h"
 #include "tools/protocol/attribute_value_json.h"
+#include "tools/protocol/response_reader.h"
 
 namespace partstore::protocol {
 
@@ -170,82 +164,21 @@ class MemberWriter {
 
 // ---- Shared pieces of the decoders (consumed_capacity_json.cc) ----
 
-// Where a member of a response stands, for the messages of malformed responses: a chain of
-// frames, each referring to its parent. REQUIRES: a frame never outlives its parent (make them
-// as locals or temporaries while descending).
-class ResponsePath {
- public:
-  // The body of `operation`'s response.
-  explicit ResponsePath(std::string_view operation) : operation_(operation) {}
-  ResponsePath Member(std::string_view name) const { return ResponsePath(this, name, kNoIndex); }
-  ResponsePath Index(size_t index) const { return ResponsePath(this, {}, index); }
-
-  // "Items[3].name", or "the body".
-  std::string ToString() const;
-  // kInternal "malformed <operation> response: <path> is not <what>".
-  Status Malformed(std::string_view what) const;
-  // The same, with ": <cause's message>" appended.
-  Status Malformed(std::string_view what, const Status& cause) const;
-
- private:
-  static constexpr size_t kNoIndex = static_cast<size_t>(-1);
-  ResponsePath(const ResponsePath* parent, std::string_view name, size_t index)
-      : parent_(parent), operation_(parent->operation_), name_(name), index_(index) {}
-
-  const ResponsePath* parent_ = nullptr;
-  std::string_view operation_;
-  std::string_view name_;  // a member's name, or empty with index_ for a list element
-  size_t index_ = kNoIndex;
-};
-
-// One object of a response, read member by member. Each reader leaves `*out` unchanged when the
-// member is absent (or null) and fails with the member's path when it has the wrong type.
-// REQUIRES: the ResponseObject does not outlive `path`.
-class ResponseObject {
- public:
-  // Fails with "is not an object" unless `json` is an object.
-  static Result<ResponseObject> Open(const rapidjson::Value& json, const ResponsePath& path);
-
-  // The member's value (its last occurrence), or null when absent or null.
-  const rapidjson::Value* Find(std::string_view name) const;
-  const ResponsePath& path() const { return *path_; }
-
-  Status String(std::string_view name, std::string* out) const;
-  Status String(std::string_view name, std::optional<std::string>* out) const;
-  Status Int32(std::string_view name, int32_t* out) const;
-  Status Item(std::string_view name, std::optional<partstore::Item>* out) const;
-  // A list of items; `*present` (if given) tells whether the member was there.
-  Status Items(std::string_view name, std::vector<partstore::Item>* out,
-               bool* present = nullptr) const;
-  Status ConsumedCapacity(std::string_view name,
-                          std::optional<partstore::ConsumedCapacity>* out) const;
-  // The multi-table forms (as WriteConsumedCapacityList / WriteItemCollectionMetricsByTable
-  // write them): "ConsumedCapacity": [...], "ItemCollectionMetrics": {table: [...]}.
-  Status ConsumedCapacityList(std::vector<partstore::ConsumedCapacity>* out) const;
-  Status ItemCollectionMetrics(std::optional<partstore::ItemCollectionMetrics>* out) const;
-  Status ItemCollectionMetricsByTable(
-      std::vector<std::pair<std::string, std::vector<partstore::ItemCollectionMetrics>>>* out)
-      const;
-
- private:
-  ResponseObject(const rapidjson::Value& json, const ResponsePath& path)
-      : json_(&json), path_(&path) {}
-
-  const rapidjson::Value* json_;
-  const ResponsePath* path_;
-};
-
-// One item (an object DecodeItem accepts) at `path`: "is not an item" / "is not a valid item: ...".
-Result<Item> ReadResponseItem(const rapidjson::Value& json, const ResponsePath& path);
+// The member `member`, one ConsumedCapacity object as WriteConsumedCapacity writes it.
+void ReadConsumedCapacity(const ResponseObject& object, std::string_view member,
+                          std::optional<ConsumedCapacity>* out);
+// The multi-table forms, as WriteConsumedCapacityList / WriteItemCollectionMetricsByTable write
+// them: "ConsumedCapacity": [...], "ItemCollectionMetrics": {table: [...]}.
+void ReadConsumedCapacityList(const ResponseObject& object, std::vector<ConsumedCapacity>* out);
+void ReadItemCollectionMetricsByTable(
+    const ResponseObject& object,
+    std::vector<std::pair<std::string, std::vector<ItemCollectionMetrics>>>* out);
+// "ItemCollectionMetrics": one object, as WriteItemCollectionMetrics writes it.
+void ReadItemCollectionMetrics(const ResponseObject& object,
+                               std::optional<ItemCollectionMetrics>* out);
 // A list of {"Item"?} objects (TransactGetItems' and ExecuteTransaction's Responses): per
 // element the item, or nullopt for one without an item (or a null element).
-Status ReadItemResponses(const rapidjson::Value& json, const ResponsePath& path,
-                         std::vector<std::optional<Item>>* out);
-// One ConsumedCapacity object, as WriteConsumedCapacity writes it.
-Result<ConsumedCapacity> ReadConsumedCapacity(const rapidjson::Value& json,
-                                              const ResponsePath& path);
-// One ItemCollectionMetrics object, as WriteItemCollectionMetrics writes it.
-Result<ItemCollectionMetrics> ReadItemCollectionMetrics(const rapidjson::Value& json,
-                                                        const ResponsePath& path);
+void ReadItemResponses(const ResponseObject& object, std::string_view member,
+                       std::vector<std::optional<Item>>* out);
 
 }  // namespace partstore::protocol

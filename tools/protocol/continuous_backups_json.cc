@@ -37,11 +37,10 @@ std::string_view RecoveryStatusName(PointInTimeRecoveryStatus status) {
   return EnabledName(status == PointInTimeRecoveryStatus::kEnabled);
 }
 
-using client_control::ResponseObject;
 
 Result<ContinuousBackupsResult> DecodeContinuousBackups(const JsonValue& body,
                                                         std::string_view operation) {
-  return client_control::ReadBody<ContinuousBackupsResult>(
+  return ReadBody<ContinuousBackupsResult>(
       body, operation, [](const ResponseObject& o, ContinuousBackupsResult& out) {
         o.Object("ContinuousBackupsDescription", [&](const ResponseObject& d) {
           ContinuousBackupsDescription& description = out.continuous_backups_description;
@@ -226,7 +225,7 @@ std::string EncodeRestoreTableToPointInTimeResult(const RestoreTableToPointInTim
 
 Result<RestoreTableToPointInTimeResult> DecodeRestoreTableToPointInTimeResult(
     const JsonValue& body) {
-  return client_control::ReadBody<RestoreTableToPointInTimeResult>(
+  return ReadBody<RestoreTableToPointInTimeResult>(
       body, "RestoreTableToPointInTime",
       [](const ResponseObject& o, RestoreTableToPointInTimeResult& out) {
         client_control::ReadTableDescription(o, "TableDescription", &out.table_description);

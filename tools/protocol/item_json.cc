@@ -504,13 +504,11 @@ namespace {
 // The members of a single-item response, as WriteResultMembers writes them.
 template <typename Result_>
 Result<Result_> ReadWriteResult(const JsonValue& body, std::string_view operation) {
-  const ResponsePath path(operation);
-  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
-  Result_ result;
-  PARTSTORE_RETURN_IF_ERROR(object.Item("Attributes", &result.attributes));
-  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacity("ConsumedCapacity", &result.consumed_capacity));
-  PARTSTORE_RETURN_IF_ERROR(object.ItemCollectionMetrics(&result.item_collection_metrics));
-  return result;
+  return ReadBody<Result_>(body, operation, [](const ResponseObject& o, Result_& out) {
+    o.Item("Attributes", &out.attributes);
+    ReadConsumedCapacity(o, "ConsumedCapacity", &out.consumed_capacity);
+    ReadItemCollectionMetrics(o, &out.item_collection_metrics);
+  });
 }
 
 }  // namespace
@@ -520,12 +518,10 @@ Result<PutItemResult> DecodePutItemResult(const JsonValue& body) {
 }
 
 Result<GetItemResult> DecodeGetItemResult(const JsonValue& body) {
-  const ResponsePath path("GetItem");
-  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
-  GetItemResult result;
-  PARTSTORE_RETURN_IF_ERROR(object.Item("Item", &result.item));
-  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacity("ConsumedCapacity", &result.consumed_capacity));
-  return result;
+  return ReadBody<GetItemResult>(body, "GetItem", [](const ResponseObject& o, GetItemResult& out) {
+    o.Item("Item", &out.item);
+    ReadConsumedCapacity(o, "ConsumedCapacity", &out.consumed_capacity);
+  });
 }
 
 Result<UpdateItemResult> DecodeUpdateItemResult(const JsonValue& body) {

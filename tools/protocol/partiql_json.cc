@@ -473,67 +473,41 @@ std::string EncodeExecuteTransactionResult(const ExecuteTransactionResult& resul
 
 // ---- Results, read back (client_data_json.h) ----
 
-namespace {
-
-Result<BatchStatementError> ReadStatementError(const JsonValue& json, const ResponsePath& path) {
-  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(json, path));
-  BatchStatementError error;
-  PARTSTORE_RETURN_IF_ERROR(object.String(kErrorCode, &error.code));
-  PARTSTORE_RETURN_IF_ERROR(object.String(kErrorMessage, &error.message));
-  PARTSTORE_RETURN_IF_ERROR(object.Item(kItem, &error.item));
-  return error;
-}
-
-}  // namespace
-
 Result<ExecuteStatementResult> DecodeExecuteStatementResult(const JsonValue& body) {
-  const ResponsePath path("ExecuteStatement");
-  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
-  ExecuteStatementResult result;
-  PARTSTORE_RETURN_IF_ERROR(object.Items(kItems, &result.items));
-  PARTSTORE_RETURN_IF_ERROR(object.String(kResultNextToken, &result.next_token));
-  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacity(kConsumedCapacity, &result.consumed_capacity));
-  PARTSTORE_RETURN_IF_ERROR(object.Item(kLastEvaluatedKey, &result.last_evaluated_key));
-  return result;
+  return ReadBody<ExecuteStatementResult>(
+      body, "ExecuteStatement", [](const ResponseObject& o, ExecuteStatementResult& out) {
+        o.Items(kItems, &out.items);
+        o.String(kResultNextToken, &out.next_token);
+        ReadConsumedCapacity(o, kConsumedCapacity, &out.consumed_capacity);
+        o.Item(kLastEvaluatedKey, &out.last_evaluated_key);
+      });
 }
 
 Result<BatchExecuteStatementResult> DecodeBatchExecuteStatementResult(const JsonValue& body) {
-  const ResponsePath path("BatchExecuteStatement");
-  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
-  BatchExecuteStatementResult result;
-  if (const JsonValue* responses = object.Find(kResponses)) {
-    const ResponsePath list_path = path.Member(kResponses);
-    if (!responses->IsArray()) return list_path.Malformed("a list");
-    result.responses.reserve(responses->Size());
-    for (rapidjson::SizeType i = 0; i < responses->Size(); ++i) {
-      const ResponsePath entry_path = list_path.Index(i);
-      PARTSTORE_ASSIGN_OR_RETURN(ResponseObject entry,
-                                 ResponseObject::Open((*responses)[i], entry_path));
-      BatchStatementResponse response;
-      if (const JsonValue* error = entry.Find(kError)) {
-        PARTSTORE_ASSIGN_OR_RETURN(response.error,
-                                   ReadStatementError(*error, entry_path.Member(kError)));
-      }
-      PARTSTORE_RETURN_IF_ERROR(entry.String(kTableName, &response.table_name));
-      PARTSTORE_RETURN_IF_ERROR(entry.Item(kItem, &response.item));
-      result.responses.push_back(std::move(response));
-    }
-  }
-  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacityList(&result.consumed_capacity));
-  return result;
+  return ReadBody<BatchExecuteStatementResult>(
+      body, "BatchExecuteStatement", [](const ResponseObject& o, BatchExecuteStatementResult& out) {
+        o.Objects(kResponses, [&](const ResponseObject& entry) {
+          BatchStatementResponse& response = out.responses.emplace_back();
+          entry.Object(kError, [&](const ResponseObject& e) {
+            BatchStatementError& error = response.error.emplace();
+            e.String(kErrorCode, &error.code);
+            e.String(kErrorMessage, &error.message);
+            e.Item(kItem, &error.item);
+          });
+          entry.String(kTableName, &response.table_name);
+          entry.Item(kItem, &response.item);
+        });
+        ReadConsumedCapacityList(o, &out.consumed_capacity);
+      });
 }
 
 Result<ExecuteTransactionResult> DecodeExecuteTransactionResult(const JsonValue& body) {
-  const ResponsePath path("ExecuteTransaction");
-  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
-  ExecuteTransactionResult result;
-  if (const JsonValue* responses = object.Find(kResponses)) {
-    std::vector<std::optional<Item>> items;
-    PARTSTORE_RETURN_IF_ERROR(ReadItemResponses(*responses, path.Member(kResponses), &items));
-    result.responses = std::move(items);
-  }
-  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacityList(&result.consumed_capacity));
-  return result;
+  return ReadBody<ExecuteTransactionResult>(
+      body, "ExecuteTransaction", [](const ResponseObject& o, ExecuteTransactionResult& out) {
+        if (o.Find(kResponses) != nullptr)
+          ReadItemResponses(o, kResponses, &out.responses.emplace());
+        ReadConsumedCapacityList(o, &out.consumed_capacity);
+      });
 }
 
 }  // namespace partstore::protocol

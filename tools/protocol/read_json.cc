@@ -322,17 +322,16 @@ std::string EncodeReadPageResult(const ReadPageResult& result) { return EncodePa
 std::string EncodeReadPageResult(const ReadPageViewResult& result) { return EncodePage(result); }
 
 Result<ReadPageResult> DecodeReadPageResult(const JsonValue& body) {
-  const ResponsePath path("Query or Scan");
-  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
-  ReadPageResult result;
-  bool items = false;
-  PARTSTORE_RETURN_IF_ERROR(object.Items("Items", &result.items, &items));
-  result.items_omitted = !items;
-  PARTSTORE_RETURN_IF_ERROR(object.Int32("Count", &result.count));
-  PARTSTORE_RETURN_IF_ERROR(object.Int32("ScannedCount", &result.scanned_count));
-  PARTSTORE_RETURN_IF_ERROR(object.Item("LastEvaluatedKey", &result.last_evaluated_key));
-  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacity("ConsumedCapacity", &result.consumed_capacity));
-  return result;
+  return ReadBody<ReadPageResult>(
+      body, "Query or Scan", [](const ResponseObject& o, ReadPageResult& out) {
+        bool items = false;
+        o.Items("Items", &out.items, &items);
+        out.items_omitted = !items;
+        o.Int32("Count", &out.count);
+        o.Int32("ScannedCount", &out.scanned_count);
+        o.Item("LastEvaluatedKey", &out.last_evaluated_key);
+        ReadConsumedCapacity(o, "ConsumedCapacity", &out.consumed_capacity);
+      });
 }
 
 }  // namespace partstore::protocol

@@ -47,7 +47,6 @@ void OptionalInt(JsonWriter& w, const char* key, const std::optional<int32_t>& v
 constexpr std::string_view kTimeToLivePrincipal = "dynamodb.amazonaws.com";
 constexpr std::string_view kEvictionPrincipal = "partstore.eviction";
 
-using client_control::ResponseObject;
 
 void ReadRecord(const ResponseObject& o, StreamRecord* r) {
   o.String("eventID", &r->event_id);
@@ -224,7 +223,7 @@ std::string EncodeListStreamsResult(const ListStreamsResult& result) {
 }
 
 Result<ListStreamsResult> DecodeListStreamsResult(const JsonValue& body) {
-  return client_control::ReadBody<ListStreamsResult>(
+  return ReadBody<ListStreamsResult>(
       body, "ListStreams", [](const ResponseObject& o, ListStreamsResult& out) {
         o.Objects("Streams", [&](const ResponseObject& x) {
           StreamSummary& summary = out.streams.emplace_back();
@@ -298,7 +297,7 @@ std::string EncodeDescribeStreamResult(const DescribeStreamResult& result) {
 }
 
 Result<DescribeStreamResult> DecodeDescribeStreamResult(const JsonValue& body) {
-  return client_control::ReadBody<DescribeStreamResult>(
+  return ReadBody<DescribeStreamResult>(
       body, "DescribeStream", [](const ResponseObject& o, DescribeStreamResult& out) {
         o.Object("StreamDescription", [&](const ResponseObject& x) {
           StreamDescription& d = out.stream_description;
@@ -335,7 +334,7 @@ std::string EncodeGetShardIteratorResult(const GetShardIteratorResult& result) {
 }
 
 Result<GetShardIteratorResult> DecodeGetShardIteratorResult(const JsonValue& body) {
-  return client_control::ReadBody<GetShardIteratorResult>(
+  return ReadBody<GetShardIteratorResult>(
       body, "GetShardIterator", [](const ResponseObject& o, GetShardIteratorResult& out) {
         o.String("ShardIterator", &out.shard_iterator);
       });
@@ -401,7 +400,7 @@ std::string EncodeGetRecordsResult(const GetRecordsResult& result, std::string_v
 }
 
 Result<GetRecordsResult> DecodeGetRecordsResult(const JsonValue& body) {
-  return client_control::ReadBody<GetRecordsResult>(
+  return ReadBody<GetRecordsResult>(
       body, "GetRecords", [](const ResponseObject& o, GetRecordsResult& out) {
         o.Objects("Records",
                   [&](const ResponseObject& x) { ReadRecord(x, &out.records.emplace_back()); });

@@ -1028,7 +1028,6 @@ std::string EncodeListTablesResult(const ListTablesResult& result) {
 
 namespace {
 
-using client_control::ResponseObject;
 
 std::string_view KeyRoleText(KeyRoleName role) { return kKeyTypeNames[static_cast<size_t>(role)]; }
 
@@ -1118,35 +1117,35 @@ void client_control::ReadTableDescription(const ResponseObject& object, std::str
 }
 
 Result<CreateTableResult> DecodeCreateTableResult(const JsonValue& body) {
-  return client_control::ReadBody<CreateTableResult>(
+  return ReadBody<CreateTableResult>(
       body, "CreateTable", [](const ResponseObject& o, CreateTableResult& out) {
         client_control::ReadTableDescription(o, "TableDescription", &out.table_description);
       });
 }
 
 Result<DeleteTableResult> DecodeDeleteTableResult(const JsonValue& body) {
-  return client_control::ReadBody<DeleteTableResult>(
+  return ReadBody<DeleteTableResult>(
       body, "DeleteTable", [](const ResponseObject& o, DeleteTableResult& out) {
         client_control::ReadTableDescription(o, "TableDescription", &out.table_description);
       });
 }
 
 Result<DescribeTableResult> DecodeDescribeTableResult(const JsonValue& body) {
-  return client_control::ReadBody<DescribeTableResult>(
+  return ReadBody<DescribeTableResult>(
       body, "DescribeTable", [](const ResponseObject& o, DescribeTableResult& out) {
         client_control::ReadTableDescription(o, "Table", &out.table);
       });
 }
 
 Result<UpdateTableResult> DecodeUpdateTableResult(const JsonValue& body) {
-  return client_control::ReadBody<UpdateTableResult>(
+  return ReadBody<UpdateTableResult>(
       body, "UpdateTable", [](const ResponseObject& o, UpdateTableResult& out) {
         client_control::ReadTableDescription(o, "TableDescription", &out.table_description);
       });
 }
 
 Result<ListTablesResult> DecodeListTablesResult(const JsonValue& body) {
-  return client_control::ReadBody<ListTablesResult>(
+  return ReadBody<ListTablesResult>(
       body, "ListTables", [](const ResponseObject& o, ListTablesResult& out) {
         o.StringList("TableNames", &out.table_names);
         o.String("LastEvaluatedTableName", &out.last_evaluated_table_name);

@@ -404,13 +404,13 @@ std::string EncodeTagResourceResult(const TagResourceResult&) { return "{}"; }
 
 // TagResource and UntagResource answer {} (members, if any, are ignored).
 Result<TagResourceResult> DecodeTagResourceResult(const JsonValue& body) {
-  return client_control::ReadBody<TagResourceResult>(
-      body, "TagResource", [](const client_control::ResponseObject&, TagResourceResult&) {});
+  return ReadBody<TagResourceResult>(
+      body, "TagResource", [](const ResponseObject&, TagResourceResult&) {});
 }
 
 Result<TagResourceResult> DecodeUntagResourceResult(const JsonValue& body) {
-  return client_control::ReadBody<TagResourceResult>(
-      body, "UntagResource", [](const client_control::ResponseObject&, TagResourceResult&) {});
+  return ReadBody<TagResourceResult>(
+      body, "UntagResource", [](const ResponseObject&, TagResourceResult&) {});
 }
 
 std::string EncodeListTagsOfResourceResult(const ListTagsOfResourceResult& result) {
@@ -437,8 +437,7 @@ std::string EncodeListTagsOfResourceResult(const ListTagsOfResourceResult& resul
 }
 
 Result<ListTagsOfResourceResult> DecodeListTagsOfResourceResult(const JsonValue& body) {
-  using client_control::ResponseObject;
-  return client_control::ReadBody<ListTagsOfResourceResult>(
+  return ReadBody<ListTagsOfResourceResult>(
       body, "ListTagsOfResource", [](const ResponseObject& o, ListTagsOfResourceResult& out) {
         o.Objects("Tags", [&](const ResponseObject& t) {
           Tag& tag = out.tags.emplace_back();

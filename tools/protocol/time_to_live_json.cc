@@ -40,7 +40,6 @@ std::string Finish(const rapidjson::StringBuffer& buffer) {
   return {buffer.GetString(), buffer.GetSize()};
 }
 
-using client_control::ResponseObject;
 
 }  // namespace
 
@@ -124,7 +123,7 @@ std::string EncodeUpdateTimeToLiveResult(const UpdateTimeToLiveResult& result) {
 }
 
 Result<UpdateTimeToLiveResult> DecodeUpdateTimeToLiveResult(const JsonValue& body) {
-  return client_control::ReadBody<UpdateTimeToLiveResult>(
+  return ReadBody<UpdateTimeToLiveResult>(
       body, "UpdateTimeToLive", [](const ResponseObject& o, UpdateTimeToLiveResult& out) {
         o.Object("TimeToLiveSpecification", [&](const ResponseObject& spec) {
           spec.String("AttributeName", &out.time_to_live_specification.attribute_name);
@@ -155,7 +154,7 @@ std::string EncodeDescribeTimeToLiveResult(const DescribeTimeToLiveResult& resul
 }
 
 Result<DescribeTimeToLiveResult> DecodeDescribeTimeToLiveResult(const JsonValue& body) {
-  return client_control::ReadBody<DescribeTimeToLiveResult>(
+  return ReadBody<DescribeTimeToLiveResult>(
       body, "DescribeTimeToLive", [](const ResponseObject& o, DescribeTimeToLiveResult& out) {
         o.Object("TimeToLiveDescription", [&](const ResponseObject& d) {
           TimeToLiveDescription& description = out.time_to_live_description;

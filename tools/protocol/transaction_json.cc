@@ -552,24 +552,19 @@ std::string EncodeTransactGetItemsResult(const TransactGetItemsResult& result) {
 }
 
 Result<TransactWriteItemsResult> DecodeTransactWriteItemsResult(const JsonValue& body) {
-  const ResponsePath path("TransactWriteItems");
-  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
-  TransactWriteItemsResult result;
-  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacityList(&result.consumed_capacity));
-  PARTSTORE_RETURN_IF_ERROR(object.ItemCollectionMetricsByTable(&result.item_collection_metrics));
-  return result;
+  return ReadBody<TransactWriteItemsResult>(
+      body, "TransactWriteItems", [](const ResponseObject& o, TransactWriteItemsResult& out) {
+        ReadConsumedCapacityList(o, &out.consumed_capacity);
+        ReadItemCollectionMetricsByTable(o, &out.item_collection_metrics);
+      });
 }
 
 Result<TransactGetItemsResult> DecodeTransactGetItemsResult(const JsonValue& body) {
-  const ResponsePath path("TransactGetItems");
-  PARTSTORE_ASSIGN_OR_RETURN(ResponseObject object, ResponseObject::Open(body, path));
-  TransactGetItemsResult result;
-  if (const JsonValue* responses = object.Find(kResponses)) {
-    PARTSTORE_RETURN_IF_ERROR(
-        ReadItemResponses(*responses, path.Member(kResponses), &result.responses));
-  }
-  PARTSTORE_RETURN_IF_ERROR(object.ConsumedCapacityList(&result.consumed_capacity));
-  return result;
+  return ReadBody<TransactGetItemsResult>(body, "TransactGetItems",
+                                          [](const ResponseObject& o, TransactGetItemsResult& out) {
+                                            ReadItemResponses(o, kResponses, &out.responses);
+                                            ReadConsumedCapacityList(o, &out.consumed_capacity);
+                                          });
 }
 
 void WriteCancellationReasons(const std::vector<CancellationReason>& reasons, JsonWriter& w) {

@@ -1,17 +1,12 @@
-// The control plane's response reader (client_control_json.h: PathNode, Malformed,
-// ResponseObject): a server's JSON read member by member, any malformed member a Status naming its
-// path. Split from table_json.cc, whose result decoders use it with the other families'.
+// The client's response reader (response_reader.h).
+#include "tools/protocol/response_reader.h"
+
 #include <string>
 #include <string_view>
 
 #include "tools/protocol/attribute_value_json.h"
-#include "tools/protocol/client_control_json.h"
-#include "tools/protocol/request_json.h"
 
 namespace partstore::protocol {
-
-namespace client_control {
-
 namespace {
 
 // At most this many bytes of a server's text are quoted in a message.
@@ -53,8 +48,8 @@ Status Malformed(const PathNode& at, std::string_view member, std::string_view w
   return Status(Code::kInternal, std::move(message));
 }
 
-const JsonValue* ResponseObject::Find(std::string_view member) const {
-  const JsonValue* found = nullptr;
+const rapidjson::Value* ResponseObject::Find(std::string_view member) const {
+  const rapidjson::Value* found = nullptr;
   for (const auto& m : value_.GetObject()) {
     if (std::string_view(m.name.GetString(), m.name.GetStringLength()) == member) {
       found = m.value.IsNull() ? nullptr : &m.value;
@@ -80,61 +75,68 @@ void ResponseObject::UnknownEnum(std::string_view member, std::string_view text)
 }
 
 void ResponseObject::String(std::string_view member, std::string* out) const {
-  const JsonValue* value = Find(member);
+  const rapidjson::Value* value = Find(member);
   if (value == nullptr) return;
   if (!value->IsString()) return Fail(member, "a string");
   out->assign(value->GetString(), value->GetStringLength());
 }
 
 void ResponseObject::String(std::string_view member, std::optional<std::string>* out) const {
-  const JsonValue* value = Find(member);
+  const rapidjson::Value* value = Find(member);
   if (value == nullptr) return;
   if (!value->IsString()) return Fail(member, "a string");
   out->emplace(value->GetString(), value->GetStringLength());
 }
 
+void ResponseObject::Int32(std::string_view member, int32_t* out) const {
+  const rapidjson::Value* value = Find(member);
+  if (value == nullptr) return;
+  if (!value->IsInt()) return Fail(member, "a 32-bit integer");
+  *out = value->GetInt();
+}
+
 void ResponseObject::Int64(std::string_view member, int64_t* out) const {
-  const JsonValue* value = Find(member);
+  const rapidjson::Value* value = Find(member);
   if (value == nullptr) return;
   if (!value->IsInt64()) return Fail(member, "an integer");
   *out = value->GetInt64();
 }
 
 void ResponseObject::Int64(std::string_view member, std::optional<int64_t>* out) const {
-  const JsonValue* value = Find(member);
+  const rapidjson::Value* value = Find(member);
   if (value == nullptr) return;
   if (!value->IsInt64()) return Fail(member, "an integer");
   *out = value->GetInt64();
 }
 
 void ResponseObject::Double(std::string_view member, double* out) const {
-  const JsonValue* value = Find(member);
+  const rapidjson::Value* value = Find(member);
   if (value == nullptr) return;
   if (!value->IsNumber()) return Fail(member, "a number");
   *out = value->GetDouble();
 }
 
 void ResponseObject::Double(std::string_view member, std::optional<double>* out) const {
-  const JsonValue* value = Find(member);
+  const rapidjson::Value* value = Find(member);
   if (value == nullptr) return;
   if (!value->IsNumber()) return Fail(member, "a number");
   *out = value->GetDouble();
 }
 
 void ResponseObject::Bool(std::string_view member, bool* out) const {
-  const JsonValue* value = Find(member);
+  const rapidjson::Value* value = Find(member);
   if (value == nullptr) return;
   if (!value->IsBool()) return Fail(member, "a boolean");
   *out = value->GetBool();
 }
 
 void ResponseObject::StringList(std::string_view member, std::vector<std::string>* out) const {
-  const JsonValue* value = Find(member);
+  const rapidjson::Value* value = Find(member);
   if (value == nullptr) return;
   if (!value->IsArray()) return Fail(member, "an array of strings");
   std::vector<std::string> list;
   list.reserve(value->Size());
-  for (const JsonValue& element : value->GetArray()) {
+  for (const rapidjson::Value& element : value->GetArray()) {
     if (!element.IsString()) return Fail(member, "an array of strings");
     list.emplace_back(element.GetString(), element.GetStringLength());
   }
@@ -149,15 +151,27 @@ void ResponseObject::StringList(std::string_view member,
   if (!failed()) *out = std::move(list);
 }
 
-void ResponseObject::Item(std::string_view member, partstore::Item* out) const {
-  const JsonValue* value = Find(member);
-  if (value == nullptr) return;
-  Result<partstore::Item> item = DecodeItem(*value);
+namespace {
+
+// One item at `at`: DecodeItem's, or Malformed.
+Result<Item> ReadItem(const rapidjson::Value& value, const PathNode& at) {
+  if (!value.IsObject()) return Malformed(at, "", "an item");
+  Result<Item> item = DecodeItem(value);
   if (!item.ok()) {
-    std::string what = "an item: ";
+    std::string what = "a valid item: ";
     what += item.error().message();
-    return Fail(member, what);
+    return Malformed(at, "", what);
   }
+  return item;
+}
+
+}  // namespace
+
+void ResponseObject::Item(std::string_view member, partstore::Item* out) const {
+  const rapidjson::Value* value = Find(member);
+  if (value == nullptr) return;
+  Result<partstore::Item> item = ReadItem(*value, PathNode{.parent = &at_, .name = member});
+  if (!item.ok()) return Fail(item.error());
   *out = std::move(item).value();
 }
 
@@ -168,5 +182,28 @@ void ResponseObject::Item(std::string_view member, std::optional<partstore::Item
   if (!failed()) *out = std::move(item);
 }
 
-}  // namespace client_control
+void ResponseObject::Items(std::string_view member, std::vector<partstore::Item>* out,
+                           bool* present) const {
+  const rapidjson::Value* value = Find(member);
+  if (present != nullptr) *present = value != nullptr;
+  if (value == nullptr) return;
+  std::vector<partstore::Item> items;
+  if (value->IsArray()) items.reserve(value->Size());
+  Elements(member, [&](const rapidjson::Value& element, const PathNode& at) {
+    Result<partstore::Item> item = ReadItem(element, at);
+    if (!item.ok()) return Fail(item.error());
+    items.push_back(std::move(item).value());
+  });
+  if (!failed()) *out = std::move(items);
+}
+
+std::optional<ResponseObject> ResponseObject::At(const rapidjson::Value& object,
+                                                 const PathNode& at) const {
+  if (!object.IsObject()) {
+    Fail(Malformed(at, "", "an object"));
+    return std::nullopt;
+  }
+  return ResponseObject(object, at, error_);
+}
+
 }  // namespace partstore::protocol
