@@ -96,6 +96,29 @@
 #include "tools/protocol/base64.h"
 
 namespace partstore::protocol {
+
+std::string_view StringOf(const JsonValue& value) {
+  return {value.GetString(), value.GetStringLength()};
+}
+
+// The strings DynamoDB converts to a Boolean (any case): true/false, yes/no, 1/0 (dynalite
+// validations/index.js, observed against DynamoDB).
+std::optional<bool> BooleanFromString(std::string_view s) {
+  auto equals = [s](std::string_view word) {
+    return s.size() == word.size() && std::equal(s.begin(), s.end(), word.begin(),
+                                                 [](char a, char b) { return (a | 0x20) == b; });
+  };
+  if (equals("true") || equals("yes") || s == "1") return true;
+  if (equals("false") || equals("no") || s == "0") return false;
+  return std::nullopt;
+}
+
+bool BooleanOf(const JsonValue& value) {
+  if (value.IsBool()) return value.GetBool();
+  if (value.IsString()) return BooleanFromString(StringOf(value)).value_or(false);
+  return false;
+}
+
 namespace {
 
 using JsonValue = rapidjson::Value;
@@ -179,8 +202,6 @@ std::optional<Type> TypeOfMember(const JsonValue& name) {
   }
 }
 
-std::string_view StringOf(const JsonValue& v) { return {v.GetString(), v.GetStringLength()}; }
-
 // ---- Step 1: shape -------------------------------------------------------------------------
 
 // Java's view of a JSON number: an integer literal is a NUMBER_VALUE, anything with a fraction or
@@ -233,17 +254,6 @@ Status CheckBlob(const JsonValue& v) {
   if (v.IsBool() || v.IsNumber()) return Serialization(kBlobNotString);
   if (v.IsArray()) return Serialization(kBlobCollection);
   return Serialization(kStructureNotExpected);
-}
-
-// The boolean a JSON string stands for, if DynamoDB reads it as one.
-std::optional<bool> BooleanFromString(std::string_view s) {
-  auto equals = [s](std::string_view word) {
-    return s.size() == word.size() && std::equal(s.begin(), s.end(), word.begin(),
-                                                 [](char a, char b) { return (a | 0x20) == b; });
-  };
-  if (equals("true") || equals("yes") || s == "1") return true;
-  if (equals("false") || equals("no") || s == "0") return false;
-  return std::nullopt;
 }
 
 Status CheckBoolean(const JsonValue& v) {
@@ -514,10 +524,6 @@ Status DecodeBinarySet(const JsonValue& array, Value* out) {
   if (nulls > 0) return Validation(kNullAttributeValue);
   *out = Value(std::move(*set));
   return Status::Ok();
-}
-
-bool BooleanOf(const JsonValue& json) {
-  return json.IsBool() ? json.GetBool() : BooleanFromString(StringOf(json)).value_or(false);
 }
 
 // One type member's value, already known to be present (not null) and of the right JSON type.

@@ -40,6 +40,7 @@
 #include <rapidjson/writer.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -62,6 +63,21 @@ class JsonWriter : public rapidjson::Writer<rapidjson::StringBuffer> {
     EndValue(true);
   }
 };
+
+// `key` as an object member's name, `value` as a JSON string.
+inline void Key(JsonWriter& w, std::string_view key) {
+  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+}
+inline void String(JsonWriter& w, std::string_view value) {
+  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+}
+
+// A JSON string's text. REQUIRES: value.IsString().
+std::string_view StringOf(const rapidjson::Value& value);
+// The strings DynamoDB converts to a Boolean (any case): true/false, yes/no, 1/0.
+std::optional<bool> BooleanFromString(std::string_view s);
+// A Boolean member: JSON true/false, or a string DynamoDB converts; false for anything else.
+bool BooleanOf(const rapidjson::Value& value);
 
 // The RapidJSON parse flags for request bodies: iterative (the call stack stays flat however deep
 // the input nests) and strict UTF-8 (every decoded string is valid UTF-8).

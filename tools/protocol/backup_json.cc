@@ -29,32 +29,20 @@ void WriteDetails(const BackupDetails& d, JsonWriter& w) {
   w.Double(d.backup_creation_date_time);
 }
 
-void WriteKeySchema(const std::vector<KeySchemaElement>& schema, JsonWriter& w) {
-  w.Key("KeySchema");
-  w.StartArray();
-  for (const KeySchemaElement& k : schema) {
-    w.StartObject();
-    Key(w, "AttributeName", k.attribute_name);
-    Key(w, "KeyType", k.key_type == KeyRoleName::kHash ? "HASH" : "RANGE");
-    w.EndObject();
-  }
-  w.EndArray();
-}
-
 template <typename Index>
 void WriteIndexes(const char* key, const std::vector<Index>& indexes, JsonWriter& w) {
   if (indexes.empty()) return;
-  static constexpr std::string_view kProjection[] = {"KEYS_ONLY", "INCLUDE", "ALL"};
   w.Key(key);
   w.StartArray();
   for (const Index& index : indexes) {
     w.StartObject();
     Key(w, "IndexName", index.index_name);
+    w.Key("KeySchema");
     WriteKeySchema(index.key_schema, w);
     w.Key("Projection");
     w.StartObject();
     Key(w, "ProjectionType",
-        kProjection[static_cast<size_t>(
+        kProjectionTypeNames[static_cast<size_t>(
             index.projection.projection_type.value_or(ProjectionType::kAll))]);
     if (index.projection.non_key_attributes && !index.projection.non_key_attributes->empty()) {
       w.Key("NonKeyAttributes");
@@ -85,6 +73,7 @@ void WriteDescription(const BackupDescription& d, JsonWriter& w) {
   Key(w, "TableArn", t.table_arn);
   w.Key("TableSizeBytes");
   w.Int64(t.table_size_bytes);
+  w.Key("KeySchema");
   WriteKeySchema(t.key_schema, w);
   w.Key("TableCreationDateTime");
   w.Double(t.table_creation_date_time);

@@ -44,15 +44,6 @@ constexpr std::string_view kEmptyWriteRequest =
     "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
     "supported datatypes";
 
-const JsonValue* Field(const JsonValue& object, std::string_view name) {
-  if (!object.IsObject()) return nullptr;
-  const JsonValue* found = nullptr;
-  for (const auto& member : object.GetObject()) {
-    if (StringOf(member.name) == name) found = member.value.IsNull() ? nullptr : &member.value;
-  }
-  return found;
-}
-
 std::string Echo(const JsonValue& request_items, std::string_view element) {
   std::string out = "{";
   bool first = true;
@@ -77,10 +68,6 @@ void TableNames(Constraints& c, const JsonValue& request_items, std::string_view
       return;  // DynamoDB reports the map once.
     }
   }
-}
-
-void Key(JsonWriter& w, std::string_view key) {
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
 }
 
 enum GetMember { kGetRequestItems, kGetReturnConsumedCapacity, kGetMemberCount };

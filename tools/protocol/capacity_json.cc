@@ -25,12 +25,6 @@
 namespace partstore::protocol {
 namespace {
 
-void Key(JsonWriter& w, std::string_view key) {
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-}
-void String(JsonWriter& w, std::string_view value) {
-  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-}
 // A number that holds an integer as a JSON integer (5), any other as a decimal (0.5).
 void Number(JsonWriter& w, double value) {
   constexpr double kExactIntegers = 9007199254740992.0;  // 2^53
@@ -185,7 +179,6 @@ std::string EncodeInsightsRequest(const std::string& table_name,
   w.EndObject();
   return Finish(buffer);
 }
-
 
 void ReadNames(const ResponseObject& o, std::string* table_name,
                std::optional<std::string>* index_name) {

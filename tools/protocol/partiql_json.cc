@@ -16,7 +16,6 @@ namespace partstore::protocol {
 namespace {
 
 constexpr std::string_view kModelPackage = "com.amazonaws.dynamodb.v20120810.";
-constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
 
 // ---- Shapes ----
 
@@ -191,14 +190,6 @@ StatementMembers ElementMembers(const JsonValue& element, std::span<const Member
   StatementMembers m{};
   if (element.IsObject()) (void)ReadObject(element, "", specs, m);
   return m;
-}
-
-void Key(JsonWriter& w, std::string_view key) {
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-}
-
-void String(JsonWriter& w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 
 // A statement's members (the top level of ExecuteStatement, an element of a batch or of a

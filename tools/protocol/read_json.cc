@@ -24,8 +24,6 @@
 namespace partstore::protocol {
 namespace {
 
-constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
-
 enum ReadMember {
   kTableName,
   kIndexName,

@@ -79,21 +79,6 @@ Status CheckString(const JsonValue& v) {
   return Serialization(std::string(kStructureNotExpected));
 }
 
-// The strings DynamoDB converts to a Boolean (any case): true/false, yes/no, 1/0 (dynalite
-// validations/index.js, observed against DynamoDB).
-std::optional<bool> BooleanFromString(std::string_view s) {
-  auto equals = [s](std::string_view word) {
-    if (s.size() != word.size()) return false;
-    for (size_t i = 0; i < s.size(); ++i) {
-      if ((s[i] | 0x20) != word[i]) return false;
-    }
-    return true;
-  };
-  if (equals("true") || equals("yes") || s == "1") return true;
-  if (equals("false") || equals("no") || s == "0") return false;
-  return std::nullopt;
-}
-
 Status CheckBoolean(const JsonValue& v) {
   if (v.IsBool() || v.IsNull()) return Status::Ok();
   if (v.IsString()) {
@@ -372,7 +357,6 @@ Status CheckGlobalSecondaryIndexUpdate(const JsonValue& v) {
 }
 
 constexpr int64_t kIntMin = std::numeric_limits<int32_t>::min();
-constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
 
 // Java's List.toString() of a list of strings: "[a, b]".
 std::string RenderStringList(const JsonValue& array) {
@@ -389,8 +373,17 @@ std::string RenderStringList(const JsonValue& array) {
 
 }  // namespace
 
-std::string_view StringOf(const JsonValue& value) {
-  return {value.GetString(), value.GetStringLength()};
+const JsonValue* Field(const JsonValue& object, std::string_view name) {
+  if (!object.IsObject()) return nullptr;
+  const JsonValue* found = nullptr;
+  for (const auto& member : object.GetObject()) {
+    if (StringOf(member.name) == name) found = member.value.IsNull() ? nullptr : &member.value;
+  }
+  return found;
+}
+
+const JsonValue* Field(const JsonValue* object, std::string_view name) {
+  return object == nullptr ? nullptr : Field(*object, name);
 }
 
 Status CheckShape(const JsonValue& value, Shape shape) {
@@ -594,12 +587,6 @@ size_t EnumIndex(const JsonValue& value, std::span<const std::string_view> names
     if (names[i] == text) return i;
   }
   return 0;  // Unreachable after Constraints::Enum.
-}
-
-bool BooleanOf(const JsonValue& value) {
-  if (value.IsBool()) return value.GetBool();
-  if (value.IsString()) return BooleanFromString(StringOf(value)).value_or(false);
-  return false;
 }
 
 int64_t IntegerOf(const JsonValue& value) {

@@ -19,6 +19,7 @@
 #include <rapidjson/document.h>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -106,6 +107,15 @@ inline constexpr std::string_view kStreamViewTypeSet =
 // set: [ALL, INCLUDE, KEYS_ONLY]" at 'localSecondaryIndexes.1.member.projection.projectionType'.
 inline constexpr std::string_view kProjectionTypeSet = "[ALL, INCLUDE, KEYS_ONLY]";
 
+// The table enums' spellings, index = the enum's value (KeyRoleName, KeyType, BillingMode,
+// ProjectionType, StreamViewType), for both directions (Constraints::Enum / EnumOf and writers).
+inline constexpr std::string_view kKeyTypeNames[] = {"HASH", "RANGE"};
+inline constexpr std::string_view kScalarTypeNames[] = {"B", "N", "S"};
+inline constexpr std::string_view kBillingModeNames[] = {"PROVISIONED", "PAY_PER_REQUEST"};
+inline constexpr std::string_view kProjectionTypeNames[] = {"KEYS_ONLY", "INCLUDE", "ALL"};
+inline constexpr std::string_view kStreamViewTypeNames[] = {"KEYS_ONLY", "NEW_IMAGE", "OLD_IMAGE",
+                                                            "NEW_AND_OLD_IMAGES"};
+
 // DynamoDB reports at most this many violations per request.
 inline constexpr size_t kMaxViolations = 10;
 
@@ -149,8 +159,15 @@ inline constexpr std::string_view kSelectNames[] = {"ALL_ATTRIBUTES", "ALL_PROJE
 inline constexpr std::string_view kConditionalOperatorNames[] = {"AND", "OR"};
 
 // ---- Step 3: values ---------------------------------------------------------------------------
+// (StringOf and BooleanOf: attribute_value_json.h.)
 
-std::string_view StringOf(const JsonValue& value);
+// The last occurrence of member `name` of `object`, or null (absent, null, or `object` null or
+// not an object).
+const JsonValue* Field(const JsonValue& object, std::string_view name);
+const JsonValue* Field(const JsonValue* object, std::string_view name);
+
+// The largest Integer (int32) member, the bound of every Limit.
+inline constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
 
 // The index of `value` (a string that passed Constraints::Enum) in `names`.
 size_t EnumIndex(const JsonValue& value, std::span<const std::string_view> names);
@@ -159,8 +176,6 @@ E EnumOf(const JsonValue* value, std::span<const std::string_view> names, E abse
   return value == nullptr ? absent : static_cast<E>(EnumIndex(*value, names));
 }
 
-// A Boolean member (JSON true/false, or the strings DynamoDB converts).
-bool BooleanOf(const JsonValue& value);
 // An Integer / Long member, truncated toward zero if it has a fraction.
 int64_t IntegerOf(const JsonValue& value);
 // A Double member (any JSON number).

@@ -23,13 +23,6 @@
 namespace partstore::protocol {
 namespace {
 
-void Key(JsonWriter& w, std::string_view key) {
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-}
-void String(JsonWriter& w, std::string_view value) {
-  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-}
-
 // One response object: `write_members(writer)` between StartObject and EndObject.
 template <typename WriteMembers>
 std::string EncodeObject(WriteMembers write_members) {

@@ -9,22 +9,6 @@
 namespace partstore::protocol {
 namespace {
 
-void Key(JsonWriter& w, std::string_view key) {
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-}
-void String(JsonWriter& w, std::string_view value) {
-  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-}
-
-const JsonValue* Field(const JsonValue& object, std::string_view name) {
-  if (!object.IsObject()) return nullptr;
-  const JsonValue* found = nullptr;
-  for (const auto& member : object.GetObject()) {
-    if (StringOf(member.name) == name) found = member.value.IsNull() ? nullptr : &member.value;
-  }
-  return found;
-}
-
 // An Integer / Long member ReadMembers found, or absent.
 std::optional<int64_t> OptionalInteger(const JsonValue* value) {
   if (value == nullptr) return std::nullopt;

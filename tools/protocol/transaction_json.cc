@@ -62,16 +62,6 @@ Status CheckStructOuter(const JsonValue& v, std::string_view name, bool in_colle
       std::string(in_collection ? kUnexpectedValueType : kUnexpectedFieldType));
 }
 
-// The last occurrence of member `name` of `object`, or null (absent, null, or not an object).
-const JsonValue* Field(const JsonValue* object, std::string_view name) {
-  if (object == nullptr || !object->IsObject()) return nullptr;
-  const JsonValue* found = nullptr;
-  for (const auto& member : object->GetObject()) {
-    if (StringOf(member.name) == name) found = member.value.IsNull() ? nullptr : &member.value;
-  }
-  return found;
-}
-
 // ---- The actions ----
 
 // The members of a write action, in one layout for all four (a spec with an empty name is a
@@ -340,10 +330,6 @@ constexpr MemberSpec kGetRequestMembers[kGetRequestMemberCount] = {
 };
 
 // ---- Encoding ----
-
-void Key(JsonWriter& w, std::string_view key) {
-  w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-}
 
 // The response members.
 constexpr std::string_view kResponses = "Responses";
