@@ -611,6 +611,14 @@ TEST(DecodeBatchTest, WriteItemsErrors) {
             "failed to satisfy constraint: Map keys must satisfy constraint: [Member must have "
             "length less than or equal to 255, Member must have length greater than or equal to "
             "3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]");
+  // BatchGetItem's echo counts each table's Keys.
+  auto get = Decode(DecodeBatchGetItemRequest,
+                    R"({"RequestItems": {"a": {"Keys": [{"k": {"S": "1"}}, {"k": {"S": "2"}}]}}})");
+  EXPECT_EQ(ErrorOf(get),
+            "Validation: 1 validation error detected: Value '{a=[2 keys]}' at 'requestItems' "
+            "failed to satisfy constraint: Map keys must satisfy constraint: [Member must have "
+            "length less than or equal to 255, Member must have length greater than or equal to "
+            "3, Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+]");
 }
 
 }  // namespace

@@ -44,6 +44,22 @@ constexpr std::string_view kEmptyWriteRequest =
     "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
     "supported datatypes";
 
+// The member names of a KeysAndAttributes and of a WriteRequest, as the decoders read them and
+// the encoders write them.
+constexpr std::string_view kKeys = "Keys";
+constexpr std::string_view kProjectionExpression = "ProjectionExpression";
+constexpr std::string_view kExpressionAttributeNames = "ExpressionAttributeNames";
+constexpr std::string_view kAttributesToGet = "AttributesToGet";
+constexpr std::string_view kConsistentRead = "ConsistentRead";
+constexpr std::string_view kPutRequest = "PutRequest";
+constexpr std::string_view kDeleteRequest = "DeleteRequest";
+constexpr std::string_view kPutItem = "Item";
+constexpr std::string_view kDeleteKey = "Key";
+// The results' members.
+constexpr std::string_view kResponses = "Responses";
+constexpr std::string_view kUnprocessedKeys = "UnprocessedKeys";
+constexpr std::string_view kUnprocessedItems = "UnprocessedItems";
+
 std::string Echo(const JsonValue& request_items, std::string_view element) {
   std::string out = "{";
   bool first = true;
@@ -52,7 +68,9 @@ std::string Echo(const JsonValue& request_items, std::string_view element) {
     first = false;
     out += StringOf(entry.name);
     out += "=[";
-    size_t count = entry.value.IsArray() ? entry.value.Size() : 0;
+    // BatchWriteItem's value is the list of requests, BatchGetItem's a KeysAndAttributes.
+    const JsonValue* list = entry.value.IsArray() ? &entry.value : Field(entry.value, kKeys);
+    const size_t count = list != nullptr && list->IsArray() ? list->Size() : 0;
     out += std::to_string(count) + " " + std::string(element) + (count == 1 ? "" : "s") + "]";
   }
   out += "}";
@@ -87,22 +105,6 @@ constexpr MemberSpec kWriteMembers[kWriteMemberCount] = {
     {"ReturnConsumedCapacity", Shape::kString},
     {"ReturnItemCollectionMetrics", Shape::kString},
 };
-
-// The member names of a KeysAndAttributes and of a WriteRequest, as the decoders read them and
-// the encoders write them.
-constexpr std::string_view kKeys = "Keys";
-constexpr std::string_view kProjectionExpression = "ProjectionExpression";
-constexpr std::string_view kExpressionAttributeNames = "ExpressionAttributeNames";
-constexpr std::string_view kAttributesToGet = "AttributesToGet";
-constexpr std::string_view kConsistentRead = "ConsistentRead";
-constexpr std::string_view kPutRequest = "PutRequest";
-constexpr std::string_view kDeleteRequest = "DeleteRequest";
-constexpr std::string_view kPutItem = "Item";
-constexpr std::string_view kDeleteKey = "Key";
-// The results' members.
-constexpr std::string_view kResponses = "Responses";
-constexpr std::string_view kUnprocessedKeys = "UnprocessedKeys";
-constexpr std::string_view kUnprocessedItems = "UnprocessedItems";
 
 // One table's KeysAndAttributes object (RequestItems of a request, UnprocessedKeys of a result).
 void WriteKeysAndAttributes(const KeysAndAttributes& keys, JsonWriter& writer) {
