@@ -2,7 +2,8 @@
 //
 // Pure integer functions. Read units are counted in *half* units so that eventually consistent
 // reads (0.5 RCU per 4 KB) stay integral; write units are whole. DynamoDB reports capacity as a
-// decimal: HalfUnitsToDouble converts half units to it.
+// decimal: HalfUnitsToDouble (partstore/consumed_capacity.h) converts half units to it. An engine
+// helper, not part of the public API: a ConsumedCapacity reports what an operation cost.
 //
 //   read:  ceil(bytes / 4 KB) units, at least 1; eventually consistent x0.5, strongly consistent
 //          x1, transactional x2.
@@ -42,11 +43,6 @@ constexpr int64_t ReadHalfUnits(uint64_t bytes, ReadConsistency consistency) {
 constexpr int64_t WriteUnits(uint64_t bytes, WriteKind kind) {
   const uint64_t blocks = bytes == 0 ? 1 : (bytes + kWriteUnitBytes - 1) / kWriteUnitBytes;
   return static_cast<int64_t>(kind == WriteKind::kTransactional ? blocks * 2 : blocks);
-}
-
-// Half units as the decimal DynamoDB reports (exact: a multiple of 0.5).
-constexpr double HalfUnitsToDouble(int64_t half_units) {
-  return static_cast<double>(half_units) / 2.0;
 }
 
 }  // namespace partstore

@@ -35,6 +35,8 @@
 #include <new>
 #include <vector>
 
+#include "core/stored_item_projection.h"
+
 namespace partstore {
 
 // The encoder, the trusted readers the views use, and the checking decoder. One struct so that
@@ -451,6 +453,9 @@ struct StoredItemCodec {
     r.p = elements.end;
     return Status::Ok();
   }
+
+  // ProjectStoredItem (core/stored_item_projection.h).
+  static StoredItem Project(const StoredItem& source, std::vector<std::string_view> names);
 };
 
 namespace {
@@ -522,7 +527,7 @@ Result<StoredItem> StoredItem::Decode(std::string_view bytes) {
   return StoredItem(rep);
 }
 
-StoredItem StoredItem::Project(const StoredItem& source, std::vector<std::string_view> names) {
+StoredItem StoredItemCodec::Project(const StoredItem& source, std::vector<std::string_view> names) {
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   // The chosen entries' byte ranges in the source's body (entries and names are both sorted).
@@ -550,7 +555,7 @@ StoredItem StoredItem::Project(const StoredItem& source, std::vector<std::string
   if (kept.size() == map.size()) return source;
 
   const size_t length = Codec::IndexedLength(kept.size(), n);
-  Rep* rep = Allocate(length, item_size);
+  StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
   Codec::Writer writer{rep->bytes(), nullptr};
   const uint8_t width = Codec::WidthFor(n);
   writer.Varint(static_cast<uint32_t>(kept.size()));
@@ -567,6 +572,10 @@ StoredItem StoredItem::Project(const StoredItem& source, std::vector<std::string
   }
   assert(writer.d == rep->bytes() + length);
   return StoredItem(rep);
+}
+
+StoredItem ProjectStoredItem(const StoredItem& source, std::vector<std::string_view> names) {
+  return StoredItemCodec::Project(source, std::move(names));
 }
 
 MapView StoredItem::attributes() const {

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/capacity_units.h"
 #include "core/expr/projection.h"
 #include "shard/constraints.h"
 #include "shard/database_state.h"

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/capacity_units.h"
 #include "shard/constraints.h"
 #include "shard/database_state.h"
 

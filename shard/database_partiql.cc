@@ -24,6 +24,7 @@
 #include "partstore/database.h"
 #include "partstore/error_detail.h"
 #include "shard/constraints.h"
+#include "shard/database_state.h"
 #include "shard/partiql_compile.h"
 
 namespace partstore {

@@ -35,6 +35,10 @@
 namespace partstore {
 // ResourceNotFoundException for a table name no table holds (shard/database.cc).
 Status TableNotFound(std::string_view name);
+// TransactionCanceledException with its reasons (one per action, in order) and DynamoDB's message
+// listing their codes (shard/transaction.cc); users read the reasons from the Status's
+// ErrorDetail.
+Status TransactionCanceledError(std::vector<CancellationReason> reasons);
 }  // namespace partstore
 
 namespace partstore::internal {

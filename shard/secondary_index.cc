@@ -6,6 +6,7 @@
 
 #include "core/item_attribute.h"
 #include "core/key_encoding.h"
+#include "core/stored_item_projection.h"
 
 namespace partstore {
 
@@ -114,7 +115,7 @@ std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOf(const StoredItem& 
 
 StoredItem SecondaryIndex::Project(const StoredItem& item) const {
   if (definition_.projection == ProjectionType::kAll) return item;
-  return StoredItem::Project(item, projected_views_);
+  return ProjectStoredItem(item, projected_views_);
 }
 
 bool SecondaryIndex::SharesBuffer(const StoredItem& item) const {

@@ -124,7 +124,7 @@ class SecondaryIndex {
   IndexDefinition definition_;
   KeySchema table_key_;
   std::vector<std::string> projected_;  // sorted: keys + non-key attributes (not for ALL)
-  std::vector<std::string_view> projected_views_;  // the same, for StoredItem::Project
+  std::vector<std::string_view> projected_views_;  // the same, for ProjectStoredItem
   StripeSet stripes_;
 };
 

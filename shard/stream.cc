@@ -10,6 +10,8 @@
 #include <ctime>
 #include <limits>
 
+#include "core/stored_item_projection.h"
+
 namespace partstore {
 
 namespace {
@@ -224,7 +226,7 @@ void Stream::Append(uint64_t hash, const StoredItem& old_item, const StoredItem&
   if (!entry.new_item && !entry.old_item) {
     std::vector<std::string_view> names{identity_.key_schema.partition.name};
     if (identity_.key_schema.sort) names.push_back(identity_.key_schema.sort->name);
-    (new_item ? entry.new_item : entry.old_item) = StoredItem::Project(any, std::move(names));
+    (new_item ? entry.new_item : entry.old_item) = ProjectStoredItem(any, std::move(names));
   }
 
   const int64_t now = Now();

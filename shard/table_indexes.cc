@@ -12,6 +12,7 @@
 #include <mutex>
 #include <shared_mutex>
 
+#include "core/capacity_units.h"
 #include "shard/index_definitions.h"
 #include "shard/table.h"
 #include "shard/throughput_settings.h"

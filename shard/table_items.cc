@@ -10,6 +10,7 @@
 // item's size when one existed, else 1).
 #include <utility>
 
+#include "core/capacity_units.h"
 #include "core/expr/evaluate.h"
 #include "core/expr/projection.h"
 #include "core/expr/update.h"

@@ -6,6 +6,7 @@
 // as a new one).
 #include <algorithm>
 
+#include "core/stored_item_projection.h"
 #include "shard/persist/write_ahead_log.h"
 #include "shard/table.h"
 
@@ -81,7 +82,7 @@ void Table::LogChange(persist::WriteAheadLog& log, const StoredItem& old_item,
   }
   std::vector<std::string_view> names{key_schema_.partition.name};
   if (key_schema_.sort) names.push_back(key_schema_.sort->name);
-  const StoredItem key = StoredItem::Project(old_item, std::move(names));
+  const StoredItem key = ProjectStoredItem(old_item, std::move(names));
   persist::AppendChange(log, number, /*erase=*/true, key.encoding());
 }
 

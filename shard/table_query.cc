@@ -6,6 +6,7 @@
 // summed, then rounded up to 4 KB once; 0.5x when eventually consistent.
 #include <string>
 
+#include "core/capacity_units.h"
 #include "core/expr/key_condition.h"
 #include "core/expr/legacy.h"
 #include "core/key_encoding.h"

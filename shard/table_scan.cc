@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/capacity_units.h"
 #include "core/key_encoding.h"
 #include "shard/prepared.h"
 #include "shard/read_page.h"

@@ -7,6 +7,7 @@
 // deleted item for a delete (2 when there is none); a ConditionCheck is charged as a delete of
 // the item it checks would be (its size, 2 units when missing). Index writes cost what a
 // standard write to the index costs.
+#include "core/capacity_units.h"
 #include "core/expr/evaluate.h"
 #include "core/expr/update.h"
 #include "partstore/error_detail.h"

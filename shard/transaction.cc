@@ -30,6 +30,7 @@
 #include <set>
 #include <shared_mutex>
 
+#include "core/capacity_units.h"
 #include "core/expr/projection.h"
 #include "partstore/error_detail.h"
 #include "shard/database_state.h"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/item_attribute.h"
+#include "core/stored_item_projection.h"
 
 namespace partstore::expr {
 namespace {
@@ -159,7 +160,7 @@ StoredItem ProjectStored(const ProjectionExpression& projection, const StoredIte
     }
     names.push_back(path.elements[0].name);
   }
-  return StoredItem::Project(item, std::move(names));
+  return ProjectStoredItem(item, std::move(names));
 }
 
 }  // namespace partstore::expr

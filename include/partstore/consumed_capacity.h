@@ -17,9 +17,12 @@
 #include <optional>
 #include <string>
 
-#include "partstore/capacity_units.h"
-
 namespace partstore {
+
+// Half units as the decimal DynamoDB reports (exact: a multiple of 0.5).
+constexpr double HalfUnitsToDouble(int64_t half_units) {
+  return static_cast<double>(half_units) / 2.0;
+}
 
 enum class ReturnConsumedCapacity : uint8_t { kNone, kTotal, kIndexes };
 

@@ -143,14 +143,16 @@ class Database final : public Store {
   // DeleteTable refuses a table with DeletionProtectionEnabled (partstore/table_settings.h).
   Result<TagResourceResult> TagResource(const TagResourceRequest& request) override;
   Result<TagResourceResult> UntagResource(const UntagResourceRequest& request) override;
-  Result<ListTagsOfResourceResult> ListTagsOfResource(const ListTagsOfResourceRequest& request) override;
+  Result<ListTagsOfResourceResult> ListTagsOfResource(
+      const ListTagsOfResourceRequest& request) override;
 
   // Time to Live (partstore/time_to_live.h): DynamoDB's checks and messages (the attribute name
   // 1..255 bytes; ValidationException when enabling an enabled table, disabling a disabled one,
   // naming another attribute than the enabled one, or changing again within
   // change_interval_seconds).
   Result<UpdateTimeToLiveResult> UpdateTimeToLive(const UpdateTimeToLiveRequest& request) override;
-  Result<DescribeTimeToLiveResult> DescribeTimeToLive(const DescribeTimeToLiveRequest& request) override;
+  Result<DescribeTimeToLiveResult> DescribeTimeToLive(
+      const DescribeTimeToLiveRequest& request) override;
   // Deletes now every item of a TTL-enabled table that expired at least expiry_delay_seconds ago
   // (what the sweeper runs); the number deleted.
   int64_t DeleteExpiredItems();
@@ -256,7 +258,8 @@ class Database final : public Store {
   // parameters). A ClientRequestToken seen in the last 10 minutes returns the first result
   // (IdempotentParameterMismatchException if the request differs, TransactionInProgressException
   // while the first still runs). TransactGetItems: responses[i] is absent for a missing item.
-  Result<TransactWriteItemsResult> TransactWriteItems(const TransactWriteItemsRequest& request) override;
+  Result<TransactWriteItemsResult> TransactWriteItems(
+      const TransactWriteItemsRequest& request) override;
   Result<TransactGetItemsResult> TransactGetItems(const TransactGetItemsRequest& request) override;
   // TransactWriteItems through the write-sharding policies (logical keys, as the Sharded*
   // operations): a random-suffix Delete becomes one delete per shard (the 100-action limit
@@ -279,7 +282,8 @@ class Database final : public Store {
   Result<ExecuteStatementResult> ExecuteStatement(const ExecuteStatementRequest& request) override;
   Result<BatchExecuteStatementResult> BatchExecuteStatement(
       const BatchExecuteStatementRequest& request) override;
-  Result<ExecuteTransactionResult> ExecuteTransaction(const ExecuteTransactionRequest& request) override;
+  Result<ExecuteTransactionResult> ExecuteTransaction(
+      const ExecuteTransactionRequest& request) override;
 
   // ---- Capacity simulation (partstore's extensions, Partstore.<Op> on the wire) ----
   // Each needs capacity simulation on, else ValidationException; AdvanceClock needs the manual

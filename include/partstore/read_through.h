@@ -8,13 +8,14 @@
 //   // error of the read or of the load.
 //
 // GetOrLoad reads the item; a hit is an item whose TTL attribute (when one is configured) has
-// not passed, on the store's clock (Store::EpochSeconds(): partstore/time_to_live.h for the engine), whether or not the sweeper has
-// deleted it yet: a cache never answers with an expired item. On a miss it calls the loader and
-// stores what it returns with the TTL attribute set to now + ttl_seconds (enable TTL on the table
-// with that attribute, UpdateTimeToLive, to have the sweeper reclaim them). Concurrent misses of
-// one key load once: the first caller loads, the others wait for its result (single flight).
-// A loader's error, or an exception it throws, is returned to every caller waiting on that load
-// and nothing is stored; std::nullopt ("no such item") is returned and not stored.
+// not passed, on the store's clock (Store::EpochSeconds(): partstore/time_to_live.h for the
+// engine), whether or not the sweeper has deleted it yet: a cache never answers with an expired
+// item. On a miss it calls the loader and stores what it returns with the TTL attribute set to now
+// + ttl_seconds (enable TTL on the table with that attribute, UpdateTimeToLive, to have the sweeper
+// reclaim them). Concurrent misses of one key load once: the first caller loads, the others wait
+// for its result (single flight). A loader's error, or an exception it throws, is returned to every
+// caller waiting on that load and nothing is stored; std::nullopt ("no such item") is returned and
+// not stored.
 //
 // Any Store will do: the in-process engine, or a RemoteStore in front of DynamoDB.
 //
@@ -31,9 +32,9 @@
 #include <string>
 #include <unordered_map>
 
-#include "partstore/store.h"
 #include "partstore/item.h"
 #include "partstore/status.h"
+#include "partstore/store.h"
 
 namespace partstore {
 

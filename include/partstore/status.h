@@ -60,7 +60,7 @@ enum class Code : uint8_t {
   kBackupNotFound,                   // BackupNotFoundException.
   kTableAlreadyExists,               // TableAlreadyExistsException (a restore's target).
   kInvalidRestoreTime,               // InvalidRestoreTimeException.
-  kDuplicateItem,                    // DuplicateItemException (a PartiQL INSERT of an existing key).
+  kDuplicateItem,                    // DuplicateItemException (PartiQL INSERT of an existing key).
   kUnrecognizedClient,               // UnrecognizedClientException: an access key the server
                                      // does not know.
   kInvalidSignature,                 // InvalidSignatureException: a request signed with the

@@ -8,7 +8,8 @@
 // Code written against a Store runs unchanged against either, in the spirit of LevelDB's abstract
 // DB: the typed builders, QueryAll / ScanAll and ReadThrough take a Store&.
 //
-//   std::unique_ptr<partstore::Store> store = ...;   // Database::Open(...) or RemoteStore::Open(...)
+//   // Database::Open(...) or RemoteStore::Open(...):
+//   std::unique_ptr<partstore::Store> store = ...;
 //   auto put = store->PutItem({.table_name = "Orders", .item = item,
 //                              .condition_expression = "attribute_not_exists(PK)"});
 //   if (!put.ok() && put.status().code() == partstore::Code::kConditionalCheckFailed) { ... }

@@ -253,13 +253,6 @@ class StoredItem {
   // `bytes` is the `item` part of the layout (what encoding() returns), without the header.
   // Errors are Code::kInternal, naming what is wrong.
   static Result<StoredItem> Decode(std::string_view bytes);
-  // A StoredItem holding only the top-level attributes of `source` named in `names` (any order;
-  // names `source` lacks are skipped), in a new buffer: the chosen attributes' bytes are copied
-  // as they are, no tree is built (this is how a KEYS_ONLY or INCLUDE index entry is made). When
-  // every attribute of `source` is named, it returns `source` itself (one more reference to its
-  // buffer, no copy). REQUIRES: !source.empty().
-  static StoredItem Project(const StoredItem& source, std::vector<std::string_view> names);
-
   bool empty() const { return rep_ == nullptr; }
   explicit operator bool() const { return rep_ != nullptr; }
 

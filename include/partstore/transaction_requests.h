@@ -75,9 +75,4 @@ struct TransactGetItemsResult {
   std::vector<ConsumedCapacity> consumed_capacity{};  // one per table, when asked for
 };
 
-// TransactionCanceledException with its reasons (one per action, in order) and DynamoDB's message
-// listing their codes. Used by the engine to build results; users read the Status instead (its
-// ErrorDetail holds the reasons).
-Status TransactionCanceledError(std::vector<CancellationReason> reasons);
-
 }  // namespace partstore

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "partstore/capacity_units.h"
+#include "core/capacity_units.h"
+#include "partstore/consumed_capacity.h"
 
 namespace partstore {
 namespace {

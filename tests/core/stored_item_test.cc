@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/stored_item_projection.h"
 #include "partstore/item.h"
 #include "partstore/value.h"
 #include "tests/core/number_testutil.h"
@@ -187,19 +188,19 @@ TEST(StoredItemTest, ProjectionKeepsTheChosenAttributesAsEncodingThemWould) {
     }
     std::shuffle(chosen.begin(), chosen.end(), rng);
     const std::vector<std::string_view> names(chosen.begin(), chosen.end());
-    const StoredItem projected = StoredItem::Project(stored, names);
+    const StoredItem projected = ProjectStoredItem(stored, names);
     const StoredItem want = StoredItem::Encode(subset);
     EXPECT_EQ(projected.encoding(), want.encoding());
     EXPECT_EQ(projected.item_size(), ItemSize(subset));
     EXPECT_EQ(projected.SharesBufferWith(stored), subset.size() == item.size());
   }
   const StoredItem stored = StoredItem::Encode({{"PK", "a"}, {"SK", "b"}, {"x", 1}});
-  const StoredItem all = StoredItem::Project(stored, {"x", "SK", "PK", "nope"});
+  const StoredItem all = ProjectStoredItem(stored, {"x", "SK", "PK", "nope"});
   EXPECT_TRUE(all.SharesBufferWith(stored));  // as an ALL projection: one more reference
   EXPECT_EQ(stored.use_count(), 2u);
-  const StoredItem keys = StoredItem::Project(stored, {"SK", "PK"});
+  const StoredItem keys = ProjectStoredItem(stored, {"SK", "PK"});
   EXPECT_TRUE((keys == Item{{"PK", "a"}, {"SK", "b"}}));
-  EXPECT_EQ(StoredItem::Project(stored, {}).encoding(), StoredItem::Encode({}).encoding());
+  EXPECT_EQ(ProjectStoredItem(stored, {}).encoding(), StoredItem::Encode({}).encoding());
   EXPECT_TRUE(StoredItem::Decode(keys.encoding()).ok());
 }
 

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/stored_item_projection.h"
 #include "core/expr/evaluate.h"
 #include "core/expr/projection.h"
 #include "partstore/item.h"
@@ -107,7 +108,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     take = !take;
   }
-  const StoredItem projected = StoredItem::Project(*decoded, names);
+  const StoredItem projected = ProjectStoredItem(*decoded, names);
   Check(projected.encoding() == StoredItem::Encode(subset).encoding());
   Check(projected.item_size() == partstore::ItemSize(subset));
   // Pairs of the first attributes: equality of encodings, conditions and projections.

@@ -36,8 +36,8 @@
 #include <string>
 #include <vector>
 
+#include "core/capacity_units.h"
 #include "core/key_encoding.h"
-#include "partstore/capacity_units.h"
 #include "partstore/item.h"
 #include "partstore/key.h"
 #include "partstore/table_requests.h"

@@ -38,13 +38,13 @@
 #include <utility>
 #include <vector>
 
+#include "core/capacity_units.h"
 #include "core/expr/evaluate.h"
 #include "core/expr/key_condition.h"
 #include "core/expr/parser.h"
 #include "core/expr/resolve.h"
 #include "core/expr/update.h"
 #include "partstore/batch_requests.h"
-#include "partstore/capacity_units.h"
 #include "partstore/error_detail.h"
 #include "partstore/item.h"
 #include "partstore/item_requests.h"

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "partstore/capacity_units.h"
+#include "core/capacity_units.h"
 #include "partstore/database.h"
 #include "partstore/item.h"
 #include "partstore/key.h"

@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "partstore/capacity_units.h"
+#include "core/capacity_units.h"
 #include "tools/protocol/client_control_json.h"
 #include "tools/protocol/request_json.h"
 
