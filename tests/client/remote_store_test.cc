@@ -375,6 +375,74 @@ const UpdateItemRequest kAdd{
     .update_expression = "ADD n :one",
     .expression_attribute_values = AttributeMap{{":one", Value(Number::Parse("1").value())}}};
 
+// A server that reads each request and then answers too slowly: not at all (silent), or one
+// byte of a valid response every `byte_interval` (trickling).
+class SlowServer {
+ public:
+  explicit SlowServer(milliseconds byte_interval)
+      : byte_interval_(byte_interval),
+        acceptor_(ioc_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
+    thread_ = std::thread([this] { Serve(); });
+  }
+  ~SlowServer() {
+    stop_ = true;
+    boost::asio::io_context ioc;
+    boost::asio::ip::tcp::socket wake(ioc);
+    boost::system::error_code ec;
+    wake.connect({boost::asio::ip::make_address("127.0.0.1"), port()}, ec);
+    thread_.join();
+  }
+  uint16_t port() const { return acceptor_.local_endpoint().port(); }
+
+ private:
+  void Serve() {
+    while (!stop_) {
+      boost::asio::ip::tcp::socket socket(ioc_);
+      boost::system::error_code ec;
+      acceptor_.accept(socket, ec);
+      if (ec || stop_) return;
+      boost::asio::streambuf buffer;
+      boost::asio::read_until(socket, buffer, "\r\n\r\n", ec);
+      const std::string answer = FakeServer::Ok("{}");
+      for (size_t i = 0; !ec && !stop_ && i < answer.size(); ++i) {
+        if (byte_interval_.count() == 0) {  // silent: until the client leaves
+          char byte;
+          socket.read_some(boost::asio::buffer(&byte, 1), ec);
+          break;
+        }
+        std::this_thread::sleep_for(byte_interval_);
+        boost::asio::write(socket, boost::asio::buffer(&answer[i], 1), ec);
+      }
+    }
+  }
+
+  milliseconds byte_interval_;
+  boost::asio::io_context ioc_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// The request timeout bounds the whole exchange: a server that never answers, and one whose
+// every byte comes in time for the socket but whose response would take 6 s in all.
+TEST(RemoteStoreTest, RequestTimeoutBoundsTheWholeResponse) {
+  for (const milliseconds interval : {milliseconds(0), milliseconds(50)}) {
+    SlowServer server(interval);
+    RemoteOptions o = Options(server.port());
+    o.request_timeout = milliseconds(300);
+    o.retry.max_attempts = 1;
+    auto store = OpenOrDie(o);
+    const auto start = Clock::now();
+    auto got = store->GetItem(kGet);
+    const auto took = Clock::now() - start;
+    ASSERT_FALSE(got.ok()) << "byte interval " << interval.count() << " ms";
+    EXPECT_NE(got.status().message().find("timeout"), std::string_view::npos)
+        << got.status().ToString();
+    EXPECT_GE(took, milliseconds(290));
+    EXPECT_LT(took, milliseconds(1500)) << "byte interval " << interval.count() << " ms";
+  }
+}
+
 TEST(RemoteStoreTest, ResponsesThatAreNotJsonAreErrors) {
   FakeServer server({FakeServer::Ok("this is not JSON"), FakeServer::Ok("[1, 2]"),
                      FakeServer::Ok(R"({"Item": "a string"})")});

@@ -5,6 +5,8 @@
 #include <openssl/ssl.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/uio.h>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -36,9 +38,18 @@ using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
 using beast::error_code;
 
-// A TCP socket in non-blocking mode whose synchronous reads and writes wait with poll() until a
-// deadline. It meets Asio's SyncReadStream / SyncWriteStream requirements, so Beast's parser and
-// the SSL stream run on it unchanged.
+// A TCP socket whose synchronous reads and writes end at a deadline. It meets Asio's
+// SyncReadStream / SyncWriteStream requirements, so Beast's parser and the SSL stream run on it
+// unchanged.
+//
+// Once connected, the socket blocks, and the kernel bounds each read and write with SO_RCVTIMEO /
+// SO_SNDTIMEO: a request costs one send and one recv, where a non-blocking socket needs a poll()
+// before its recv (the response is never there right after the request left): a third system
+// call, and a second wake-up of the thread. The timeouts are set again only when the time left is
+// shorter than the one set (so that no call outlives the deadline) or less than half of it (so
+// that a call does not give up early again and again); requests of one connection normally leave
+// both as they are. Connecting uses non-blocking mode and poll(), as the connect timeout is its
+// own.
 class DeadlineSocket {
  public:
   using executor_type = tcp::socket::executor_type;
@@ -51,29 +62,20 @@ class DeadlineSocket {
   const lowest_layer_type& lowest_layer() const { return socket_.lowest_layer(); }
   tcp::socket& socket() { return socket_; }
   void set_deadline(Clock::time_point deadline) { deadline_ = deadline; }
-  // The next read waits (poll) before it tries: right after a request is written, its response
-  // is never there yet, and a read that fails with EAGAIN would be a wasted system call.
-  void WaitBeforeNextRead() { wait_first_ = true; }
+
+  // After a connect: blocking mode, the kernel's timeouts unset.
+  void StartBlocking(error_code& ec) {
+    socket_.non_blocking(false, ec);
+    armed_[0] = armed_[1] = std::chrono::milliseconds::zero();
+  }
 
   template <class Buffers>
   size_t read_some(const Buffers& buffers, error_code& ec) {
-    if (wait_first_) {
-      wait_first_ = false;
-      if (!Wait(POLLIN, ec)) return 0;
-    }
-    for (;;) {
-      const size_t n = socket_.read_some(buffers, ec);
-      if (ec != net::error::would_block && ec != net::error::try_again) return n;
-      if (!Wait(POLLIN, ec)) return 0;
-    }
+    return Transfer(buffers, /*read=*/true, ec);
   }
   template <class Buffers>
   size_t write_some(const Buffers& buffers, error_code& ec) {
-    for (;;) {
-      const size_t n = socket_.write_some(buffers, ec);
-      if (ec != net::error::would_block && ec != net::error::try_again) return n;
-      if (!Wait(POLLOUT, ec)) return 0;
-    }
+    return Transfer(buffers, /*read=*/false, ec);
   }
   // The throwing overloads the stream concepts require; this file only calls the ones above.
   template <class Buffers>
@@ -91,7 +93,8 @@ class DeadlineSocket {
     return n;
   }
 
-  // Waits until the socket is ready for `events` or the deadline passes (ec: timeout).
+  // Non-blocking mode only (connecting): waits until the socket is ready for `events` or the
+  // deadline passes (ec: timeout).
   bool Wait(short events, error_code& ec) {
     for (;;) {
       const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline_ - Clock::now());
@@ -110,9 +113,68 @@ class DeadlineSocket {
   }
 
  private:
+  static constexpr size_t kMaxBuffers = 16;
+
+  template <class Buffers>
+  size_t Transfer(const Buffers& buffers, bool read, error_code& ec) {
+    iovec iov[kMaxBuffers];
+    size_t count = 0;
+    size_t total = 0;
+    for (auto it = net::buffer_sequence_begin(buffers);
+         it != net::buffer_sequence_end(buffers) && count < kMaxBuffers; ++it) {
+      const auto buffer = *it;
+      if (buffer.size() == 0) continue;
+      iov[count].iov_base = const_cast<void*>(static_cast<const void*>(buffer.data()));
+      iov[count].iov_len = buffer.size();
+      total += buffer.size();
+      ++count;
+    }
+    ec = {};
+    if (total == 0) return 0;
+    msghdr message{};
+    message.msg_iov = iov;
+    message.msg_iovlen = count;
+    for (;;) {
+      if (!Arm(read, ec)) return 0;
+      const ssize_t n = read ? ::recvmsg(socket_.native_handle(), &message, 0)
+                             : ::sendmsg(socket_.native_handle(), &message, MSG_NOSIGNAL);
+      if (n > 0) return static_cast<size_t>(n);
+      if (n == 0) {  // only a read: the peer closed
+        ec = net::error::eof;
+        return 0;
+      }
+      // EAGAIN: the kernel's timeout passed; Arm tells whether the deadline has.
+      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
+      ec = error_code(errno, boost::system::system_category());
+      return 0;
+    }
+  }
+
+  // Sets the kernel's timeout for the next read (or write) when it must change (see the class
+  // comment); false with ec = timeout when the deadline has passed.
+  bool Arm(bool read, error_code& ec) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline_ - Clock::now());
+    if (left.count() <= 0) {
+      ec = beast::error::timeout;
+      return false;
+    }
+    std::chrono::milliseconds& armed = armed_[read ? 0 : 1];
+    if (armed.count() != 0 && armed <= left && armed * 2 >= left) return true;
+    timeval tv{};
+    tv.tv_sec = static_cast<time_t>(left.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>(left.count() % 1000 * 1000);
+    if (::setsockopt(socket_.native_handle(), SOL_SOCKET, read ? SO_RCVTIMEO : SO_SNDTIMEO, &tv,
+                     sizeof tv) != 0) {
+      ec = error_code(errno, boost::system::system_category());
+      return false;
+    }
+    armed = left;
+    return true;
+  }
+
   tcp::socket socket_;
   Clock::time_point deadline_ = Clock::now();
-  bool wait_first_ = false;
+  std::chrono::milliseconds armed_[2] = {};  // the kernel's read and write timeouts; 0: unset
 };
 
 using TlsStream = beast::ssl_stream<DeadlineSocket>;
@@ -270,7 +332,9 @@ struct HttpClient::Impl {
       if (!ec) break;
     }
     if (ec) return Fail("cannot connect to", ec);
-    s.socket().set_option(tcp::no_delay(true), ec);
+    s.socket().set_option(tcp::no_delay(true), ec);  // a best effort
+    s.StartBlocking(ec);
+    if (ec) return Fail("cannot set up the connection to", ec);
     if (tls) {
       // SNI (host names only: RFC 6066 has no IP addresses), then the certificate's check.
       error_code not_address;
@@ -302,7 +366,6 @@ struct HttpClient::Impl {
     sent = true;  // from here on, the server may have received (and acted on) the request
     net::write(stream, net::buffer(request), ec);
     if (ec) return ec;
-    if (buffer.size() == 0) socket().WaitBeforeNextRead();
     parser.emplace();
     parser->body_limit(256u << 20);
     // The header first, on its own: Boost 1.74's parser in eager mode (http::read) goes on to
