@@ -39,9 +39,11 @@ Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& req
     return Status::Validation("The requestItems parameter is required for BatchGetItem");
   }
   ConstraintViolations violations;
+  std::vector<ConstraintViolations::RequestItemsEntry> tables;
+  for (const auto& [name, keys] : request.request_items) tables.push_back({name, keys.keys.size()});
+  violations.RequestItemsNames(tables, "key");
   size_t total_keys = 0;
   for (const auto& [name, keys] : request.request_items) {
-    violations.Name(name, "requestItems." + name + ".member.tableName");
     // More than 100 keys is "Too many items requested ..." below, in one table or across tables.
     violations.CollectionLength(fmt::format("[{} keys]", keys.keys.size()), keys.keys.size(), 1,
                                 SIZE_MAX, "requestItems." + name + ".member.keys");
@@ -152,19 +154,14 @@ Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemReques
     return Status::Validation("The requestItems parameter is required for BatchWriteItem");
   }
   ConstraintViolations violations;
+  std::vector<ConstraintViolations::RequestItemsEntry> tables;
   size_t total = 0;
   for (const auto& [name, writes] : request.request_items) {
-    violations.Name(name, "requestItems." + name + ".member.tableName");
-    if (writes.empty() || writes.size() > kMaxBatchWriteRequests) {
-      // DynamoDB echoes the map with Java's toString of each WriteRequest; the count stands in.
-      violations.Add(fmt::format(
-          "Value '{{{}=[{} write requests]}}' at 'requestItems' failed to satisfy constraint: Map "
-          "value must satisfy constraint: [Member must have length less than or equal to 25, "
-          "Member must have length greater than or equal to 1]",
-          name, writes.size()));
-    }
+    tables.push_back({name, writes.size()});
     total += writes.size();
   }
+  violations.RequestItemsNames(tables, "request");
+  violations.RequestItemsWriteLists(tables, kMaxBatchWriteRequests);
   PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
   if (total > kMaxBatchWriteRequests) {
     return Status::Validation("Too many items requested for the BatchWriteItem call");

@@ -113,6 +113,49 @@ void ConstraintViolations::Enum(std::string_view value, std::string_view set,
       value, member, set));
 }
 
+namespace {
+
+std::string EchoRequestItems(std::span<const ConstraintViolations::RequestItemsEntry> tables,
+                             std::string_view element) {
+  std::string out = "{";
+  for (size_t i = 0; i < tables.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += fmt::format("{}=[{} {}{}]", tables[i].table, tables[i].size, element,
+                       tables[i].size == 1 ? "" : "s");
+  }
+  out += "}";
+  return out;
+}
+
+}  // namespace
+
+void ConstraintViolations::RequestItemsNames(std::span<const RequestItemsEntry> tables,
+                                             std::string_view element) {
+  for (const RequestItemsEntry& entry : tables) {
+    if (IsValidName(entry.table)) continue;
+    Add(fmt::format(
+        "Value '{}' at 'requestItems' failed to satisfy constraint: Map keys must satisfy "
+        "constraint: [Member must have length less than or equal to 255, Member must have length "
+        "greater than or equal to 3, Member must satisfy regular expression pattern: "
+        "[a-zA-Z0-9_.-]+]",
+        EchoRequestItems(tables, element)));
+    return;  // the map once
+  }
+}
+
+void ConstraintViolations::RequestItemsWriteLists(std::span<const RequestItemsEntry> tables,
+                                                  size_t max) {
+  for (const RequestItemsEntry& entry : tables) {
+    if (entry.size >= 1 && entry.size <= max) continue;
+    Add(fmt::format(
+        "Value '{}' at 'requestItems' failed to satisfy constraint: Map value must satisfy "
+        "constraint: [Member must have length less than or equal to {}, Member must have length "
+        "greater than or equal to 1]",
+        EchoRequestItems(tables, "request"), max));
+    return;  // the map once
+  }
+}
+
 Status ConstraintViolations::ToStatus() const {
   if (violations_.empty()) return Status::Ok();
   std::string text = fmt::format("{} validation error{} detected: ", violations_.size(),

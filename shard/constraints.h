@@ -53,6 +53,20 @@ class ConstraintViolations {
   // "Member must satisfy enum value set: [INDEXES, TOTAL, NONE]".
   void Enum(std::string_view value, std::string_view set, std::string_view member);
 
+  // BatchGetItem's and BatchWriteItem's RequestItems, a map from table names to their keys or
+  // write requests (`tables`: each table's name and how many it holds, in the request's order).
+  // DynamoDB reports the map once per broken rule, echoed as Java prints it:
+  // "{<table>=[<n> <element>s], ...}" (the elements counted: how DynamoDB prints one is not
+  // known here). RequestItemsNames: a table name that breaks the name rules ("Map keys must
+  // satisfy constraint"); RequestItemsWriteLists: a list of write requests outside 1..25 ("Map
+  // value must satisfy constraint").
+  struct RequestItemsEntry {
+    std::string_view table;
+    size_t size = 0;
+  };
+  void RequestItemsNames(std::span<const RequestItemsEntry> tables, std::string_view element);
+  void RequestItemsWriteLists(std::span<const RequestItemsEntry> tables, size_t max);
+
   bool empty() const { return violations_.empty(); }
   size_t size() const { return violations_.size(); }
   // OK when empty, else the ValidationException with every violation.

@@ -33,6 +33,7 @@
 #include "core/capacity_units.h"
 #include "core/expr/projection.h"
 #include "partstore/error_detail.h"
+#include "shard/constraints.h"
 #include "shard/database_state.h"
 #include "shard/database_trace.h"
 #include "shard/persist/write_ahead_log.h"
@@ -226,6 +227,37 @@ Result<TransactWriteItemsResult> Database::TransactWriteItems(
   return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
 
+namespace {
+
+// Every action's table name, checked as DynamoDB's model checks them before anything else: one
+// message for all of them, each at 'transactItems.<n>.member.<action>.tableName' (n from 1), as
+// the wire's decoder reports them (tools/protocol/transaction_json.cc).
+Status CheckActionTableNames(const TransactWriteItemsRequest& request) {
+  ConstraintViolations violations;
+  for (size_t i = 0; i < request.transact_items.size(); ++i) {
+    const TransactWriteItem& item = request.transact_items[i];
+    const std::string prefix = "transactItems." + std::to_string(i + 1) + ".member.";
+    if (item.condition_check) {
+      violations.TableName(item.condition_check->table_name, prefix + "conditionCheck.tableName");
+    }
+    if (item.put) violations.TableName(item.put->table_name, prefix + "put.tableName");
+    if (item.del) violations.TableName(item.del->table_name, prefix + "delete.tableName");
+    if (item.update) violations.TableName(item.update->table_name, prefix + "update.tableName");
+  }
+  return violations.ToStatus();
+}
+
+Status CheckActionTableNames(const TransactGetItemsRequest& request) {
+  ConstraintViolations violations;
+  for (size_t i = 0; i < request.transact_items.size(); ++i) {
+    violations.TableName(request.transact_items[i].get.table_name,
+                         "transactItems." + std::to_string(i + 1) + ".member.get.tableName");
+  }
+  return violations.ToStatus();
+}
+
+}  // namespace
+
 Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
     const TransactWriteItemsRequest& request, const std::vector<const ItemRewriter*>& rewriters,
     const TransactWriteItemsRequest* logical) {
@@ -243,6 +275,7 @@ Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
       return LengthViolation("clientRequestToken", token, true, kMaxClientRequestTokenLength);
     }
   }
+  PARTSTORE_RETURN_IF_ERROR(CheckActionTableNames(request));
   std::vector<Action> actions(count);
   for (size_t i = 0; i < count; ++i) {
     const TransactWriteItem& item = request.transact_items[i];
@@ -486,6 +519,7 @@ Result<TransactGetItemsResult> Database::TransactGetItems(const TransactGetItems
     PreparedProjection projection;
     Table::EncodedKey key;
   };
+  PARTSTORE_RETURN_IF_ERROR(CheckActionTableNames(request));
   std::vector<Get> gets(count);
   for (size_t i = 0; i < count; ++i) {
     const GetItemRequest& get = request.transact_items[i].get;

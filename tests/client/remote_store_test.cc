@@ -185,6 +185,31 @@ TEST(RemoteStoreTest, AnswersAsTheEngineDoes) {
              [](const ExecuteStatementResult& r) { return std::to_string(r.items.size()); }));
     out.push_back(Show(s.ExecuteStatement({.statement = "SELEC nothing FROM Tbl"}),
                        [](const ExecuteStatementResult&) { return std::string("parsed?"); }));
+    // Requests that break DynamoDB's model constraints: the same combined message in both homes
+    // (the wire's decoder checks them; the engine the same way).
+    TransactWriteItemsRequest bad_tx;
+    bad_tx.transact_items.push_back(
+        {.put = PutItemRequest{.table_name = "a", .item = {{"PK", Value("t")}}}});
+    bad_tx.transact_items.push_back(
+        {.del = DeleteItemRequest{.table_name = "b;", .key = {{"PK", Value("t")}}}});
+    out.push_back(Show(s.TransactWriteItems(bad_tx),
+                       [](const TransactWriteItemsResult&) { return std::string("committed"); }));
+    TransactGetItemsRequest bad_get;
+    bad_get.transact_items.push_back({.get = {.table_name = "a", .key = {{"PK", Value("t")}}}});
+    out.push_back(Show(s.TransactGetItems(bad_get),
+                       [](const TransactGetItemsResult&) { return std::string("read"); }));
+    BatchGetItemRequest bad_batch;
+    bad_batch.request_items.push_back({"a", {.keys = {{{"PK", Value("u")}}}}});
+    bad_batch.request_items.push_back({"Tbl", {.keys = {{{"PK", Value("u")}}}}});
+    out.push_back(Show(s.BatchGetItem(bad_batch), protocol::EncodeBatchGetItemResult));
+    BatchWriteItemRequest bad_writes;
+    std::vector<WriteRequest>& writes =
+        bad_writes.request_items.emplace_back("x", std::vector<WriteRequest>{}).second;
+    for (int i = 0; i < 26; ++i) {
+      writes.push_back(
+          {.kind = WriteRequest::Kind::kDelete, .item = {{"PK", Value(std::to_string(i))}}});
+    }
+    out.push_back(Show(s.BatchWriteItem(bad_writes), protocol::EncodeBatchWriteItemResult));
     // Tables.
     auto described = s.DescribeTable({.table_name = "Tbl"});
     out.push_back(described.ok() ? described->table.table_name + " " +

@@ -33,13 +33,6 @@
 namespace partstore::protocol {
 namespace {
 
-constexpr std::string_view kTableNameKeysConstraint =
-    "Map keys must satisfy constraint: [Member must have length less than or equal to 255, Member "
-    "must have length greater than or equal to 3, Member must satisfy regular expression "
-    "pattern: [a-zA-Z0-9_.-]+]";
-constexpr std::string_view kWriteListConstraint =
-    "Map value must satisfy constraint: [Member must have length less than or equal to 25, "
-    "Member must have length greater than or equal to 1]";
 constexpr std::string_view kEmptyWriteRequest =
     "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "
     "supported datatypes";
@@ -60,32 +53,19 @@ constexpr std::string_view kResponses = "Responses";
 constexpr std::string_view kUnprocessedKeys = "UnprocessedKeys";
 constexpr std::string_view kUnprocessedItems = "UnprocessedItems";
 
-std::string Echo(const JsonValue& request_items, std::string_view element) {
-  std::string out = "{";
-  bool first = true;
-  for (const auto& entry : request_items.GetObject()) {
-    if (!first) out += ", ";
-    first = false;
-    out += StringOf(entry.name);
-    out += "=[";
+// RequestItems' tables and the size of each (its Keys, or its list of write requests).
+std::vector<ConstraintViolations::RequestItemsEntry> RequestItemsOf(const JsonValue& items) {
+  std::vector<ConstraintViolations::RequestItemsEntry> tables;
+  for (const auto& entry : items.GetObject()) {
     // BatchWriteItem's value is the list of requests, BatchGetItem's a KeysAndAttributes.
     const JsonValue* list = entry.value.IsArray() ? &entry.value : Field(entry.value, kKeys);
-    const size_t count = list != nullptr && list->IsArray() ? list->Size() : 0;
-    out += std::to_string(count) + " " + std::string(element) + (count == 1 ? "" : "s") + "]";
+    tables.push_back({StringOf(entry.name), list != nullptr && list->IsArray() ? list->Size() : 0});
   }
-  out += "}";
-  return out;
+  return tables;
 }
 
 void TableNames(Constraints& c, const JsonValue& request_items, std::string_view element) {
-  for (const auto& entry : request_items.GetObject()) {
-    if (!IsValidName(StringOf(entry.name)) && !c.full()) {
-      c.violations().Add("Value '" + Echo(request_items, element) +
-                         "' at 'requestItems' failed to satisfy constraint: " +
-                         std::string(kTableNameKeysConstraint));
-      return;  // DynamoDB reports the map once.
-    }
-  }
+  if (!c.full()) c.violations().RequestItemsNames(RequestItemsOf(request_items), element);
 }
 
 enum GetMember { kGetRequestItems, kGetReturnConsumedCapacity, kGetMemberCount };
@@ -242,15 +222,8 @@ Result<BatchWriteItemRequest> DecodeBatchWriteItemRequest(const JsonValue& body)
   c.Enum(m[kWriteReturnItemCollectionMetrics], kReturnItemCollectionMetricsNames,
          kReturnItemCollectionMetricsSet, "returnItemCollectionMetrics");
   TableNames(c, *items, "request");
-  for (const auto& entry : items->GetObject()) {
-    const size_t size = entry.value.IsArray() ? entry.value.Size() : 0;
-    if ((size < 1 || size > kMaxBatchWriteRequests) && !c.full()) {
-      c.violations().Add(
-          "Value '" + Echo(*items, "request") +
-          "' at 'requestItems' failed to satisfy constraint: " + std::string(kWriteListConstraint));
-      break;  // DynamoDB reports the map once.
-    }
-  }
+  if (!c.full())
+    c.violations().RequestItemsWriteLists(RequestItemsOf(*items), kMaxBatchWriteRequests);
   for (const auto& entry : items->GetObject()) {
     if (entry.value.IsNull()) continue;
     const std::string prefix = "requestItems." + std::string(StringOf(entry.name)) + ".member.";
