@@ -97,7 +97,7 @@
 
 namespace partstore::protocol {
 
-std::string_view StringOf(const JsonValue& value) {
+std::string_view StringOf(const rapidjson::Value& value) {
   return {value.GetString(), value.GetStringLength()};
 }
 
@@ -113,7 +113,7 @@ std::optional<bool> BooleanFromString(std::string_view s) {
   return std::nullopt;
 }
 
-bool BooleanOf(const JsonValue& value) {
+bool BooleanOf(const rapidjson::Value& value) {
   if (value.IsBool()) return value.GetBool();
   if (value.IsString()) return BooleanFromString(StringOf(value)).value_or(false);
   return false;
