@@ -173,9 +173,8 @@ inline BackupDescription FullBackupDescription() {
       .item_count = 42,
       .billing_mode = BillingMode::kPayPerRequest};
   d.local_secondary_indexes = {FullLocalIndex()};
-  GlobalSecondaryIndex global = FullGlobalIndex();  // the backup keeps the definition only
-  global.provisioned_throughput.reset();
-  global.on_demand_throughput.reset();
+  // GlobalSecondaryIndexInfo: the definition and its throughput settings, no WarmThroughput.
+  GlobalSecondaryIndex global = FullGlobalIndex();
   global.warm_throughput.reset();
   d.global_secondary_indexes = {global};
   return d;

@@ -53,6 +53,20 @@ void WriteIndexes(const char* key, const std::vector<Index>& indexes, JsonWriter
       w.EndArray();
     }
     w.EndObject();
+    // GlobalSecondaryIndexInfo's ProvisionedThroughput and OnDemandThroughput (it has no
+    // WarmThroughput).
+    if constexpr (requires { index.provisioned_throughput; }) {
+      if (index.provisioned_throughput) {
+        w.Key("ProvisionedThroughput");
+        w.StartObject();
+        w.Key("ReadCapacityUnits");
+        w.Int64(index.provisioned_throughput->read_capacity_units);
+        w.Key("WriteCapacityUnits");
+        w.Int64(index.provisioned_throughput->write_capacity_units);
+        w.EndObject();
+      }
+      client_control::WriteIndexThroughputMembers(index.on_demand_throughput, std::nullopt, w);
+    }
     w.EndObject();
   }
   w.EndArray();
@@ -119,7 +133,6 @@ Result<std::string> DecodeArnOnly(const JsonValue& body, std::string_view operat
 
 // ---- The client's direction ----
 
-
 void ReadDetails(const ResponseObject& o, BackupDetails* d) {
   o.String("BackupArn", &d->backup_arn);
   o.String("BackupName", &d->backup_name);
@@ -136,6 +149,15 @@ void ReadIndexes(const ResponseObject& o, std::string_view key, std::vector<Inde
     i.String("IndexName", &index.index_name);
     client_control::ReadKeySchema(i, &index.key_schema);
     client_control::ReadProjection(i, &index.projection);
+    if constexpr (requires { index.provisioned_throughput; }) {
+      i.Object("ProvisionedThroughput", [&](const ResponseObject& p) {
+        ProvisionedThroughput& throughput = index.provisioned_throughput.emplace();
+        p.Int64("ReadCapacityUnits", &throughput.read_capacity_units);
+        p.Int64("WriteCapacityUnits", &throughput.write_capacity_units);
+      });
+      std::optional<WarmThroughput> no_warm;  // not a member of GlobalSecondaryIndexInfo
+      client_control::ReadThroughputSettings(i, &index.on_demand_throughput, &no_warm);
+    }
   });
 }
 
@@ -308,10 +330,10 @@ std::string EncodeDescribeBackupResult(const DescribeBackupResult& result) {
 }
 
 Result<DescribeBackupResult> DecodeDescribeBackupResult(const JsonValue& body) {
-  return ReadBody<DescribeBackupResult>(
-      body, "DescribeBackup", [](const ResponseObject& o, DescribeBackupResult& out) {
-        ReadDescription(o, &out.backup_description);
-      });
+  return ReadBody<DescribeBackupResult>(body, "DescribeBackup",
+                                        [](const ResponseObject& o, DescribeBackupResult& out) {
+                                          ReadDescription(o, &out.backup_description);
+                                        });
 }
 
 std::string EncodeDeleteBackupResult(const DeleteBackupResult& result) {
@@ -319,10 +341,10 @@ std::string EncodeDeleteBackupResult(const DeleteBackupResult& result) {
 }
 
 Result<DeleteBackupResult> DecodeDeleteBackupResult(const JsonValue& body) {
-  return ReadBody<DeleteBackupResult>(
-      body, "DeleteBackup", [](const ResponseObject& o, DeleteBackupResult& out) {
-        ReadDescription(o, &out.backup_description);
-      });
+  return ReadBody<DeleteBackupResult>(body, "DeleteBackup",
+                                      [](const ResponseObject& o, DeleteBackupResult& out) {
+                                        ReadDescription(o, &out.backup_description);
+                                      });
 }
 
 std::string EncodeListBackupsResult(const ListBackupsResult& result) {
