@@ -312,6 +312,14 @@ TEST(RemoteStoreTest, ConnectTimeoutBoundsTheWait) {
   EXPECT_LT(Clock::now() - start, milliseconds(1500));
 }
 
+// A blocking accept() is not woken by close() from another thread: a connection wakes it.
+void WakeAccept(uint16_t port) {
+  boost::asio::io_context ioc;
+  boost::asio::ip::tcp::socket wake(ioc);
+  boost::system::error_code ec;
+  wake.connect({boost::asio::ip::make_address("127.0.0.1"), port}, ec);
+}
+
 // An HTTP server that answers each request with the next scripted raw response (the last one
 // repeats); a response of "" closes the connection without answering.
 class FakeServer {
@@ -323,11 +331,7 @@ class FakeServer {
   }
   ~FakeServer() {
     stop_ = true;
-    // A blocking accept() is not woken by close() from another thread: a connection wakes it.
-    boost::asio::io_context ioc;
-    boost::asio::ip::tcp::socket wake(ioc);
-    boost::system::error_code ec;
-    wake.connect({boost::asio::ip::make_address("127.0.0.1"), port()}, ec);
+    WakeAccept(port());
     thread_.join();
   }
   uint16_t port() const { return acceptor_.local_endpoint().port(); }
@@ -411,10 +415,7 @@ class SlowServer {
   }
   ~SlowServer() {
     stop_ = true;
-    boost::asio::io_context ioc;
-    boost::asio::ip::tcp::socket wake(ioc);
-    boost::system::error_code ec;
-    wake.connect({boost::asio::ip::make_address("127.0.0.1"), port()}, ec);
+    WakeAccept(port());
     thread_.join();
   }
   uint16_t port() const { return acceptor_.local_endpoint().port(); }

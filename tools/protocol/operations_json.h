@@ -84,8 +84,10 @@ std::string EncodeListTablesResult(const ListTablesResult& result);
 std::string EncodeUpdateTableResult(const UpdateTableResult& result);
 // One TableDescription object at the writer's position.
 void WriteTableDescription(const TableDescription& table, JsonWriter& writer);
-// A KeySchema array (requests and descriptions alike).
+// A KeySchema array, and the "AttributeDefinitions" member (requests and descriptions alike).
 void WriteKeySchema(const std::vector<KeySchemaElement>& key_schema, JsonWriter& writer);
+void WriteAttributeDefinitions(const std::vector<AttributeDefinition>& definitions,
+                               JsonWriter& writer);
 
 // ---- Time to Live (time_to_live_json.cc) ----
 Result<UpdateTimeToLiveRequest> DecodeUpdateTimeToLiveRequest(const rapidjson::Value& body);

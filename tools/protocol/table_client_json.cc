@@ -20,20 +20,6 @@ std::string Finish(const rapidjson::StringBuffer& buffer) {
   return {buffer.GetString(), buffer.GetSize()};
 }
 
-void WriteAttributeDefinitions(const std::vector<AttributeDefinition>& definitions, JsonWriter& w) {
-  Key(w, "AttributeDefinitions");
-  w.StartArray();
-  for (const AttributeDefinition& definition : definitions) {
-    w.StartObject();
-    Key(w, "AttributeName");
-    String(w, definition.attribute_name);
-    Key(w, "AttributeType");
-    String(w, KeyTypeName(definition.attribute_type));
-    w.EndObject();
-  }
-  w.EndArray();
-}
-
 // `key`: "ProvisionedThroughput" or "ProvisionedThroughputOverride".
 void WriteThroughputRequest(std::string_view key, const std::optional<ProvisionedThroughput>& t,
                             JsonWriter& w) {
@@ -358,32 +344,36 @@ void client_control::ReadTableDescription(const ResponseObject& object, std::str
   object.Object(member, [&](const ResponseObject& t) { ReadTableMembers(t, out); });
 }
 
+namespace {
+
+// A result whose one member is a TableDescription, at `member`.
+template <typename T>
+Result<T> ReadDescriptionResult(const JsonValue& body, std::string_view operation,
+                                std::string_view member, TableDescription T::*field) {
+  return ReadBody<T>(body, operation, [&](const ResponseObject& o, T& out) {
+    client_control::ReadTableDescription(o, member, &(out.*field));
+  });
+}
+
+}  // namespace
+
 Result<CreateTableResult> DecodeCreateTableResult(const JsonValue& body) {
-  return ReadBody<CreateTableResult>(
-      body, "CreateTable", [](const ResponseObject& o, CreateTableResult& out) {
-        client_control::ReadTableDescription(o, "TableDescription", &out.table_description);
-      });
+  return ReadDescriptionResult(body, "CreateTable", "TableDescription",
+                               &CreateTableResult::table_description);
 }
 
 Result<DeleteTableResult> DecodeDeleteTableResult(const JsonValue& body) {
-  return ReadBody<DeleteTableResult>(
-      body, "DeleteTable", [](const ResponseObject& o, DeleteTableResult& out) {
-        client_control::ReadTableDescription(o, "TableDescription", &out.table_description);
-      });
+  return ReadDescriptionResult(body, "DeleteTable", "TableDescription",
+                               &DeleteTableResult::table_description);
 }
 
 Result<DescribeTableResult> DecodeDescribeTableResult(const JsonValue& body) {
-  return ReadBody<DescribeTableResult>(
-      body, "DescribeTable", [](const ResponseObject& o, DescribeTableResult& out) {
-        client_control::ReadTableDescription(o, "Table", &out.table);
-      });
+  return ReadDescriptionResult(body, "DescribeTable", "Table", &DescribeTableResult::table);
 }
 
 Result<UpdateTableResult> DecodeUpdateTableResult(const JsonValue& body) {
-  return ReadBody<UpdateTableResult>(
-      body, "UpdateTable", [](const ResponseObject& o, UpdateTableResult& out) {
-        client_control::ReadTableDescription(o, "TableDescription", &out.table_description);
-      });
+  return ReadDescriptionResult(body, "UpdateTable", "TableDescription",
+                               &UpdateTableResult::table_description);
 }
 
 Result<ListTablesResult> DecodeListTablesResult(const JsonValue& body) {

@@ -644,11 +644,10 @@ void WriteGlobalIndexes(const std::vector<GlobalSecondaryIndexDescription>& inde
 
 }  // namespace
 
-void WriteTableDescription(const TableDescription& table, JsonWriter& w) {
-  w.StartObject();
+void WriteAttributeDefinitions(const std::vector<AttributeDefinition>& definitions, JsonWriter& w) {
   Key(w, "AttributeDefinitions");
   w.StartArray();
-  for (const AttributeDefinition& definition : table.attribute_definitions) {
+  for (const AttributeDefinition& definition : definitions) {
     w.StartObject();
     Key(w, "AttributeName");
     String(w, definition.attribute_name);
@@ -657,6 +656,11 @@ void WriteTableDescription(const TableDescription& table, JsonWriter& w) {
     w.EndObject();
   }
   w.EndArray();
+}
+
+void WriteTableDescription(const TableDescription& table, JsonWriter& w) {
+  w.StartObject();
+  WriteAttributeDefinitions(table.attribute_definitions, w);
   Key(w, "TableName");
   String(w, table.table_name);
   Key(w, "KeySchema");
