@@ -17,9 +17,10 @@
 // request is sent again once on a new connection, unless the caller says not to
 // (resend_if_closed: a non-idempotent request whose first copy may have arrived).
 // last_request_sent() tells a failure before anything was sent (a connect error: safe to send
-// again) from one after. Connecting has its own deadline (options.connect_timeout); each
-// request's write + response read another (options.timeout): the socket is non-blocking and the
-// waits are poll()s, since Asio's synchronous calls have no timeout.
+// again) from one after. Connecting has its own deadline (options.connect_timeout: a
+// non-blocking connect and poll()); each request's write + response read another
+// (options.timeout): a blocking socket whose kernel timeouts (SO_RCVTIMEO / SO_SNDTIMEO) are
+// kept within the deadline, since Asio's synchronous calls have no timeout.
 //
 // HTTPS: Beast's ssl_stream over OpenSSL, with SNI, peer verification against the system's trust
 // store (set_default_verify_paths) plus options.ca_file, and the host name (or IP address) checked
