@@ -12,10 +12,10 @@
 namespace partstore::capacity {
 namespace {
 
-Item Display(std::string_view key) { return Item{{"PK", Value(key)}}; }
+Item KeyItem(std::string_view key) { return Item{{"PK", Value(key)}}; }
 
 void Add(HeavyHitters& sketch, std::string_view key, int64_t weight) {
-  sketch.Add(key, weight, [key] { return Display(key); });
+  sketch.Add(key, weight, [key] { return KeyItem(key); });
 }
 
 // Keys 0..m-1 drawn with probability proportional to 1 / (i + 1)^s. Uses the generator's raw
@@ -119,7 +119,7 @@ TEST(HeavyHittersTest, ExactWhileDistinctKeysFitCapacity) {
   using T = std::tuple<std::string, int64_t, int64_t>;
   EXPECT_EQ(Flatten(sketch.Top(10)),
             (std::vector<T>{{"c", 7, 0}, {"a", 6, 0}, {"b", 5, 0}, {"d", 0, 0}}));
-  EXPECT_EQ(sketch.Top(10)[0].display, Display("c"));
+  EXPECT_EQ(sketch.Top(10)[0].display, KeyItem("c"));
 }
 
 TEST(HeavyHittersTest, AnUntrackedKeyTakesTheMinimumWhenItsBoundReachesIt) {
@@ -136,7 +136,7 @@ TEST(HeavyHittersTest, AnUntrackedKeyTakesTheMinimumWhenItsBoundReachesIt) {
   EXPECT_EQ(Flatten(sketch.Top(10)), before);
   Add(sketch, "d", 1);  // 3: evicts b; d = 3, error 2 (the bound before this add)
   EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"a", 10, 0}, {"c", 5, 0}, {"d", 3, 2}}));
-  EXPECT_EQ(sketch.Top(3)[2].display, Display("d"));
+  EXPECT_EQ(sketch.Top(3)[2].display, KeyItem("d"));
   Add(sketch, "b", 1);  // b's bound is its evicted count, 3: 3 + 1 evicts d (3); b = 4, error 3
   EXPECT_EQ(Flatten(sketch.Top(10)), (std::vector<T>{{"a", 10, 0}, {"c", 5, 0}, {"b", 4, 3}}));
   EXPECT_EQ(sketch.total_weight(), 22);
@@ -194,7 +194,7 @@ TEST(HeavyHittersTest, MakeDisplayIsCalledOnlyOnAssignment) {
   auto add = [&](std::string_view key) {
     sketch.Add(key, 1, [&] {
       ++calls;
-      return Display(key);
+      return KeyItem(key);
     });
   };
   add("a");
@@ -210,7 +210,7 @@ TEST(HeavyHittersTest, MakeDisplayIsCalledOnlyOnAssignment) {
   add("c");
   add("a");
   EXPECT_EQ(calls, 3);
-  EXPECT_EQ(sketch.Top(2)[1].display, Display("c"));
+  EXPECT_EQ(sketch.Top(2)[1].display, KeyItem("c"));
 }
 
 TEST(HeavyHittersTest, AMovedSketchStillFindsItsKeys) {
@@ -282,7 +282,7 @@ TEST(HeavyHittersTest, SpaceSavingGuaranteesOnZipfStreams) {
         EXPECT_LE(true_count, e.count) << e.key;
         EXPECT_LE(e.count, true_count + e.error) << e.key;
         EXPECT_LE(e.error * int64_t(capacity), total) << e.key;
-        EXPECT_EQ(e.display, Display(e.key));
+        EXPECT_EQ(e.display, KeyItem(e.key));
       }
       EXPECT_LE(sum_of_counts, total);
       for (const auto& [key, true_count] : truth) {
@@ -313,7 +313,7 @@ TEST(HeavyHittersTest, SizeStaysWithinCapacityUnderManyDistinctKeys) {
     const std::string key = "user#" + std::to_string(i);
     sketch.Add(key, 1 + i % 3, [&] {
       ++displays;
-      return Display(key);
+      return KeyItem(key);
     });
     ASSERT_LE(sketch.size(), 64u);
   }

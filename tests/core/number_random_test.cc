@@ -41,17 +41,17 @@ std::string ReferenceCanonical(bool negative, const std::string& digits, int64_t
 // Randomized tests against independent references. Fixed seeds.
 
 // A random valid number as (sign, significant digits, exponent).
-struct RandomValue {
+struct RandomDecimal {
   bool negative;
   std::string digits;  // no leading/trailing zeros, 1..38 long
   int exponent;
 };
 
-RandomValue RandomNumber(std::mt19937_64& rng) {
+RandomDecimal RandomDecimalOf(std::mt19937_64& rng) {
   std::uniform_int_distribution<int> length_dist(1, 38);
   std::uniform_int_distribution<int> digit(0, 9);
   std::uniform_int_distribution<int> nonzero(1, 9);
-  RandomValue v;
+  RandomDecimal v;
   v.negative = rng() % 2;
   // Favour short coefficients (the common case) and sometimes the full 38 digits.
   const int pick = static_cast<int>(rng() % 4);
@@ -70,7 +70,7 @@ RandomValue RandomNumber(std::mt19937_64& rng) {
 
 // A random text for v: the point anywhere (padding with zeros), redundant leading and trailing
 // zeros, an exponent in 'e' or 'E' with optional '+' and leading zeros, an optional '+' sign.
-std::string RandomText(const RandomValue& v, std::mt19937_64& rng) {
+std::string RandomText(const RandomDecimal& v, std::mt19937_64& rng) {
   const int n = static_cast<int>(v.digits.size());
   // The point goes after `k` digits of the mantissa; the mantissa is digits * 10^(k - n), so the
   // exponent written is v.exponent - (k - n).
@@ -113,7 +113,7 @@ struct Exact {
   int64_t exponent = 0;
 };
 
-Exact ToExact(const RandomValue& v) { return Exact{v.negative, cpp_int(v.digits), v.exponent}; }
+Exact ToExact(const RandomDecimal& v) { return Exact{v.negative, cpp_int(v.digits), v.exponent}; }
 
 cpp_int Pow10(int64_t n) {
   return boost::multiprecision::pow(cpp_int(10), static_cast<unsigned>(n));
@@ -155,7 +155,7 @@ std::string ReferenceSum(const Exact& a, const Exact& b, bool* ok) {
 TEST(NumberRandomTest, TextRoundTrip) {
   std::mt19937_64 rng(20240601);
   for (int i = 0; i < 200000; ++i) {
-    const RandomValue v = RandomNumber(rng);
+    const RandomDecimal v = RandomDecimalOf(rng);
     const std::string canonical = ReferenceCanonical(v.negative, v.digits, v.exponent);
     const std::string text = RandomText(v, rng);
     Result<Number> r = Number::Parse(text);
@@ -174,7 +174,7 @@ TEST(NumberRandomTest, TextRoundTrip) {
 TEST(NumberRandomTest, OutOfRangeAndTooLong) {
   std::mt19937_64 rng(777);
   for (int i = 0; i < 20000; ++i) {
-    RandomValue v = RandomNumber(rng);
+    RandomDecimal v = RandomDecimalOf(rng);
     const int n = static_cast<int>(v.digits.size());
     const int kind = static_cast<int>(rng() % 3);
     std::string expected;
@@ -202,9 +202,9 @@ TEST(NumberRandomTest, OutOfRangeAndTooLong) {
 
 // Pairs that exercise every path: independent values, shared exponents, near-equal values of
 // either sign (cancellation), and wildly different magnitudes.
-std::pair<RandomValue, RandomValue> RandomPair(std::mt19937_64& rng) {
-  RandomValue a = RandomNumber(rng);
-  RandomValue b = RandomNumber(rng);
+std::pair<RandomDecimal, RandomDecimal> RandomPair(std::mt19937_64& rng) {
+  RandomDecimal a = RandomDecimalOf(rng);
+  RandomDecimal b = RandomDecimalOf(rng);
   switch (rng() % 6) {
     case 0:
       break;
@@ -247,8 +247,8 @@ std::pair<RandomValue, RandomValue> RandomPair(std::mt19937_64& rng) {
       d.front() = static_cast<char>('1' + rng() % 9);
       d.back() = static_cast<char>('1' + rng() % 9);
       const cpp_int difference = Pow10(38) - cpp_int(d);  // (a - d) / 10^(p-38)
-      a = RandomValue{rng() % 2 == 0, "1", p};
-      b = RandomValue{a.negative, difference.str(), p - 38};
+      a = RandomDecimal{rng() % 2 == 0, "1", p};
+      b = RandomDecimal{a.negative, difference.str(), p - 38};
       while (b.digits.back() == '0') {
         b.digits.pop_back();
         ++b.exponent;
@@ -259,7 +259,7 @@ std::pair<RandomValue, RandomValue> RandomPair(std::mt19937_64& rng) {
   return {a, b};
 }
 
-Number FromValue(const RandomValue& v) {
+Number FromValue(const RandomDecimal& v) {
   return N(ReferenceCanonical(v.negative, v.digits, v.exponent));
 }
 
@@ -324,7 +324,7 @@ TEST(NumberRandomTest, StorageSizeAgainstPairCount) {
   // that the significant digits touch.
   std::mt19937_64 rng(31337);
   for (int i = 0; i < 20000; ++i) {
-    const RandomValue v = RandomNumber(rng);
+    const RandomDecimal v = RandomDecimalOf(rng);
     const int64_t n = static_cast<int64_t>(v.digits.size());
     const int64_t high = v.exponent + n - 1;  // power of the leading digit
     const int64_t low = v.exponent;           // power of the last digit

@@ -462,24 +462,24 @@ class RandomConditions {
   Item RandomItem() {
     Item item;
     for (const char* name : kNames) {
-      if (testing::RandomChance(rng_, 0.7)) item.insert_or_assign(name, RandomValueWithNames(2));
+      if (::partstore::testing::RandomChance(rng_, 0.7)) item.insert_or_assign(name, RandomValueWithNames(2));
     }
     return item;
   }
 
   Condition RandomCondition(int depth) {
-    int pick = testing::RandomInt(rng_, 0, depth > 0 ? 12 : 9);
+    int pick = ::partstore::testing::RandomInt(rng_, 0, depth > 0 ? 12 : 9);
     switch (pick) {
       case 0:
       case 1: {
         static const char* const kComparators[] = {"=", "<>", "<", "<=", ">", ">="};
-        return Cmp(RandomOperand(), kComparators[testing::RandomInt(rng_, 0, 5)], RandomOperand());
+        return Cmp(RandomOperand(), kComparators[::partstore::testing::RandomInt(rng_, 0, 5)], RandomOperand());
       }
       case 2:
         return Between(RandomOperand(), RandomOperand(), RandomOperand());
       case 3: {
         std::vector<Operand> list;
-        int n = testing::RandomInt(rng_, 1, 4);
+        int n = ::partstore::testing::RandomInt(rng_, 1, 4);
         for (int i = 0; i < n; ++i) list.push_back(RandomOperand());
         return In(RandomOperand(), std::move(list));
       }
@@ -491,7 +491,7 @@ class RandomConditions {
         static const char* const kTypes[] = {"S", "N", "B",  "BOOL", "NULL",
                                              "M", "L", "SS", "NS",   "BS"};
         return Fn("attribute_type",
-                  {PathOp(RandomPathText()), Const(Str(kTypes[testing::RandomInt(rng_, 0, 9)]))});
+                  {PathOp(RandomPathText()), Const(Str(kTypes[::partstore::testing::RandomInt(rng_, 0, 9)]))});
       }
       case 7:
         return Fn("begins_with", {RandomOperand(), RandomOperand()});
@@ -511,44 +511,44 @@ class RandomConditions {
  private:
   static constexpr const char* kNames[] = {"a", "b", "c", "d"};
 
-  bool RandomChance() { return testing::RandomChance(rng_, 0.5); }
+  bool RandomChance() { return ::partstore::testing::RandomChance(rng_, 0.5); }
 
   Value RandomValueWithNames(int depth) {
     // Maps keyed by the name pool (so nested paths hit), lists short, scalars from the generator.
-    int pick = testing::RandomInt(rng_, 0, 9);
+    int pick = ::partstore::testing::RandomInt(rng_, 0, 9);
     if (depth > 0 && pick == 0) {
       AttributeMap map;
       for (const char* name : kNames) {
-        if (testing::RandomChance(rng_, 0.5))
+        if (::partstore::testing::RandomChance(rng_, 0.5))
           map.insert_or_assign(name, RandomValueWithNames(depth - 1));
       }
       return Value(std::move(map));
     }
     if (depth > 0 && pick == 1) {
       ValueList list;
-      int n = testing::RandomInt(rng_, 0, 3);
+      int n = ::partstore::testing::RandomInt(rng_, 0, 3);
       for (int i = 0; i < n; ++i) list.push_back(RandomValueWithNames(depth - 1));
       return Value(std::move(list));
     }
     if (pick <= 4) {
       // Small numbers and short strings collide often.
-      if (RandomChance()) return Value(Number::FromInt64(testing::RandomInt(rng_, -2, 3)));
+      if (RandomChance()) return Value(Number::FromInt64(::partstore::testing::RandomInt(rng_, -2, 3)));
       static const char* const kStrings[] = {"",  "a", "ab", "b", "\xc3\xa9", "\xf0\x9d\x84\x9e",
                                              "ba"};
-      return Str(kStrings[testing::RandomInt(rng_, 0, 6)]);
+      return Str(kStrings[::partstore::testing::RandomInt(rng_, 0, 6)]);
     }
-    return testing::RandomValue(rng_, 0, options_);
+    return ::partstore::testing::RandomValue(rng_, 0, options_);
   }
 
   std::string RandomPathText() {
-    std::string path = kNames[testing::RandomInt(rng_, 0, 3)];
-    int extra = testing::RandomInt(rng_, 0, 2);
+    std::string path = kNames[::partstore::testing::RandomInt(rng_, 0, 3)];
+    int extra = ::partstore::testing::RandomInt(rng_, 0, 2);
     for (int i = 0; i < extra; ++i) {
       if (RandomChance()) {
         path += '.';
-        path += kNames[testing::RandomInt(rng_, 0, 3)];
+        path += kNames[::partstore::testing::RandomInt(rng_, 0, 3)];
       } else {
-        path += "[" + std::to_string(testing::RandomInt(rng_, 0, 2)) + "]";
+        path += "[" + std::to_string(::partstore::testing::RandomInt(rng_, 0, 2)) + "]";
       }
     }
     return path;
@@ -560,7 +560,7 @@ class RandomConditions {
   }
 
   Operand RandomOperand() {
-    int pick = testing::RandomInt(rng_, 0, 9);
+    int pick = ::partstore::testing::RandomInt(rng_, 0, 9);
     if (pick < 5) return PathOp(RandomPathText());
     if (pick == 5) return SizeOp(PathOp(RandomPathText()));
     if (pick == 6) {
@@ -572,7 +572,7 @@ class RandomConditions {
   }
 
   std::mt19937_64 rng_;
-  testing::RandomValueOptions options_;
+  ::partstore::testing::RandomValueOptions options_;
   std::deque<Value> constants_;
 };
 
@@ -585,7 +585,7 @@ TEST(EvaluateTest, RandomizedAgainstReference) {
       Condition condition = gen.RandomCondition(2);
       for (int j = 0; j < 4; ++j) {
         Item item = gen.RandomItem();
-        const Item* item_ptr = j == 3 && testing::RandomChance(pick, 0.3) ? nullptr : &item;
+        const Item* item_ptr = j == 3 && ::partstore::testing::RandomChance(pick, 0.3) ? nullptr : &item;
         bool expected = RefEvaluate(condition, item_ptr);
         bool actual = Evaluate(condition, item_ptr);
         ++total;

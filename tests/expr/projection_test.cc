@@ -22,7 +22,7 @@ namespace {
 
 using namespace builders;  // NOLINT
 
-Item TestItem() {
+Item ProjectionTestItem() {
   Item item;
   item.insert_or_assign(
       "a",
@@ -37,7 +37,7 @@ Item TestItem() {
 std::string D(const Item& item) { return DebugString(Value(item)); }
 
 TEST(ProjectionTest, Cases) {
-  const Item item = TestItem();
+  const Item item = ProjectionTestItem();
   struct Case {
     ProjectionExpression projection;
     Item expected;

@@ -26,67 +26,67 @@ const std::string kGzipHello =
 const std::string kZlibHello = FromHex("789ccb48cdc9c9d75128482c2a292ec92f4a050033aa0645");
 constexpr size_t kLimit = 16 * 1024 * 1024;
 
-DecodeOutcome Decode(std::string_view coding, std::string& body, size_t limit = kLimit) {
+DecodeOutcome DecodeBody(std::string_view coding, std::string& body, size_t limit = kLimit) {
   return DecodeRequestBody(coding, body, limit);
 }
 
 TEST(DecodeRequestBody, GzipAndDeflateFromPython) {
   std::string body = kGzipHello;
-  EXPECT_EQ(Decode("gzip", body), DecodeOutcome::kOk);
+  EXPECT_EQ(DecodeBody("gzip", body), DecodeOutcome::kOk);
   EXPECT_EQ(body, "hello, partstore");
   body = kZlibHello;
-  EXPECT_EQ(Decode("deflate", body), DecodeOutcome::kOk);
+  EXPECT_EQ(DecodeBody("deflate", body), DecodeOutcome::kOk);
   EXPECT_EQ(body, "hello, partstore");
   body = kGzipHello;
-  EXPECT_EQ(Decode("GZIP", body), DecodeOutcome::kOk) << "codings are case-insensitive";
+  EXPECT_EQ(DecodeBody("GZIP", body), DecodeOutcome::kOk) << "codings are case-insensitive";
   EXPECT_EQ(body, "hello, partstore");
 }
 
 TEST(DecodeRequestBody, IdentityAndListsOfCodings) {
   std::string body = "plain";
-  EXPECT_EQ(Decode("identity", body), DecodeOutcome::kOk);
+  EXPECT_EQ(DecodeBody("identity", body), DecodeOutcome::kOk);
   EXPECT_EQ(body, "plain");
   // Applied in order, undone last first: deflate(gzip(x)).
   std::string twice = *EncodeBody(kGzipHello, ContentCoding::kDeflate);
-  EXPECT_EQ(Decode("gzip, deflate", twice), DecodeOutcome::kOk);
+  EXPECT_EQ(DecodeBody("gzip, deflate", twice), DecodeOutcome::kOk);
   EXPECT_EQ(twice, "hello, partstore");
   body = kGzipHello;
-  EXPECT_EQ(Decode("gzip, identity", body), DecodeOutcome::kOk);
+  EXPECT_EQ(DecodeBody("gzip, identity", body), DecodeOutcome::kOk);
   EXPECT_EQ(body, "hello, partstore");
 }
 
 TEST(DecodeRequestBody, ConcatenatedGzipMembersAreOneBody) {
   std::string body = *EncodeBody("hello, ", ContentCoding::kGzip) + kGzipHello;
-  EXPECT_EQ(Decode("gzip", body), DecodeOutcome::kOk);
+  EXPECT_EQ(DecodeBody("gzip", body), DecodeOutcome::kOk);
   EXPECT_EQ(body, "hello, hello, partstore");
 }
 
 TEST(DecodeRequestBody, JunkAfterTheLastMemberIsIgnoredAsDynamoDbDoes) {
   std::string body = kGzipHello + "junk";
-  EXPECT_EQ(Decode("gzip", body), DecodeOutcome::kOk);
+  EXPECT_EQ(DecodeBody("gzip", body), DecodeOutcome::kOk);
   EXPECT_EQ(body, "hello, partstore");
 }
 
 TEST(DecodeRequestBody, BrokenStreamsAreCorrupt) {
   std::string truncated = kGzipHello.substr(0, kGzipHello.size() - 1);
-  EXPECT_EQ(Decode("gzip", truncated), DecodeOutcome::kCorrupt);
+  EXPECT_EQ(DecodeBody("gzip", truncated), DecodeOutcome::kCorrupt);
   std::string empty;
-  EXPECT_EQ(Decode("gzip", empty), DecodeOutcome::kCorrupt);
+  EXPECT_EQ(DecodeBody("gzip", empty), DecodeOutcome::kCorrupt);
   std::string plain = R"({"TableName":"abc"})";
-  EXPECT_EQ(Decode("gzip", plain), DecodeOutcome::kCorrupt);
+  EXPECT_EQ(DecodeBody("gzip", plain), DecodeOutcome::kCorrupt);
   std::string zlib_as_gzip = kZlibHello;
-  EXPECT_EQ(Decode("gzip", zlib_as_gzip), DecodeOutcome::kCorrupt);
+  EXPECT_EQ(DecodeBody("gzip", zlib_as_gzip), DecodeOutcome::kCorrupt);
   std::string flipped = kGzipHello;
   flipped[12] ^= 0x55;  // inside the deflate data
-  EXPECT_EQ(Decode("gzip", flipped), DecodeOutcome::kCorrupt);
+  EXPECT_EQ(DecodeBody("gzip", flipped), DecodeOutcome::kCorrupt);
   std::string second_member_truncated = kGzipHello + kGzipHello.substr(0, 12);
-  EXPECT_EQ(Decode("gzip", second_member_truncated), DecodeOutcome::kCorrupt);
+  EXPECT_EQ(DecodeBody("gzip", second_member_truncated), DecodeOutcome::kCorrupt);
 }
 
 TEST(DecodeRequestBody, UnknownCodingsAreUnsupported) {
   for (std::string_view coding : {"garbage", "x-gzip", "br", "compress", "gzip, zstd"}) {
     std::string body = kGzipHello;
-    EXPECT_EQ(Decode(coding, body), DecodeOutcome::kUnsupported) << coding;
+    EXPECT_EQ(DecodeBody(coding, body), DecodeOutcome::kUnsupported) << coding;
   }
 }
 
@@ -97,16 +97,16 @@ TEST(DecodeRequestBody, ABombStopsAtTheLimit) {
   const std::string bomb = *EncodeBody(big, ContentCoding::kGzip);
   ASSERT_LT(bomb.size(), 100u * 1024);
   std::string body = bomb;
-  EXPECT_EQ(Decode("gzip", body), DecodeOutcome::kTooLarge);
+  EXPECT_EQ(DecodeBody("gzip", body), DecodeOutcome::kTooLarge);
   body = bomb;
-  EXPECT_EQ(Decode("gzip", body, 1024 * 1024), DecodeOutcome::kTooLarge);
+  EXPECT_EQ(DecodeBody("gzip", body, 1024 * 1024), DecodeOutcome::kTooLarge);
   // Exactly at the limit is fine.
   const std::string exact(4096, 'x');
   body = *EncodeBody(exact, ContentCoding::kGzip);
-  EXPECT_EQ(Decode("gzip", body, 4096), DecodeOutcome::kOk);
+  EXPECT_EQ(DecodeBody("gzip", body, 4096), DecodeOutcome::kOk);
   EXPECT_EQ(body, exact);
   body = *EncodeBody(exact, ContentCoding::kGzip);
-  EXPECT_EQ(Decode("gzip", body, 4095), DecodeOutcome::kTooLarge);
+  EXPECT_EQ(DecodeBody("gzip", body, 4095), DecodeOutcome::kTooLarge);
 }
 
 TEST(EncodeBody, RoundTripsAndShrinksJson) {
@@ -116,7 +116,7 @@ TEST(EncodeBody, RoundTripsAndShrinksJson) {
   for (ContentCoding coding : {ContentCoding::kGzip, ContentCoding::kDeflate}) {
     std::string body = *EncodeBody(json, coding);
     EXPECT_LT(body.size() * 10, json.size()) << ContentCodingName(coding);
-    EXPECT_EQ(Decode(ContentCodingName(coding), body), DecodeOutcome::kOk);
+    EXPECT_EQ(DecodeBody(ContentCodingName(coding), body), DecodeOutcome::kOk);
     EXPECT_EQ(body, json);
   }
   EXPECT_EQ(EncodeBody(json, ContentCoding::kIdentity), std::nullopt);

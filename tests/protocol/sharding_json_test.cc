@@ -291,7 +291,7 @@ Item LogicalItem() {
 constexpr std::string_view kLogicalItemJson =
     R"({"PK":{"S":"USER#1"},"SK":{"S":"A"},"v":{"N":"1.5"}})";
 
-ConsumedCapacity Capacity(int64_t half_units) {
+ConsumedCapacity HalfUnitsCapacity(int64_t half_units) {
   ConsumedCapacity capacity;
   capacity.table_name = "Feed";
   capacity.total_half_units = half_units;
@@ -341,7 +341,7 @@ TEST(ShardingEncodeTest, SingleItemOperations) {
   EXPECT_EQ(EncodeShardedPutItemResult(With<ShardedPutItemResult>(PutItemResult(), unsharded)),
             R"({"ShardsTouched":1})");
   PutItemResult put;
-  put.consumed_capacity = Capacity(2);
+  put.consumed_capacity = HalfUnitsCapacity(2);
   EXPECT_EQ(EncodeShardedPutItemResult(With<ShardedPutItemResult>(put, one)),
             R"({"ConsumedCapacity":{"TableName":"Feed","CapacityUnits":1.0},)"
             R"("ShardsTouched":1,"Shard":3})");
@@ -349,7 +349,7 @@ TEST(ShardingEncodeTest, SingleItemOperations) {
             R"({"ShardsTouched":4})");
   GetItemResult get;
   get.item = LogicalItem();
-  get.consumed_capacity = Capacity(1);
+  get.consumed_capacity = HalfUnitsCapacity(1);
   EXPECT_EQ(EncodeShardedGetItemResult(With<ShardedGetItemResult>(get, one)),
             R"({"Item":)" + std::string(kLogicalItemJson) +
                 R"(,"ConsumedCapacity":{"TableName":"Feed","CapacityUnits":0.5},)"
@@ -369,7 +369,7 @@ TEST(ShardingEncodeTest, SingleItemOperations) {
       R"({"ShardsTouched":1,"Shard":0})");
   // The DynamoDB members are byte for byte the plain encoders'.
   put.attributes = LogicalItem();
-  put.consumed_capacity = Capacity(4);
+  put.consumed_capacity = HalfUnitsCapacity(4);
   std::string plain = EncodePutItemResult(put);
   plain.pop_back();
   EXPECT_EQ(EncodeShardedPutItemResult(With<ShardedPutItemResult>(put, one)),
@@ -384,7 +384,7 @@ TEST(ShardingEncodeTest, BatchWriteItem) {
   write.kind = WriteRequest::Kind::kPut;
   write.item = LogicalItem();
   result.result.unprocessed_items.emplace_back("Feed", std::vector<WriteRequest>{write});
-  result.result.consumed_capacity = {Capacity(6)};
+  result.result.consumed_capacity = {HalfUnitsCapacity(6)};
   result.physical_writes = 7;
   EXPECT_EQ(EncodeShardedBatchWriteItemResult(result),
             R"({"UnprocessedItems":{"Feed":[{"PutRequest":{"Item":)" +
@@ -400,7 +400,7 @@ TEST(ShardingEncodeTest, Query) {
   result.result.scanned_count = 2;
   result.result.last_evaluated_key =
       Item{{"PK", Value(std::string("USER#1#SHARD2"))}, {"SK", Value(std::string("A"))}};
-  result.result.consumed_capacity = Capacity(4);
+  result.result.consumed_capacity = HalfUnitsCapacity(4);
   result.shards_queried = 4;
   result.shard_reads = 5;
   EXPECT_EQ(EncodeShardedQueryResult(result),
@@ -427,7 +427,7 @@ TEST(ShardingEncodeTest, Aggregate) {
   result.summed_items = 4;
   result.shards_queried = 10;
   result.shard_reads = 12;
-  result.consumed_capacity = Capacity(3);
+  result.consumed_capacity = HalfUnitsCapacity(3);
   EXPECT_EQ(EncodeShardedAggregateResult(result),
             R"({"Count":5000000000,"ScannedCount":5000000001,"Sum":{"N":"12.5"},)"
             R"("SummedItems":4,"ShardsQueried":10,"ShardReads":12,)"

@@ -43,10 +43,10 @@ using testing::ModelIndex;
 using testing::ModelIndexSpec;
 using testing::Show;
 
-constexpr char kTable[] = "Moving";
+constexpr char kMovingTable[] = "Moving";
 
 template <typename Body>
-void RunThreads(int n, Body body) {
+void RunIndexThreads(int n, Body body) {
   std::latch start(n);
   std::vector<std::thread> threads;
   for (int i = 0; i < n; ++i) {
@@ -58,7 +58,7 @@ void RunThreads(int n, Body body) {
   for (std::thread& t : threads) t.join();
 }
 
-int64_t ToInt(const Value& v) { return std::stoll(v.as_number().ToString()); }
+int64_t IndexToInt(const Value& v) { return std::stoll(v.as_number().ToString()); }
 
 // ---- Versions --------------------------------------------------------------------------------
 //
@@ -93,7 +93,7 @@ std::optional<int64_t> VersionOf(const Item& item, bool whole, std::string* why)
       }
       continue;
     }
-    const int64_t x = ToInt(it->second);
+    const int64_t x = IndexToInt(it->second);
     if (v && *v != x) {
       *why = std::string("attribute ") + name + " of another version";
       return std::nullopt;
@@ -150,7 +150,7 @@ std::vector<ModelIndexSpec> Specs() {
 }
 
 CreateTableRequest CreateRequest() {
-  CreateTableRequest request{.table_name = kTable};
+  CreateTableRequest request{.table_name = kMovingTable};
   request.billing_mode = BillingMode::kPayPerRequest;
   request.attribute_definitions = {{"pk", KeyType::kString}, {"sk", KeyType::kString},
                                    {"st", KeyType::kString}, {"ts", KeyType::kNumber},
@@ -183,12 +183,12 @@ bool WriteOnce(Database& db, std::mt19937_64& rng, int64_t v) {
     case 0:
     case 1:
     case 2:
-      return db.PutItem({.table_name = kTable, .item = VersionedItem(key, v)}).ok();
+      return db.PutItem({.table_name = kMovingTable, .item = VersionedItem(key, v)}).ok();
     case 3:
     case 4:
     case 5: {
       // Every version attribute at once; st removed when the version has none.
-      UpdateItemRequest update{.table_name = kTable, .key = key};
+      UpdateItemRequest update{.table_name = kMovingTable, .key = key};
       AttributeMap values{{":v", Value(v)}, {":ow", Value(Owner(v))}};
       std::string text = "SET a = :v, b = :v, c = :v, ts = :v, ls = :v, ow = :ow";
       if (HasState(v)) {
@@ -202,7 +202,7 @@ bool WriteOnce(Database& db, std::mt19937_64& rng, int64_t v) {
       return db.UpdateItem(update).ok();
     }
     case 6:
-      return db.DeleteItem({.table_name = kTable, .key = key}).ok();
+      return db.DeleteItem({.table_name = kMovingTable, .key = key}).ok();
     default: {
       BatchWriteItemRequest batch;
       std::vector<WriteRequest> writes;
@@ -210,7 +210,7 @@ bool WriteOnce(Database& db, std::mt19937_64& rng, int64_t v) {
         writes.push_back({.kind = WriteRequest::Kind::kPut,
                           .item = VersionedItem(Item{{"pk", key.at("pk")}, {"sk", sk}}, v)});
       }
-      batch.request_items.emplace_back(kTable, std::move(writes));
+      batch.request_items.emplace_back(kMovingTable, std::move(writes));
       return db.BatchWriteItem(batch).ok();
     }
   }
@@ -258,7 +258,7 @@ void CheckPage(const ModelIndex& index, const std::optional<Value>& partition, b
 // Every index equals its recomputation from the base table.
 void ExpectIndexesMatchBase(Database& db) {
   std::vector<Item> base;
-  ScanRequest scan{.table_name = kTable};
+  ScanRequest scan{.table_name = kMovingTable};
   for (;;) {
     auto page = db.Scan(scan);
     ASSERT_TRUE(page.ok()) << page.status().ToString();
@@ -271,7 +271,7 @@ void ExpectIndexesMatchBase(Database& db) {
     ASSERT_TRUE(VersionOf(item, true, &why).has_value())
         << "torn base item " << Show(item) << ": " << why;
   }
-  auto described = db.DescribeTable({.table_name = kTable});
+  auto described = db.DescribeTable({.table_name = kMovingTable});
   ASSERT_TRUE(described.ok());
   for (const ModelIndexSpec& spec : Specs()) {
     SCOPED_TRACE("index " + spec.name);
@@ -284,7 +284,7 @@ void ExpectIndexesMatchBase(Database& db) {
         want_entries[{e.at("pk").as_string(), e.at("sk").as_string()}] = e;
     }
     for (int segment = 0; segment < 3; ++segment) {
-      ScanRequest request{.table_name = kTable,
+      ScanRequest request{.table_name = kMovingTable,
                           .index_name = spec.name,
                           .limit = 3,
                           .segment = segment,
@@ -306,7 +306,7 @@ void ExpectIndexesMatchBase(Database& db) {
     EXPECT_TRUE(got_entries == want_entries) << "index Scan differs from the recomputed index";
     // Each partition by Query: the same entries in the same order.
     for (const auto& [partition, entries] : want) {
-      auto got = db.Query({.table_name = kTable,
+      auto got = db.Query({.table_name = kMovingTable,
                            .index_name = spec.name,
                            .key_condition_expression = "#p = :p",
                            .expression_attribute_names = expr::NameMap{{"#p", spec.partition.name}},
@@ -350,7 +350,7 @@ TEST(IndexConcurrentTest, ReadersSeeOnlyCommittedEntriesWhileWritersMoveItems) {
     for (int round = 0; round < kRounds; ++round) {
       SCOPED_TRACE("round " + std::to_string(round));
       std::atomic<int> writers_left{kWriters};
-      RunThreads(kWriters + kReaders, [&](int t) {
+      RunIndexThreads(kWriters + kReaders, [&](int t) {
         std::mt19937_64 rng(static_cast<uint64_t>(t * 7919 + round * 104729 + stripes));
         if (t < kWriters) {
           for (int i = 0; i < kWritesPerRound; ++i) {
@@ -367,7 +367,7 @@ TEST(IndexConcurrentTest, ReadersSeeOnlyCommittedEntriesWhileWritersMoveItems) {
           const ModelIndex& index = indexes[rng() % indexes.size()];
           if (rng() % 6 == 0) {
             // A Scan page of the index (no partition to check, order is hash order).
-            ScanRequest request{.table_name = kTable,
+            ScanRequest request{.table_name = kMovingTable,
                                 .index_name = index.name(),
                                 .limit = static_cast<int32_t>(1 + rng() % 6)};
             for (int page = 0; page < 50; ++page) {
@@ -389,7 +389,7 @@ TEST(IndexConcurrentTest, ReadersSeeOnlyCommittedEntriesWhileWritersMoveItems) {
             partition = Value("O" + std::to_string(rng() % kOwners));
           else
             partition = Value(kPartitions[rng() % kPartitions.size()]);
-          QueryRequest request{.table_name = kTable,
+          QueryRequest request{.table_name = kMovingTable,
                                .index_name = index.name(),
                                .key_condition_expression = "#p = :p",
                                .expression_attribute_names = expr::NameMap{{"#p", name}},
@@ -433,7 +433,7 @@ TEST(IndexConcurrentTest, OnePartitionChurnsUnderPagingReaders) {
   std::vector<ModelIndex> indexes;
   for (const ModelIndexSpec& spec : Specs()) indexes.emplace_back(spec, TableKey());
   std::atomic<int> writers_left{2};
-  RunThreads(4, [&](int t) {
+  RunIndexThreads(4, [&](int t) {
     std::mt19937_64 rng(static_cast<uint64_t>(t) * 31337);
     if (t < 2) {
       for (int i = 0; i < 800; ++i) {
@@ -441,8 +441,8 @@ TEST(IndexConcurrentTest, OnePartitionChurnsUnderPagingReaders) {
         const int64_t v = ((t + 1) * 1000000 + i) * kStates + 1;
         const Item key{{"pk", "p0"}, {"sk", kSorts[rng() % kSorts.size()]}};
         const bool ok =
-            rng() % 4 == 0 ? db.DeleteItem({.table_name = kTable, .key = key}).ok()
-                           : db.PutItem({.table_name = kTable, .item = VersionedItem(key, v)}).ok();
+            rng() % 4 == 0 ? db.DeleteItem({.table_name = kMovingTable, .key = key}).ok()
+                           : db.PutItem({.table_name = kMovingTable, .item = VersionedItem(key, v)}).ok();
         EXPECT_TRUE(ok);
         if (!ok) break;
       }
@@ -453,7 +453,7 @@ TEST(IndexConcurrentTest, OnePartitionChurnsUnderPagingReaders) {
       const ModelIndex& index = indexes[t == 2 ? 0 : 1];  // byState, byOwner
       const Value partition = t == 2 ? Value("S1") : Value("O" + std::to_string(rng() % kOwners));
       QueryRequest request{
-          .table_name = kTable,
+          .table_name = kMovingTable,
           .index_name = index.name(),
           .key_condition_expression = "#p = :p",
           .expression_attribute_names = expr::NameMap{{"#p", index.spec().partition.name}},

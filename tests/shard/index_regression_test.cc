@@ -13,11 +13,11 @@ namespace {
 
 using testing::Show;
 
-constexpr char kTable[] = "IndexModel";
+constexpr char kRegressionTable[] = "IndexModel";
 
 // A table S pk, S sk with GSI g (gk S, KEYS_ONLY).
 void CreateSmallIndexedTable(Database& db) {
-  CreateTableRequest request{.table_name = kTable};
+  CreateTableRequest request{.table_name = kRegressionTable};
   request.billing_mode = BillingMode::kPayPerRequest;
   request.attribute_definitions = {
       {"pk", KeyType::kString}, {"sk", KeyType::kString}, {"gk", KeyType::kString}};
@@ -39,14 +39,14 @@ TEST(IndexRegressionTest, BatchWriteWithABadIndexKeyWritesNothing) {
   CreateSmallIndexedTable(db);
   BatchWriteItemRequest batch;
   batch.request_items.emplace_back(
-      kTable,
+      kRegressionTable,
       std::vector<WriteRequest>{
           {.kind = WriteRequest::Kind::kPut, .item = Item{{"pk", "a"}, {"sk", "1"}, {"gk", "x"}}},
           {.kind = WriteRequest::Kind::kPut, .item = Item{{"pk", "b"}, {"sk", "1"}, {"gk", ""}}}});
   auto got = db.BatchWriteItem(batch);
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().code(), Code::kValidation);
-  auto first = db.GetItem({.table_name = kTable, .key = Item{{"pk", "a"}, {"sk", "1"}}});
+  auto first = db.GetItem({.table_name = kRegressionTable, .key = Item{{"pk", "a"}, {"sk", "1"}}});
   ASSERT_TRUE(first.ok());
   EXPECT_FALSE(first->item.has_value())
       << "the batch's first put was stored: " << Show(first->item);
@@ -61,7 +61,7 @@ TEST(IndexRegressionTest, BatchWriteReportsIndexCapacity) {
   CreateSmallIndexedTable(db);
   BatchWriteItemRequest batch{.return_consumed_capacity = ReturnConsumedCapacity::kIndexes};
   batch.request_items.emplace_back(
-      kTable,
+      kRegressionTable,
       std::vector<WriteRequest>{
           {.kind = WriteRequest::Kind::kPut, .item = Item{{"pk", "a"}, {"sk", "1"}, {"gk", "x"}}},
           {.kind = WriteRequest::Kind::kPut, .item = Item{{"pk", "b"}, {"sk", "1"}, {"gk", "y"}}}});
@@ -88,14 +88,14 @@ TEST(IndexRegressionTest, ItemsLeftOutByBackfillAreNotInTheIndex) {
   for (const Value& refused : {Value(""), Value(true)}) {
     SCOPED_TRACE("backfill left out x = " + DebugString(refused));
     Database db;
-    CreateTableRequest request{.table_name = kTable};
+    CreateTableRequest request{.table_name = kRegressionTable};
     request.billing_mode = BillingMode::kPayPerRequest;
     request.attribute_definitions = {{"pk", KeyType::kString}};
     request.key_schema = {{"pk", KeyRoleName::kHash}};
     ASSERT_TRUE(db.CreateTable(request).ok());
-    ASSERT_TRUE(db.PutItem({.table_name = kTable, .item = Item{{"pk", "a"}, {"x", refused}}}).ok());
-    ASSERT_TRUE(db.PutItem({.table_name = kTable, .item = Item{{"pk", "b"}, {"x", refused}}}).ok());
-    UpdateTableRequest update{.table_name = kTable};
+    ASSERT_TRUE(db.PutItem({.table_name = kRegressionTable, .item = Item{{"pk", "a"}, {"x", refused}}}).ok());
+    ASSERT_TRUE(db.PutItem({.table_name = kRegressionTable, .item = Item{{"pk", "b"}, {"x", refused}}}).ok());
+    UpdateTableRequest update{.table_name = kRegressionTable};
     update.attribute_definitions = {{"x", KeyType::kString}};
     GlobalSecondaryIndexUpdate create;
     create.create =
@@ -105,14 +105,14 @@ TEST(IndexRegressionTest, ItemsLeftOutByBackfillAreNotInTheIndex) {
     update.global_secondary_index_updates = std::vector<GlobalSecondaryIndexUpdate>{create};
     auto updated = db.UpdateTable(update);
     ASSERT_TRUE(updated.ok()) << updated.status().ToString();
-    auto put = db.PutItem({.table_name = kTable,
+    auto put = db.PutItem({.table_name = kRegressionTable,
                            .item = Item{{"pk", "a"}, {"x", "ok"}},
                            .return_consumed_capacity = ReturnConsumedCapacity::kIndexes});
     ASSERT_TRUE(put.ok()) << put.status().ToString();
     ASSERT_TRUE(put->consumed_capacity.has_value());
     EXPECT_EQ(put->consumed_capacity->global_secondary_indexes,
               (std::map<std::string, int64_t, std::less<>>{{"gsi", 2}}));
-    auto del = db.DeleteItem({.table_name = kTable,
+    auto del = db.DeleteItem({.table_name = kRegressionTable,
                               .key = Item{{"pk", "b"}},
                               .return_consumed_capacity = ReturnConsumedCapacity::kIndexes});
     ASSERT_TRUE(del.ok()) << del.status().ToString();
@@ -126,10 +126,10 @@ TEST(IndexRegressionTest, ItemsLeftOutByBackfillAreNotInTheIndex) {
 TEST(IndexRegressionTest, GsiProjectionOfAnUnprojectedAttributeIsRefused) {
   Database db;
   CreateSmallIndexedTable(db);
-  ASSERT_TRUE(db.PutItem({.table_name = kTable,
+  ASSERT_TRUE(db.PutItem({.table_name = kRegressionTable,
                           .item = Item{{"pk", "a"}, {"sk", "1"}, {"gk", "x"}, {"other", "o"}}})
                   .ok());
-  auto got = db.Query({.table_name = kTable,
+  auto got = db.Query({.table_name = kRegressionTable,
                        .index_name = "gsi",
                        .key_condition_expression = "gk = :g",
                        .projection_expression = "pk, other",

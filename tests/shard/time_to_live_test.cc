@@ -19,7 +19,7 @@
 namespace partstore::testing {
 namespace {
 
-constexpr int64_t kEpoch = 1'800'000'000;  // Unix seconds at the manual clock's zero
+constexpr int64_t kTtlEpoch = 1'800'000'000;  // Unix seconds at the manual clock's zero
 
 class TimeToLiveTest : public ::testing::Test {
  protected:
@@ -43,7 +43,7 @@ class TimeToLiveTest : public ::testing::Test {
     DatabaseOptions options;
     options.capacity.enabled = true;  // AdvanceClock needs the simulation on
     options.capacity.clock = clock_;
-    options.time_to_live.epoch_at_clock_zero = kEpoch;
+    options.time_to_live.epoch_at_clock_zero = kTtlEpoch;
     options.time_to_live.expiry_delay_seconds = expiry_delay;
     // DynamoDB's behaviour (cache mode: tests/shard/cache_expiry_test.cc).
     options.time_to_live.expiry_mode = ExpiryMode::kDynamoDb;
@@ -88,7 +88,7 @@ class TimeToLiveTest : public ::testing::Test {
   }
   uint64_t Expired() { return internal::GetTable(db_, "Sessions").value()->expired_items(); }
   static Value Epoch(double offset) {
-    return Value(Number::Parse(std::to_string(static_cast<double>(kEpoch) + offset)).value());
+    return Value(Number::Parse(std::to_string(static_cast<double>(kTtlEpoch) + offset)).value());
   }
 
   std::shared_ptr<capacity::ManualClock> clock_;
@@ -166,7 +166,7 @@ TEST_F(TimeToLiveTest, ItemsExpireAtTheirInstantOnTheManualClock) {
   ASSERT_TRUE(Update("exp", true).ok());
   Put("a", Epoch(10));
   Put("b", Epoch(20.5));                                     // fractional seconds count
-  Put("string", Value(std::to_string(kEpoch)));              // not a Number: never expires
+  Put("string", Value(std::to_string(kTtlEpoch)));              // not a Number: never expires
   Put("none", std::nullopt);                                 // no attribute: never
   Put("old", Epoch(-6 * 365.25 * 86400));                    // more than five years ago: never
   Put("set", Value(NumberSet{Number::Parse("1").value()}));  // not a top-level N: never

@@ -14,7 +14,7 @@
 namespace partstore::sim {
 namespace {
 
-Report Simulated(const std::string& toml, const Prices& prices = DefaultPrices()) {
+Report SimulatedWithPrices(const std::string& toml, const Prices& prices = DefaultPrices()) {
   return testing::MustSimulate(toml, {.progress = nullptr, .prices = prices});
 }
 
@@ -53,7 +53,7 @@ keys = { distribution = "uniform", count = 6000 }
 )";
 
 TEST(PricingTest, OnDemandBillsTheRequestUnitsConsumed) {
-  const Report report = Simulated(kOnDemand);
+  const Report report = SimulatedWithPrices(kOnDemand);
   ASSERT_EQ(report.cost.resources.size(), 1u);
   const ResourceCost& c = report.cost.resources[0];
   EXPECT_EQ(c.billing_mode, "PAY_PER_REQUEST");
@@ -104,7 +104,7 @@ rate = 0
 )";
 
 TEST(PricingTest, ProvisionedBillsCapacityUnitHoursAndStorageAtTheTableClass) {
-  const Report report = Simulated(kProvisionedIa);
+  const Report report = SimulatedWithPrices(kProvisionedIa);
   ASSERT_EQ(report.cost.resources.size(), 2u);
   const ResourceCost& table = report.cost.resources[0];
   const ResourceCost& index = report.cost.resources[1];
@@ -137,8 +137,8 @@ TEST(PricingTest, TheTableClassAndAPriceFileChangeTheBill) {
   std::string standard = kProvisionedIa;
   standard.replace(standard.find("standard-infrequent-access"),
                    std::string("standard-infrequent-access").size(), "standard");
-  const Report on_standard = Simulated(standard);
-  const Report on_ia = Simulated(kProvisionedIa);
+  const Report on_standard = SimulatedWithPrices(standard);
+  const Report on_ia = SimulatedWithPrices(kProvisionedIa);
   // Standard: throughput 20% cheaper than IA's (IA is 1.25x), storage 2.5x dearer.
   EXPECT_DOUBLE_EQ(on_standard.cost.resources[0].read_cost, 100 * 0.00013);
   EXPECT_DOUBLE_EQ(on_standard.cost.resources[0].storage_cost,
@@ -152,7 +152,7 @@ write_capacity_unit_hour = 1
 )",
                             "eu.toml");
   ASSERT_TRUE(prices.ok()) << prices.status().message();
-  const Report priced = Simulated(kProvisionedIa, *prices);
+  const Report priced = SimulatedWithPrices(kProvisionedIa, *prices);
   EXPECT_EQ(priced.cost.region, "eu-west-1");
   EXPECT_EQ(priced.cost.prices, "eu.toml");
   EXPECT_DOUBLE_EQ(priced.cost.resources[0].read_cost, 100 * 0.001);

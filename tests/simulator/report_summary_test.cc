@@ -20,7 +20,7 @@ namespace {
 
 using testing::OneHotKey;
 
-Report Simulated(const std::string& toml) { return testing::MustSimulate(toml); }
+Report SummarySimulated(const std::string& toml) { return testing::MustSimulate(toml); }
 std::string HotKey(int rate) { return OneHotKey(rate); }
 
 std::string Joined(const std::vector<std::string>& sentences) {
@@ -30,7 +30,7 @@ std::string Joined(const std::vector<std::string>& sentences) {
 }
 
 TEST(ReportSummaryTest, NamesTheMainThrottleWhereItHappenedAndWhatFixesIt) {
-  const Report report = Simulated(HotKey(3000));
+  const Report report = SummarySimulated(HotKey(3000));
   const std::string summary = Joined(Summary(report));
   EXPECT_NE(summary.find("30,000 requests were offered over 10 s"), std::string::npos) << summary;
   EXPECT_NE(summary.find("mostly TableWriteKeyRangeThroughputExceeded: the table's writes went "
@@ -52,7 +52,7 @@ TEST(ReportSummaryTest, NamesTheMainThrottleWhereItHappenedAndWhatFixesIt) {
 TEST(ReportSummaryTest, WithoutContributorInsightsThereAreNoTopKeys) {
   std::string toml = HotKey(3000);
   toml.replace(toml.find("[retries]"), 9, "[capacity]\ncontributor_insights = false\n[retries]");
-  const Report report = Simulated(toml);
+  const Report report = SummarySimulated(toml);
   ASSERT_GT(report.totals.throttled, 0);
   for (const ResourceReport& r : report.resources) EXPECT_TRUE(r.top_keys.empty());
   const std::string summary = Joined(Summary(report));
@@ -63,7 +63,7 @@ TEST(ReportSummaryTest, WithoutContributorInsightsThereAreNoTopKeys) {
 }
 
 TEST(ReportSummaryTest, AQuietRunSaysSo) {
-  const std::string summary = Joined(Summary(Simulated(HotKey(100))));
+  const std::string summary = Joined(Summary(SummarySimulated(HotKey(100))));
   EXPECT_NE(summary.find("100.0% of them were served"), std::string::npos) << summary;
   EXPECT_NE(summary.find("No request was throttled."), std::string::npos) << summary;
 }
@@ -95,7 +95,7 @@ TEST(ReportSummaryTest, TheGlossaryIsSortedAndOnTheHtmlPage) {
   for (size_t i = 1; i < glossary.size(); ++i) {
     EXPECT_LT(lower(glossary[i - 1].term), lower(glossary[i].term)) << glossary[i].term;
   }
-  const std::string html = HtmlReport({Simulated(HotKey(100))});
+  const std::string html = HtmlReport({SummarySimulated(HotKey(100))});
   EXPECT_NE(html.find("<h3>What happened</h3>"), std::string::npos);
   for (const GlossaryEntry& entry : glossary) {
     std::string term(entry.term);

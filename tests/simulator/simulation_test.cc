@@ -19,7 +19,7 @@
 namespace partstore::sim {
 namespace {
 
-Workload Parse(const std::string& toml) { return testing::MustParse(toml); }
+Workload ParseToml(const std::string& toml) { return testing::MustParse(toml); }
 Report RunWorkload(const Workload& workload) { return testing::MustSimulate(workload); }
 
 // A provisioned table far larger than one partition's limits, one hot key written at `rate`
@@ -71,7 +71,7 @@ keys = { distribution = "hot-key", key = 7 }
 TEST(SimulationTest, SameWorkloadAndSeedGiveByteIdenticalJson) {
   const Scenario* scenario = FindScenario("viral-product");
   ASSERT_NE(scenario, nullptr);
-  Workload workload = Parse(std::string(scenario->toml));
+  Workload workload = ParseToml(std::string(scenario->toml));
   // Shortened: the same phases, a tenth of the time.
   for (Phase& phase : workload.phases) phase.duration_micros /= 10;
   const std::string first = ReportJson(RunWorkload(workload));
@@ -83,7 +83,7 @@ TEST(SimulationTest, SameWorkloadAndSeedGiveByteIdenticalJson) {
 }
 
 TEST(SimulationTest, OneHotKeyIsServedAtAboutOneThousandWritesPerSecond) {
-  const Report report = RunWorkload(Parse(HotKey(3000, "")));
+  const Report report = RunWorkload(ParseToml(HotKey(3000, "")));
   ASSERT_EQ(report.phases.size(), 2u);
   const PhaseReport& measured = report.phases[1];
   EXPECT_DOUBLE_EQ(measured.offered_rate, 3000.0);
@@ -101,7 +101,7 @@ TEST(SimulationTest, OneHotKeyIsServedAtAboutOneThousandWritesPerSecond) {
 }
 
 TEST(SimulationTest, WriteShardingServesTheOfferedRateOnceCapacityAllows) {
-  const Report report = RunWorkload(Parse(HotKey(3000, R"(
+  const Report report = RunWorkload(ParseToml(HotKey(3000, R"(
 [[sharding]]
 table = "Events"
 key = "DEVICE#7"
@@ -114,7 +114,7 @@ strategy = "random"
 }
 
 TEST(SimulationTest, RetriesAreCountedAndDelayServedRequests) {
-  Workload workload = Parse(HotKey(1500, ""));
+  Workload workload = ParseToml(HotKey(1500, ""));
   const Report report = RunWorkload(workload);
   workload.retries.mode = RetryPolicy::Mode::kExponential;
   workload.retries.max_attempts = 5;
@@ -164,8 +164,8 @@ void ExpectConsistent(const Report& r) {
 }
 
 TEST(SimulationTest, ReportsAddUp) {
-  ExpectConsistent(RunWorkload(Parse(HotKey(3000, ""))));
-  Workload workload = Parse(HotKey(1500, ""));
+  ExpectConsistent(RunWorkload(ParseToml(HotKey(3000, ""))));
+  Workload workload = ParseToml(HotKey(1500, ""));
   workload.retries.mode = RetryPolicy::Mode::kExponential;
   ExpectConsistent(RunWorkload(workload));
 }
@@ -190,7 +190,7 @@ TEST(SimulationTest, EveryBuiltInScenarioParsesAndRunsConsistently) {
 TEST(SimulationTest, AnEngineRefusalOfTheWorkloadIsAnError) {
   // ParseWorkload checks what it can; whatever the engine still refuses (here a policy the parser
   // would have refused, built by hand) fails the run with the engine's message and its place.
-  Workload workload = Parse(HotKey(10, ""));
+  Workload workload = ParseToml(HotKey(10, ""));
   ShardingSpec spec{.table = "Events"};
   spec.policy.key = "DEVICE#7";
   spec.policy.shard_count = 0;
@@ -227,7 +227,7 @@ name = "p"
 
 TEST(SimulationTest, BatchesDrawDistinctKeys) {
   // {seq} in the key: every draw is distinct, so each batch_write carries all 25 items.
-  const Report seq = RunWorkload(Parse(OneTable("", "duration = \"1s\"\nrate = 40", R"(
+  const Report seq = RunWorkload(ParseToml(OneTable("", "duration = \"1s\"\nrate = 40", R"(
   [[phases.mix]]
   op = "batch_write"
   table = "Tab"
@@ -238,7 +238,7 @@ TEST(SimulationTest, BatchesDrawDistinctKeys) {
   EXPECT_EQ(seq.totals.errors, 0);
   EXPECT_EQ(seq.resources[0].write_requests, 40 * 25);
   // Duplicates drawn from a small space are drawn again, never sent: no errors, fewer items.
-  const Report small = RunWorkload(Parse(OneTable("", "duration = \"1s\"\nrate = 40", R"(
+  const Report small = RunWorkload(ParseToml(OneTable("", "duration = \"1s\"\nrate = 40", R"(
   [[phases.mix]]
   op = "batch_write"
   table = "Tab"
@@ -252,7 +252,7 @@ TEST(SimulationTest, BatchesDrawDistinctKeys) {
 }
 
 TEST(SimulationTest, GsiReadThrottlesCountInTheTotals) {
-  const Report r = RunWorkload(Parse(
+  const Report r = RunWorkload(ParseToml(
       OneTable(R"(
   [[tables.indexes]]
   name = "ByG"
@@ -285,7 +285,7 @@ attributes = { GPK = "G#{key}" }
 }
 
 TEST(SimulationTest, HeatMapOfAQuarterSecondRunIsPerSecond) {
-  const Report r = RunWorkload(Parse(OneTable("", "duration = \"250ms\"\nrate = 800", R"(
+  const Report r = RunWorkload(ParseToml(OneTable("", "duration = \"250ms\"\nrate = 800", R"(
   [[phases.mix]]
   op = "put"
   table = "Tab"
@@ -302,7 +302,7 @@ TEST(SimulationTest, HeatMapOfAQuarterSecondRunIsPerSecond) {
 }
 
 TEST(SimulationTest, SplitChildrenAreBornAtTheSplit) {
-  const Report r = RunWorkload(Parse(R"(
+  const Report r = RunWorkload(ParseToml(R"(
 name = "heat"
 [retries]
 mode = "none"
@@ -345,7 +345,7 @@ keys = { distribution = "uniform", count = 100000 }
 
 TEST(SimulationTest, TopKeysCoverTheWholeRun) {
   // A hot key for 2 minutes, then 70 quiet minutes: CloudWatch's hour would have forgotten it.
-  const Report r = RunWorkload(Parse(OneTable("", R"(duration = "2m"
+  const Report r = RunWorkload(ParseToml(OneTable("", R"(duration = "2m"
 rate = 50
 keys = { distribution = "hot-key", key = 7 }
   [[phases.mix]]
@@ -372,7 +372,7 @@ rate = 0
 }
 
 TEST(SimulationTest, ShardedTablesRefuseReadsWithoutASharedForm) {
-  auto report = Simulate(Parse(OneTable(R"(
+  auto report = Simulate(ParseToml(OneTable(R"(
 [[sharding]]
 table = "Tab"
 key = "HOT"
@@ -405,7 +405,7 @@ TEST(SimulationTest, EveryOperationKindIsServed) {
   mix +=
       "  [[phases.mix]]\n  op = \"query\"\n  table = \"Tab\"\n  key = \"K#{key}\"\n  limit = 3\n";
   mix += "  [[phases.mix]]\n  op = \"scan\"\n  table = \"Tab\"\n  limit = 7\n";
-  const Report r = RunWorkload(Parse(OneTable(
+  const Report r = RunWorkload(ParseToml(OneTable(
       R"(
 [[preload]]
 table = "Tab"
@@ -464,7 +464,7 @@ TEST_F(PreloadFromTest, LoadsDynamoDbJsonAndCsvFiles) {
   for (const auto& [from, items] :
        {std::pair{dir_ + "/json", 40}, std::pair{dir_ + "/rows.csv", 2}}) {
     SimulationCost cost;
-    auto report = Simulate(Parse(Workload(from)), {}, &cost);
+    auto report = Simulate(ParseToml(Workload(from)), {}, &cost);
     ASSERT_TRUE(report.ok()) << report.status().message();
     EXPECT_EQ(cost.preload_items, items) << from;
   }
@@ -482,7 +482,7 @@ TEST_F(PreloadFromTest, RefusesMissingFilesTemplatesBesideFromAndBadRecords) {
                     "test.toml");
   EXPECT_FALSE(both.ok());
   std::ofstream(dir_ + "/json/bad.json") << "{\"Item\":{\"PK\":{\"S\":\"x\"}}}\nnot json\n";
-  auto report = Simulate(Parse(Workload(dir_ + "/json")));
+  auto report = Simulate(ParseToml(Workload(dir_ + "/json")));
   ASSERT_FALSE(report.ok());
   EXPECT_NE(report.status().message().find("2 records"), std::string::npos)
       << report.status().message();
