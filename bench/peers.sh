@@ -41,6 +41,36 @@ trap 'exit 130' INT TERM
 free_port() {
   "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
+# Whether process $1 (or a child of it: nginx's worker) listens on TCP port $2. A port from
+# free_port can be taken by another program before the peer binds it (ctest runs servers side by
+# side); then the peer dies, and something else answers on its port.
+owns_port() {
+  "$PY" -c 'import os, sys
+pid, port = sys.argv[1], int(sys.argv[2])
+inodes = set()
+for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+    try:
+        lines = open(table).read().splitlines()[1:]
+    except OSError:
+        continue
+    for line in lines:
+        f = line.split()
+        if f[3] == "0A" and int(f[1].split(":")[1], 16) == port:  # LISTEN
+            inodes.add(f[9])
+try:
+    pids = [pid] + open("/proc/%s/task/%s/children" % (pid, pid)).read().split()
+except OSError:
+    sys.exit(1)
+for p in pids:
+    try:
+        for fd in os.listdir("/proc/%s/fd" % p):
+            link = os.readlink("/proc/%s/fd/%s" % (p, fd))
+            if link.startswith("socket:[") and link[8:-1] in inodes:
+                sys.exit(0)
+    except OSError:
+        pass
+sys.exit(1)' "$1" "$2"
+}
 wait_http() {  # until something answers HTTP on $1, while server $2 runs
   for _ in $(seq 100); do
     curl -s -o /dev/null -X POST "$1" && return 0
@@ -82,15 +112,32 @@ start_partstore() {
   log "partstore serve did not start:"; cat "$LOGS/partstore.err" >&2; return 1
 }
 start_dynalite() {
-  local port; port=$(free_port)
-  node "$DYNALITE" --port "$port" --createTableMs 0 >"$LOGS/dynalite.out" 2>&1 &
-  PID[dynalite]=$!
-  URL[dynalite]=http://127.0.0.1:$port/
-  wait_http "${URL[dynalite]}" dynalite
+  local port attempt
+  for attempt in 1 2 3; do
+    port=$(free_port)
+    node "$DYNALITE" --port "$port" --createTableMs 0 >"$LOGS/dynalite.out" 2>&1 &
+    PID[dynalite]=$!
+    URL[dynalite]=http://127.0.0.1:$port/
+    wait_http "${URL[dynalite]}" dynalite && owns_port "${PID[dynalite]}" "$port" && return 0
+    log "dynalite did not take port $port; again"
+    kill "${PID[dynalite]}" 2>/dev/null || true
+  done
+  return 1
 }
 start_nginx() {  # $1: the body to return
+  local attempt
+  for attempt in 1 2 3; do
+    start_nginx_once "$1" && owns_port "${PID[nginx]}" "$NGINX_PORT" && return 0
+    log "nginx did not take port $NGINX_PORT; again"
+    kill "${PID[nginx]}" 2>/dev/null || true
+    sleep 0.2
+  done
+  return 1
+}
+start_nginx_once() {
   local port prefix=$SCRATCH/nginx
   port=$(free_port)
+  NGINX_PORT=$port
   mkdir -p "$prefix"
   "$PY" - "$ROOT/bench/wire/nginx.conf.template" "$prefix/nginx.conf" "$prefix" "$port" "$1" <<'EOF'
 import sys, zlib
@@ -113,15 +160,23 @@ EOF
 }
 
 start_redis() {
-  local port; port=$(free_port)
-  /usr/bin/redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
-    --daemonize no >"$LOGS/redis.out" 2>&1 &
-  PID[redis]=$!
-  URL[redis]=127.0.0.1:$port
-  for _ in $(seq 100); do
-    [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ] && return 0
-    kill -0 "${PID[redis]}" 2>/dev/null || break
-    sleep 0.1
+  local port attempt
+  for attempt in 1 2 3; do
+    port=$(free_port)
+    /usr/bin/redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+      --daemonize no >"$LOGS/redis.out" 2>&1 &
+    PID[redis]=$!
+    URL[redis]=127.0.0.1:$port
+    for _ in $(seq 100); do
+      if [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ]; then
+        owns_port "${PID[redis]}" "$port" && return 0
+        break
+      fi
+      kill -0 "${PID[redis]}" 2>/dev/null || break
+      sleep 0.1
+    done
+    log "redis-server did not start on port $port:"; cat "$LOGS/redis.out" >&2
+    kill "${PID[redis]}" 2>/dev/null || true
   done
-  log "redis-server did not start:"; cat "$LOGS/redis.out" >&2; return 1
+  return 1
 }
