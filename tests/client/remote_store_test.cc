@@ -405,11 +405,13 @@ const UpdateItemRequest kAdd{
     .expression_attribute_values = AttributeMap{{":one", Value(Number::Parse("1").value())}}};
 
 // A server that reads each request and then answers too slowly: not at all (silent), or one
-// byte of a valid response every `byte_interval` (trickling).
+// byte of a valid response every `byte_interval` (trickling), falling silent after `bytes` of
+// them.
 class SlowServer {
  public:
-  explicit SlowServer(milliseconds byte_interval)
+  explicit SlowServer(milliseconds byte_interval, size_t bytes = SIZE_MAX)
       : byte_interval_(byte_interval),
+        bytes_(bytes),
         acceptor_(ioc_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
     thread_ = std::thread([this] { Serve(); });
   }
@@ -431,7 +433,7 @@ class SlowServer {
       boost::asio::read_until(socket, buffer, "\r\n\r\n", ec);
       const std::string answer = FakeServer::Ok("{}");
       for (size_t i = 0; !ec && !stop_ && i < answer.size(); ++i) {
-        if (byte_interval_.count() == 0) {  // silent: until the client leaves
+        if (byte_interval_.count() == 0 || i == bytes_) {  // silent: until the client leaves
           char byte;
           socket.read_some(boost::asio::buffer(&byte, 1), ec);
           break;
@@ -443,6 +445,7 @@ class SlowServer {
   }
 
   milliseconds byte_interval_;
+  size_t bytes_;
   boost::asio::io_context ioc_;
   boost::asio::ip::tcp::acceptor acceptor_;
   std::atomic<bool> stop_{false};
@@ -467,6 +470,25 @@ TEST(RemoteStoreTest, RequestTimeoutBoundsTheWholeResponse) {
     EXPECT_GE(took, milliseconds(290));
     EXPECT_LT(took, milliseconds(1500)) << "byte interval " << interval.count() << " ms";
   }
+}
+
+// The kernel's read timeout follows the deadline down: a response that trickles for 500 ms of a
+// 700 ms request and then stops ends at 700 ms, not 700 ms after the last byte (the timeout the
+// socket was first given).
+TEST(RemoteStoreTest, RequestTimeoutShrinksAsTheDeadlineNears) {
+  SlowServer server(milliseconds(50), /*bytes=*/10);
+  RemoteOptions o = Options(server.port());
+  o.request_timeout = milliseconds(700);
+  o.retry.max_attempts = 1;
+  auto store = OpenOrDie(o);
+  const auto start = Clock::now();
+  auto got = store->GetItem(kGet);
+  const auto took = Clock::now() - start;
+  ASSERT_FALSE(got.ok());
+  EXPECT_NE(got.status().message().find("timeout"), std::string_view::npos)
+      << got.status().ToString();
+  EXPECT_GE(took, milliseconds(690));
+  EXPECT_LT(took, milliseconds(1000));  // 1200 ms if the first timeout were kept
 }
 
 TEST(RemoteStoreTest, ResponsesThatAreNotJsonAreErrors) {
