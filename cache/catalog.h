@@ -1,0 +1,94 @@
+// Catalog: what the cache knows of each upstream table it has served (its key schema, its indexes'
+// key schemas, its stream), and the local tables that hold its cached items and pages, in the
+// cache's own engine (a private partstore::Database with ExpiryMode::kCache, a memory limit and
+// LRU eviction).
+//
+// A table is described once, on first use (DescribeTable upstream). Forget drops the table's
+// entry and its local tables, so the next use describes it again with empty caches (after
+// UpdateTable, DeleteTable, a PartiQL write, Clear).
+//
+// Local items carry two hidden attributes the cache strips before answering: kExpiresAttribute
+// (epoch seconds; the local table's TTL attribute, so an expired entry is invisible at once) and,
+// for "no such item" entries, kAbsentAttribute.
+//
+// Thread safety: safe for concurrent use. Lock order: mu_ is a leaf (never held while calling
+// the upstream or the local engine).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+
+#include "partstore/database.h"
+#include "partstore/key.h"
+#include "partstore/store.h"
+
+namespace partstore {
+class Table;
+}  // namespace partstore
+
+namespace partstore::cache {
+
+inline constexpr std::string_view kExpiresAttribute = "\x1bpartstore.cache.expires";
+inline constexpr std::string_view kAbsentAttribute = "\x1bpartstore.cache.absent";
+
+struct CachedIndex {
+  std::string name;
+  KeySchema key;
+};
+
+struct CachedTable {
+  std::string name;  // the upstream's
+  KeySchema key;
+  std::vector<CachedIndex> indexes;  // GSIs, then LSIs
+  // The stream, when the table has one (empty: none), and what its records carry.
+  std::string stream_arn;
+  bool stream_has_new_images = false;
+  bool stream_has_old_images = false;
+  // The local tables: cached items (the upstream's key schema) and pages (c, r: binary).
+  std::string items_name, pages_name;
+  std::shared_ptr<Table> items, pages;
+  // Generations of the table's pages: [0] the base table's, [1 + i] index i's. A page records
+  // them when it is read from the upstream and is valid while they are unchanged.
+  std::unique_ptr<std::atomic<uint64_t>[]> generations;
+  // The stream follower's first look at the stream (stream_follower.h), once.
+  std::once_flag stream_once;
+
+  // The index named `name`'s position in indexes, or -1.
+  int FindIndex(std::string_view index_name) const;
+};
+
+class Catalog {
+ public:
+  Catalog(Store& upstream, Database& local) : upstream_(upstream), local_(local) {}
+
+  // The table named `name`, described and set up on first use; null when the upstream does not
+  // describe it (the caller then passes its request through, so the upstream's error answers).
+  std::shared_ptr<CachedTable> Get(std::string_view name);
+  // The table if it is set up already (no upstream call); null otherwise.
+  std::shared_ptr<CachedTable> Find(std::string_view name) const;
+  // Forgets `name` (no-op when unknown), or every table.
+  void Forget(std::string_view name);
+  void ForgetAll();
+  // Every table set up now.
+  std::vector<std::shared_ptr<CachedTable>> Tables() const;
+
+ private:
+  Result<std::shared_ptr<CachedTable>> SetUp(const TableDescription& description);
+  void DropLocal(const CachedTable& table);
+
+  Store& upstream_;
+  Database& local_;
+  mutable std::shared_mutex mu_;  // guards tables_ and next_id_
+  std::map<std::string, std::shared_ptr<CachedTable>, std::less<>> tables_;
+  uint64_t next_id_ = 0;
+};
+
+}  // namespace partstore::cache

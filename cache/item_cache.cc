@@ -1,0 +1,247 @@
+// ItemCache: see item_cache.h.
+#include "cache/item_cache.h"
+
+#include <fmt/format.h>
+#include <xxhash.h>
+
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cache/counters.h"
+#include "core/key_encoding.h"
+#include "core/stored_item_projection.h"
+#include "shard/prepared.h"
+#include "shard/table.h"
+
+namespace partstore::cache {
+namespace {
+
+// The key's attributes in schema order, each order-preserving encoded and length-prefixed,
+// after the local table's name: the key's identity in this cache.
+std::string KeyIdentity(const CachedTable& table, const Item& key) {
+  std::string out = table.items_name;
+  out.push_back('\0');
+  auto append = [&](const std::string& name) {
+    auto it = key.find(name);
+    if (it == key.end()) return;
+    std::string encoded;
+    AppendKeyEncoding(it->second, &encoded);
+    out += std::to_string(encoded.size());
+    out.push_back(':');
+    out += encoded;
+  };
+  append(table.key.partition.name);
+  if (table.key.sort) append(table.key.sort->name);
+  return out;
+}
+
+Value ExpiryValue(double epoch_seconds) {
+  return Value(*Number::Parse(fmt::format("{:.3f}", epoch_seconds)));
+}
+
+std::optional<ConsumedCapacity> ZeroCapacity(std::string_view table,
+                                             ReturnConsumedCapacity asked) {
+  if (asked == ReturnConsumedCapacity::kNone) return std::nullopt;
+  ConsumedCapacity zero;
+  zero.table_name = std::string(table);
+  if (asked == ReturnConsumedCapacity::kIndexes) zero.table_half_units = 0;
+  return zero;
+}
+
+}  // namespace
+
+ItemCache::ItemCache(Store& upstream, Database& local, CacheCounters& counters, double item_ttl,
+                     double negative_ttl)
+    : upstream_(upstream),
+      local_(local),
+      counters_(counters),
+      item_ttl_(item_ttl),
+      negative_ttl_(negative_ttl),
+      slots_(std::make_unique<Slot[]>(kSlots)) {}
+
+size_t ItemCache::SlotOf(const CachedTable& table, const Item& key) const {
+  const std::string identity = KeyIdentity(table, key);
+  return XXH3_64bits(identity.data(), identity.size()) % kSlots;
+}
+
+uint64_t ItemCache::Generation(const CachedTable& table, const Item& key) const {
+  Slot& slot = slots_[SlotOf(table, key)];
+  std::lock_guard lock(slot.mu);
+  return slot.generation;
+}
+
+Result<std::optional<std::optional<StoredItem>>> ItemCache::Peek(
+    const CachedTable& table, const GetItemRequest& request) const {
+  // The caller's request as it is (no copy): the local table reads its key alone.
+  PARTSTORE_ASSIGN_OR_RETURN(GetItemViewResult got,
+                             table.items->GetItemView(request, PreparedProjection{}));
+  if (!got.item) return std::optional<std::optional<StoredItem>>();
+  if (got.item->Find(kAbsentAttribute)) {
+    return std::optional<std::optional<StoredItem>>(std::optional<StoredItem>());
+  }
+  return std::optional<std::optional<StoredItem>>(std::move(got.item));
+}
+
+Result<ItemRead> ItemCache::Read(const CachedTable& table, const GetItemRequest& request) {
+  const Item& key = request.key;
+  const ReturnConsumedCapacity return_consumed_capacity = request.return_consumed_capacity;
+  Result<std::optional<std::optional<StoredItem>>> peeked = Peek(table, request);
+  if (!peeked.ok()) return ItemRead{.refused = true};
+  std::optional<std::optional<StoredItem>>& cached = *peeked;
+  if (cached) {
+    CacheCounters::Add(*cached ? counters_.item_hits : counters_.negative_hits);
+    return ItemRead{.item = std::move(*cached),
+                    .consumed_capacity = ZeroCapacity(table.name, return_consumed_capacity),
+                    .hit = true};
+  }
+  CacheCounters::Add(counters_.item_misses);
+
+  const std::string identity = KeyIdentity(table, key);
+  std::shared_ptr<Flight> flight;
+  bool leader = false;
+  {
+    std::lock_guard lock(flights_mu_);
+    auto [it, inserted] = flights_.try_emplace(identity);
+    if (inserted) it->second = std::make_shared<Flight>();
+    flight = it->second;
+    leader = inserted;
+  }
+  if (!leader) {
+    CacheCounters::Add(counters_.shared_loads);
+    std::unique_lock wait(flight->mu);
+    flight->cv.wait(wait, [&] { return flight->done; });
+    Result<ItemRead> shared = flight->result;
+    if (shared.ok()) {
+      shared->consumed_capacity = ZeroCapacity(table.name, return_consumed_capacity);
+    }
+    return shared;
+  }
+  Result<ItemRead> result = Load(table, key, return_consumed_capacity);
+  {
+    std::lock_guard lock(flight->mu);
+    flight->result = result;
+    flight->done = true;
+  }
+  flight->cv.notify_all();
+  {
+    std::lock_guard lock(flights_mu_);
+    flights_.erase(identity);
+  }
+  return result;
+}
+
+Result<ItemRead> ItemCache::Load(const CachedTable& table, const Item& key,
+                                 ReturnConsumedCapacity return_consumed_capacity) {
+  const uint64_t generation = Generation(table, key);
+  Result<GetItemResult> got = TimedCall(counters_, [&] {
+    return upstream_.GetItem({.table_name = table.name,
+                              .key = key,
+                              .return_consumed_capacity = return_consumed_capacity});
+  });
+  if (!got.ok()) return got.status();
+  Fill(table, key, got->item, generation);
+  ItemRead read;
+  if (got->item) read.item = StoredItem::Encode(*got->item);
+  read.consumed_capacity = std::move(got->consumed_capacity);
+  return read;
+}
+
+void ItemCache::Fill(const CachedTable& table, const Item& key, const std::optional<Item>& item,
+                     uint64_t generation) {
+  Slot& slot = slots_[SlotOf(table, key)];
+  std::lock_guard lock(slot.mu);
+  if (slot.generation != generation) return;
+  StoreLocked(table, key, item ? &*item : nullptr);
+}
+
+void ItemCache::StoreLocked(const CachedTable& table, const Item& key, const Item* item) {
+  PutItemRequest put{.table_name = table.items_name, .item = item != nullptr ? *item : key};
+  const double ttl = item != nullptr ? item_ttl_ : negative_ttl_;
+  put.item.insert_or_assign(std::string(kExpiresAttribute),
+                            ExpiryValue(local_.EpochSeconds() + ttl));
+  if (item == nullptr) put.item.insert_or_assign(std::string(kAbsentAttribute), Value(true));
+  // An item the local table cannot hold (its size with the expiry past 400 KB) is not cached;
+  // an older entry of the key must not stay either.
+  if (!table.items->PutItem(put).ok()) ForgetLocked(table, key);
+}
+
+void ItemCache::ForgetLocked(const CachedTable& table, const Item& key) {
+  (void)table.items->DeleteItem({.table_name = table.items_name, .key = key});
+}
+
+ItemCache::WriteGuard ItemCache::BeginWrite(std::shared_ptr<CachedTable> table, Item key) {
+  return WriteGuard(this, std::move(table), std::move(key));
+}
+
+ItemCache::WriteGuard::WriteGuard(ItemCache* cache, std::shared_ptr<CachedTable> table, Item key)
+    : cache_(cache), table_(std::move(table)), key_(std::move(key)) {
+  slot_ = cache_->SlotOf(*table_, key_);
+  Slot& slot = cache_->slots_[slot_];
+  std::lock_guard lock(slot.mu);
+  if (slot.writes_in_flight > 0) slot.contended = true;
+  ++slot.writes_in_flight;
+}
+
+ItemCache::WriteGuard::WriteGuard(WriteGuard&& other) noexcept
+    : cache_(other.cache_),
+      table_(std::move(other.table_)),
+      key_(std::move(other.key_)),
+      slot_(other.slot_),
+      finished_(std::exchange(other.finished_, true)) {}
+
+ItemCache::WriteGuard::~WriteGuard() {
+  if (!finished_) Finish(Image::Unknown());
+}
+
+void ItemCache::WriteGuard::Finish(const Image& after) {
+  if (finished_) return;
+  finished_ = true;
+  Slot& slot = cache_->slots_[slot_];
+  std::lock_guard lock(slot.mu);
+  ++slot.generation;
+  if (slot.contended || after.kind == Image::Kind::kUnknown) {
+    cache_->ForgetLocked(*table_, key_);
+  } else {
+    cache_->StoreLocked(*table_, key_,
+                        after.kind == Image::Kind::kItem ? &after.item : nullptr);
+  }
+  CacheCounters::Add(cache_->counters_.item_invalidations);
+  if (--slot.writes_in_flight == 0) slot.contended = false;
+}
+
+void ItemCache::Refresh(const CachedTable& table, const Item& key, const Image& after) {
+  Slot& slot = slots_[SlotOf(table, key)];
+  std::lock_guard lock(slot.mu);
+  ++slot.generation;
+  if (slot.writes_in_flight > 0) slot.contended = true;
+  Result<std::optional<std::optional<StoredItem>>> cached =
+      Peek(table, {.table_name = table.items_name, .key = key});
+  if (!cached.ok() || !*cached) return;  // not cached: nothing to refresh
+  CacheCounters::Add(counters_.item_invalidations);
+  if (after.kind == Image::Kind::kUnknown || slot.writes_in_flight > 0) {
+    ForgetLocked(table, key);
+  } else {
+    StoreLocked(table, key, after.kind == Image::Kind::kItem ? &after.item : nullptr);
+  }
+}
+
+Item ItemCache::ToItem(const StoredItem& stored) {
+  Item item = stored.ToItem();
+  if (auto it = item.find(kExpiresAttribute); it != item.end()) item.erase(it);
+  return item;
+}
+
+StoredItem ItemCache::Strip(const StoredItem& stored) {
+  if (!stored.Find(kExpiresAttribute)) return stored;
+  std::vector<std::string_view> names;
+  names.reserve(stored.attribute_count());
+  for (const MapEntry& entry : stored.attributes()) {
+    if (entry.name != kExpiresAttribute && entry.name != kAbsentAttribute) {
+      names.push_back(entry.name);
+    }
+  }
+  return ProjectStoredItem(stored, std::move(names));
+}
+
+}  // namespace partstore::cache

@@ -1,0 +1,129 @@
+// ItemCache: the item cache of a CachedStore (partstore/cached_store.h). Entries live in each
+// table's local items table (catalog.h): the whole item as the upstream returned it, or "no such
+// item", each with its expiry.
+//
+// Coherence with concurrent fills and writes. Keys hash to one of kSlots slots, each with a
+// mutex, a generation and a count of writes in flight:
+//   - a fill (a miss read from the upstream) records its slot's generation before the read and
+//     stores only if it is unchanged after it, so a fill can never store what a write (or a
+//     stream record) that finished meanwhile has replaced;
+//   - a write holds a WriteGuard from before it is sent upstream until its outcome is applied:
+//     Finish bumps the generation and stores the new item, "no such item", or forgets the key,
+//     under the slot's mutex. When two writes of one slot overlap in time, their order upstream
+//     is unknown, so each of them forgets the key instead of storing its item.
+// Concurrent misses of one key load once: the first caller reads, the others wait for its result.
+//
+// Thread safety: safe for concurrent use. Lock order: a flight's mutex and flights_mu_ are
+// leaves; a slot's mutex is held while the local engine is written (the engine's locks come
+// after it), never while the upstream is called.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "cache/catalog.h"
+#include "cache/image.h"
+#include "partstore/item_requests.h"
+#include "partstore/store.h"
+#include "partstore/stored_item.h"
+
+namespace partstore::cache {
+
+struct CacheCounters;
+
+// The outcome of a read through the item cache: the whole item (hidden attributes possibly
+// included: see Strip), or none, with the upstream's consumed capacity on a miss.
+struct ItemRead {
+  std::optional<StoredItem> item{};
+  std::optional<ConsumedCapacity> consumed_capacity{};
+  bool hit = false;
+  // The local table refused the key (it does not fit the schema): the caller passes its request
+  // through, so that the upstream's error answers.
+  bool refused = false;
+};
+
+class ItemCache {
+ public:
+  static constexpr size_t kSlots = 4096;
+
+  ItemCache(Store& upstream, Database& local, CacheCounters& counters, double item_ttl,
+            double negative_ttl);
+
+  // The cached entry of request.key, or the upstream's item on a miss (then cached). Of the
+  // request only the key and return_consumed_capacity are read (the caller applies the
+  // projection; strongly consistent reads never come here). Errors: the upstream's.
+  Result<ItemRead> Read(const CachedTable& table, const GetItemRequest& request);
+  // Only what memory holds for request.key: an entry (item, or none for "no such item"), or
+  // nullopt on a miss. Errors as Read's.
+  Result<std::optional<std::optional<StoredItem>>> Peek(const CachedTable& table,
+                                                       const GetItemRequest& request) const;
+  // Stores an item (or "no such item") read from the upstream by a caller that recorded
+  // `generation` (Generation) before the read; nothing when a write finished meanwhile.
+  void Fill(const CachedTable& table, const Item& key, const std::optional<Item>& item,
+            uint64_t generation);
+  uint64_t Generation(const CachedTable& table, const Item& key) const;
+
+  // A write of one key in flight (see the header comment).
+  class WriteGuard {
+   public:
+    WriteGuard(ItemCache* cache, std::shared_ptr<CachedTable> table, Item key);
+    WriteGuard(WriteGuard&& other) noexcept;
+    WriteGuard& operator=(WriteGuard&&) = delete;
+    ~WriteGuard();  // without Finish: forgets the key
+    // Applies the write's outcome: the item after it, when known.
+    void Finish(const Image& after);
+
+   private:
+    ItemCache* cache_;
+    std::shared_ptr<CachedTable> table_;
+    Item key_;
+    size_t slot_;
+    bool finished_ = false;
+  };
+  WriteGuard BeginWrite(std::shared_ptr<CachedTable> table, Item key);
+
+  // A change another writer made (a stream record): refreshes the key's entry when the cache
+  // holds one (`after` known) or forgets it.
+  void Refresh(const CachedTable& table, const Item& key, const Image& after);
+
+  // Removes the hidden attributes from a cached item.
+  static Item ToItem(const StoredItem& stored);
+  static StoredItem Strip(const StoredItem& stored);
+
+ private:
+  struct Slot {
+    std::mutex mu;
+    uint64_t generation = 0;
+    uint32_t writes_in_flight = 0;
+    bool contended = false;
+  };
+  struct Flight {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    Result<ItemRead> result = Status::Internal("the item cache's load did not finish");
+  };
+
+  size_t SlotOf(const CachedTable& table, const Item& key) const;
+  // Writes the entry to the local table (slot held). `item` null: "no such item".
+  void StoreLocked(const CachedTable& table, const Item& key, const Item* item);
+  void ForgetLocked(const CachedTable& table, const Item& key);
+  Result<ItemRead> Load(const CachedTable& table, const Item& key,
+                        ReturnConsumedCapacity return_consumed_capacity);
+
+  Store& upstream_;
+  Database& local_;
+  CacheCounters& counters_;
+  const double item_ttl_, negative_ttl_;
+  std::unique_ptr<Slot[]> slots_;
+  std::mutex flights_mu_;  // guards flights_
+  absl::flat_hash_map<std::string, std::shared_ptr<Flight>> flights_;
+};
+
+}  // namespace partstore::cache
