@@ -10,6 +10,10 @@
 
 #include "partstore/database.h"
 
+namespace partstore::server {
+struct ServerOptions;
+}  // namespace partstore::server
+
 namespace partstore::cli {
 
 // `--capacity on|off` and `--clock system|manual`, taken by `run` and `serve`
@@ -83,8 +87,22 @@ struct ServeOptions {
   std::string wal;  // "fsync=always", "fsync=everysec", "fsync=off", or empty: no log
   // Exports and imports: the directory S3 buckets are subdirectories of (empty: refused).
   std::string s3_dir;
+  // --upstream URL: serve a cache (partstore/cached_store.h) in front of that DynamoDB endpoint
+  // instead of an engine (serve_upstream.cc), reached with the AWS chain's credentials (region
+  // and profile as given, else the chain's). capacity.memory_limit (--memory-limit) is the
+  // cache's; 0: 256 MiB.
+  std::string upstream;
+  std::string upstream_region;
+  std::string upstream_profile;
+  double cache_item_ttl = 300;
+  double cache_negative_ttl = 300;
+  double cache_query_ttl = 300;
+  double stream_poll_seconds = 0.25;  // 0: do not follow streams
 };
 int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err);
+// RunServe with --upstream. `server_options` has the listening and --auth settings.
+int RunServeUpstream(const ServeOptions& options, const server::ServerOptions& server_options,
+                     std::ostream& out, std::ostream& err);
 
 // `partstore export` and `partstore import` (transfer.cc; tools/transfer/): one table of a data
 // directory (partstore serve --data-dir) written as a DynamoDB export, and an export, a CSV or

@@ -188,6 +188,36 @@ int main(int argc, char** argv) {
                     "--data-dir): fsync=always (nothing acknowledged is lost), fsync=everysec "
                     "(a power cut loses up to about a second), fsync=off");
   AddCapacityFlags(serve, serve_options.capacity);
+  serve->add_option("--upstream", serve_options.upstream,
+                    "Serve a cache in front of this DynamoDB endpoint (DynamoDB, Alternator, "
+                    "another partstore serve) instead of an engine: DAX's item and query "
+                    "caches, write-through, kept coherent by the tables' streams (credentials "
+                    "from the AWS chain: environment, profile)");
+  serve->add_option("--upstream-region", serve_options.upstream_region,
+                    "With --upstream: the region to sign for (default: the AWS chain's)");
+  serve->add_option("--upstream-profile", serve_options.upstream_profile,
+                    "With --upstream: the profile of the AWS config and credentials files");
+  serve
+      ->add_option("--cache-item-ttl", serve_options.cache_item_ttl,
+                   "With --upstream: seconds a cached item stays fresh")
+      ->capture_default_str()
+      ->check(Between(0.001, 315'360'000));
+  serve
+      ->add_option("--cache-negative-ttl", serve_options.cache_negative_ttl,
+                   "With --upstream: seconds a cached 'no such item' stays fresh")
+      ->capture_default_str()
+      ->check(Between(0.001, 315'360'000));
+  serve
+      ->add_option("--cache-query-ttl", serve_options.cache_query_ttl,
+                   "With --upstream: seconds a cached Query or Scan page stays fresh")
+      ->capture_default_str()
+      ->check(Between(0.001, 315'360'000));
+  serve
+      ->add_option("--stream-poll", serve_options.stream_poll_seconds,
+                   "With --upstream: seconds between reads of each cached table's stream (0: "
+                   "do not follow streams; the TTLs alone bound staleness)")
+      ->capture_default_str()
+      ->check(Between(0, 600));
 
   partstore::cli::ExportCommand export_command;
   CLI::App* export_ = app.add_subcommand(

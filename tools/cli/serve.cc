@@ -119,6 +119,7 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
     err << "partstore serve: warning: listening on " << options.host
         << " without --auth: anyone who can reach it can read and change every table\n";
   }
+  if (!options.upstream.empty()) return RunServeUpstream(options, server_options, out, err);
   if (options.snapshot_every > 0 && options.data_dir.empty()) {
     err << "partstore serve: --snapshot-every needs --data-dir DIR\n";
     return 2;

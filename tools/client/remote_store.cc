@@ -169,6 +169,7 @@ ViewResult ToView(TreeResult&& page) {
   view.scanned_count = page.scanned_count;
   view.last_evaluated_key = std::move(page.last_evaluated_key);
   view.consumed_capacity = std::move(page.consumed_capacity);
+  view.items_omitted = page.items_omitted;
   return view;
 }
 

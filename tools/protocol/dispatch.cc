@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <array>
+#include <type_traits>
 #include <utility>
 
 #include "partstore/error_detail.h"
@@ -49,32 +50,68 @@
 namespace partstore::protocol {
 namespace {
 
-// Decode -> call -> encode for one operation.
+// The engine behind a Partstore.<Op>, or the error a Store that is not the engine answers.
+Result<Database*> EngineOf(const Backend& backend) {
+  if (backend.engine == nullptr) {
+    return Status(Code::kUnknownOperation,
+                  "Unknown operation exception: partstore's extensions (Partstore.<Op>) need the "
+                  "engine; this server forwards DynamoDB's API to another endpoint (--upstream)");
+  }
+  return backend.engine;
+}
+
+// Decode -> call -> encode for one operation: DynamoDB's on the Store, partstore's on the engine.
 template <typename Request, typename Result_>
-Response Run(Database& db, const rapidjson::Value& body,
+Response Run(const Backend& backend, const rapidjson::Value& body,
              Result<Request> (*decode)(const rapidjson::Value&),
-             Result<Result_> (Database::*call)(const Request&),
+             Result<Result_> (Store::*call)(const Request&),
              std::string (*encode)(const Result_&)) {
   Result<Request> request = decode(body);
   if (!request.ok()) return ErrorResponse(request.error());
-  Result<Result_> result = (db.*call)(*request);
+  Result<Result_> result = (backend.store.*call)(*request);
+  if (!result.ok()) return ErrorResponse(result.error());
+  return Response{200, encode(*result)};
+}
+template <typename Request, typename Result_>
+Response Run(const Backend& backend, const rapidjson::Value& body,
+             Result<Request> (*decode)(const rapidjson::Value&),
+             Result<Result_> (Database::*call)(const Request&),
+             std::string (*encode)(const Result_&)) {
+  Result<Database*> engine = EngineOf(backend);
+  if (!engine.ok()) return ErrorResponse(engine.error());
+  Result<Request> request = decode(body);
+  if (!request.ok()) return ErrorResponse(request.error());
+  Result<Result_> result = ((*engine)->*call)(*request);
   if (!result.ok()) return ErrorResponse(result.error());
   return Response{200, encode(*result)};
 }
 
 // Decode -> call -> encode, for calls that are not a plain member function of one request (a
-// defaulted second parameter) and encoders that echo the request.
+// defaulted second parameter) and encoders that echo the request: `call` takes the engine
+// (Database&) for partstore's extensions, the Store (Store&) for DynamoDB's operations.
 template <typename Request, typename Call, typename Encode>
-Response RunWith(Database& db, const rapidjson::Value& body,
+Response RunWith(const Backend& backend, const rapidjson::Value& body,
                  Result<Request> (*decode)(const rapidjson::Value&), Call call, Encode encode) {
+  Database* engine = nullptr;
+  if constexpr (std::is_invocable_v<Call, Database&, const Request&>) {
+    Result<Database*> found = EngineOf(backend);
+    if (!found.ok()) return ErrorResponse(found.error());
+    engine = *found;
+  }
   Result<Request> request = decode(body);
   if (!request.ok()) return ErrorResponse(request.error());
-  auto result = call(db, *request);
+  auto result = [&] {
+    if constexpr (std::is_invocable_v<Call, Database&, const Request&>) {
+      return call(*engine, *request);
+    } else {
+      return call(backend.store, *request);
+    }
+  }();
   if (!result.ok()) return ErrorResponse(result.error());
   return Response{200, encode(*request, *result)};
 }
 
-using Handler = Response (*)(Database&, const rapidjson::Value&);
+using Handler = Response (*)(const Backend&, const rapidjson::Value&);
 
 struct Operation {
   std::string_view name;
@@ -84,61 +121,62 @@ struct Operation {
 // Every operation the engine has, by name.
 const std::array<Operation, 56> kOperations = {{
     {"BatchExecuteStatement",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeBatchExecuteStatementRequest, &Database::BatchExecuteStatement,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeBatchExecuteStatementRequest, &Store::BatchExecuteStatement,
                   EncodeBatchExecuteStatementResult);
      }},
     {"BatchGetItem",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeBatchGetItemRequest, &Database::BatchGetItem,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeBatchGetItemRequest, &Store::BatchGetItem,
                   EncodeBatchGetItemResult);
      }},
     {"BatchWriteItem",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeBatchWriteItemRequest, &Database::BatchWriteItem,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeBatchWriteItemRequest, &Store::BatchWriteItem,
                   EncodeBatchWriteItemResult);
      }},
     {"CreateBackup",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeCreateBackupRequest, &Database::CreateBackup, EncodeCreateBackupResult);
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeCreateBackupRequest, &Store::CreateBackup, EncodeCreateBackupResult);
      }},
     {"CreateTable",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeCreateTableRequest, &Database::CreateTable,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeCreateTableRequest, &Store::CreateTable,
                   EncodeCreateTableResult);
      }},
     {"DeleteBackup",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeDeleteBackupRequest, &Database::DeleteBackup, EncodeDeleteBackupResult);
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDeleteBackupRequest, &Store::DeleteBackup, EncodeDeleteBackupResult);
      }},
     {"DeleteItem",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeDeleteItemRequest, &Database::DeleteItem, EncodeDeleteItemResult);
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDeleteItemRequest, &Store::DeleteItem, EncodeDeleteItemResult);
      }},
     {"DeleteTable",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeDeleteTableRequest, &Database::DeleteTable,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDeleteTableRequest, &Store::DeleteTable,
                   EncodeDeleteTableResult);
      }},
     {"DescribeBackup",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeDescribeBackupRequest, &Database::DescribeBackup, EncodeDescribeBackupResult);
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDescribeBackupRequest, &Store::DescribeBackup, EncodeDescribeBackupResult);
      }},
     {"DescribeContinuousBackups",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeDescribeContinuousBackupsRequest,
-                  &Database::DescribeContinuousBackups, EncodeContinuousBackupsResult);
+                  &Store::DescribeContinuousBackups, EncodeContinuousBackupsResult);
      }},
     {"DescribeContributorInsights",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeDescribeContributorInsightsRequest,
-                  &Database::DescribeContributorInsights, EncodeDescribeContributorInsightsResult);
+                  &Store::DescribeContributorInsights, EncodeDescribeContributorInsightsResult);
      }},
     {"DescribeLimits",
-     [](Database& db, const rapidjson::Value&) -> Response {
+     [](const Backend& db, const rapidjson::Value&) -> Response {
        // The account's and a table's throughput quotas (DynamoDB's defaults; the capacity
        // simulation's per-table quota).
-       const capacity::CapacityOptions& capacity = db.options().capacity;
+       const capacity::CapacityOptions capacity =
+           db.engine != nullptr ? db.engine->options().capacity : capacity::CapacityOptions{};
        return {200, fmt::format(R"({{"AccountMaxReadCapacityUnits":{},)"
                                 R"("AccountMaxWriteCapacityUnits":{},)"
                                 R"("TableMaxReadCapacityUnits":{},"TableMaxWriteCapacityUnits":{}}})",
@@ -146,88 +184,88 @@ const std::array<Operation, 56> kOperations = {{
                                 capacity.on_demand_table_write_quota)};
      }},
     {"DescribeTable",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeDescribeTableRequest, &Database::DescribeTable,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDescribeTableRequest, &Store::DescribeTable,
                   EncodeDescribeTableResult);
      }},
     {"DescribeTimeToLive",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeDescribeTimeToLiveRequest, &Database::DescribeTimeToLive,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDescribeTimeToLiveRequest, &Store::DescribeTimeToLive,
                   EncodeDescribeTimeToLiveResult);
      }},
     {"DynamoDBStreams.DescribeStream",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeDescribeStreamRequest, &Database::DescribeStream,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeDescribeStreamRequest, &Store::DescribeStream,
                   EncodeDescribeStreamResult);
      }},
     {"DynamoDBStreams.GetRecords",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return RunWith(
            db, body, DecodeGetRecordsRequest,
-           [](Database& d, const GetRecordsRequest& r) { return d.GetRecords(r); },
+           [](Store& d, const GetRecordsRequest& r) { return d.GetRecords(r); },
            [&db](const GetRecordsRequest&, const GetRecordsResult& result) {
-             return EncodeGetRecordsResult(result, db.options().region);
+             return EncodeGetRecordsResult(result, db.region);
            });
      }},
     {"DynamoDBStreams.GetShardIterator",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeGetShardIteratorRequest, &Database::GetShardIterator,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeGetShardIteratorRequest, &Store::GetShardIterator,
                   EncodeGetShardIteratorResult);
      }},
     {"DynamoDBStreams.ListStreams",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeListStreamsRequest, &Database::ListStreams,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeListStreamsRequest, &Store::ListStreams,
                   EncodeListStreamsResult);
      }},
     {"ExecuteStatement",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeExecuteStatementRequest, &Database::ExecuteStatement,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeExecuteStatementRequest, &Store::ExecuteStatement,
                   EncodeExecuteStatementResult);
      }},
     {"ExecuteTransaction",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeExecuteTransactionRequest, &Database::ExecuteTransaction,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeExecuteTransactionRequest, &Store::ExecuteTransaction,
                   EncodeExecuteTransactionResult);
      }},
     {"GetItem",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeGetItemRequest, &Database::GetItemView, EncodeGetItemResult);
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeGetItemRequest, &Store::GetItemView, EncodeGetItemResult);
      }},
     {"ListContributorInsights",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeListContributorInsightsRequest,
-                  &Database::ListContributorInsights, EncodeListContributorInsightsResult);
+                  &Store::ListContributorInsights, EncodeListContributorInsightsResult);
      }},
     {"ListTagsOfResource",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeListTagsOfResourceRequest, &Database::ListTagsOfResource,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeListTagsOfResourceRequest, &Store::ListTagsOfResource,
                   EncodeListTagsOfResourceResult);
      }},
     {"ListBackups",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeListBackupsRequest, &Database::ListBackups, EncodeListBackupsResult);
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeListBackupsRequest, &Store::ListBackups, EncodeListBackupsResult);
      }},
     {"ListTables",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeListTablesRequest, &Database::ListTables, EncodeListTablesResult);
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeListTablesRequest, &Store::ListTables, EncodeListTablesResult);
      }},
     {"Partstore.AdvanceClock",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeAdvanceClockRequest, &Database::AdvanceClock,
                   EncodeAdvanceClockResult);
      }},
     {"Partstore.CreateSnapshot",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeCreateSnapshotRequest, &Database::CreateSnapshot,
                   EncodeSnapshotInfo);
      }},
     {"Partstore.DeleteShardingPolicy",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeDeleteShardingPolicyRequest, &Database::DeleteShardingPolicy,
                   EncodeDeleteShardingPolicyResult);
      }},
     {"Partstore.DescribeMemory",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return RunWith(
            db, body, DecodeDescribeMemoryRequest,
            [](Database& d, const DescribeMemoryRequest&) {
@@ -238,12 +276,12 @@ const std::array<Operation, 56> kOperations = {{
            });
      }},
     {"Partstore.DescribePartitions",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeDescribePartitionsRequest, &Database::DescribePartitions,
                   EncodeDescribePartitionsResult);
      }},
     {"Partstore.DescribeShardingPolicies",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return RunWith(
            db, body, DecodeDescribeShardingPoliciesRequest,
            [](Database& d, const DescribeShardingPoliciesRequest& r) {
@@ -254,46 +292,46 @@ const std::array<Operation, 56> kOperations = {{
            });
      }},
     {"Partstore.GetContributorInsights",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeGetContributorInsightsRequest, &Database::GetContributorInsights,
                   EncodeGetContributorInsightsResult);
      }},
     {"Partstore.GetMetrics",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeGetMetricsRequest, &Database::GetMetrics, EncodeGetMetricsResult);
      }},
     {"Partstore.PutShardingPolicy",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodePutShardingPolicyRequest, &Database::PutShardingPolicy,
                   EncodePutShardingPolicyResult);
      }},
     {"Partstore.ShardedAggregate",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeShardedAggregateRequest, &Database::ShardedAggregate,
                   EncodeShardedAggregateResult);
      }},
     {"Partstore.ShardedBatchWriteItem",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeBatchWriteItemRequest, &Database::ShardedBatchWriteItem,
                   EncodeShardedBatchWriteItemResult);
      }},
     {"Partstore.ShardedDeleteItem",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeDeleteItemRequest, &Database::ShardedDeleteItem,
                   EncodeShardedDeleteItemResult);
      }},
     {"Partstore.ShardedGetItem",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeGetItemRequest, &Database::ShardedGetItem,
                   EncodeShardedGetItemResult);
      }},
     {"Partstore.ShardedPutItem",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodePutItemRequest, &Database::ShardedPutItem,
                   EncodeShardedPutItemResult);
      }},
     {"Partstore.ShardedQuery",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return RunWith(
            db, body, DecodeQueryRequest,
            [](Database& d, const QueryRequest& r) { return d.ShardedQuery(r); },
@@ -302,78 +340,78 @@ const std::array<Operation, 56> kOperations = {{
            });
      }},
     {"Partstore.ShardedTransactWriteItems",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeTransactWriteItemsRequest, &Database::ShardedTransactWriteItems,
                   EncodeTransactWriteItemsResult);
      }},
     {"Partstore.ShardedUpdateItem",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeUpdateItemRequest, &Database::ShardedUpdateItem,
                   EncodeShardedUpdateItemResult);
      }},
     {"PutItem",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodePutItemRequest, &Database::PutItem, EncodePutItemResult);
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodePutItemRequest, &Store::PutItem, EncodePutItemResult);
      }},
     {"Query",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeQueryRequest, &Database::QueryView, EncodeReadPageResult);
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeQueryRequest, &Store::QueryView, EncodeReadPageResult);
      }},
     {"RestoreTableFromBackup",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeRestoreTableFromBackupRequest, &Database::RestoreTableFromBackup, EncodeRestoreTableFromBackupResult);
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeRestoreTableFromBackupRequest, &Store::RestoreTableFromBackup, EncodeRestoreTableFromBackupResult);
      }},
     {"RestoreTableToPointInTime",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeRestoreTableToPointInTimeRequest,
-                  &Database::RestoreTableToPointInTime, EncodeRestoreTableToPointInTimeResult);
+                  &Store::RestoreTableToPointInTime, EncodeRestoreTableToPointInTimeResult);
      }},
     {"Scan",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeScanRequest, &Database::ScanView, EncodeReadPageResult);
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeScanRequest, &Store::ScanView, EncodeReadPageResult);
      }},
     {"TagResource",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeTagResourceRequest, &Database::TagResource,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeTagResourceRequest, &Store::TagResource,
                   EncodeTagResourceResult);
      }},
     {"TransactGetItems",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeTransactGetItemsRequest, &Database::TransactGetItems,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeTransactGetItemsRequest, &Store::TransactGetItems,
                   EncodeTransactGetItemsResult);
      }},
     {"TransactWriteItems",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeTransactWriteItemsRequest, &Database::TransactWriteItems,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeTransactWriteItemsRequest, &Store::TransactWriteItems,
                   EncodeTransactWriteItemsResult);
      }},
     {"UntagResource",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeUntagResourceRequest, &Database::UntagResource,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeUntagResourceRequest, &Store::UntagResource,
                   EncodeTagResourceResult);
      }},
     {"UpdateContributorInsights",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeUpdateContributorInsightsRequest,
-                  &Database::UpdateContributorInsights, EncodeUpdateContributorInsightsResult);
+                  &Store::UpdateContributorInsights, EncodeUpdateContributorInsightsResult);
      }},
     {"UpdateContinuousBackups",
-     [](Database& db, const rapidjson::Value& body) {
+     [](const Backend& db, const rapidjson::Value& body) {
        return Run(db, body, DecodeUpdateContinuousBackupsRequest,
-                  &Database::UpdateContinuousBackups, EncodeContinuousBackupsResult);
+                  &Store::UpdateContinuousBackups, EncodeContinuousBackupsResult);
      }},
     {"UpdateItem",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeUpdateItemRequest, &Database::UpdateItem, EncodeUpdateItemResult);
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeUpdateItemRequest, &Store::UpdateItem, EncodeUpdateItemResult);
      }},
     {"UpdateTable",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeUpdateTableRequest, &Database::UpdateTable,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeUpdateTableRequest, &Store::UpdateTable,
                   EncodeUpdateTableResult);
      }},
     {"UpdateTimeToLive",
-     [](Database& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodeUpdateTimeToLiveRequest, &Database::UpdateTimeToLive,
+     [](const Backend& db, const rapidjson::Value& body) {
+       return Run(db, body, DecodeUpdateTimeToLiveRequest, &Store::UpdateTimeToLive,
                   EncodeUpdateTimeToLiveResult);
      }},
 }};
@@ -466,6 +504,11 @@ bool IsOperation(std::string_view operation) {
 }
 
 Response Dispatch(Database& db, std::string_view operation, std::string_view body,
+                  std::string_view endpoint, transfer::Transfers* transfers) {
+  return Dispatch(Backend{db, &db, db.options().region}, operation, body, endpoint, transfers);
+}
+
+Response Dispatch(const Backend& db, std::string_view operation, std::string_view body,
                   std::string_view endpoint, transfer::Transfers* transfers) {
   rapidjson::Document document;
   if (!body.empty()) {

@@ -15,7 +15,7 @@
 // (SerializationException); model constraints ("N validation errors detected: ..."); then the
 // engine's own validation and the operation (operations_json.h has the details).
 //
-// Thread safety: safe for concurrent calls (the Database is).
+// Thread safety: safe for concurrent calls (the Database, and every Store, is).
 #pragma once
 
 #include <string>
@@ -28,6 +28,17 @@ class Transfers;
 }  // namespace partstore::transfer
 
 namespace partstore::protocol {
+
+// What Dispatch answers from: DynamoDB's operations from `store`; partstore's extensions
+// (Partstore.<Op>) and the capacity simulation's quotas (DescribeLimits) from `engine`, when the
+// store is the engine; `region` names the region in stream records (GetRecords' awsRegion).
+// `partstore serve --upstream` dispatches to a cache in front of another endpoint: no engine,
+// so Partstore.<Op> answers UnknownOperationException saying why.
+struct Backend {
+  Store& store;
+  Database* engine = nullptr;
+  std::string_view region = "us-east-1";
+};
 
 struct Response {
   int http_status = 200;
@@ -52,6 +63,10 @@ struct Response {
 // ImportTable, DescribeImport, ListImports; tools/protocol/transfer_json.h); null: those answer
 // a ValidationException naming --s3-dir.
 Response Dispatch(Database& db, std::string_view operation, std::string_view body,
+                  std::string_view endpoint = "localhost:8000",
+                  transfer::Transfers* transfers = nullptr);
+
+Response Dispatch(const Backend& backend, std::string_view operation, std::string_view body,
                   std::string_view endpoint = "localhost:8000",
                   transfer::Transfers* transfers = nullptr);
 

@@ -220,7 +220,7 @@ std::string OperationOf(const HttpRequest& request) {
 
 // Everything after the health check and the scrape: the signature, the method, the content
 // type, the body's decoding, the operation.
-Reply AnswerOperation(Database& db, const HttpRequest& request, const HandlerOptions& options,
+Reply AnswerOperation(const protocol::Backend& db, const HttpRequest& request, const HandlerOptions& options,
                       std::string_view host, std::string_view operation) {
   const size_t max_body_bytes = options.max_body_bytes;
   if (options.access_keys != nullptr) {
@@ -270,7 +270,8 @@ Reply AnswerOperation(Database& db, const HttpRequest& request, const HandlerOpt
 
 }  // namespace
 
-Reply Answer(Database& db, const HttpRequest& request, const HandlerOptions& options) {
+Reply Answer(const protocol::Backend& db, const HttpRequest& request,
+             const HandlerOptions& options) {
   // The host the client addressed (Host header), as the health check and DescribeEndpoints name
   // it; "localhost" without one (HTTP/1.0).
   std::string_view host = HeaderValue(request, http::field::host);
@@ -285,7 +286,7 @@ Reply Answer(Database& db, const HttpRequest& request, const HandlerOptions& opt
   // Prometheus' scrape (server_metrics.h), like the health check without a signature.
   if (options.metrics != nullptr && request.method() == http::verb::get &&
       request.target() == "/metrics") {
-    return PlainText("text/plain; version=0.0.4", options.metrics->Render(db));
+    return PlainText("text/plain; version=0.0.4", options.metrics->Render(db.engine));
   }
   const std::string operation = OperationOf(request);
   if (options.metrics == nullptr) return AnswerOperation(db, request, options, host, operation);
@@ -323,6 +324,11 @@ HttpResponse Parsed(const Reply& reply, unsigned version, bool keep_alive) {
 HttpResponse HandleRequest(Database& db, const HttpRequest& request,
                            const HandlerOptions& options) {
   return Parsed(Answer(db, request, options), request.version(), request.keep_alive());
+}
+
+HttpResponse HandleRequest(const protocol::Backend& backend, const HttpRequest& request,
+                           const HandlerOptions& options) {
+  return Parsed(Answer(backend, request, options), request.version(), request.keep_alive());
 }
 
 HttpResponse RejectedRequest(http::status status, std::string_view type, std::string_view message,

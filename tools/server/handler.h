@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "partstore/database.h"
+#include "tools/protocol/dispatch.h"
 
 namespace partstore::transfer {
 class Transfers;
@@ -59,7 +60,11 @@ struct Reply {
 // Answers `request`. A compressed body (Content-Encoding) is decoded up to
 // options.max_body_bytes; the body of the answer is compressed per Accept-Encoding
 // (content_coding.h); with access keys, the signature is checked first (after the health check).
-Reply Answer(Database& db, const HttpRequest& request, const HandlerOptions& options = {});
+Reply Answer(const protocol::Backend& backend, const HttpRequest& request,
+             const HandlerOptions& options = {});
+inline Reply Answer(Database& db, const HttpRequest& request, const HandlerOptions& options = {}) {
+  return Answer(protocol::Backend{db, &db, db.options().region}, request, options);
+}
 
 // The answer for a request the HTTP layer refused before it could be handled (body over the
 // limit, malformed HTTP): a DynamoDB-shaped error body with `status`. `message` is JSON-escaped.
@@ -74,6 +79,8 @@ void WriteHead(const Reply& reply, unsigned version, bool keep_alive, std::strin
 // Answer + WriteHead as a Beast response: what a connection would send for `request`, parsed
 // back (keep-alive as the request asks).
 HttpResponse HandleRequest(Database& db, const HttpRequest& request,
+                           const HandlerOptions& options = {});
+HttpResponse HandleRequest(const protocol::Backend& backend, const HttpRequest& request,
                            const HandlerOptions& options = {});
 
 // Rejection + WriteHead as a Beast response.

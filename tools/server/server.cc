@@ -68,9 +68,9 @@ class Connection;
 struct Worker;
 
 struct Server::Impl {
-  Impl(Database& db, ServerOptions options);
+  Impl(protocol::Backend backend, ServerOptions options);
 
-  Database& db;
+  protocol::Backend backend;
   const ServerOptions options;
   const std::chrono::milliseconds sweep_period;
   std::vector<std::unique_ptr<Worker>> workers;
@@ -175,7 +175,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   void OnRequest() {
     HttpRequest request = parser_->release();
     const bool keep_alive = request.keep_alive() && !closing_;
-    Reply reply = Answer(server_.db, request,
+    Reply reply = Answer(server_.backend, request,
                          {.max_body_bytes = server_.options.max_body_bytes,
                           .access_keys = server_.options.access_keys.get(),
                           .metrics = &server_.metrics,
@@ -294,8 +294,9 @@ void Worker::Sweep() {
   });
 }
 
-Server::Impl::Impl(Database& db, ServerOptions options)
-    : db(db), options(std::move(options)), sweep_period(SweepPeriod(this->options)) {
+Server::Impl::Impl(protocol::Backend backend, ServerOptions options)
+    : backend(backend), options(std::move(options)), sweep_period(SweepPeriod(this->options)) {
+  if (this->options.extra_metrics) metrics.SetExtra(this->options.extra_metrics);
   const int threads = ThreadCount(this->options);
   for (int i = 0; i < threads; ++i) workers.push_back(std::make_unique<Worker>(*this));
   net::io_context& first = workers.front()->io;
@@ -328,7 +329,10 @@ void Server::Impl::Accept() {
 }
 
 Server::Server(Database& db, ServerOptions options)
-    : impl_(std::make_unique<Impl>(db, std::move(options))) {}
+    : Server(protocol::Backend{db, &db, db.options().region}, std::move(options)) {}
+
+Server::Server(protocol::Backend backend, ServerOptions options)
+    : impl_(std::make_unique<Impl>(backend, std::move(options))) {}
 
 Server::~Server() = default;
 

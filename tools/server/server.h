@@ -34,6 +34,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -61,11 +62,16 @@ struct ServerOptions {
   std::shared_ptr<const AccessKeys> access_keys{};
   // Non-null: exports and imports (tools/transfer/transfers.h), which must outlive the server.
   transfer::Transfers* transfers = nullptr;
+  // Appended to GET /metrics (e.g. the cache's counters with --upstream); empty: nothing.
+  std::function<std::string()> extra_metrics{};
 };
 
 class Server {
  public:
   Server(Database& db, ServerOptions options);
+  // A server of `backend.store` (which must outlive it), e.g. a cache in front of another
+  // endpoint (`partstore serve --upstream`): Partstore.<Op> need backend.engine.
+  Server(protocol::Backend backend, ServerOptions options);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

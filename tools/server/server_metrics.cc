@@ -63,7 +63,7 @@ void ServerMetrics::Record(std::string_view operation, std::string_view error,
   }
 }
 
-std::string ServerMetrics::Render(Database& db) const {
+std::string ServerMetrics::Render(Database* engine) const {
   std::string out;
   auto line = [&out](std::string_view text) {
     out += text;
@@ -116,6 +116,9 @@ std::string ServerMetrics::Render(Database& db) const {
   out += fmt::format("partstore_connections_accepted_total {}\n",
                      accepted_.load(std::memory_order_relaxed));
 
+  if (extra_) out += extra_();
+  if (engine == nullptr) return out;
+  Database& db = *engine;
   // The tables, as DescribeTable (and, with capacity on, DescribePartitions) report them now.
   std::vector<std::string> tables;
   ListTablesRequest list;

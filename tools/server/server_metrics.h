@@ -23,6 +23,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -50,10 +51,13 @@ class ServerMetrics {
   }
   void ConnectionClosed() { connections_.fetch_sub(1, std::memory_order_relaxed); }
 
-  // The exposition text, with the tables of `db` read now.
-  std::string Render(Database& db) const;
+  // The exposition text, with the tables of `db` read now (none without an engine: `serve
+  // --upstream`), then what `extra` adds (the cache's counters with --upstream).
+  std::string Render(Database* db) const;
+  void SetExtra(std::function<std::string()> extra) { extra_ = std::move(extra); }
 
  private:
+  std::function<std::string()> extra_;  // set before serving
   struct Operation {
     std::atomic<uint64_t> requests{0};
     std::atomic<uint64_t> nanoseconds{0};

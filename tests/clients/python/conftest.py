@@ -37,6 +37,15 @@ import botocore.config  # noqa: E402
 
 import rvoccf  # noqa: E402
 
+THROUGH_CACHE = os.environ.get("PARTSTORE_THROUGH_CACHE") == "1"
+
+
+def not_through_cache(reason):
+    """A test of what only the engine answers, or of what a cache answers otherwise (a hit reads
+    no capacity): an expected failure when the suite runs through `serve --upstream`."""
+    return pytest.mark.xfail(THROUGH_CACHE, reason=f"through the cache: {reason}", strict=True)
+
+
 START_LINE = re.compile(r"^partstore serve: listening on (http://[^:/\s]+:(\d+))$")
 START_TIMEOUT_SECONDS = 20
 
@@ -79,8 +88,15 @@ def serve(*extra_args):
 
 @pytest.fixture(scope="session")
 def endpoint():
+    """The session's server; with PARTSTORE_THROUGH_CACHE=1, a cache (`serve --upstream`) in
+    front of it, so that the suite checks the proxy answers as the server does."""
     with serve() as url:
-        yield url
+        if THROUGH_CACHE:
+            with serve("--upstream", url, "--upstream-region", "us-east-1",
+                       "--stream-poll", "0.05") as proxy:
+                yield proxy
+        else:
+            yield url
 
 
 def _config(attempts=1):

@@ -10,9 +10,10 @@ import urllib.error
 
 import pytest
 
-from conftest import partstore
+from conftest import not_through_cache, partstore
 
 
+@not_through_cache("Partstore.<Op> (write sharding) are the engine's")
 def test_sharded_writes_are_plain_items_and_sharded_query_pages_through_every_shard(
         endpoint, client, table_name):
     policy = partstore(endpoint, "PutShardingPolicy",
@@ -56,6 +57,7 @@ def test_sharded_writes_are_plain_items_and_sharded_query_pages_through_every_sh
     assert got["Item"]["PK"] == {"S": "USER#celebrity"}
 
 
+@not_through_cache("Partstore.<Op> (write sharding) are the engine's")
 def test_extension_errors_are_dynamodb_error_bodies(endpoint, table_name):
     with pytest.raises(urllib.error.HTTPError) as error:
         partstore(endpoint, "PutShardingPolicy",
