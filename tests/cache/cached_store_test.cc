@@ -27,7 +27,10 @@ Item KeyOf(const std::string& pk, const std::string& sk) {
 }
 
 CreateTableRequest TableWithIndex(bool stream, StreamViewType view) {
-  CreateTableRequest t = SimpleTable("Tab", {{"PK", KeyType::kString}, {{"SK", KeyType::kString}}});
+  KeySchema key;
+  key.partition = KeyAttribute{"PK", KeyType::kString};
+  key.sort = KeyAttribute{"SK", KeyType::kString};
+  CreateTableRequest t = SimpleTable("Tab", key);
   t.attribute_definitions.push_back({"G", KeyType::kString});
   t.global_secondary_indexes.push_back(
       {.index_name = "ByG",
