@@ -70,8 +70,9 @@ struct CachedStore::Impl {
         local(std::move(local_db)),
         expressions(4096),
         catalog(upstream, *local),
-        items(upstream, *local, counters, options.item_ttl_seconds, options.negative_ttl_seconds),
-        pages(upstream, *local, counters, expressions, options.query_ttl_seconds),
+        items(upstream, *options.clock, counters, options.item_ttl_seconds,
+              options.negative_ttl_seconds),
+        pages(upstream, *options.clock, counters, expressions, options.query_ttl_seconds),
         streams(upstream, catalog, items, pages, counters, options.stream_poll_interval,
                 options.follow_streams) {}
 
@@ -165,11 +166,10 @@ Result<std::unique_ptr<CachedStore>> CachedStore::Open(Store& upstream, CacheOpt
       options.stream_poll_interval > std::chrono::minutes(10)) {
     return Status::Validation("CacheOptions: stream_poll_interval must be 1 ms .. 10 minutes");
   }
+  if (options.clock == nullptr) options.clock = std::make_shared<capacity::SystemClock>();
   DatabaseOptions local;
   local.expression_cache_capacity = 0;  // the cache parses with its own (Impl::expressions)
   local.capacity.clock = options.clock;
-  local.time_to_live.expiry_mode = ExpiryMode::kCache;
-  local.time_to_live.change_interval_seconds = 0;
   local.memory = {.limit_bytes = options.memory_limit_bytes, .policy = MemoryPolicy::kEvict};
   PARTSTORE_ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Database::Open(std::move(local)));
   auto impl = std::make_unique<Impl>(upstream, std::move(options), std::move(db));
@@ -181,7 +181,7 @@ CachedStore::~CachedStore() = default;
 
 CacheStats CachedStore::stats() const {
   const CacheCounters& c = impl_->counters;
-  auto get = [](const std::atomic<uint64_t>& v) { return v.load(std::memory_order_relaxed); };
+  auto get = [](const auto& v) { return v.load(std::memory_order_relaxed); };
   CacheStats s;
   s.item_hits = get(c.item_hits);
   s.negative_hits = get(c.negative_hits);
@@ -459,7 +459,11 @@ Result<BatchGetItemResult> CachedStore::BatchGetItem(const BatchGetItemRequest& 
         if (!peek.ok()) {
           cacheable = false;
         } else if (*peek) {
-          CacheCounters::Add(**peek ? impl.counters.item_hits : impl.counters.negative_hits);
+          if (**peek) {
+            impl.counters.item_hits.Add();
+          } else {
+            impl.counters.negative_hits.Add();
+          }
           if (**peek) s.found.push_back(*Answer<Item>(**peek, s.projection));
         } else {
           s.missing.push_back(key);

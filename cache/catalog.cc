@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <mutex>
 #include <utility>
 
@@ -38,6 +39,27 @@ std::optional<KeySchema> KeySchemaOf(const std::vector<KeySchemaElement>& elemen
 }
 
 }  // namespace
+
+Value ExpiryValue(int64_t micros) {
+  std::string bytes(sizeof micros, '\0');
+  std::memcpy(bytes.data(), &micros, sizeof micros);
+  return Value::Binary(std::move(bytes));
+}
+
+bool Expired(const StoredItem& stored, int64_t now_micros) {
+  // The hidden names sort first (ESC): the expiry is entry 0 or, after kAbsentAttribute, 1.
+  const MapView attributes = stored.attributes();
+  for (size_t i = 0; i < attributes.size() && i < 2; ++i) {
+    const MapEntry entry = attributes.at(i);
+    if (entry.name != kExpiresAttribute) continue;
+    const std::string_view bytes = entry.value.as_binary();
+    int64_t expires = 0;
+    if (bytes.size() != sizeof expires) return true;
+    std::memcpy(&expires, bytes.data(), sizeof expires);
+    return now_micros >= expires;
+  }
+  return true;
+}
 
 int CachedTable::FindIndex(std::string_view index_name) const {
   for (size_t i = 0; i < indexes.size(); ++i) {
@@ -111,15 +133,6 @@ Result<std::shared_ptr<CachedTable>> Catalog::SetUp(const TableDescription& desc
   pages_key.partition = KeyAttribute{"c", KeyType::kBinary};
   pages_key.sort = KeyAttribute{"r", KeyType::kBinary};
   PARTSTORE_RETURN_IF_ERROR(local_.CreateTable(SimpleTable(table->pages_name, pages_key)).status());
-  for (const std::string& local : {table->items_name, table->pages_name}) {
-    PARTSTORE_RETURN_IF_ERROR(
-        local_
-            .UpdateTimeToLive({.table_name = local,
-                               .time_to_live_specification = {
-                                   .attribute_name = std::string(kExpiresAttribute),
-                                   .enabled = true}})
-            .status());
-  }
   PARTSTORE_ASSIGN_OR_RETURN(table->items, internal::GetTable(local_, table->items_name));
   PARTSTORE_ASSIGN_OR_RETURN(table->pages, internal::GetTable(local_, table->pages_name));
   return table;

@@ -7,9 +7,11 @@
 // entry and its local tables, so the next use describes it again with empty caches (after
 // UpdateTable, DeleteTable, a PartiQL write, Clear).
 //
-// Local items carry two hidden attributes the cache strips before answering: kExpiresAttribute
-// (epoch seconds; the local table's TTL attribute, so an expired entry is invisible at once) and,
-// for "no such item" entries, kAbsentAttribute.
+// Local items and pages carry hidden attributes the cache strips before answering:
+// kExpiresAttribute (when the entry stops being fresh, on the cache's clock: Expired) and, for
+// "no such item" entries, kAbsentAttribute. Expired entries are not read again; the memory limit's
+// LRU eviction reclaims them (as Redis reclaims expired keys it is not asked for). The engine's
+// own TTL is not used: its check parses a Number on every read, this one reads 8 bytes.
 //
 // Thread safety: safe for concurrent use. Lock order: mu_ is a leaf (never held while calling
 // the upstream or the local engine).
@@ -29,6 +31,7 @@
 #include "partstore/database.h"
 #include "partstore/key.h"
 #include "partstore/store.h"
+#include "partstore/stored_item.h"
 
 namespace partstore {
 class Table;
@@ -36,8 +39,15 @@ class Table;
 
 namespace partstore::cache {
 
-inline constexpr std::string_view kExpiresAttribute = "\x1bpartstore.cache.expires";
-inline constexpr std::string_view kAbsentAttribute = "\x1bpartstore.cache.absent";
+// Short, so that they cost a cached item few bytes; ESC first, so that they sort before every
+// other name (and no DynamoDB user writes such a name).
+inline constexpr std::string_view kExpiresAttribute = "\x1b" "e";
+inline constexpr std::string_view kAbsentAttribute = "\x1b" "a";
+
+// The expiry attribute's value: `micros` on the cache's clock, as 8 bytes.
+Value ExpiryValue(int64_t micros);
+// Whether `stored` is past its expiry at `now_micros` (an entry without one is).
+bool Expired(const StoredItem& stored, int64_t now_micros);
 
 struct CachedIndex {
   std::string name;

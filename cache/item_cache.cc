@@ -36,10 +36,6 @@ std::string KeyIdentity(const CachedTable& table, const Item& key) {
   return out;
 }
 
-Value ExpiryValue(double epoch_seconds) {
-  return Value(*Number::Parse(fmt::format("{:.3f}", epoch_seconds)));
-}
-
 std::optional<ConsumedCapacity> ZeroCapacity(std::string_view table,
                                              ReturnConsumedCapacity asked) {
   if (asked == ReturnConsumedCapacity::kNone) return std::nullopt;
@@ -51,13 +47,13 @@ std::optional<ConsumedCapacity> ZeroCapacity(std::string_view table,
 
 }  // namespace
 
-ItemCache::ItemCache(Store& upstream, Database& local, CacheCounters& counters, double item_ttl,
-                     double negative_ttl)
+ItemCache::ItemCache(Store& upstream, const capacity::Clock& clock, CacheCounters& counters,
+                     double item_ttl, double negative_ttl)
     : upstream_(upstream),
-      local_(local),
+      clock_(clock),
       counters_(counters),
-      item_ttl_(item_ttl),
-      negative_ttl_(negative_ttl),
+      item_ttl_micros_(static_cast<int64_t>(item_ttl * 1e6)),
+      negative_ttl_micros_(static_cast<int64_t>(negative_ttl * 1e6)),
       slots_(std::make_unique<Slot[]>(kSlots)) {}
 
 size_t ItemCache::SlotOf(const CachedTable& table, const Item& key) const {
@@ -76,8 +72,12 @@ Result<std::optional<std::optional<StoredItem>>> ItemCache::Peek(
   // The caller's request as it is (no copy): the local table reads its key alone.
   PARTSTORE_ASSIGN_OR_RETURN(GetItemViewResult got,
                              table.items->GetItemView(request, PreparedProjection{}));
-  if (!got.item) return std::optional<std::optional<StoredItem>>();
-  if (got.item->Find(kAbsentAttribute)) {
+  if (!got.item || Expired(*got.item, clock_.NowMicros())) {
+    return std::optional<std::optional<StoredItem>>();
+  }
+  // The hidden names start with ESC, so they sort before any other: "no such item" is entry 0.
+  const MapView attributes = got.item->attributes();
+  if (!attributes.empty() && attributes.at(0).name == kAbsentAttribute) {
     return std::optional<std::optional<StoredItem>>(std::optional<StoredItem>());
   }
   return std::optional<std::optional<StoredItem>>(std::move(got.item));
@@ -90,7 +90,11 @@ Result<ItemRead> ItemCache::Read(const CachedTable& table, const GetItemRequest&
   if (!peeked.ok()) return ItemRead{.refused = true};
   std::optional<std::optional<StoredItem>>& cached = *peeked;
   if (cached) {
-    CacheCounters::Add(*cached ? counters_.item_hits : counters_.negative_hits);
+    if (*cached) {
+      counters_.item_hits.Add();
+    } else {
+      counters_.negative_hits.Add();
+    }
     return ItemRead{.item = std::move(*cached),
                     .consumed_capacity = ZeroCapacity(table.name, return_consumed_capacity),
                     .hit = true};
@@ -157,9 +161,8 @@ void ItemCache::Fill(const CachedTable& table, const Item& key, const std::optio
 
 void ItemCache::StoreLocked(const CachedTable& table, const Item& key, const Item* item) {
   PutItemRequest put{.table_name = table.items_name, .item = item != nullptr ? *item : key};
-  const double ttl = item != nullptr ? item_ttl_ : negative_ttl_;
-  put.item.insert_or_assign(std::string(kExpiresAttribute),
-                            ExpiryValue(local_.EpochSeconds() + ttl));
+  const int64_t ttl = item != nullptr ? item_ttl_micros_ : negative_ttl_micros_;
+  put.item.insert_or_assign(std::string(kExpiresAttribute), ExpiryValue(clock_.NowMicros() + ttl));
   if (item == nullptr) put.item.insert_or_assign(std::string(kAbsentAttribute), Value(true));
   // An item the local table cannot hold (its size with the expiry past 400 KB) is not cached;
   // an older entry of the key must not stay either.
@@ -227,8 +230,17 @@ void ItemCache::Refresh(const CachedTable& table, const Item& key, const Image& 
 }
 
 Item ItemCache::ToItem(const StoredItem& stored) {
-  Item item = stored.ToItem();
-  if (auto it = item.find(kExpiresAttribute); it != item.end()) item.erase(it);
+  // The entries in name order, the hidden ones (first: they start with ESC) left out.
+  const MapView attributes = stored.attributes();
+  Item item;
+  item.reserve(attributes.size());
+  for (const MapEntry& entry : attributes) {
+    if (entry.name[0] == '\x1b' &&
+        (entry.name == kExpiresAttribute || entry.name == kAbsentAttribute)) {
+      continue;
+    }
+    item.emplace_hint(item.end(), std::string(entry.name), entry.value.ToValue());
+  }
   return item;
 }
 

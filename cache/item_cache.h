@@ -29,6 +29,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "cache/catalog.h"
 #include "cache/image.h"
+#include "partstore/clock.h"
 #include "partstore/item_requests.h"
 #include "partstore/store.h"
 #include "partstore/stored_item.h"
@@ -52,8 +53,8 @@ class ItemCache {
  public:
   static constexpr size_t kSlots = 4096;
 
-  ItemCache(Store& upstream, Database& local, CacheCounters& counters, double item_ttl,
-            double negative_ttl);
+  ItemCache(Store& upstream, const capacity::Clock& clock, CacheCounters& counters,
+            double item_ttl, double negative_ttl);
 
   // The cached entry of request.key, or the upstream's item on a miss (then cached). Of the
   // request only the key and return_consumed_capacity are read (the caller applies the
@@ -118,9 +119,9 @@ class ItemCache {
                         ReturnConsumedCapacity return_consumed_capacity);
 
   Store& upstream_;
-  Database& local_;
+  const capacity::Clock& clock_;
   CacheCounters& counters_;
-  const double item_ttl_, negative_ttl_;
+  const int64_t item_ttl_micros_, negative_ttl_micros_;
   std::unique_ptr<Slot[]> slots_;
   std::mutex flights_mu_;  // guards flights_
   absl::flat_hash_map<std::string, std::shared_ptr<Flight>> flights_;

@@ -78,13 +78,13 @@ Item ToItem(const ItemT& item) {
 
 }  // namespace
 
-QueryCache::QueryCache(Store& upstream, Database& local, CacheCounters& counters,
+QueryCache::QueryCache(Store& upstream, const capacity::Clock& clock, CacheCounters& counters,
                        expr::ExpressionCache& expressions, double ttl)
     : upstream_(upstream),
-      local_(local),
+      clock_(clock),
       counters_(counters),
       expressions_(expressions),
-      ttl_(ttl),
+      ttl_micros_(static_cast<int64_t>(ttl * 1e6)),
       slots_(std::make_unique<std::atomic<uint64_t>[]>(kSlots)) {}
 
 template <typename Page, typename Request, typename Read>
@@ -98,7 +98,7 @@ std::optional<Result<Page>> QueryCache::Run(const CachedTable& table, const Requ
   Item page_key{{"c", Value::Binary(group.hash)}, {"r", Value::Binary(Hash128(request_json))}};
   Result<GetItemViewResult> cached = table.pages->GetItemView(
       {.table_name = table.pages_name, .key = page_key}, PreparedProjection{});
-  if (cached.ok() && cached->item) {
+  if (cached.ok() && cached->item && !Expired(*cached->item, clock_.NowMicros())) {
     const StoredItem& stored = *cached->item;
     std::optional<ValueView> g = stored.Find("g");
     if (g && g->is(Type::kB) && g->as_binary() == generations) {
@@ -139,9 +139,7 @@ std::optional<Result<Page>> QueryCache::Run(const CachedTable& table, const Requ
   put.item.emplace("s", Value(Number::FromInt64(page->scanned_count)));
   if (page->last_evaluated_key) put.item.emplace("k", Value::Map(*page->last_evaluated_key));
   if (page->items_omitted) put.item.emplace("o", Value(true));
-  put.item.emplace(std::string(kExpiresAttribute),
-                   Value(*Number::Parse(fmt::format(
-                       "{:.3f}", local_.EpochSeconds() + ttl_))));
+  put.item.emplace(std::string(kExpiresAttribute), ExpiryValue(clock_.NowMicros() + ttl_micros_));
   if (!table.pages->PutItem(put).ok()) CacheCounters::Add(counters_.uncacheable_pages);
   return page;
 }

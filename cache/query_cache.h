@@ -23,6 +23,7 @@
 #include "cache/catalog.h"
 #include "cache/image.h"
 #include "core/expr/cache.h"
+#include "partstore/clock.h"
 #include "partstore/read_requests.h"
 #include "partstore/store.h"
 
@@ -34,7 +35,7 @@ class QueryCache {
  public:
   static constexpr size_t kSlots = 65536;
 
-  QueryCache(Store& upstream, Database& local, CacheCounters& counters,
+  QueryCache(Store& upstream, const capacity::Clock& clock, CacheCounters& counters,
              expr::ExpressionCache& expressions, double ttl);
 
   // The page from memory, or from the upstream (then kept). nullopt: the cache does not read
@@ -69,10 +70,10 @@ class QueryCache {
   void Bump(const std::string& group_key);
 
   Store& upstream_;
-  Database& local_;
+  const capacity::Clock& clock_;
   CacheCounters& counters_;
   expr::ExpressionCache& expressions_;
-  const double ttl_;
+  const int64_t ttl_micros_;
   std::unique_ptr<std::atomic<uint64_t>[]> slots_;
 };
 
