@@ -97,19 +97,23 @@ busy_ticks() {  # all CPUs: everything but idle and iowait; and softirq alone (l
 }
 HZ=$(getconf CLK_TCK)
 
+# start_partstore [NAME [SERVE-ARGS...]]: `partstore serve` as PID[NAME] / URL[NAME] (default
+# name: partstore), with SERVE-ARGS after the listening ones (e.g. --upstream URL).
 start_partstore() {
-  local args=(serve --host 127.0.0.1 --port 0)
+  local name=${1:-partstore}
+  [ $# -gt 0 ] && shift
+  local args=(serve --host 127.0.0.1 --port 0 "$@")
   [ -n "${PARTSTORE_THREADS:-}" ] && args+=(--threads "$PARTSTORE_THREADS")
-  "$PARTSTORE" "${args[@]}" >"$LOGS/partstore.out" 2>"$LOGS/partstore.err" &
-  PID[partstore]=$!
+  "$PARTSTORE" "${args[@]}" >"$LOGS/$name.out" 2>"$LOGS/$name.err" &
+  PID[$name]=$!
   for _ in $(seq 100); do
     local line
-    line=$(grep -m1 '^partstore serve: listening on ' "$LOGS/partstore.out" || true)
-    if [ -n "$line" ]; then URL[partstore]=${line#partstore serve: listening on }/; return 0; fi
-    kill -0 "${PID[partstore]}" 2>/dev/null || break
+    line=$(grep -m1 '^partstore serve: listening on ' "$LOGS/$name.out" || true)
+    if [ -n "$line" ]; then URL[$name]=${line#partstore serve: listening on }/; return 0; fi
+    kill -0 "${PID[$name]}" 2>/dev/null || break
     sleep 0.1
   done
-  log "partstore serve did not start:"; cat "$LOGS/partstore.err" >&2; return 1
+  log "partstore serve ($name) did not start:"; cat "$LOGS/$name.err" >&2; return 1
 }
 start_dynalite() {
   local port attempt

@@ -16,6 +16,7 @@ cmake -S "$source/tests/install" -B "$scratch/build" "${generator[@]}" \
 cmake --build "$scratch/build" -j2 >/dev/null
 "$scratch/build/consumer"
 "$scratch/build/engine_only"
+"$scratch/build/cache_consumer"
 # The engine's package names no HTTP or TLS library; the client's does.
 package=$(dirname "$(find "$scratch/prefix" -name partstoreConfig.cmake | head -1)")
 if grep -qi 'ssl' "$package/partstoreTargets.cmake" "$package/partstoreTargets-"*.cmake; then

@@ -10,6 +10,8 @@
 #include <string>
 
 #include "tests/simulator/simulation_testutil.h"
+#include "tools/simulator/report_json.h"
+#include "tools/simulator/report_text.h"
 #include "tools/simulator/workload_toml.h"
 
 namespace partstore::sim {
@@ -75,6 +77,92 @@ TEST(AdviseTest, AHotKeyGetsTheSmallestShardCountThatServesIt) {
   EXPECT_EQ(Find(advice, "provisioned capacity"), nullptr);
   const std::string text = AdviceText(*report, advice);
   EXPECT_NE(text.find("write sharding, 4 shards  [no throttling]"), std::string::npos) << text;
+}
+
+// One product item read 8,000 times a second (eventually consistent: 4,000 read units a second on
+// one partition, which serves 3,000), on a table that has the capacity; a review written now and
+// then. A cache in front of the table serves it; `cached` puts one there from the start.
+std::string HotReads(bool cached) {
+  return std::string(R"(
+name = "hot-reads"
+[retries]
+mode = "none"
+[[tables]]
+name = "Shop"
+partition_key = "PK"
+sort_key = "SK"
+billing = "provisioned"
+read_capacity = 10000
+write_capacity = 100
+)") + (cached ? "cache = { item_ttl = \"1m\", query_ttl = \"1m\", memory_mb = 16 }\n" : "") +
+         R"(
+[[preload]]
+table = "Shop"
+key = "PRODUCT#{key}"
+sort = "PRODUCT"
+keys = 10
+size = 1000
+[[phases]]
+name = "storm"
+duration = "5s"
+rate = 8000
+keys = { distribution = "hot-key", key = 0 }
+  [[phases.mix]]
+  op = "get"
+  weight = 999
+  table = "Shop"
+  key = "PRODUCT#{key}"
+  sort = "PRODUCT"
+  [[phases.mix]]
+  op = "put"
+  weight = 1
+  table = "Shop"
+  key = "PRODUCT#{key}"
+  sort = "REVIEW#{seq}"
+  size = 300
+)";
+}
+
+TEST(AdviseTest, HotReadsGetACacheInFrontOfTheTable) {
+  const Workload workload = Parse(HotReads(false));
+  auto report = Simulate(workload);
+  ASSERT_TRUE(report.ok());
+  ASSERT_GT(report->totals.throttled, 0);
+  EXPECT_TRUE(report->caches.empty());
+  const std::vector<Advice> advice = Advise(workload, *report, {});
+  const Advice* cache = Find(advice, "a cache in front of Shop");
+  ASSERT_NE(cache, nullptr);
+  ASSERT_TRUE(cache->report);
+  EXPECT_FALSE(cache->throttled);
+  EXPECT_EQ(cache->report->totals.served, report->totals.offered);
+  ASSERT_EQ(cache->report->caches.size(), 1u);
+  EXPECT_GT(cache->report->caches[0].hit_ratio, 0.99);
+  const std::string text = AdviceText(*report, advice);
+  EXPECT_NE(text.find("a cache in front of Shop (DAX's semantics)  [no throttling]"),
+            std::string::npos)
+      << text;
+}
+
+TEST(AdviseTest, ACachedTableReportsItsHitsAndTheReadUnitsTheyDidNotConsume) {
+  auto plain = Simulate(Parse(HotReads(false)));
+  auto cached = Simulate(Parse(HotReads(true)));
+  ASSERT_TRUE(plain.ok() && cached.ok());
+  EXPECT_EQ(cached->totals.throttled, 0);
+  ASSERT_EQ(cached->caches.size(), 1u);
+  const CacheReport& c = cached->caches[0];
+  EXPECT_EQ(c.table, "Shop");
+  // Every put (write-through) leaves the new item cached: the product item is read once, then
+  // answered from memory.
+  EXPECT_EQ(c.item_misses, 1);
+  EXPECT_GT(c.item_hits, 39000);
+  EXPECT_DOUBLE_EQ(c.read_units_saved, 0.5 * static_cast<double>(c.item_hits));  // 1 KB: 0.5
+  EXPECT_EQ(c.cost_saved, 0);  // provisioned
+  double consumed = 0;
+  for (const ResourceReport& r : cached->resources) consumed += r.consumed_read_units;
+  EXPECT_LT(consumed, 10);  // the table served one read
+  const std::string text = ReportText(*cached);
+  EXPECT_NE(text.find("Caches (in front of their tables"), std::string::npos) << text;
+  EXPECT_NE(ReportJson(*cached).find("\"caches\":[{\"table\":\"Shop\""), std::string::npos);
 }
 
 TEST(AdviseTest, AnUnderProvisionedTableGetsMoreCapacityAutoScalingAndOnDemand) {

@@ -666,6 +666,28 @@ TEST(WorkloadTomlTest, TableRules) {
                         "tables[2].write_capacity: must be between 1 and 1000000"));
 }
 
+TEST(WorkloadTomlTest, ACacheInFrontOfATable) {
+  const std::string table =
+      "[[tables]]\nname = \"Other\"\npartition_key = \"P\"\nbilling = \"on-demand\"\n";
+  auto parsed = ParseWorkload(
+      Doc("", table + "cache = { item_ttl = \"30s\", query_ttl = 2, memory_mb = 64 }\n"), "w.toml");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_FALSE(parsed->tables[0].cache);
+  ASSERT_TRUE(parsed->tables[2].cache);
+  EXPECT_EQ(parsed->tables[2].cache->item_ttl_micros, 30'000'000);
+  EXPECT_EQ(parsed->tables[2].cache->query_ttl_micros, 2'000'000);
+  EXPECT_EQ(parsed->tables[2].cache->memory_mb, 64);
+  auto defaults = ParseWorkload(Doc("", table + "cache = {}\n"), "w.toml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().message();
+  EXPECT_EQ(defaults->tables[2].cache->item_ttl_micros, 300'000'000);
+  EXPECT_EQ(defaults->tables[2].cache->memory_mb, 256);
+  EXPECT_TRUE(FailsWith(Doc("", table + "cache = { item_ttl = 0 }\n"),
+                        "tables[2].cache.item_ttl: a cache's TTL must be positive"));
+  EXPECT_TRUE(FailsWith(Doc("", table + "cache = { size = 3 }\n"), "tables[2].cache: unknown key"));
+  EXPECT_TRUE(FailsWith(Doc("", table + "cache = { memory_mb = 0 }\n"),
+                        "tables[2].cache.memory_mb: must be between 1 and 1048576"));
+}
+
 TEST(WorkloadTomlTest, IndexRules) {
   const std::string on_demand =
       "[[tables]]\nname = \"Other\"\npartition_key = \"P\"\nbilling = \"on-demand\"\n";

@@ -330,11 +330,62 @@ std::string AdviceText(const Report& base, const std::vector<Advice>& advice) {
   return out;
 }
 
+// A cache in front of every table whose reads (of the table or of one of its GSIs) were throttled
+// on a key range: DynamoDB's answer to hot read keys (DAX), the read-side twin of write sharding.
+std::optional<Advice> Cache(const Workload& base, const Report& report,
+                            const SimulateOptions& options) {
+  std::set<std::string> tables;
+  std::set<ResourceName> targets;
+  for (const ResourceReport& r : report.resources) {
+    if (Events(r, "ReadKeyRangeThroughputExceeded") == 0) continue;
+    tables.insert(r.table);
+    targets.insert({r.table, r.index});
+  }
+  if (tables.empty()) return std::nullopt;
+  Workload w = base;
+  w.name += " + cache";
+  bool sharded = !w.sharding.empty();
+  for (const Phase& phase : w.phases) sharded = sharded || !phase.sharding.empty();
+  std::string names;
+  for (const std::string& name : tables) {
+    if (TableSpec* t = FindTable(w, name); t != nullptr && !t->cache) t->cache = CacheSpec{};
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  if (sharded) {
+    Advice advice;
+    advice.title = "a cache in front of " + names;
+    advice.notes.push_back(
+        "not simulated: the workload has write-sharding policies, which a cache does not combine "
+        "with (the cache sends plain requests)");
+    return advice;
+  }
+  const int64_t before = EventsOn(report, targets, "ReadKeyRangeThroughputExceeded");
+  Advice advice = Run(std::move(w), "a cache in front of " + names + " (DAX's semantics)", options);
+  advice.notes.push_back(fmt::format(
+      "ReadKeyRangeThroughputExceeded on {}: item and query caches in front of it (5-minute TTLs, "
+      "write-through, 256 MiB), every request of the workload through them",
+      names));
+  if (advice.report) {
+    for (const CacheReport& c : advice.report->caches) {
+      advice.notes.push_back(fmt::format("{}: {:.1f}% of its reads answered by the cache", c.table,
+                                         100 * c.hit_ratio));
+    }
+    const int64_t left = EventsOn(*advice.report, targets, "ReadKeyRangeThroughputExceeded");
+    advice.notes.push_back(left == 0 ? fmt::format("no ReadKeyRangeThroughputExceeded left (was {})",
+                                                   Grouped(before))
+                                     : fmt::format("{} ReadKeyRangeThroughputExceeded events remain "
+                                                   "(was {})",
+                                                   Grouped(left), Grouped(before)));
+  }
+  return advice;
+}
+
 std::vector<Advice> Advise(const Workload& base, const Report& report,
                            const SimulateOptions& options) {
   std::vector<Advice> out;
   if (report.totals.throttled == 0) return out;
   if (auto advice = Sharding(base, report, options)) out.push_back(std::move(*advice));
+  if (auto advice = Cache(base, report, options)) out.push_back(std::move(*advice));
   const std::vector<Dimension> provisioned = ProvisionedThrottles(report);
   if (auto advice = Capacity(base, provisioned, options)) out.push_back(std::move(*advice));
   if (auto advice = AutoScaling(base, provisioned, options)) out.push_back(std::move(*advice));

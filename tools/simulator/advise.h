@@ -6,6 +6,8 @@
 //                 ... 64 whose run has no KeyRangeThroughputExceeded on that table or GSI
 //                 (calculated suffixes from the sort key on a table with one, so that point
 //                 reads still work; random ones on a GSI);
+//   cache         a table's or GSI's ReadKeyRangeThroughputExceeded throttles: a cache (DAX's
+//                 semantics, partstore/cached_store.h) in front of the table;
 //   capacity      ProvisionedThroughputExceeded: the throttled tables' and GSIs' provisioned
 //                 units doubled until the run has none (at most 16x);
 //   auto scaling  the provisioned tables and GSIs that throttled, with target tracking at 70%

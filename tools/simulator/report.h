@@ -206,6 +206,24 @@ struct TimelinePoint {
   std::vector<ReasonCount> throttle_events;  // engine throttle events by reason, all resources
 };
 
+// A table's cache (TableSpec::cache): what it answered, and what the table did not serve.
+struct CacheReport {
+  std::string table;
+  int64_t item_hits = 0;  // GetItem / BatchGetItem keys answered with an item
+  int64_t negative_hits = 0;
+  int64_t item_misses = 0;  // keys read from the table
+  int64_t query_hits = 0;   // Query / Scan pages
+  int64_t query_misses = 0;
+  double hit_ratio = 0;  // hits / (hits + misses), items and pages together
+  // Estimated: the hits times the mean read units of a read the table served.
+  double read_units_saved = 0;
+  // On-demand tables: read_units_saved at the read request price (the bill, Report::cost, is
+  // what the table consumed: the hits are already not in it); provisioned tables: 0 (the
+  // provisioned units are paid either way; the cache lets a table be provisioned for its misses).
+  double cost_saved = 0;
+  int64_t memory_bytes = 0;  // what the cache held at the end
+};
+
 struct Report {
   std::string workload;  // Workload::name
   std::string description;
@@ -229,6 +247,7 @@ struct Report {
   };
   std::vector<ErrorCount> errors;
   Bill cost;  // at SimulateOptions::prices
+  std::vector<CacheReport> caches;  // tables with a cache, in workload order
 };
 
 }  // namespace partstore::sim

@@ -376,6 +376,31 @@ void WriteReport(Writer& w, const Report& r) {
   });
   Key(w, "cost");
   Cost(w, r.cost);
+  Key(w, "caches");
+  Array(w, r.caches, [&](const CacheReport& c) {
+    w.StartObject();
+    Key(w, "table");
+    Str(w, c.table);
+    Key(w, "item_hits");
+    w.Int64(c.item_hits);
+    Key(w, "negative_hits");
+    w.Int64(c.negative_hits);
+    Key(w, "item_misses");
+    w.Int64(c.item_misses);
+    Key(w, "query_hits");
+    w.Int64(c.query_hits);
+    Key(w, "query_misses");
+    w.Int64(c.query_misses);
+    Key(w, "hit_ratio");
+    Num(w, c.hit_ratio);
+    Key(w, "read_units_saved");
+    Num(w, c.read_units_saved);
+    Key(w, "cost_saved");
+    Num(w, c.cost_saved);
+    Key(w, "memory_bytes");
+    w.Int64(c.memory_bytes);
+    w.EndObject();
+  });
   Key(w, "errors");
   Array(w, r.errors, [&](const Report::ErrorCount& e) {
     w.StartObject();

@@ -224,6 +224,21 @@ std::string ReportText(const Report& r) {
   out += "\nTables and indexes:";
   for (const ResourceReport& res : r.resources)
     Resource(out, res, std::max(r.simulated_seconds, 1e-9));
+  if (!r.caches.empty()) {
+    out += "\nCaches (in front of their tables; hits never reached a partition):\n";
+    for (const CacheReport& c : r.caches) {
+      out += Wrapped(fmt::format(
+          "{}: {} hit ({} items, {} 'no such item', {} pages), {} missed; {} read units saved "
+          "(estimated){}",
+          c.table, Percent(c.hit_ratio), Grouped(c.item_hits), Grouped(c.negative_hits),
+          Grouped(c.query_hits), Grouped(c.item_misses + c.query_misses),
+          Grouped(c.read_units_saved, 1),
+          c.cost_saved > 0 ? ", " + Money(c.cost_saved) + " " + r.cost.currency + " saved"
+                           : std::string(" (provisioned: the bill is the same; the table can be "
+                                         "provisioned for the misses)")),
+                     "  ", 98);
+    }
+  }
   CostSection(out, r.cost);
   if (!r.errors.empty()) {
     out += "\nErrors (not throttles):\n";

@@ -15,12 +15,14 @@
 #include <boost/container/small_vector.hpp>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "partstore/cached_store.h"
 #include "partstore/database.h"
 #include "partstore/status.h"
 #include "shard/prepared.h"
@@ -112,6 +114,9 @@ struct Entry {
   PutItemRequest put{};
   std::optional<PreparedProjection> get_prepared{};
   std::optional<PreparedCondition> put_prepared{};
+  // The table's cache (TableSpec::cache), which every request of the entry goes through; null:
+  // none.
+  CachedStore* cache = nullptr;
 };
 
 // The run: set up once, then Run once; the tally is the client's half of the Report.
@@ -133,6 +138,9 @@ class Driver {
   // The phases, on the manual clock (simulation_loop.cc).
   void Run(const SimulateOptions& options, SimulationCost* cost);
   const ClientTally& tally() const { return tally_; }
+  // What each table's cache did (read_units_saved and cost_saved left for the caller, who has
+  // the report), in workload order.
+  std::vector<CacheReport> CacheReports() const;
 
  private:
   // --- Set-up (simulation_setup.cc) -------------------------------------------------------------
@@ -208,6 +216,8 @@ class Driver {
   ClientTally tally_;
   std::optional<AutoScaler> scaler_;  // when the workload scales any table or GSI
   std::string scratch_;
+  // The tables' caches (TableSpec::cache), by table name; declared last: destroyed first.
+  std::map<std::string, std::unique_ptr<CachedStore>> caches_;
 };
 
 }  // namespace partstore::sim::internal

@@ -59,6 +59,7 @@ Attempt Driver::Get(Entry& entry, const RequestSpec& spec) {
   if (entry.table_keys.sort && entry.op->sort) {
     SetString(request.key, *entry.table_keys.sort, *entry.op->sort, spec);
   }
+  if (entry.cache != nullptr) return Classify(entry.cache->GetItemView(request).status());
   if (sharded_) return Classify(db_.ShardedGetItem(request).status());
   if (!entry.get_prepared) {
     Result<PreparedProjection> prepared = PrepareGet(request, request.table_name, nullptr);
@@ -92,6 +93,7 @@ Attempt Driver::Put(Entry& entry, const RequestSpec& spec) {
   const int64_t bytes = spec.size;
   if (bytes > rest) data->assign(static_cast<size_t>(bytes - rest), 'x');
   if (data->empty()) item.erase(pad);
+  if (entry.cache != nullptr) return Classify(entry.cache->PutItem(request).status());
   if (sharded_) return Classify(db_.ShardedPutItem(request).status());
   if (!entry.put_prepared) {
     Result<PreparedCondition> prepared = PreparePut(request, request.table_name, nullptr);
@@ -122,12 +124,14 @@ Attempt Driver::Update(Entry& entry, const RequestSpec& spec) {
   }
   request.expression_attribute_names = std::move(names);
   request.expression_attribute_values = std::move(values);
+  if (entry.cache != nullptr) return Classify(entry.cache->UpdateItem(request).status());
   if (sharded_) return Classify(db_.ShardedUpdateItem(request).status());
   return Classify(entry.table->UpdateItem(request).status());
 }
 
 Attempt Driver::Delete(Entry& entry, const RequestSpec& spec) {
   DeleteItemRequest request{.table_name = entry.op->table, .key = KeyOf(entry, spec)};
+  if (entry.cache != nullptr) return Classify(entry.cache->DeleteItem(request).status());
   if (sharded_) return Classify(db_.ShardedDeleteItem(request).status());
   return Classify(entry.table->DeleteItem(request).status());
 }
@@ -152,6 +156,7 @@ Attempt Driver::Query(Entry& entry, const RequestSpec& spec) {
   if (op.limit > 0) request.limit = op.limit;
   request.scan_index_forward = op.scan_forward;
   request.consistent_read = op.consistent_read;
+  if (entry.cache != nullptr) return Classify(entry.cache->QueryView(request).status());
   if (sharded_) return Classify(db_.ShardedQuery(request).status());
   return Classify(entry.table->Query(request).status());
 }
@@ -164,7 +169,8 @@ Attempt Driver::Scan(Entry& entry) {
   if (op.limit > 0) request.limit = op.limit;
   request.consistent_read = op.consistent_read;
   request.exclusive_start_key = entry.scan_cursor;
-  auto scanned = db_.Scan(request);
+  Store& store = entry.cache != nullptr ? static_cast<Store&>(*entry.cache) : db_;
+  auto scanned = store.Scan(request);
   if (scanned.ok()) entry.scan_cursor = std::move(scanned->last_evaluated_key);
   return Classify(scanned.status());
 }
@@ -186,7 +192,8 @@ Attempt Driver::BatchWrite(Entry& entry, Pending& pending) {
     a = Classify(written.status());
     if (written.ok()) result = std::move(written->result);
   } else {
-    auto written = db_.BatchWriteItem(*request);
+    Store& store = entry.cache != nullptr ? static_cast<Store&>(*entry.cache) : db_;
+    auto written = store.BatchWriteItem(*request);
     a = Classify(written.status());
     if (written.ok()) result = std::move(*written);
   }
@@ -209,7 +216,8 @@ Attempt Driver::BatchGet(Entry& entry, Pending& pending) {
     for (const RequestSpec& spec : pending.specs) keys.keys.push_back(KeyOf(entry, spec));
     request->request_items.emplace_back(entry.op->table, std::move(keys));
   }
-  auto read = db_.BatchGetItem(*request);
+  Store& store = entry.cache != nullptr ? static_cast<Store&>(*entry.cache) : db_;
+  auto read = store.BatchGetItem(*request);
   Attempt a = Classify(read.status());
   if (a.outcome == Outcome::kThrottled) {
     a.unprocessed_reads = std::move(request);
@@ -229,7 +237,8 @@ Attempt Driver::TransactWrite(Entry& entry, const Pending& pending) {
     request.transact_items.push_back(std::move(item));
   }
   if (sharded_) return Classify(db_.ShardedTransactWriteItems(request).status());
-  return Classify(db_.TransactWriteItems(request).status());
+  Store& store = entry.cache != nullptr ? static_cast<Store&>(*entry.cache) : db_;
+  return Classify(store.TransactWriteItems(request).status());
 }
 
 Attempt Driver::TransactGet(Entry& entry, const Pending& pending) {
@@ -238,7 +247,8 @@ Attempt Driver::TransactGet(Entry& entry, const Pending& pending) {
     request.transact_items.push_back(
         {GetItemRequest{.table_name = entry.op->table, .key = KeyOf(entry, spec)}});
   }
-  return Classify(db_.TransactGetItems(request).status());
+  Store& store = entry.cache != nullptr ? static_cast<Store&>(*entry.cache) : db_;
+  return Classify(store.TransactGetItems(request).status());
 }
 
 Attempt Driver::Execute(Entry& entry, Pending& pending) {

@@ -235,6 +235,27 @@ Status Driver::SetUp(SimulationCost* cost) {
     cost->preload_wall_seconds = SecondsSince(started);
   }
 
+  // The caches, in front of their tables (after the preload: they start empty, as a new DAX
+  // cluster does).
+  for (const TableSpec& t : w_.tables) {
+    if (!t.cache) continue;
+    if (sharded_) {
+      return Status::Validation("table " + t.name +
+                                ": a cache and write-sharding policies cannot be combined in one "
+                                "workload (the cache sends plain requests)");
+    }
+    CacheOptions options;
+    options.item_ttl_seconds = static_cast<double>(t.cache->item_ttl_micros) / 1e6;
+    options.negative_ttl_seconds = options.item_ttl_seconds;
+    options.query_ttl_seconds = static_cast<double>(t.cache->query_ttl_micros) / 1e6;
+    options.memory_limit_bytes = static_cast<uint64_t>(t.cache->memory_mb) << 20;
+    options.follow_streams = false;  // every write of the workload goes through the cache
+    options.clock = clock_;
+    PARTSTORE_ASSIGN_OR_RETURN(std::unique_ptr<CachedStore> cache,
+                               CachedStore::Open(db_, std::move(options)));
+    caches_.emplace(t.name, std::move(cache));
+  }
+
   entries_.resize(w_.phases.size());
   for (size_t p = 0; p < w_.phases.size(); ++p) {
     const Phase& phase = w_.phases[p];
@@ -244,6 +265,9 @@ Status Driver::SetUp(SimulationCost* cost) {
       entry.table_keys = NamesOf(op.table, std::nullopt);
       entry.read_keys = NamesOf(op.table, op.index);
       PARTSTORE_ASSIGN_OR_RETURN(entry.table, partstore::internal::GetTable(db_, op.table));
+      if (auto cache = caches_.find(op.table); cache != caches_.end()) {
+        entry.cache = cache->second.get();
+      }
       if (op.kind == OpKind::kQuery) {
         entry.query_expression = "#pk = :pk";
         if (op.sort_prefix) entry.query_expression += " AND begins_with(#sk, :sp)";
@@ -261,6 +285,28 @@ Status Driver::SetUp(SimulationCost* cost) {
     }
   }
   return Status::Ok();
+}
+
+std::vector<CacheReport> Driver::CacheReports() const {
+  std::vector<CacheReport> out;
+  for (const TableSpec& t : w_.tables) {
+    auto it = caches_.find(t.name);
+    if (it == caches_.end()) continue;
+    const CacheStats s = it->second->stats();
+    CacheReport r;
+    r.table = t.name;
+    r.item_hits = static_cast<int64_t>(s.item_hits);
+    r.negative_hits = static_cast<int64_t>(s.negative_hits);
+    r.item_misses = static_cast<int64_t>(s.item_misses);
+    r.query_hits = static_cast<int64_t>(s.query_hits);
+    r.query_misses = static_cast<int64_t>(s.query_misses);
+    const double hits = static_cast<double>(r.item_hits + r.negative_hits + r.query_hits);
+    const double all = hits + static_cast<double>(r.item_misses + r.query_misses);
+    r.hit_ratio = all > 0 ? hits / all : 0;
+    r.memory_bytes = s.memory_bytes;
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 }  // namespace partstore::sim::internal

@@ -158,6 +158,14 @@ struct IndexSpec {
   ThroughputSettings throughput;
 };
 
+// A cache in front of the table (DAX's semantics: partstore/cached_store.h): every request of the
+// workload to the table goes through it; hits never reach the table's partitions.
+struct CacheSpec {
+  int64_t item_ttl_micros = 300'000'000;  // items and "no such item"
+  int64_t query_ttl_micros = 300'000'000;  // Query and Scan pages
+  int64_t memory_mb = 256;
+};
+
 struct TableSpec {
   std::string name;
   std::string partition_key;  // key attributes are strings (S)
@@ -170,6 +178,7 @@ struct TableSpec {
   std::optional<ScalingSpec> write_scaling;
   ThroughputSettings throughput;
   std::vector<IndexSpec> indexes;                  // GSIs
+  std::optional<CacheSpec> cache;                  // `cache = { ... }`
 };
 
 // Items written before the first phase (and before time starts): `keys` partition keys x

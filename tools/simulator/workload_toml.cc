@@ -131,7 +131,7 @@ Result<TableSpec> Parser::ParseTable(const Obj& obj) const {
   PARTSTORE_RETURN_IF_ERROR(CheckKeys(
       obj, {"name", "partition_key", "sort_key", "billing", "read_capacity", "write_capacity",
             "table_class", "auto_scaling", "max_read_request_units", "max_write_request_units",
-            "warm_read_units", "warm_write_units", "indexes"}));
+            "warm_read_units", "warm_write_units", "indexes", "cache"}));
   TableSpec table;
   PARTSTORE_ASSIGN_OR_RETURN(table.name, ReqTableName(obj, "name"));
   PARTSTORE_ASSIGN_OR_RETURN(table.partition_key, ReqAttributeName(obj, "partition_key"));
@@ -162,6 +162,21 @@ Result<TableSpec> Parser::ParseTable(const Obj& obj) const {
       }
     }
     table.indexes.push_back(std::move(index));
+  }
+  PARTSTORE_ASSIGN_OR_RETURN(auto cache, OptTable(obj, "cache"));
+  if (cache) {
+    PARTSTORE_RETURN_IF_ERROR(CheckKeys(*cache, {"item_ttl", "query_ttl", "memory_mb"}));
+    CacheSpec spec;
+    for (auto [key, member] : {std::pair{"item_ttl", &CacheSpec::item_ttl_micros},
+                               std::pair{"query_ttl", &CacheSpec::query_ttl_micros}}) {
+      PARTSTORE_ASSIGN_OR_RETURN(auto ttl, OptDuration(*cache, key));
+      if (!ttl) continue;
+      if (*ttl <= 0) return ErrorAt(*cache, key, "a cache's TTL must be positive");
+      spec.*member = *ttl;
+    }
+    PARTSTORE_ASSIGN_OR_RETURN(auto memory, OptInt(*cache, "memory_mb", 1, 1 << 20));
+    if (memory) spec.memory_mb = *memory;
+    table.cache = spec;
   }
   return table;
 }
