@@ -403,6 +403,18 @@ static Result<ResultT> CachedGet(CachedStore::Impl& impl, const GetItemRequest& 
   Result<PreparedProjection> prepared =
       PrepareGet(request, request.table_name, &impl.expressions);
   if (!prepared.ok()) return impl.Pass(pass, request);
+  using ItemT = typename decltype(ResultT::item)::value_type;
+  // The hit path: the table pinned by this thread (no lock, no reference count), memory only.
+  if (CachedTable* pinned = impl.catalog.Pinned(request.table_name);
+      pinned != nullptr && pinned->followed.load(std::memory_order_acquire)) {
+    std::optional<cache::ItemRead> hit = impl.items.Hit(*pinned, request);
+    if (hit) {
+      ResultT out;
+      out.consumed_capacity = std::move(hit->consumed_capacity);
+      out.item = Answer<ItemT>(hit->item, *prepared);
+      return out;
+    }
+  }
   std::shared_ptr<CachedTable> table = impl.Table(request.table_name);
   if (!table) return impl.Pass(pass, request);
   impl.streams.Follow(*table);
@@ -410,7 +422,7 @@ static Result<ResultT> CachedGet(CachedStore::Impl& impl, const GetItemRequest& 
   if (read.refused) return impl.Pass(pass, request);
   ResultT out;
   out.consumed_capacity = std::move(read.consumed_capacity);
-  out.item = Answer<typename decltype(out.item)::value_type>(read.item, *prepared);
+  out.item = Answer<ItemT>(read.item, *prepared);
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cstring>
 #include <mutex>
 #include <utility>
@@ -51,7 +52,7 @@ bool Expired(const StoredItem& stored, int64_t now_micros) {
   const MapView attributes = stored.attributes();
   for (size_t i = 0; i < attributes.size() && i < 2; ++i) {
     const MapEntry entry = attributes.at(i);
-    if (entry.name != kExpiresAttribute) continue;
+    if (!IsExpiresName(entry.name)) continue;
     const std::string_view bytes = entry.value.as_binary();
     int64_t expires = 0;
     if (bytes.size() != sizeof expires) return true;
@@ -66,6 +67,35 @@ int CachedTable::FindIndex(std::string_view index_name) const {
     if (indexes[i].name == index_name) return static_cast<int>(i);
   }
   return -1;
+}
+
+Catalog::Catalog(Store& upstream, Database& local)
+    : upstream_(upstream), local_(local), id_([] {
+        static std::atomic<uint64_t> next{0};
+        return next.fetch_add(1, std::memory_order_relaxed) + 1;
+      }()) {}
+
+CachedTable* Catalog::Pinned(std::string_view name) const {
+  struct Slot {
+    uint64_t catalog = 0;
+    uint64_t version = 0;
+    std::string name;
+    std::shared_ptr<CachedTable> table;
+  };
+  constexpr size_t kSlots = 4;
+  thread_local std::array<Slot, kSlots> slots;
+  thread_local size_t next = 0;
+  const uint64_t version = version_.load(std::memory_order_acquire);
+  for (Slot& slot : slots) {
+    if (slot.catalog == id_ && slot.version == version && slot.name == name) {
+      return slot.table.get();
+    }
+  }
+  std::shared_ptr<CachedTable> table = Find(name);
+  if (!table) return nullptr;
+  Slot& slot = slots[next++ % kSlots];
+  slot = Slot{id_, version, std::string(name), std::move(table)};
+  return slot.table.get();
 }
 
 std::shared_ptr<CachedTable> Catalog::Find(std::string_view name) const {
@@ -83,6 +113,7 @@ std::shared_ptr<CachedTable> Catalog::Get(std::string_view name) {
   if (!table.ok()) return nullptr;
   std::unique_lock lock(mu_);
   auto [it, inserted] = tables_.try_emplace(std::string(name), *table);
+  if (inserted) version_.fetch_add(1, std::memory_order_acq_rel);
   if (!inserted) {
     // Another caller set it up first: keep theirs.
     lock.unlock();
@@ -151,6 +182,7 @@ void Catalog::Forget(std::string_view name) {
     if (it == tables_.end()) return;
     table = std::move(it->second);
     tables_.erase(it);
+    version_.fetch_add(1, std::memory_order_acq_rel);
   }
   DropLocal(*table);
 }
@@ -160,6 +192,7 @@ void Catalog::ForgetAll() {
   {
     std::unique_lock lock(mu_);
     tables.swap(tables_);
+    version_.fetch_add(1, std::memory_order_acq_rel);
   }
   for (const auto& [name, table] : tables) DropLocal(*table);
 }

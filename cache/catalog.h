@@ -44,6 +44,13 @@ namespace partstore::cache {
 inline constexpr std::string_view kExpiresAttribute = "\x1b" "e";
 inline constexpr std::string_view kAbsentAttribute = "\x1b" "a";
 
+// Whether `name` is one of the hidden names (two bytes each: compared without a call).
+inline bool IsHiddenName(std::string_view name, char which) {
+  return name.size() == 2 && name[0] == '\x1b' && name[1] == which;
+}
+inline bool IsExpiresName(std::string_view name) { return IsHiddenName(name, 'e'); }
+inline bool IsAbsentName(std::string_view name) { return IsHiddenName(name, 'a'); }
+
 // The expiry attribute's value: `micros` on the cache's clock, as 8 bytes.
 Value ExpiryValue(int64_t micros);
 // Whether `stored` is past its expiry at `now_micros` (an entry without one is).
@@ -68,8 +75,10 @@ struct CachedTable {
   // Generations of the table's pages: [0] the base table's, [1 + i] index i's. A page records
   // them when it is read from the upstream and is valid while they are unchanged.
   std::unique_ptr<std::atomic<uint64_t>[]> generations;
-  // The stream follower's first look at the stream (stream_follower.h), once.
+  // The stream follower's first look at the stream (stream_follower.h), once; `followed` when it
+  // is done (or not needed), so that the hit path can skip StreamFollower::Follow.
   std::once_flag stream_once;
+  std::atomic<bool> followed{false};
 
   // The index named `name`'s position in indexes, or -1.
   int FindIndex(std::string_view index_name) const;
@@ -77,13 +86,18 @@ struct CachedTable {
 
 class Catalog {
  public:
-  Catalog(Store& upstream, Database& local) : upstream_(upstream), local_(local) {}
+  Catalog(Store& upstream, Database& local);
 
   // The table named `name`, described and set up on first use; null when the upstream does not
   // describe it (the caller then passes its request through, so the upstream's error answers).
   std::shared_ptr<CachedTable> Get(std::string_view name);
   // The table if it is set up already (no upstream call); null otherwise.
   std::shared_ptr<CachedTable> Find(std::string_view name) const;
+  // The same for the hit path, without the lock and the reference count: the calling thread
+  // keeps the table alive (a few thread-local slots, checked against the catalog's version) until
+  // its next Pinned call. REQUIRES: no Pinned call of any Catalog on this thread while the
+  // pointer is used (the hit path calls neither the upstream nor another cache).
+  CachedTable* Pinned(std::string_view name) const;
   // Forgets `name` (no-op when unknown), or every table.
   void Forget(std::string_view name);
   void ForgetAll();
@@ -96,6 +110,8 @@ class Catalog {
 
   Store& upstream_;
   Database& local_;
+  const uint64_t id_;  // unique in the process: Pinned's slots name their catalog by it
+  std::atomic<uint64_t> version_{0};  // changes whenever tables_ does
   mutable std::shared_mutex mu_;  // guards tables_ and next_id_
   std::map<std::string, std::shared_ptr<CachedTable>, std::less<>> tables_;
   uint64_t next_id_ = 0;

@@ -77,10 +77,24 @@ Result<std::optional<std::optional<StoredItem>>> ItemCache::Peek(
   }
   // The hidden names start with ESC, so they sort before any other: "no such item" is entry 0.
   const MapView attributes = got.item->attributes();
-  if (!attributes.empty() && attributes.at(0).name == kAbsentAttribute) {
+  if (!attributes.empty() && IsAbsentName(attributes.at(0).name)) {
     return std::optional<std::optional<StoredItem>>(std::optional<StoredItem>());
   }
   return std::optional<std::optional<StoredItem>>(std::move(got.item));
+}
+
+std::optional<ItemRead> ItemCache::Hit(const CachedTable& table, const GetItemRequest& request) {
+  Result<std::optional<std::optional<StoredItem>>> peeked = Peek(table, request);
+  if (!peeked.ok() || !*peeked) return std::nullopt;
+  std::optional<StoredItem>& cached = **peeked;
+  if (cached) {
+    counters_.item_hits.Add();
+  } else {
+    counters_.negative_hits.Add();
+  }
+  return ItemRead{.item = std::move(cached),
+                  .consumed_capacity = ZeroCapacity(table.name, request.return_consumed_capacity),
+                  .hit = true};
 }
 
 Result<ItemRead> ItemCache::Read(const CachedTable& table, const GetItemRequest& request) {
@@ -235,10 +249,7 @@ Item ItemCache::ToItem(const StoredItem& stored) {
   Item item;
   item.reserve(attributes.size());
   for (const MapEntry& entry : attributes) {
-    if (entry.name[0] == '\x1b' &&
-        (entry.name == kExpiresAttribute || entry.name == kAbsentAttribute)) {
-      continue;
-    }
+    if (IsExpiresName(entry.name) || IsAbsentName(entry.name)) continue;
     item.emplace_hint(item.end(), std::string(entry.name), entry.value.ToValue());
   }
   return item;
@@ -249,7 +260,7 @@ StoredItem ItemCache::Strip(const StoredItem& stored) {
   std::vector<std::string_view> names;
   names.reserve(stored.attribute_count());
   for (const MapEntry& entry : stored.attributes()) {
-    if (entry.name != kExpiresAttribute && entry.name != kAbsentAttribute) {
+    if (!IsExpiresName(entry.name) && !IsAbsentName(entry.name)) {
       names.push_back(entry.name);
     }
   }

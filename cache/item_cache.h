@@ -60,6 +60,9 @@ class ItemCache {
   // request only the key and return_consumed_capacity are read (the caller applies the
   // projection; strongly consistent reads never come here). Errors: the upstream's.
   Result<ItemRead> Read(const CachedTable& table, const GetItemRequest& request);
+  // Read's hit: the entry when memory holds one (counted as a hit), else nullopt (nothing
+  // counted; the caller goes on to Read). Touches nothing but the local table.
+  std::optional<ItemRead> Hit(const CachedTable& table, const GetItemRequest& request);
   // Only what memory holds for request.key: an entry (item, or none for "no such item"), or
   // nullopt on a miss. Errors as Read's.
   Result<std::optional<std::optional<StoredItem>>> Peek(const CachedTable& table,

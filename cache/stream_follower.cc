@@ -48,7 +48,11 @@ StreamFollower::~StreamFollower() {
 }
 
 void StreamFollower::Follow(CachedTable& table) {
-  if (!enabled_ || table.stream_arn.empty()) return;
+  if (table.followed.load(std::memory_order_acquire)) return;
+  if (!enabled_ || table.stream_arn.empty()) {
+    table.followed.store(true, std::memory_order_release);
+    return;
+  }
   std::call_once(table.stream_once, [&] {
     {
       std::lock_guard lock(mu_);
@@ -65,6 +69,7 @@ void StreamFollower::Follow(CachedTable& table) {
     followed_.emplace(followed->arn, std::move(followed));
     if (!thread_.joinable() && !stop_) thread_ = std::thread([this] { Run(); });
   });
+  table.followed.store(true, std::memory_order_release);
 }
 
 void StreamFollower::Position(Followed& f, bool initial) {
