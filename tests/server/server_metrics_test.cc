@@ -34,7 +34,7 @@ TEST(ServerMetrics, RequestsErrorsAndTheHistogram) {
   metrics.ConnectionOpened();
   metrics.ConnectionOpened();
   metrics.ConnectionClosed();
-  const std::string text = metrics.Render(db);
+  const std::string text = metrics.Render(&db);
   EXPECT_TRUE(Has(text, "# TYPE partstore_requests_total counter")) << text;
   EXPECT_TRUE(Has(text, R"(partstore_requests_total{operation="GetItem"} 3)")) << text;
   EXPECT_TRUE(Has(text, R"(partstore_requests_total{operation="PutItem"} 1)")) << text;
@@ -78,7 +78,7 @@ TEST(ServerMetrics, TablesAndTheirThrottles) {
     if (!put.ok()) ++throttled;
   }
   ASSERT_GT(throttled, 0);
-  const std::string text = ServerMetrics().Render(db);
+  const std::string text = ServerMetrics().Render(&db);
   EXPECT_TRUE(Has(text, R"(partstore_table_items{table="Tab"} )" + std::to_string(20 - throttled)))
       << text;
   EXPECT_TRUE(
@@ -90,7 +90,7 @@ TEST(ServerMetrics, TablesAndTheirThrottles) {
   // Without capacity simulation there is nothing to report on throttles.
   Database plain;
   ASSERT_TRUE(plain.CreateTable(SimpleTable("Tab", key)).ok());
-  const std::string plain_text = ServerMetrics().Render(plain);
+  const std::string plain_text = ServerMetrics().Render(&plain);
   EXPECT_TRUE(Has(plain_text, R"(partstore_table_items{table="Tab"} 0)"));
   EXPECT_EQ(plain_text.find("throttled"), std::string::npos);
 }

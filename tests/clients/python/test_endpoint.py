@@ -8,7 +8,7 @@ import urllib.request
 import pytest
 from botocore.exceptions import ClientError
 
-from conftest import make_client, not_through_cache
+from conftest import THROUGH_CACHE, make_client, not_through_cache
 
 
 def test_describe_endpoints_names_a_usable_endpoint(client, endpoint):
@@ -38,6 +38,21 @@ def test_server_and_date_headers_on_answers_and_errors(client):
         client.describe_table(TableName="no-such-table")
     headers = error.value.response["ResponseMetadata"]["HTTPHeaders"]
     assert headers["server"] == "Server" and "date" in headers
+
+
+@pytest.mark.skipif(not THROUGH_CACHE, reason="the proxy's metrics (PARTSTORE_THROUGH_CACHE=1)")
+def test_the_proxy_reports_its_cache_on_metrics(client, endpoint, table_name):
+    client.put_item(TableName=table_name, Item={"PK": {"S": "m"}, "SK": {"S": "1"}})
+    for _ in range(3):
+        client.get_item(TableName=table_name, Key={"PK": {"S": "m"}, "SK": {"S": "1"}})
+    with urllib.request.urlopen(endpoint + "/metrics", timeout=5) as response:
+        text = response.read().decode()
+    samples = dict(line.rsplit(" ", 1) for line in text.splitlines()
+                   if line and not line.startswith("#"))
+    assert float(samples["partstore_cache_item_hits_total"]) >= 3
+    assert float(samples["partstore_cache_writes_total"]) >= 1
+    assert 'partstore_requests_total{operation="GetItem"}' in samples
+    assert not any(name.startswith("partstore_table_items") for name in samples)
 
 
 @not_through_cache("the tables' metrics are the engine's; a proxy reports its cache's (partstore_cache_*)")
