@@ -52,7 +52,8 @@ CachedStore& Cache() {
     auto opened = CachedStore::Open(Upstream(), {});
     CachedStore* c = opened->release();
     for (int i = 0; i < kKeys; ++i) {
-      (void)c->GetItem({.table_name = "Items", .key = {{"PK", Value("USER#" + std::to_string(i))}}});
+      (void)c->GetItem(
+          {.table_name = "Items", .key = {{"PK", Value("USER#" + std::to_string(i))}}});
     }
     return c;
   }();

@@ -20,8 +20,8 @@
 
 namespace partstore {
 
-using cache::CachedTable;
 using cache::CacheCounters;
+using cache::CachedTable;
 using cache::Image;
 using cache::ItemCache;
 
@@ -211,9 +211,10 @@ std::string CachedStore::PrometheusMetrics() const {
   std::string out;
   auto metric = [&](std::string_view name, std::string_view type, std::string_view help,
                     auto value) {
-    out += fmt::format("# HELP partstore_cache_{0} {1}\n# TYPE partstore_cache_{0} {2}\n"
-                       "partstore_cache_{0} {3}\n",
-                       name, help, type, value);
+    out += fmt::format(
+        "# HELP partstore_cache_{0} {1}\n# TYPE partstore_cache_{0} {2}\n"
+        "partstore_cache_{0} {3}\n",
+        name, help, type, value);
   };
   metric("item_hits_total", "counter", "GetItem and BatchGetItem keys answered with a cached item.",
          s.item_hits);
@@ -233,16 +234,14 @@ std::string CachedStore::PrometheusMetrics() const {
   metric("item_invalidations_total", "counter",
          "Cached keys replaced or forgotten by a write or a stream record.", s.item_invalidations);
   metric("page_invalidations_total", "counter", "Page groups dropped.", s.page_invalidations);
-  metric("evicted_items_total", "counter", "Entries evicted by the memory limit.",
-         s.evicted_items);
+  metric("evicted_items_total", "counter", "Entries evicted by the memory limit.", s.evicted_items);
   metric("memory_bytes", "gauge", "What the cache holds.", s.memory_bytes);
   metric("upstream_calls_total", "counter", "Calls made to the upstream.", s.upstream_calls);
   metric("upstream_seconds_total", "counter", "Time spent in calls to the upstream.",
          static_cast<double>(s.upstream_micros) / 1e6);
   metric("stream_records_total", "counter", "Stream records applied.", s.stream_records);
   metric("stream_throttles_total", "counter", "GetRecords calls throttled.", s.stream_throttles);
-  metric("stream_errors_total", "counter", "Stream calls that failed otherwise.",
-         s.stream_errors);
+  metric("stream_errors_total", "counter", "Stream calls that failed otherwise.", s.stream_errors);
   metric("stream_lag_seconds", "gauge",
          "How far the slowest followed stream is behind (0: caught up).", s.stream_lag_seconds);
   return out;
@@ -400,8 +399,7 @@ template <typename ResultT>
 static Result<ResultT> CachedGet(CachedStore::Impl& impl, const GetItemRequest& request,
                                  Result<ResultT> (Store::*pass)(const GetItemRequest&)) {
   if (request.consistent_read) return impl.Pass(pass, request);
-  Result<PreparedProjection> prepared =
-      PrepareGet(request, request.table_name, &impl.expressions);
+  Result<PreparedProjection> prepared = PrepareGet(request, request.table_name, &impl.expressions);
   if (!prepared.ok()) return impl.Pass(pass, request);
   using ItemT = typename decltype(ResultT::item)::value_type;
   // The hit path: the table pinned by this thread (no lock, no reference count), memory only.
@@ -452,8 +450,7 @@ Result<BatchGetItemResult> CachedStore::BatchGetItem(const BatchGetItemRequest& 
                                            request.return_consumed_capacity};
   std::vector<std::pair<const std::string*, Served>> served;
   for (const auto& [name, keys] : request.request_items) {
-    std::shared_ptr<CachedTable> table =
-        keys.consistent_read ? nullptr : impl.Table(name);
+    std::shared_ptr<CachedTable> table = keys.consistent_read ? nullptr : impl.Table(name);
     Result<PreparedProjection> prepared = PrepareKeysAndAttributes(keys, &impl.expressions);
     bool cacheable = table != nullptr && prepared.ok();
     Served s;
@@ -517,9 +514,8 @@ Result<BatchGetItemResult> CachedStore::BatchGetItem(const BatchGetItemRequest& 
             s->missing[i].clear();  // answered
           }
         }
-        s->found.push_back(s->projection.projection
-                               ? expr::Project(*s->projection.projection, item)
-                               : std::move(item));
+        s->found.push_back(s->projection.projection ? expr::Project(*s->projection.projection, item)
+                                                    : std::move(item));
       }
     }
     for (auto& [name, keys] : got->unprocessed_keys) {
@@ -708,8 +704,8 @@ Result<BatchWriteItemResult> CachedStore::BatchWriteItem(const BatchWriteItemReq
       }
     }
     if (unprocessed) continue;  // not written: the guard forgets the key
-    const Image after = w.write->kind == WriteRequest::Kind::kPut ? Image::Of(w.write->item)
-                                                                  : Image::Absent();
+    const Image after =
+        w.write->kind == WriteRequest::Kind::kPut ? Image::Of(w.write->item) : Image::Absent();
     impl.pages.DropWrite(*w.table, w.key, Image::Unknown(), after, nullptr);
     w.guard->Finish(after);
   }

@@ -159,7 +159,8 @@ Result<std::shared_ptr<CachedTable>> Catalog::SetUp(const TableDescription& desc
   }
   table->items_name = fmt::format("items-{}", id);
   table->pages_name = fmt::format("pages-{}", id);
-  PARTSTORE_RETURN_IF_ERROR(local_.CreateTable(SimpleTable(table->items_name, table->key)).status());
+  PARTSTORE_RETURN_IF_ERROR(
+      local_.CreateTable(SimpleTable(table->items_name, table->key)).status());
   KeySchema pages_key;
   pages_key.partition = KeyAttribute{"c", KeyType::kBinary};
   pages_key.sort = KeyAttribute{"r", KeyType::kBinary};

@@ -27,7 +27,6 @@
 #include <string_view>
 #include <vector>
 
-
 #include "partstore/database.h"
 #include "partstore/key.h"
 #include "partstore/store.h"
@@ -41,8 +40,12 @@ namespace partstore::cache {
 
 // Short, so that they cost a cached item few bytes; ESC first, so that they sort before every
 // other name (and no DynamoDB user writes such a name).
-inline constexpr std::string_view kExpiresAttribute = "\x1b" "e";
-inline constexpr std::string_view kAbsentAttribute = "\x1b" "a";
+inline constexpr std::string_view kExpiresAttribute =
+    "\x1b"
+    "e";
+inline constexpr std::string_view kAbsentAttribute =
+    "\x1b"
+    "a";
 
 // Whether `name` is one of the hidden names (two bytes each: compared without a call).
 inline bool IsHiddenName(std::string_view name, char which) {
@@ -112,7 +115,7 @@ class Catalog {
   Database& local_;
   const uint64_t id_;  // unique in the process: Pinned's slots name their catalog by it
   std::atomic<uint64_t> version_{0};  // changes whenever tables_ does
-  mutable std::shared_mutex mu_;  // guards tables_ and next_id_
+  mutable std::shared_mutex mu_;      // guards tables_ and next_id_
   std::map<std::string, std::shared_ptr<CachedTable>, std::less<>> tables_;
   uint64_t next_id_ = 0;
 };

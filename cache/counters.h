@@ -16,9 +16,7 @@ namespace partstore::cache {
 // that threads on other cores do not take the line from each other on every hit.
 class StripedCounter {
  public:
-  void Add(uint64_t n = 1) {
-    stripes_[Stripe()].value.fetch_add(n, std::memory_order_relaxed);
-  }
+  void Add(uint64_t n = 1) { stripes_[Stripe()].value.fetch_add(n, std::memory_order_relaxed); }
   uint64_t load(std::memory_order order = std::memory_order_relaxed) const {
     uint64_t sum = 0;
     for (const Padded& p : stripes_) sum += p.value.load(order);

@@ -36,8 +36,7 @@ std::string KeyIdentity(const CachedTable& table, const Item& key) {
   return out;
 }
 
-std::optional<ConsumedCapacity> ZeroCapacity(std::string_view table,
-                                             ReturnConsumedCapacity asked) {
+std::optional<ConsumedCapacity> ZeroCapacity(std::string_view table, ReturnConsumedCapacity asked) {
   if (asked == ReturnConsumedCapacity::kNone) return std::nullopt;
   ConsumedCapacity zero;
   zero.table_name = std::string(table);
@@ -220,8 +219,7 @@ void ItemCache::WriteGuard::Finish(const Image& after) {
   if (slot.contended || after.kind == Image::Kind::kUnknown) {
     cache_->ForgetLocked(*table_, key_);
   } else {
-    cache_->StoreLocked(*table_, key_,
-                        after.kind == Image::Kind::kItem ? &after.item : nullptr);
+    cache_->StoreLocked(*table_, key_, after.kind == Image::Kind::kItem ? &after.item : nullptr);
   }
   CacheCounters::Add(cache_->counters_.item_invalidations);
   if (--slot.writes_in_flight == 0) slot.contended = false;

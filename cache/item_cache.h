@@ -53,8 +53,8 @@ class ItemCache {
  public:
   static constexpr size_t kSlots = 4096;
 
-  ItemCache(Store& upstream, const capacity::Clock& clock, CacheCounters& counters,
-            double item_ttl, double negative_ttl);
+  ItemCache(Store& upstream, const capacity::Clock& clock, CacheCounters& counters, double item_ttl,
+            double negative_ttl);
 
   // The cached entry of request.key, or the upstream's item on a miss (then cached). Of the
   // request only the key and return_consumed_capacity are read (the caller applies the
@@ -66,7 +66,7 @@ class ItemCache {
   // Only what memory holds for request.key: an entry (item, or none for "no such item"), or
   // nullopt on a miss. Errors as Read's.
   Result<std::optional<std::optional<StoredItem>>> Peek(const CachedTable& table,
-                                                       const GetItemRequest& request) const;
+                                                        const GetItemRequest& request) const;
   // Stores an item (or "no such item") read from the upstream by a caller that recorded
   // `generation` (Generation) before the read; nothing when a write finished meanwhile.
   void Fill(const CachedTable& table, const Item& key, const std::optional<Item>& item,

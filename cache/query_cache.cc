@@ -159,7 +159,8 @@ std::optional<QueryCache::Group> QueryCache::QueryGroup(const CachedTable& table
   if (prepared->key_condition) {
     condition = &*prepared->key_condition;
   } else if (request.key_conditions) {
-    Result<expr::Condition> translated = expr::TranslateKeyConditions(*request.key_conditions, schema);
+    Result<expr::Condition> translated =
+        expr::TranslateKeyConditions(*request.key_conditions, schema);
     if (!translated.ok()) return std::nullopt;
     legacy = std::move(*translated);
     condition = &legacy;
@@ -256,8 +257,8 @@ void QueryCache::DropWrite(const CachedTable& table, const Item& key, const Imag
   };
   for (size_t i = 0; i < table.indexes.size(); ++i) {
     const KeySchema& index_key = table.indexes[i].key;
-    const bool keys_touched =
-        is_touched(index_key.partition.name) || (index_key.sort && is_touched(index_key.sort->name));
+    const bool keys_touched = is_touched(index_key.partition.name) ||
+                              (index_key.sort && is_touched(index_key.sort->name));
     const bool known = before.kind != Image::Kind::kUnknown && after.kind != Image::Kind::kUnknown;
     const bool one_known =
         before.kind != Image::Kind::kUnknown || after.kind != Image::Kind::kUnknown;

@@ -57,8 +57,8 @@ class QueryCache {
   // has after (all the index's pages when one of them is unknown and the write may have changed
   // the index's key attributes). `touched`: the top-level attributes the write may have changed;
   // null: any.
-  void DropWrite(const CachedTable& table, const Item& key, const Image& before,
-                 const Image& after, const std::vector<std::string>* touched);
+  void DropWrite(const CachedTable& table, const Item& key, const Image& before, const Image& after,
+                 const std::vector<std::string>* touched);
 
  private:
   struct Group;

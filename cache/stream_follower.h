@@ -85,7 +85,7 @@ class StreamFollower {
   const std::chrono::milliseconds interval_;
   const bool enabled_;
 
-  std::mutex poll_mu_;  // one poll at a time; guards every Followed's contents
+  std::mutex poll_mu_;     // one poll at a time; guards every Followed's contents
   mutable std::mutex mu_;  // guards followed_, stop_, thread_
   std::condition_variable wake_;
   std::map<std::string, std::shared_ptr<Followed>> followed_;  // by stream ARN

@@ -79,12 +79,14 @@ void Staleness(std::chrono::milliseconds poll) {
   options.stream_poll_interval = poll;
   auto cache = std::move(*CachedStore::Open(*remote, options));
   const Item k{{"PK", Value("item")}};
-  (void)served.db().PutItem({.table_name = "Stale", .item = {{"PK", Value("item")}, {"v", Value(int64_t{0})}}});
+  (void)served.db().PutItem(
+      {.table_name = "Stale", .item = {{"PK", Value("item")}, {"v", Value(int64_t{0})}}});
   (void)cache->GetItem({.table_name = "Stale", .key = k});
   std::vector<double> ms;
   std::mt19937 rng(7);
   for (int64_t i = 1; i <= 200; ++i) {
-    (void)served.db().PutItem({.table_name = "Stale", .item = {{"PK", Value("item")}, {"v", Value(i)}}});
+    (void)served.db().PutItem(
+        {.table_name = "Stale", .item = {{"PK", Value("item")}, {"v", Value(i)}}});
     const auto start = Clock::now();
     while (true) {
       auto got = cache->GetItem({.table_name = "Stale", .key = k});
@@ -96,12 +98,12 @@ void Staleness(std::chrono::milliseconds poll) {
     std::this_thread::sleep_for(std::chrono::microseconds(rng() % (poll.count() * 1000)));
   }
   const CacheStats s = cache->stats();
-  std::printf("staleness  poll %4lld ms: p50 %6.1f ms  p99 %6.1f ms  max %6.1f ms  (%llu records, "
-              "%llu misses)\n",
-              static_cast<long long>(poll.count()), Percentile(ms, 0.5), Percentile(ms, 0.99),
-              *std::max_element(ms.begin(), ms.end()),
-              static_cast<unsigned long long>(s.stream_records),
-              static_cast<unsigned long long>(s.item_misses));
+  std::printf(
+      "staleness  poll %4lld ms: p50 %6.1f ms  p99 %6.1f ms  max %6.1f ms  (%llu records, "
+      "%llu misses)\n",
+      static_cast<long long>(poll.count()), Percentile(ms, 0.5), Percentile(ms, 0.99),
+      *std::max_element(ms.begin(), ms.end()), static_cast<unsigned long long>(s.stream_records),
+      static_cast<unsigned long long>(s.item_misses));
 }
 
 void HotPartition() {
@@ -124,11 +126,11 @@ void HotPartition() {
   }
   auto remote = served.Client();
   auto cache = std::move(*CachedStore::Open(*remote, {}));
-  const QueryRequest query{.table_name = "Reviews",
-                           .key_condition_expression = "PK = :p",
-                           .expression_attribute_values =
-                               AttributeMap{{":p", Value("PRODUCT#viral")}},
-                           .return_consumed_capacity = ReturnConsumedCapacity::kTotal};
+  const QueryRequest query{
+      .table_name = "Reviews",
+      .key_condition_expression = "PK = :p",
+      .expression_attribute_values = AttributeMap{{":p", Value("PRODUCT#viral")}},
+      .return_consumed_capacity = ReturnConsumedCapacity::kTotal};
   // 10 read units/s at 0.5 a query: 20 queries/s; 10x: 200 queries/s for 5 s.
   for (Store* store : {static_cast<Store*>(remote.get()), static_cast<Store*>(cache.get())}) {
     int served_queries = 0, throttled = 0;
@@ -144,9 +146,10 @@ void HotPartition() {
         ++throttled;
       }
     }
-    std::printf("hot        %-9s 1000 queries in 5 s: %4d served, %4d throttled, %6.1f read units "
-                "consumed upstream\n",
-                store == remote.get() ? "straight" : "cached", served_queries, throttled, units);
+    std::printf(
+        "hot        %-9s 1000 queries in 5 s: %4d served, %4d throttled, %6.1f read units "
+        "consumed upstream\n",
+        store == remote.get() ? "straight" : "cached", served_queries, throttled, units);
     std::this_thread::sleep_for(std::chrono::seconds(2));  // the partition's tokens refill
   }
 }

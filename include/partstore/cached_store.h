@@ -83,9 +83,9 @@ struct CacheStats {
   int64_t memory_bytes = 0;         // what the cache holds now
   uint64_t upstream_calls = 0;      // calls made to the upstream, and their time
   uint64_t upstream_micros = 0;
-  uint64_t stream_records = 0;      // stream records applied
-  uint64_t stream_throttles = 0;    // GetRecords throttled (backed off)
-  uint64_t stream_errors = 0;       // stream calls that failed otherwise
+  uint64_t stream_records = 0;    // stream records applied
+  uint64_t stream_throttles = 0;  // GetRecords throttled (backed off)
+  uint64_t stream_errors = 0;     // stream calls that failed otherwise
   // How far the slowest followed stream is behind: now minus the newest applied record's time,
   // when records are pending, in seconds (0: caught up or no stream).
   double stream_lag_seconds = 0;

@@ -106,7 +106,8 @@ TEST_F(CachedRaceTest, AFillReadBeforeAWriteIsNotStoredAfterIt) {
 
 TEST_F(CachedRaceTest, APageReadBeforeAWriteIsNotAHitAfterIt) {
   auto query = [&] {
-    auto page = cache_->Query({.table_name = "Race", .key_condition_expression = "PK = :k",
+    auto page = cache_->Query({.table_name = "Race",
+                               .key_condition_expression = "PK = :k",
                                .expression_attribute_values = AttributeMap{{":k", Value("k")}}});
     EXPECT_TRUE(page.ok());
     return page.ok() ? page->items : std::vector<Item>{};

@@ -174,25 +174,25 @@ TEST(CachedStreamSplitTest, RecordsAreFollowedIntoTheChildShards) {
   ASSERT_TRUE(opened.ok());
   CachedStore& cache = **opened;
   for (int i = 0; i < 20; ++i) {
-    ASSERT_TRUE(upstream.PutItem({.table_name = "Split",
-                                  .item = Item3("k" + std::to_string(i), "before")})
-                    .ok());
+    ASSERT_TRUE(
+        upstream.PutItem({.table_name = "Split", .item = Item3("k" + std::to_string(i), "before")})
+            .ok());
     EXPECT_EQ(cache.GetItem({.table_name = "Split", .key = KeyPk("k" + std::to_string(i))})->item,
               Item3("k" + std::to_string(i), "before"));
   }
   for (int i = 0; i < 10; ++i) {
-    ASSERT_TRUE(upstream.PutItem({.table_name = "Split",
-                                  .item = Item3("k" + std::to_string(i), "middle")})
-                    .ok());
+    ASSERT_TRUE(
+        upstream.PutItem({.table_name = "Split", .item = Item3("k" + std::to_string(i), "middle")})
+            .ok());
   }
   ASSERT_TRUE(upstream.AdvanceClock({1}).ok());
   UpdateTableRequest raise{.table_name = "Split"};
   raise.provisioned_throughput = ProvisionedThroughput{100, 1500};  // two partitions
   ASSERT_TRUE(upstream.UpdateTable(raise).ok());
   for (int i = 0; i < 20; ++i) {
-    ASSERT_TRUE(upstream.PutItem({.table_name = "Split",
-                                  .item = Item3("k" + std::to_string(i), "after")})
-                    .ok());
+    ASSERT_TRUE(
+        upstream.PutItem({.table_name = "Split", .item = Item3("k" + std::to_string(i), "after")})
+            .ok());
   }
   cache.PollStreams();  // the parent to its end, then the children found
   cache.PollStreams();  // the children read

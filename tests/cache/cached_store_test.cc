@@ -93,10 +93,11 @@ TEST_F(CachedStoreTest, MissThenHitWithTheCallersProjection) {
   EXPECT_EQ(cache_->stats().item_misses, 1u);
   const uint64_t calls = cache_->stats().upstream_calls;
   EXPECT_EQ(Cached(KeyOf("a", "1")), Row("a", "1", "x"));  // no hidden attribute in the answer
-  auto projected = cache_->GetItem(
-      {.table_name = "Tab", .key = KeyOf("a", "1"), .projection_expression = "#d",
-       .expression_attribute_names = expr::NameMap{{"#d", "data"}},
-       .return_consumed_capacity = ReturnConsumedCapacity::kTotal});
+  auto projected = cache_->GetItem({.table_name = "Tab",
+                                    .key = KeyOf("a", "1"),
+                                    .projection_expression = "#d",
+                                    .expression_attribute_names = expr::NameMap{{"#d", "data"}},
+                                    .return_consumed_capacity = ReturnConsumedCapacity::kTotal});
   ASSERT_TRUE(projected.ok());
   EXPECT_EQ(projected->item, (Item{{"data", Value("x")}}));
   ASSERT_TRUE(projected->consumed_capacity);
@@ -143,20 +144,24 @@ TEST_F(CachedStoreTest, WritesGoThroughAndLeaveTheNewItemCached) {
   EXPECT_EQ(Cached(KeyOf("a", "1")), Row("a", "1", "v2"));
   EXPECT_EQ(cache_->stats().item_misses, 0u);
 
-  auto updated = cache_->UpdateItem({.table_name = "Tab", .key = KeyOf("a", "1"),
-                                     .update_expression = "SET #d = :v",
-                                     .expression_attribute_names = expr::NameMap{{"#d", "data"}},
-                                     .expression_attribute_values = AttributeMap{{":v", Value("v3")}}});
+  auto updated =
+      cache_->UpdateItem({.table_name = "Tab",
+                          .key = KeyOf("a", "1"),
+                          .update_expression = "SET #d = :v",
+                          .expression_attribute_names = expr::NameMap{{"#d", "data"}},
+                          .expression_attribute_values = AttributeMap{{":v", Value("v3")}}});
   ASSERT_TRUE(updated.ok());
   EXPECT_FALSE(updated->attributes);
   EXPECT_EQ(Cached(KeyOf("a", "1")), Row("a", "1", "v3"));
   EXPECT_EQ(cache_->stats().item_misses, 0u);
 
   // UPDATED_NEW is handed back as asked; the cache forgets the key rather than guess the item.
-  auto partial = cache_->UpdateItem({.table_name = "Tab", .key = KeyOf("a", "1"),
-                                     .update_expression = "SET n = :n",
-                                     .expression_attribute_values = AttributeMap{{":n", Value("x")}},
-                                     .return_values = ReturnValue::kUpdatedNew});
+  auto partial =
+      cache_->UpdateItem({.table_name = "Tab",
+                          .key = KeyOf("a", "1"),
+                          .update_expression = "SET n = :n",
+                          .expression_attribute_values = AttributeMap{{":n", Value("x")}},
+                          .return_values = ReturnValue::kUpdatedNew});
   ASSERT_TRUE(partial.ok());
   EXPECT_EQ(partial->attributes, (Item{{"n", Value("x")}}));
   Item full = Row("a", "1", "v3");
@@ -173,11 +178,12 @@ TEST_F(CachedStoreTest, WritesGoThroughAndLeaveTheNewItemCached) {
 TEST_F(CachedStoreTest, AFailedConditionalWriteForgetsTheKey) {
   ASSERT_TRUE(cache_->PutItem({.table_name = "Tab", .item = Row("a", "1", "mine")}).ok());
   ASSERT_TRUE(upstream_->PutItem({.table_name = "Tab", .item = Row("a", "1", "theirs")}).ok());
-  auto refused = cache_->PutItem({.table_name = "Tab", .item = Row("a", "1", "again"),
-                                  .condition_expression = "#d = :mine",
-                                  .expression_attribute_names = expr::NameMap{{"#d", "data"}},
-                                  .expression_attribute_values =
-                                      AttributeMap{{":mine", Value("mine")}}});
+  auto refused =
+      cache_->PutItem({.table_name = "Tab",
+                       .item = Row("a", "1", "again"),
+                       .condition_expression = "#d = :mine",
+                       .expression_attribute_names = expr::NameMap{{"#d", "data"}},
+                       .expression_attribute_values = AttributeMap{{":mine", Value("mine")}}});
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.status().code(), Code::kConditionalCheckFailed);
   EXPECT_EQ(Cached(KeyOf("a", "1")), Row("a", "1", "theirs"));
@@ -211,18 +217,22 @@ TEST_F(CachedStoreTest, AnIndexPageIsDroppedWhenItsItemMovesToAnotherIndexKey) {
   ASSERT_TRUE(cache_->PutItem({.table_name = "Tab", .item = item}).ok());
   EXPECT_EQ(QueryG("A").size(), 1u);
   EXPECT_EQ(QueryG("B").size(), 0u);
-  auto moved = cache_->UpdateItem({.table_name = "Tab", .key = KeyOf("p", "1"),
-                                   .update_expression = "SET G = :b",
-                                   .expression_attribute_values = AttributeMap{{":b", Value("B")}}});
+  auto moved =
+      cache_->UpdateItem({.table_name = "Tab",
+                          .key = KeyOf("p", "1"),
+                          .update_expression = "SET G = :b",
+                          .expression_attribute_values = AttributeMap{{":b", Value("B")}}});
   ASSERT_TRUE(moved.ok());
   EXPECT_EQ(QueryG("A").size(), 0u);
   EXPECT_EQ(QueryG("B").size(), 1u);
   // An update that leaves the index key alone keeps the other index keys' pages.
   const uint64_t hits = cache_->stats().query_hits;
   EXPECT_EQ(QueryG("A").size(), 0u);
-  ASSERT_TRUE(cache_->UpdateItem({.table_name = "Tab", .key = KeyOf("p", "1"),
-                                  .update_expression = "SET note = :o",
-                                  .expression_attribute_values = AttributeMap{{":o", Value("o")}}})
+  ASSERT_TRUE(cache_
+                  ->UpdateItem({.table_name = "Tab",
+                                .key = KeyOf("p", "1"),
+                                .update_expression = "SET note = :o",
+                                .expression_attribute_values = AttributeMap{{":o", Value("o")}}})
                   .ok());
   EXPECT_EQ(QueryG("A").size(), 0u);
   EXPECT_EQ(cache_->stats().query_hits, hits + 2);
@@ -246,7 +256,8 @@ TEST_F(CachedStoreTest, StronglyConsistentReadsAndTransactGetItemsPassThrough) {
   ASSERT_TRUE(upstream_->PutItem({.table_name = "Tab", .item = Row("a", "1", "old")}).ok());
   EXPECT_EQ(Cached(KeyOf("a", "1")), Row("a", "1", "old"));
   ASSERT_TRUE(upstream_->PutItem({.table_name = "Tab", .item = Row("a", "1", "new")}).ok());
-  auto strong = cache_->GetItem({.table_name = "Tab", .key = KeyOf("a", "1"), .consistent_read = true});
+  auto strong =
+      cache_->GetItem({.table_name = "Tab", .key = KeyOf("a", "1"), .consistent_read = true});
   ASSERT_TRUE(strong.ok());
   EXPECT_EQ(strong->item, Row("a", "1", "new"));
   auto transact = cache_->TransactGetItems(
@@ -268,9 +279,11 @@ TEST_F(CachedStoreTest, ErrorsAreTheUpstreamsOwn) {
   expect_same({.table_name = "Missing", .key = KeyOf("a", "1")});
   expect_same({.table_name = "Tab", .key = {{"PK", Value("a")}}});
   expect_same({.table_name = "Tab", .key = KeyOf("a", "1"), .projection_expression = "#nope"});
-  auto query = cache_->Query({.table_name = "Tab", .key_condition_expression = "SK = :s",
+  auto query = cache_->Query({.table_name = "Tab",
+                              .key_condition_expression = "SK = :s",
                               .expression_attribute_values = AttributeMap{{":s", Value("1")}}});
-  auto direct = upstream_->Query({.table_name = "Tab", .key_condition_expression = "SK = :s",
+  auto direct = upstream_->Query({.table_name = "Tab",
+                                  .key_condition_expression = "SK = :s",
                                   .expression_attribute_values = AttributeMap{{":s", Value("1")}}});
   ASSERT_FALSE(query.ok());
   EXPECT_EQ(query.status().message(), direct.status().message());
@@ -287,8 +300,9 @@ TEST_F(CachedStoreTest, BatchGetItemMixesHitsMissesAndAbsentKeys) {
   for (const char* sk : {"0", "1", "2", "9"}) keys.keys.push_back(KeyOf("b", sk));
   batch.request_items.emplace_back("Tab", keys);
   auto sorted = [](std::vector<Item> items) {
-    std::sort(items.begin(), items.end(),
-              [](const Item& a, const Item& b) { return a.at("SK").as_string() < b.at("SK").as_string(); });
+    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+      return a.at("SK").as_string() < b.at("SK").as_string();
+    });
     return items;
   };
   auto first = cache_->BatchGetItem(batch);
@@ -309,21 +323,22 @@ TEST_F(CachedStoreTest, BatchWritesAndTransactionsGoThrough) {
   BatchWriteItemRequest batch;
   batch.request_items.emplace_back(
       "Tab", std::vector<WriteRequest>{{WriteRequest::Kind::kPut, Row("w", "1", "a")},
-                                     {WriteRequest::Kind::kPut, Row("w", "2", "b")}});
+                                       {WriteRequest::Kind::kPut, Row("w", "2", "b")}});
   ASSERT_TRUE(cache_->BatchWriteItem(batch).ok());
   EXPECT_EQ(Cached(KeyOf("w", "1")), Row("w", "1", "a"));
   EXPECT_EQ(cache_->stats().item_misses, 0u);
   EXPECT_EQ(QueryPk("w").size(), 2u);
 
   TransactWriteItemsRequest transaction;
-  transaction.transact_items.push_back({.put = PutItemRequest{.table_name = "Tab",
-                                                              .item = Row("w", "3", "c")}});
   transaction.transact_items.push_back(
-      {.update = UpdateItemRequest{.table_name = "Tab", .key = KeyOf("w", "1"),
-                                   .update_expression = "SET #d = :d",
-                                   .expression_attribute_names = expr::NameMap{{"#d", "data"}},
-                                   .expression_attribute_values =
-                                       AttributeMap{{":d", Value("changed")}}}});
+      {.put = PutItemRequest{.table_name = "Tab", .item = Row("w", "3", "c")}});
+  transaction.transact_items.push_back(
+      {.update = UpdateItemRequest{
+           .table_name = "Tab",
+           .key = KeyOf("w", "1"),
+           .update_expression = "SET #d = :d",
+           .expression_attribute_names = expr::NameMap{{"#d", "data"}},
+           .expression_attribute_values = AttributeMap{{":d", Value("changed")}}}});
   ASSERT_TRUE(cache_->TransactWriteItems(transaction).ok());
   EXPECT_EQ(Cached(KeyOf("w", "3")), Row("w", "3", "c"));
   EXPECT_EQ(Cached(KeyOf("w", "1")), Row("w", "1", "changed"));  // forgotten, then read
@@ -332,16 +347,16 @@ TEST_F(CachedStoreTest, BatchWritesAndTransactionsGoThrough) {
 
 TEST_F(CachedStoreTest, APartiqlWriteForgetsItsTable) {
   ASSERT_TRUE(cache_->PutItem({.table_name = "Tab", .item = Row("s", "1", "a")}).ok());
-  ASSERT_TRUE(cache_->ExecuteStatement(
-                        {.statement = "UPDATE \"Tab\" SET data = 'b' WHERE PK = 's' AND SK = '1'"})
+  ASSERT_TRUE(cache_
+                  ->ExecuteStatement(
+                      {.statement = "UPDATE \"Tab\" SET data = 'b' WHERE PK = 's' AND SK = '1'"})
                   .ok());
   EXPECT_EQ(Cached(KeyOf("s", "1")), Row("s", "1", "b"));
 }
 
 TEST_F(CachedStoreTest, TheStreamKeepsItemsAndPagesCoherentWithOtherWriters) {
-  Start(TableWithIndex(true, StreamViewType::kNewAndOldImages), {.follow_streams = true,
-                                                                  .stream_poll_interval =
-                                                                      std::chrono::minutes(1)});
+  Start(TableWithIndex(true, StreamViewType::kNewAndOldImages),
+        {.follow_streams = true, .stream_poll_interval = std::chrono::minutes(1)});
   Item item = Row("p", "1", "old");
   item["G"] = Value("A");
   ASSERT_TRUE(upstream_->PutItem({.table_name = "Tab", .item = item}).ok());
@@ -385,16 +400,17 @@ TEST_F(CachedStoreTest, TheMemoryLimitEvictsLeastRecentlyUsedEntries) {
   Start(TableWithIndex(false, StreamViewType::kKeysOnly), {.memory_limit_bytes = 1 << 20});
   const std::string payload(2000, 'x');
   for (int i = 0; i < 2000; ++i) {
-    ASSERT_TRUE(cache_->PutItem({.table_name = "Tab",
-                                 .item = Row("e" + std::to_string(i), "1", payload)})
-                    .ok());
+    ASSERT_TRUE(
+        cache_->PutItem({.table_name = "Tab", .item = Row("e" + std::to_string(i), "1", payload)})
+            .ok());
   }
   const CacheStats stats = cache_->stats();
   EXPECT_GT(stats.evicted_items, 0u);
   EXPECT_LE(stats.memory_bytes, int64_t{1} << 20);
   // Evicted or not, every answer is the table's.
   for (int i = 0; i < 2000; i += 97) {
-    EXPECT_EQ(Cached(KeyOf("e" + std::to_string(i), "1")), Row("e" + std::to_string(i), "1", payload));
+    EXPECT_EQ(Cached(KeyOf("e" + std::to_string(i), "1")),
+              Row("e" + std::to_string(i), "1", payload));
   }
 }
 
@@ -404,8 +420,7 @@ TEST_F(CachedStoreTest, OptionsOutOfRangeAreRefused) {
   EXPECT_FALSE(CachedStore::Open(db, {.negative_ttl_seconds = -1}).ok());
   EXPECT_FALSE(CachedStore::Open(db, {.query_ttl_seconds = 0}).ok());
   EXPECT_FALSE(CachedStore::Open(db, {.memory_limit_bytes = 1000}).ok());
-  EXPECT_FALSE(
-      CachedStore::Open(db, {.stream_poll_interval = std::chrono::milliseconds(0)}).ok());
+  EXPECT_FALSE(CachedStore::Open(db, {.stream_poll_interval = std::chrono::milliseconds(0)}).ok());
 }
 
 TEST_F(CachedStoreTest, PrometheusMetricsNameEveryCounter) {
@@ -440,7 +455,8 @@ TEST_F(CachedStoreTest, ConcurrentReadersWritersAndTheStreamEndCoherent) {
             (void)cache_->GetItem({.table_name = "Tab", .key = KeyOf("c", sk)});
             break;
           case 2:
-            (void)cache_->Query({.table_name = "Tab", .key_condition_expression = "PK = :p",
+            (void)cache_->Query({.table_name = "Tab",
+                                 .key_condition_expression = "PK = :p",
                                  .expression_attribute_values = AttributeMap{{":p", Value("c")}}});
             break;
           default:
@@ -464,7 +480,8 @@ TEST_F(CachedStoreTest, ConcurrentReadersWritersAndTheStreamEndCoherent) {
     EXPECT_EQ(Cached(KeyOf("c", std::to_string(k))), Upstream(KeyOf("c", std::to_string(k))))
         << "key " << k;
   }
-  auto direct = upstream_->Query({.table_name = "Tab", .key_condition_expression = "PK = :p",
+  auto direct = upstream_->Query({.table_name = "Tab",
+                                  .key_condition_expression = "PK = :p",
                                   .expression_attribute_values = AttributeMap{{":p", Value("c")}}});
   ASSERT_TRUE(direct.ok());
   EXPECT_EQ(QueryPk("c"), direct->items);

@@ -50,8 +50,8 @@ int RunServeUpstream(const ServeOptions& options, const server::ServerOptions& s
   remote_options.retry.max_attempts = 1;
   Result<std::unique_ptr<RemoteStore>> remote = RemoteStore::Open(remote_options);
   if (!remote.ok()) {
-    err << "partstore serve: --upstream " << options.upstream << ": "
-        << remote.status().message() << '\n';
+    err << "partstore serve: --upstream " << options.upstream << ": " << remote.status().message()
+        << '\n';
     return 2;
   }
   const uint64_t memory =
