@@ -5,7 +5,7 @@
 //               random moment of the poll cycle; how long until the cache answers the new value,
 //               following the table's stream (NEW_AND_OLD_IMAGES), for two poll intervals: p50,
 //               p99, max over 200 writes.
-//   hot         one product's 20 reviews (a Query of ~4 KB, 0.5 read units) read at 10x what its
+//   hot         one product's 20 reviews (a Query of ~4.3 KB, 1 read unit) read at 20x what its
 //               partition serves (a provisioned table of 10 read units, one partition, no burst
 //               credit), for 5 s: straight to the upstream, then through the cache: how many
 //               were throttled, and the read units the upstream consumed.
@@ -131,7 +131,7 @@ void HotPartition() {
       .key_condition_expression = "PK = :p",
       .expression_attribute_values = AttributeMap{{":p", Value("PRODUCT#viral")}},
       .return_consumed_capacity = ReturnConsumedCapacity::kTotal};
-  // 10 read units/s at 0.5 a query: 20 queries/s; 10x: 200 queries/s for 5 s.
+  // 10 read units/s at 1 a query: 10 queries/s; 20x: 200 queries/s for 5 s.
   for (Store* store : {static_cast<Store*>(remote.get()), static_cast<Store*>(cache.get())}) {
     int served_queries = 0, throttled = 0;
     double units = 0;
