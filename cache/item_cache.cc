@@ -242,14 +242,17 @@ void ItemCache::Refresh(const CachedTable& table, const Item& key, const Image& 
 }
 
 Item ItemCache::ToItem(const StoredItem& stored) {
-  // The entries in name order, the hidden ones (first: they start with ESC) left out.
+  // The entries in name order, the hidden ones (first: they start with ESC) left out; sorted and
+  // unique, so the map adopts them with no search or compare (as MapView::ToMap does).
   const MapView attributes = stored.attributes();
-  Item item;
-  item.reserve(attributes.size());
+  Item::sequence_type entries;
+  entries.reserve(attributes.size());
   for (const MapEntry& entry : attributes) {
     if (IsExpiresName(entry.name) || IsAbsentName(entry.name)) continue;
-    item.emplace_hint(item.end(), std::string(entry.name), entry.value.ToValue());
+    entries.emplace_back(std::string(entry.name), entry.value.ToValue());
   }
+  Item item;
+  item.adopt_sequence(boost::container::ordered_unique_range, std::move(entries));
   return item;
 }
 
