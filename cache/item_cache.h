@@ -52,6 +52,8 @@ struct ItemRead {
 class ItemCache {
  public:
   static constexpr size_t kSlots = 4096;
+  // One hit in this many marks its entry used for the LRU eviction (Peek).
+  static constexpr uint32_t kTouchEvery = 8;
 
   ItemCache(Store& upstream, const capacity::Clock& clock, CacheCounters& counters, double item_ttl,
             double negative_ttl);
