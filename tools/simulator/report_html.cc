@@ -405,6 +405,36 @@ void CostTable(Page& page, const Bill& bill) {
   page.Raw("</table></div>\n");
 }
 
+// The caches in front of tables (TableSpec::cache): what they answered and what they saved.
+void CachesTable(Page& page, const Report& report) {
+  if (report.caches.empty()) return;
+  page.Raw(
+      "<h3>Caches</h3>\n<p class=\"sub\">A cache in front of the table (DynamoDB Accelerator's "
+      "semantics): hits never reached a partition. Read units saved: the hits times the table's "
+      "mean units per read it served (an estimate); dollars only for on-demand tables.</p>\n"
+      "<div class=\"scroll\"><table><tr><th>Table</th><th class=\"n\">Hit ratio</th>"
+      "<th class=\"n\">Item hits</th><th class=\"n\">'No such item' hits</th>"
+      "<th class=\"n\">Page hits</th><th class=\"n\">Item misses</th>"
+      "<th class=\"n\">Page misses</th><th class=\"n\">Read units saved</th>"
+      "<th class=\"n\">Cost saved</th></tr>\n");
+  for (size_t i = 0; i < report.caches.size(); ++i) {
+    const CacheReport& c = report.caches[i];
+    const std::string path = fmt::format("caches[{}]", i);
+    page.Raw("<tr>");
+    page.FigureCell(path + ".table", StringV(c.table), "");
+    page.FigureCell(path + ".hit_ratio", FixedV(c.hit_ratio, 4));
+    page.FigureCell(path + ".item_hits", IntV(c.item_hits));
+    page.FigureCell(path + ".negative_hits", IntV(c.negative_hits));
+    page.FigureCell(path + ".query_hits", IntV(c.query_hits));
+    page.FigureCell(path + ".item_misses", IntV(c.item_misses));
+    page.FigureCell(path + ".query_misses", IntV(c.query_misses));
+    page.FigureCell(path + ".read_units_saved", FixedV(c.read_units_saved, 1));
+    page.FigureCell(path + ".cost_saved", FixedV(c.cost_saved, 4));
+    page.Raw("</tr>\n");
+  }
+  page.Raw("</table></div>\n");
+}
+
 void RunSection(Page& page, const Report& report, size_t index, bool compare) {
   page.Raw(fmt::format("<section class=\"run\" id=\"run-{}\">\n<h2>", index + 1));
   if (compare) page.Raw(fmt::format("Run {}: ", index + 1));
@@ -454,6 +484,7 @@ void RunSection(Page& page, const Report& report, size_t index, bool compare) {
                     .storage = c.storage_cost});
   }
   CostChart(page, rows, report.cost.currency, "The bill by table and index");
+  CachesTable(page, report);
   for (size_t i = 0; i < report.resources.size(); ++i)
     ResourceSection(page, report.resources[i], i);
 
