@@ -3,11 +3,14 @@
 // runs to its end.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <future>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "partstore/cached_store.h"
 #include "partstore/database.h"
@@ -135,6 +138,50 @@ TEST_F(CachedRaceTest, OverlappingWritesOfOneKeyLeaveNeitherCached) {
   const uint64_t misses = cache_->stats().item_misses;
   EXPECT_EQ(Get(), Entry("k", "w2"));
   EXPECT_EQ(cache_->stats().item_misses, misses + 1);  // forgotten, read again
+}
+
+// A stream whose GetRecords is throttled (DynamoDB Streams' LimitExceededException) a few times:
+// the follower backs off, counts the throttles, and catches up once they stop.
+class ThrottledStreams : public testing::ForwardingStore {
+ public:
+  using ForwardingStore::ForwardingStore;
+  std::atomic<int> throttles_left{0};
+  Result<GetRecordsResult> GetRecords(const GetRecordsRequest& r) override {
+    if (throttles_left.load() > 0) {
+      --throttles_left;
+      return Status(Code::kLimitExceeded, "Rate exceeded for shard");
+    }
+    return inner_.GetRecords(r);
+  }
+};
+
+TEST(CachedStreamThrottleTest, AThrottledStreamBacksOffAndCatchesUp) {
+  Database db;
+  KeySchema key;
+  key.partition = KeyAttribute{"PK", KeyType::kString};
+  CreateTableRequest table = SimpleTable("Race", key);
+  table.stream_specification = StreamSpecification{true, StreamViewType::kNewImage};
+  ASSERT_TRUE(db.CreateTable(table).ok());
+  ASSERT_TRUE(db.PutItem({.table_name = "Race", .item = Entry("k", "v1")}).ok());
+  ThrottledStreams streams(db);
+  CacheOptions options;
+  options.stream_poll_interval = std::chrono::milliseconds(1);
+  auto opened = CachedStore::Open(streams, options);
+  ASSERT_TRUE(opened.ok());
+  CachedStore& cache = **opened;
+  auto get = [&] { return cache.GetItem({.table_name = "Race", .key = {{"PK", Value("k")}}}); };
+  EXPECT_EQ(get()->item, Entry("k", "v1"));
+  streams.throttles_left = 3;
+  ASSERT_TRUE(db.PutItem({.table_name = "Race", .item = Entry("k", "v2")}).ok());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (get()->item != Entry("k", "v2") && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(get()->item, Entry("k", "v2"));
+  EXPECT_EQ(cache.stats().stream_throttles, 3u);
+  EXPECT_EQ(cache.stats().item_misses, 1u);  // caught up by the stream, not by a miss
+  EXPECT_NE(cache.PrometheusMetrics().find("partstore_cache_stream_throttles_total 3\n"),
+            std::string::npos);
 }
 
 }  // namespace
