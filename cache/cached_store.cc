@@ -435,11 +435,26 @@ Result<BatchGetItemResult> CachedStore::BatchGetItem(const BatchGetItemRequest& 
   Impl& impl = *impl_;
   // What the cache answers itself, per table: the prepared projection and its table.
   struct Served {
+    const std::string* name = nullptr;
+    const KeysAndAttributes* keys = nullptr;
     std::shared_ptr<CachedTable> table;
     PreparedProjection projection;
     std::vector<Item> found;
-    std::vector<Item> missing;  // keys for the upstream
+    // The keys this batch reads from the upstream (it leads their loads: ItemCache's single
+    // flight), with their generations and tickets; `done` once a ticket is completed or abandoned.
+    std::vector<Item> missing;
     std::vector<uint64_t> generations;
+    std::vector<ItemCache::FlightTicket> tickets;
+    std::vector<bool> done;
+    // The keys another caller is loading: awaited after the batch's own call.
+    std::vector<std::pair<Item, ItemCache::FlightTicket>> joined;
+
+    void AbandonRest(ItemCache& items) {
+      for (size_t i = 0; i < tickets.size(); ++i) {
+        if (!done[i]) items.Abandon(tickets[i]);
+        done[i] = true;
+      }
+    }
   };
   size_t total_keys = 0;
   for (const auto& [name, keys] : request.request_items) total_keys += keys.keys.size();
@@ -448,12 +463,15 @@ Result<BatchGetItemResult> CachedStore::BatchGetItem(const BatchGetItemRequest& 
   }
   BatchGetItemRequest upstream_request{.return_consumed_capacity =
                                            request.return_consumed_capacity};
-  std::vector<std::pair<const std::string*, Served>> served;
+  std::vector<Served> served;
+  served.reserve(request.request_items.size());
   for (const auto& [name, keys] : request.request_items) {
     std::shared_ptr<CachedTable> table = keys.consistent_read ? nullptr : impl.Table(name);
     Result<PreparedProjection> prepared = PrepareKeysAndAttributes(keys, &impl.expressions);
     bool cacheable = table != nullptr && prepared.ok();
     Served s;
+    s.name = &name;
+    s.keys = &keys;
     if (cacheable) {
       s.table = table;
       s.projection = std::move(*prepared);
@@ -470,38 +488,52 @@ Result<BatchGetItemResult> CachedStore::BatchGetItem(const BatchGetItemRequest& 
         } else if (*peek) {
           if (**peek) {
             impl.counters.item_hits.Add();
+            s.found.push_back(*Answer<Item>(**peek, s.projection));
           } else {
             impl.counters.negative_hits.Add();
           }
-          if (**peek) s.found.push_back(*Answer<Item>(**peek, s.projection));
         } else {
-          s.missing.push_back(key);
-          s.generations.push_back(impl.items.Generation(*table, key));
+          ItemCache::FlightTicket ticket = impl.items.JoinOrLead(*table, key);
+          if (ticket.leader()) {
+            s.missing.push_back(key);
+            s.generations.push_back(impl.items.Generation(*table, key));
+            s.tickets.push_back(std::move(ticket));
+            s.done.push_back(false);
+          } else {
+            s.joined.emplace_back(key, std::move(ticket));
+          }
         }
       }
     }
     if (!cacheable) {
+      s.AbandonRest(impl.items);
       upstream_request.request_items.emplace_back(name, keys);
       continue;
     }
     impl.streams.Follow(*table);
-    CacheCounters::Add(impl.counters.item_misses, s.missing.size());
+    CacheCounters::Add(impl.counters.item_misses, s.missing.size() + s.joined.size());
     if (!s.missing.empty()) {
       upstream_request.request_items.emplace_back(name, KeysAndAttributes{.keys = s.missing});
     }
-    served.emplace_back(&name, std::move(s));
+    served.push_back(std::move(s));
   }
+  auto find_served = [&](const std::string& name) -> Served* {
+    for (Served& s : served) {
+      if (*s.name == name) return &s;
+    }
+    return nullptr;
+  };
   BatchGetItemResult out;
   if (!upstream_request.request_items.empty()) {
     Result<BatchGetItemResult> got = cache::TimedCall(
         impl.counters, [&] { return impl.upstream.BatchGetItem(upstream_request); });
-    if (!got.ok()) return got.status();
+    if (!got.ok()) {
+      for (Served& s : served) s.AbandonRest(impl.items);
+      return got.status();
+    }
     out.consumed_capacity = std::move(got->consumed_capacity);
     for (auto& [name, items] : got->responses) {
-      Served* s = nullptr;
-      for (auto& [served_name, candidate] : served) {
-        if (*served_name == name) s = &candidate;
-      }
+      Served* s = find_served(name);
       if (s == nullptr) {
         out.responses.emplace_back(name, std::move(items));
         continue;
@@ -509,9 +541,10 @@ Result<BatchGetItemResult> CachedStore::BatchGetItem(const BatchGetItemRequest& 
       for (Item& item : items) {
         std::optional<Item> key = KeyOf(*s->table, item);
         for (size_t i = 0; key && i < s->missing.size(); ++i) {
-          if (s->missing[i] == *key) {
+          if (!s->done[i] && s->missing[i] == *key) {
             impl.items.Fill(*s->table, s->missing[i], item, s->generations[i]);
-            s->missing[i].clear();  // answered
+            impl.items.Complete(s->tickets[i], item);
+            s->done[i] = true;
           }
         }
         s->found.push_back(s->projection.projection ? expr::Project(*s->projection.projection, item)
@@ -519,54 +552,73 @@ Result<BatchGetItemResult> CachedStore::BatchGetItem(const BatchGetItemRequest& 
       }
     }
     for (auto& [name, keys] : got->unprocessed_keys) {
-      const KeysAndAttributes* original = nullptr;
-      for (const auto& [request_name, request_keys] : request.request_items) {
-        if (request_name == name) original = &request_keys;
+      Served* s = find_served(name);
+      if (s == nullptr) {
+        out.unprocessed_keys.emplace_back(name, std::move(keys));
+        continue;
       }
-      bool ours = false;
-      for (auto& [served_name, s] : served) {
-        if (*served_name != name) continue;
-        ours = true;
-        for (const Item& unprocessed : keys.keys) {
-          for (Item& missing : s.missing) {
-            if (missing == unprocessed) missing.clear();  // neither found nor known absent
+      for (const Item& unprocessed : keys.keys) {
+        for (size_t i = 0; i < s->missing.size(); ++i) {
+          if (!s->done[i] && s->missing[i] == unprocessed) {
+            impl.items.Abandon(s->tickets[i]);  // neither found nor known absent
+            s->done[i] = true;
           }
         }
       }
-      if (ours && original != nullptr) {
-        KeysAndAttributes again = *original;
-        again.keys = std::move(keys.keys);
-        out.unprocessed_keys.emplace_back(name, std::move(again));
-      } else {
-        out.unprocessed_keys.emplace_back(name, std::move(keys));
-      }
+      KeysAndAttributes again = *s->keys;
+      again.keys = std::move(keys.keys);
+      out.unprocessed_keys.emplace_back(name, std::move(again));
     }
     // The keys asked for and neither returned nor unprocessed: no such item.
-    for (auto& [name, s] : served) {
+    for (Served& s : served) {
       for (size_t i = 0; i < s.missing.size(); ++i) {
-        if (!s.missing[i].empty()) {
-          impl.items.Fill(*s.table, s.missing[i], std::nullopt, s.generations[i]);
-        }
+        if (s.done[i]) continue;
+        impl.items.Fill(*s.table, s.missing[i], std::nullopt, s.generations[i]);
+        impl.items.Complete(s.tickets[i], std::nullopt);
+        s.done[i] = true;
       }
     }
   }
-  for (auto& [name, s] : served) {
-    if (request.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
-      bool reported = false;
-      for (const ConsumedCapacity& c : out.consumed_capacity) reported |= c.table_name == *name;
-      if (!reported) {
-        out.consumed_capacity.emplace_back();
-        out.consumed_capacity.back().table_name = *name;
+  // Every load this batch led is finished: now the ones it joined.
+  for (Served& s : served) {
+    for (auto& [key, ticket] : s.joined) {
+      std::optional<std::optional<StoredItem>> entry = impl.items.Await(ticket);
+      if (!entry) {
+        // The caller loading it could not: the key goes back to the caller as unprocessed, as
+        // DynamoDB returns keys it did not read.
+        KeysAndAttributes* again = nullptr;
+        for (auto& [name, keys] : out.unprocessed_keys) {
+          if (name == *s.name) again = &keys;
+        }
+        if (again == nullptr) {
+          KeysAndAttributes fresh = *s.keys;
+          fresh.keys.clear();
+          out.unprocessed_keys.emplace_back(*s.name, std::move(fresh));
+          again = &out.unprocessed_keys.back().second;
+        }
+        again->keys.push_back(key);
+      } else if (*entry) {
+        s.found.push_back(*Answer<Item>(*entry, s.projection));
       }
     }
-    if (s.found.empty()) {
-      // DynamoDB lists every requested table in Responses, with no items when none was found.
-      bool listed = false;
-      for (const auto& [response_name, items] : out.responses) listed |= response_name == *name;
-      if (!listed) out.responses.emplace_back(*name, std::vector<Item>{});
-      continue;
+  }
+  for (Served& s : served) {
+    if (request.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
+      bool reported = false;
+      for (const ConsumedCapacity& c : out.consumed_capacity) reported |= c.table_name == *s.name;
+      if (!reported) {
+        out.consumed_capacity.emplace_back();
+        out.consumed_capacity.back().table_name = *s.name;
+      }
     }
-    out.responses.emplace_back(*name, std::move(s.found));
+    // DynamoDB lists every requested table in Responses, with no items when none was found.
+    bool listed = false;
+    for (auto& [response_name, items] : out.responses) {
+      if (response_name != *s.name) continue;
+      listed = true;
+      for (Item& item : s.found) items.push_back(std::move(item));
+    }
+    if (!listed) out.responses.emplace_back(*s.name, std::move(s.found));
   }
   return out;
 }

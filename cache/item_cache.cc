@@ -132,6 +132,10 @@ Result<ItemRead> ItemCache::Read(const CachedTable& table, const GetItemRequest&
     CacheCounters::Add(counters_.shared_loads);
     std::unique_lock wait(flight->mu);
     flight->cv.wait(wait, [&] { return flight->done; });
+    if (flight->abandoned) {
+      wait.unlock();
+      return Load(table, key, return_consumed_capacity);  // the batch that led it could not read it
+    }
     Result<ItemRead> shared = flight->result;
     if (shared.ok()) {
       shared->consumed_capacity = ZeroCapacity(table.name, return_consumed_capacity);
@@ -139,17 +143,54 @@ Result<ItemRead> ItemCache::Read(const CachedTable& table, const GetItemRequest&
     return shared;
   }
   Result<ItemRead> result = Load(table, key, return_consumed_capacity);
+  Finish(identity, flight, result, /*abandoned=*/false);
+  return result;
+}
+
+void ItemCache::Finish(const std::string& identity, const std::shared_ptr<Flight>& flight,
+                       Result<ItemRead> result, bool abandoned) {
   {
     std::lock_guard lock(flight->mu);
-    flight->result = result;
+    flight->result = std::move(result);
+    flight->abandoned = abandoned;
     flight->done = true;
   }
   flight->cv.notify_all();
-  {
-    std::lock_guard lock(flights_mu_);
-    flights_.erase(identity);
-  }
-  return result;
+  std::lock_guard lock(flights_mu_);
+  auto it = flights_.find(identity);
+  if (it != flights_.end() && it->second == flight) flights_.erase(it);
+}
+
+ItemCache::FlightTicket ItemCache::JoinOrLead(const CachedTable& table, const Item& key) {
+  FlightTicket ticket;
+  ticket.identity_ = KeyIdentity(table, key);
+  std::lock_guard lock(flights_mu_);
+  auto [it, inserted] = flights_.try_emplace(ticket.identity_);
+  if (inserted) it->second = std::make_shared<Flight>();
+  ticket.flight_ = it->second;
+  ticket.leader_ = inserted;
+  if (!inserted) CacheCounters::Add(counters_.shared_loads);
+  return ticket;
+}
+
+void ItemCache::Complete(FlightTicket& ticket, const std::optional<Item>& item) {
+  ItemRead read;
+  if (item) read.item = StoredItem::Encode(*item);
+  Finish(ticket.identity_, std::static_pointer_cast<Flight>(ticket.flight_), std::move(read),
+         /*abandoned=*/false);
+}
+
+void ItemCache::Abandon(FlightTicket& ticket) {
+  Finish(ticket.identity_, std::static_pointer_cast<Flight>(ticket.flight_),
+         Status::Internal("abandoned"), /*abandoned=*/true);
+}
+
+std::optional<std::optional<StoredItem>> ItemCache::Await(FlightTicket& ticket) {
+  auto flight = std::static_pointer_cast<Flight>(ticket.flight_);
+  std::unique_lock wait(flight->mu);
+  flight->cv.wait(wait, [&] { return flight->done; });
+  if (flight->abandoned || !flight->result.ok()) return std::nullopt;
+  return std::optional<std::optional<StoredItem>>(flight->result->item);
 }
 
 Result<ItemRead> ItemCache::Load(const CachedTable& table, const Item& key,

@@ -69,6 +69,30 @@ class ItemCache {
   // nullopt on a miss. Errors as Read's.
   Result<std::optional<std::optional<StoredItem>>> Peek(const CachedTable& table,
                                                         const GetItemRequest& request) const;
+  // BatchGetItem's part in the single flight. For each key it misses, a batch either leads a
+  // load (it reads the key itself: Lead returns a ticket to Complete or Abandon after its upstream
+  // call) or joins the load in flight (Join returns one to Await after the batch's own call).
+  // A batch completes every load it leads before it awaits the ones it joined, so no two batches
+  // wait for each other. An abandoned load (an unprocessed key, a failed call) sends the callers
+  // waiting on it to read the key themselves.
+  class FlightTicket {
+   public:
+    bool leader() const { return leader_; }
+
+   private:
+    friend class ItemCache;
+    std::string identity_;
+    std::shared_ptr<void> flight_;
+    bool leader_ = false;
+  };
+  FlightTicket JoinOrLead(const CachedTable& table, const Item& key);
+  // The leader's outcome: the item (or none) it read.
+  void Complete(FlightTicket& ticket, const std::optional<Item>& item);
+  void Abandon(FlightTicket& ticket);
+  // A joined load's outcome: the entry (item or none), or nullopt when it was abandoned or
+  // failed (the batch then hands the key back as unprocessed).
+  std::optional<std::optional<StoredItem>> Await(FlightTicket& ticket);
+
   // Stores an item (or "no such item") read from the upstream by a caller that recorded
   // `generation` (Generation) before the read; nothing when a write finished meanwhile.
   void Fill(const CachedTable& table, const Item& key, const std::optional<Item>& item,
@@ -113,8 +137,11 @@ class ItemCache {
     std::mutex mu;
     std::condition_variable cv;
     bool done = false;
+    bool abandoned = false;  // no result: a waiting GetItem reads the key itself
     Result<ItemRead> result = Status::Internal("the item cache's load did not finish");
   };
+  void Finish(const std::string& identity, const std::shared_ptr<Flight>& flight,
+              Result<ItemRead> result, bool abandoned);
 
   size_t SlotOf(const CachedTable& table, const Item& key) const;
   // Writes the entry to the local table (slot held). `item` null: "no such item".

@@ -54,6 +54,11 @@ class HoldingStore : public testing::ForwardingStore {
     MaybeHold(Hold::kQuery);
     return answer;
   }
+  Result<BatchGetItemResult> BatchGetItem(const BatchGetItemRequest& r) override {
+    for (const auto& [table, keys] : r.request_items) batch_keys += keys.keys.size();
+    return inner_.BatchGetItem(r);
+  }
+  std::atomic<size_t> batch_keys{0};  // keys the cache asked the upstream for in batches
   Result<PutItemResult> PutItem(const PutItemRequest& r) override {
     auto answer = inner_.PutItem(r);
     MaybeHold(Hold::kPutItem);
@@ -122,6 +127,28 @@ TEST_F(CachedRaceTest, APageReadBeforeAWriteIsNotAHitAfterIt) {
   holding_.Release();
   EXPECT_EQ(reader.get(), std::vector<Item>{Entry("k", "v1")});
   EXPECT_EQ(query(), std::vector<Item>{Entry("k", "v2")});
+}
+
+TEST_F(CachedRaceTest, ABatchJoinsAGetItemsLoadInsteadOfReadingTheKeyAgain) {
+  ASSERT_TRUE(db_.PutItem({.table_name = "Race", .item = Entry("j", "other")}).ok());
+  holding_.HoldNext(HoldingStore::Hold::kGetItem);
+  auto reader = std::async(std::launch::async, [&] { return Get(); });
+  holding_.WaitHeld();  // "k" is being loaded by the GetItem
+  BatchGetItemRequest batch;
+  batch.request_items.emplace_back(
+      "Race", KeysAndAttributes{.keys = {{{"PK", Value("k")}}, {{"PK", Value("j")}}}});
+  auto batched = std::async(std::launch::async, [&] { return cache_->BatchGetItem(batch); });
+  // The batch reads "j" itself, then waits for the GetItem's "k".
+  while (holding_.batch_keys.load() == 0) std::this_thread::yield();
+  holding_.Release();
+  EXPECT_EQ(reader.get(), Entry("k", "v1"));
+  auto result = batched.get();
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(holding_.batch_keys.load(), 1u);  // "k" was not asked for again
+  ASSERT_EQ(result->responses.size(), 1u);
+  EXPECT_EQ(result->responses[0].second.size(), 2u);
+  EXPECT_TRUE(result->unprocessed_keys.empty());
+  EXPECT_EQ(cache_->stats().shared_loads, 1u);
 }
 
 TEST_F(CachedRaceTest, OverlappingWritesOfOneKeyLeaveNeitherCached) {
