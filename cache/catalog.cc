@@ -41,6 +41,14 @@ std::optional<KeySchema> KeySchemaOf(const std::vector<KeySchemaElement>& elemen
 
 }  // namespace
 
+std::optional<ConsumedCapacity> ZeroCapacity(std::string_view table, ReturnConsumedCapacity asked) {
+  if (asked == ReturnConsumedCapacity::kNone) return std::nullopt;
+  ConsumedCapacity zero;
+  zero.table_name = std::string(table);
+  if (asked == ReturnConsumedCapacity::kIndexes) zero.table_half_units = 0;
+  return zero;
+}
+
 Value ExpiryValue(int64_t micros) {
   std::string bytes(sizeof micros, '\0');
   std::memcpy(bytes.data(), &micros, sizeof micros);

@@ -22,11 +22,13 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "partstore/consumed_capacity.h"
 #include "partstore/database.h"
 #include "partstore/key.h"
 #include "partstore/store.h"
@@ -58,6 +60,10 @@ inline bool IsAbsentName(std::string_view name) { return IsHiddenName(name, 'a')
 Value ExpiryValue(int64_t micros);
 // Whether `stored` is past its expiry at `now_micros` (an entry without one is).
 bool Expired(const StoredItem& stored, int64_t now_micros);
+
+// What a hit reports when the caller asked for ConsumedCapacity: 0 units of `table` (it was not
+// read); nullopt when not asked.
+std::optional<ConsumedCapacity> ZeroCapacity(std::string_view table, ReturnConsumedCapacity asked);
 
 struct CachedIndex {
   std::string name;

@@ -36,14 +36,6 @@ std::string KeyIdentity(const CachedTable& table, const Item& key) {
   return out;
 }
 
-std::optional<ConsumedCapacity> ZeroCapacity(std::string_view table, ReturnConsumedCapacity asked) {
-  if (asked == ReturnConsumedCapacity::kNone) return std::nullopt;
-  ConsumedCapacity zero;
-  zero.table_name = std::string(table);
-  if (asked == ReturnConsumedCapacity::kIndexes) zero.table_half_units = 0;
-  return zero;
-}
-
 }  // namespace
 
 ItemCache::ItemCache(Store& upstream, const capacity::Clock& clock, CacheCounters& counters,
@@ -96,8 +88,7 @@ std::optional<ItemRead> ItemCache::Hit(const CachedTable& table, const GetItemRe
     counters_.negative_hits.Add();
   }
   return ItemRead{.item = std::move(cached),
-                  .consumed_capacity = ZeroCapacity(table.name, request.return_consumed_capacity),
-                  .hit = true};
+                  .consumed_capacity = ZeroCapacity(table.name, request.return_consumed_capacity)};
 }
 
 Result<ItemRead> ItemCache::Read(const CachedTable& table, const GetItemRequest& request) {
@@ -113,8 +104,7 @@ Result<ItemRead> ItemCache::Read(const CachedTable& table, const GetItemRequest&
       counters_.negative_hits.Add();
     }
     return ItemRead{.item = std::move(*cached),
-                    .consumed_capacity = ZeroCapacity(table.name, return_consumed_capacity),
-                    .hit = true};
+                    .consumed_capacity = ZeroCapacity(table.name, return_consumed_capacity)};
   }
   CacheCounters::Add(counters_.item_misses);
 

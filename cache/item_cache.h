@@ -43,7 +43,6 @@ struct CacheCounters;
 struct ItemRead {
   std::optional<StoredItem> item{};
   std::optional<ConsumedCapacity> consumed_capacity{};
-  bool hit = false;
   // The local table refused the key (it does not fit the schema): the caller passes its request
   // through, so that the upstream's error answers.
   bool refused = false;

@@ -115,13 +115,7 @@ std::optional<Result<Page>> QueryCache::Run(const CachedTable& table, const Requ
       if (std::optional<ValueView> o = stored.Find("o"); o && o->is(Type::kBool)) {
         page.items_omitted = o->as_bool();
       }
-      if (request.return_consumed_capacity != ReturnConsumedCapacity::kNone) {
-        page.consumed_capacity.emplace();
-        page.consumed_capacity->table_name = table.name;
-        if (request.return_consumed_capacity == ReturnConsumedCapacity::kIndexes) {
-          page.consumed_capacity->table_half_units = 0;
-        }
-      }
+      page.consumed_capacity = ZeroCapacity(table.name, request.return_consumed_capacity);
       return page;
     }
   }

@@ -238,6 +238,33 @@ TEST_F(CachedStoreTest, AnIndexPageIsDroppedWhenItsItemMovesToAnotherIndexKey) {
   EXPECT_EQ(cache_->stats().query_hits, hits + 2);
 }
 
+TEST_F(CachedStoreTest, APageHitReportsNoConsumedCapacity) {
+  ASSERT_TRUE(upstream_->PutItem({.table_name = "Tab", .item = Row("p", "1", "x")}).ok());
+  QueryRequest query{.table_name = "Tab",
+                     .key_condition_expression = "PK = :p",
+                     .expression_attribute_values = AttributeMap{{":p", Value("p")}},
+                     .return_consumed_capacity = ReturnConsumedCapacity::kTotal};
+  auto miss = cache_->Query(query);
+  auto hit = cache_->Query(query);
+  ASSERT_TRUE(miss.ok() && hit.ok());
+  ASSERT_TRUE(miss->consumed_capacity && hit->consumed_capacity);
+  EXPECT_GT(miss->consumed_capacity->total_half_units, 0);  // the table's answer
+  EXPECT_EQ(hit->consumed_capacity->total_half_units, 0);
+  EXPECT_EQ(hit->consumed_capacity->table_name, "Tab");
+  EXPECT_EQ(cache_->stats().query_hits, 1u);
+}
+
+// A table deleted and created again through the cache: the reading thread's pinned table (the
+// hit path's) is the old one, and must not answer.
+TEST_F(CachedStoreTest, ATableCreatedAgainIsNotAnsweredFromTheOldOne) {
+  ASSERT_TRUE(cache_->PutItem({.table_name = "Tab", .item = Row("a", "1", "old")}).ok());
+  EXPECT_EQ(Cached(KeyOf("a", "1")), Row("a", "1", "old"));  // a hit: the table is pinned
+  ASSERT_TRUE(cache_->DeleteTable({.table_name = "Tab"}).ok());
+  ASSERT_TRUE(cache_->CreateTable(TableWithIndex(false, StreamViewType::kKeysOnly)).ok());
+  ASSERT_TRUE(upstream_->PutItem({.table_name = "Tab", .item = Row("a", "1", "new")}).ok());
+  EXPECT_EQ(Cached(KeyOf("a", "1")), Row("a", "1", "new"));
+}
+
 TEST_F(CachedStoreTest, ScanPagesAreDroppedByAnyWrite) {
   ASSERT_TRUE(upstream_->PutItem({.table_name = "Tab", .item = Row("p", "1", "x")}).ok());
   auto scan = [&] {
