@@ -30,25 +30,36 @@ KeySchema HashKey() {
   return key;
 }
 
+// `db` served on a free loopback port, one thread, no signal handling.
+std::unique_ptr<RunningServer> Serve(Database& db) {
+  ServerOptions options;
+  options.port = 0;
+  options.threads = 1;
+  options.handle_signals = false;
+  auto server = std::make_unique<RunningServer>(db, options);
+  EXPECT_TRUE(server->start_status().ok());
+  return server;
+}
+
+// A RemoteStore's options for a server at `port`, the test's credentials, one attempt a call.
+RemoteOptions ClientOf(uint16_t port) {
+  RemoteOptions remote;
+  remote.endpoint = "http://127.0.0.1:" + std::to_string(port);
+  remote.region = "us-east-1";
+  remote.credentials = AwsCredentials{"AKID", "secret", ""};
+  remote.connect_timeout = milliseconds(500);
+  remote.request_timeout = milliseconds(1000);
+  remote.retry.max_attempts = 1;
+  return remote;
+}
+
 // A cache over a RemoteStore over a served Database; the server can be stopped mid-test.
 class CachedRemoteTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(db_.CreateTable(SimpleTable("Items", HashKey())).ok());
-    ServerOptions options;
-    options.port = 0;
-    options.threads = 1;
-    options.handle_signals = false;
-    server_ = std::make_unique<RunningServer>(db_, options);
-    ASSERT_TRUE(server_->start_status().ok());
-    RemoteOptions remote;
-    remote.endpoint = "http://127.0.0.1:" + std::to_string(server_->port());
-    remote.region = "us-east-1";
-    remote.credentials = AwsCredentials{"AKID", "secret", ""};
-    remote.connect_timeout = milliseconds(500);
-    remote.request_timeout = milliseconds(1000);
-    remote.retry.max_attempts = 1;
-    auto opened = RemoteStore::Open(remote);
+    server_ = Serve(db_);
+    auto opened = RemoteStore::Open(ClientOf(server_->port()));
     ASSERT_TRUE(opened.ok()) << opened.status().ToString();
     remote_ = std::move(*opened);
     CacheOptions cache;
@@ -112,17 +123,8 @@ TEST(CachedRemoteStreamTest, AnotherWritersChangeArrivesThroughTheStream) {
   table.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
   ASSERT_TRUE(db.CreateTable(table).ok());
   ASSERT_TRUE(db.PutItem({.table_name = "Live", .item = Item3("a", "old")}).ok());
-  ServerOptions options;
-  options.port = 0;
-  options.threads = 1;
-  options.handle_signals = false;
-  RunningServer server(db, options);
-  ASSERT_TRUE(server.start_status().ok());
-  RemoteOptions remote;
-  remote.endpoint = "http://127.0.0.1:" + std::to_string(server.port());
-  remote.region = "us-east-1";
-  remote.credentials = AwsCredentials{"AKID", "secret", ""};
-  auto store = RemoteStore::Open(remote);
+  std::unique_ptr<RunningServer> server = Serve(db);
+  auto store = RemoteStore::Open(ClientOf(server->port()));
   ASSERT_TRUE(store.ok());
   CacheOptions cache_options;
   cache_options.stream_poll_interval = milliseconds(20);
