@@ -49,7 +49,10 @@
 // TransactWriteItems with a ClientRequestToken (DynamoDB answers a repeat with the first
 // result); the store gives a TransactWriteItems without one a fresh token, as the SDKs do.
 // Anything else (UpdateItem, conditional writes, PartiQL writes, CreateTable, ...) fails with
-// kOutcomeUnknown instead of being sent again.
+// kOutcomeUnknown instead of being sent again. A PutItem or DeleteItem sent again may have been
+// applied by its first attempt too: when another client wrote the item in between, the repeat
+// overwrites that write (the AWS SDKs repeat them the same way; tests/consistency records it).
+// Where that matters, give the write a condition, or make it a transaction with a token.
 //
 // Connections: a pool of at most max_connections kept-alive connections per endpoint, shared by
 // every thread; a caller waits for a free one when all are busy. Idle connections are checked
@@ -113,7 +116,8 @@ struct RemoteOptions {
 struct RemoteStats {
   uint64_t calls = 0;             // operations called
   uint64_t attempts = 0;          // HTTP requests sent (calls + retries)
-  uint64_t retries = 0;           // of the attempts, retries
+  uint64_t retries = 0;           // of the attempts, retries (also a request sent again on a
+                                  // new connection when its kept-alive one failed)
   uint64_t throttle_retries = 0;  // of the retries, after a throttling error
   uint64_t outcome_unknown = 0;   // calls that ended in Code::kOutcomeUnknown
   uint64_t quota_exhausted = 0;   // retries not made for want of quota

@@ -378,7 +378,7 @@ struct HttpClient::Impl {
 
   Result<HttpReply> Post(std::string_view header_lines, std::string_view body,
                          bool resend_if_closed) {
-    sent = false;
+    sent = resent = false;
     request.assign(request_prefix);
     request += header_lines;
     request += "Content-Length: ";
@@ -399,6 +399,7 @@ struct HttpClient::Impl {
         // A kept-alive connection the server had closed: once more on a new one.
         if (was_open && attempt == 0 && PeerClosed(ec) && resend_if_closed) {
           Close();
+          resent = true;
           continue;
         }
         return Fail(ec == beast::error::timeout ? "timed out waiting for" : "request to", ec);
@@ -434,7 +435,8 @@ struct HttpClient::Impl {
   std::optional<DeadlineSocket> plain;
   std::optional<TlsStream> tls;
   uint64_t opened = 0;
-  bool sent = false;  // the last Post wrote (some of) its request
+  bool sent = false;    // the last Post wrote (some of) its request
+  bool resent = false;  // the last Post wrote it twice (see last_request_resent)
   std::string request;
   beast::flat_buffer buffer;
   std::optional<http::response_parser<http::string_body>> parser;
@@ -451,6 +453,7 @@ Result<HttpReply> HttpClient::Post(std::string_view header_lines, std::string_vi
   return impl_->Post(header_lines, body, resend_if_closed);
 }
 bool HttpClient::last_request_sent() const { return impl_->sent; }
+bool HttpClient::last_request_resent() const { return impl_->resent; }
 bool HttpClient::is_open() const { return impl_->plain || impl_->tls; }
 void HttpClient::Close() { impl_->Close(); }
 uint64_t HttpClient::connections_opened() const { return impl_->opened; }

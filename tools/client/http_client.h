@@ -92,6 +92,9 @@ class HttpClient {
   // After a failed Post: whether (part of) the request was written, so that the server may have
   // received it; false when the failure came before (resolving, connecting, the TLS handshake).
   bool last_request_sent() const;
+  // Whether the last Post wrote its request twice: once on a kept-alive connection that failed
+  // (the server may have received it there too), then on a new one.
+  bool last_request_resent() const;
   // Whether a connection is open now.
   bool is_open() const;
   // Closes the connection (the next request opens a new one).

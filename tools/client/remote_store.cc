@@ -253,6 +253,10 @@ struct RemoteStore::Impl {
       c->headers.append("\r\nAuthorization: ").append(c->authorization).append("\r\n");
 
       Result<HttpReply> reply = c->client.Post(c->headers, body, idempotent);
+      if (c->client.last_request_resent()) {  // (on a new connection: a retry like the others)
+        attempts.fetch_add(1, std::memory_order_relaxed);
+        retries.fetch_add(1, std::memory_order_relaxed);
+      }
       Status failure;
       client::FailureKind kind = client::FailureKind::kNotRetryable;
       if (!reply.ok()) {
