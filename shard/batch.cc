@@ -31,118 +31,122 @@ using KeyIdentity = std::pair<std::string, std::string>;
 }  // namespace
 
 Result<BatchGetItemResult> Database::BatchGetItem(const BatchGetItemRequest& request) {
-  if (internal::Tracing(*state_)) {
-    return internal::Traced(*state_, request,
-                            [this](const BatchGetItemRequest& r) { return BatchGetItem(r); });
-  }
-  if (request.request_items.empty()) {
-    return Status::Validation("The requestItems parameter is required for BatchGetItem");
-  }
-  ConstraintViolations violations;
-  std::vector<ConstraintViolations::RequestItemsEntry> tables;
-  for (const auto& [name, keys] : request.request_items) tables.push_back({name, keys.keys.size()});
-  violations.RequestItemsNames(tables, "key");
-  size_t total_keys = 0;
-  for (const auto& [name, keys] : request.request_items) {
-    // More than 100 keys is "Too many items requested ..." below, in one table or across tables.
-    violations.CollectionLength(fmt::format("[{} keys]", keys.keys.size()), keys.keys.size(), 1,
-                                SIZE_MAX, "requestItems." + name + ".member.keys");
-    total_keys += keys.keys.size();
-  }
-  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
-  if (total_keys > kMaxBatchGetKeys) {
-    return Status::Validation("Too many items requested for the BatchGetItem call");
-  }
-
-  // Validate everything first.
-  struct TablePlan {
-    std::shared_ptr<Table> table;
-    PreparedProjection projection;
-    std::vector<Table::EncodedKey> keys;
-  };
-  std::vector<TablePlan> plans;
-  plans.reserve(request.request_items.size());
-  for (const auto& [name, keys] : request.request_items) {
-    TablePlan plan;
-    PARTSTORE_ASSIGN_OR_RETURN(plan.projection,
-                               PrepareKeysAndAttributes(keys, state_->cache_.get()));
-    PARTSTORE_ASSIGN_OR_RETURN(plan.table, state_->GetTable(name));
-    std::set<KeyIdentity> seen;
-    for (const Item& key : keys.keys) {
-      PARTSTORE_ASSIGN_OR_RETURN(Table::EncodedKey encoded, plan.table->EncodeItemKey(key));
-      if (!seen.emplace(encoded.partition, encoded.sort).second) {
-        return Status::Validation(std::string(kDuplicates));
-      }
-      plan.keys.push_back(std::move(encoded));
+  auto run = [&]() -> Result<BatchGetItemResult> {
+    if (internal::Tracing(*state_)) {
+      return internal::Traced(*state_, request,
+                              [this](const BatchGetItemRequest& r) { return BatchGetItem(r); });
     }
-    plans.push_back(std::move(plan));
-  }
+    if (request.request_items.empty()) {
+      return Status::Validation("The requestItems parameter is required for BatchGetItem");
+    }
+    ConstraintViolations violations;
+    std::vector<ConstraintViolations::RequestItemsEntry> tables;
+    for (const auto& [name, keys] : request.request_items)
+      tables.push_back({name, keys.keys.size()});
+    violations.RequestItemsNames(tables, "key");
+    size_t total_keys = 0;
+    for (const auto& [name, keys] : request.request_items) {
+      // More than 100 keys is "Too many items requested ..." below, in one table or across tables.
+      violations.CollectionLength(fmt::format("[{} keys]", keys.keys.size()), keys.keys.size(), 1,
+                                  SIZE_MAX, "requestItems." + name + ".member.keys");
+      total_keys += keys.keys.size();
+    }
+    PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+    if (total_keys > kMaxBatchGetKeys) {
+      return Status::Validation("Too many items requested for the BatchGetItem call");
+    }
 
-  BatchGetItemResult result;
-  uint64_t response_bytes = 0;
-  size_t throttled = 0;
-  Status throttle;  // the last throttle, returned when every key was throttled
-  for (size_t t = 0; t < plans.size(); ++t) {
-    const auto& [name, keys] = request.request_items[t];
-    TablePlan& plan = plans[t];
-    std::vector<Item> found;
-    KeysAndAttributes unprocessed;
-    const ReadConsistency consistency =
-        keys.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual;
-    CapacityCharge charge;
-    for (size_t k = 0; k < plan.keys.size(); ++k) {
-      const Table::EncodedKey& key = plan.keys[k];
-      if (response_bytes >= kMaxBatchResponseBytes) {
-        unprocessed.keys.push_back(keys.keys[k]);
-        continue;
+    // Validate everything first.
+    struct TablePlan {
+      std::shared_ptr<Table> table;
+      PreparedProjection projection;
+      std::vector<Table::EncodedKey> keys;
+    };
+    std::vector<TablePlan> plans;
+    plans.reserve(request.request_items.size());
+    for (const auto& [name, keys] : request.request_items) {
+      TablePlan plan;
+      PARTSTORE_ASSIGN_OR_RETURN(plan.projection,
+                                 PrepareKeysAndAttributes(keys, state_->cache_.get()));
+      PARTSTORE_ASSIGN_OR_RETURN(plan.table, state_->GetTable(name));
+      std::set<KeyIdentity> seen;
+      for (const Item& key : keys.keys) {
+        PARTSTORE_ASSIGN_OR_RETURN(Table::EncodedKey encoded, plan.table->EncodeItemKey(key));
+        if (!seen.emplace(encoded.partition, encoded.sort).second) {
+          return Status::Validation(std::string(kDuplicates));
+        }
+        plan.keys.push_back(std::move(encoded));
       }
-      const StoredItem item = plan.table->ReadItem(key);
-      const size_t size = item ? item.item_size() : 0;
-      const int64_t half_units = ReadHalfUnits(size, consistency);
-      // Simulated capacity: a throttled key is returned unprocessed (its read had no effect).
-      if (capacity::TableCapacity* capacity = plan.table->capacity()) {
-        const std::string item_key = key.partition + key.sort;
-        const capacity::KeyAccess access{key.partition, item_key, &keys.keys[k]};
-        if (Status admitted = capacity->Read("", key.hash, half_units, /*returned_items=*/0,
-                                             &access, capacity::RequestCounting::kPartOfRequest);
-            !admitted.ok()) {
-          ++throttled;
-          throttle = std::move(admitted);
+      plans.push_back(std::move(plan));
+    }
+
+    BatchGetItemResult result;
+    uint64_t response_bytes = 0;
+    size_t throttled = 0;
+    Status throttle;  // the last throttle, returned when every key was throttled
+    for (size_t t = 0; t < plans.size(); ++t) {
+      const auto& [name, keys] = request.request_items[t];
+      TablePlan& plan = plans[t];
+      std::vector<Item> found;
+      KeysAndAttributes unprocessed;
+      const ReadConsistency consistency =
+          keys.consistent_read ? ReadConsistency::kStrong : ReadConsistency::kEventual;
+      CapacityCharge charge;
+      for (size_t k = 0; k < plan.keys.size(); ++k) {
+        const Table::EncodedKey& key = plan.keys[k];
+        if (response_bytes >= kMaxBatchResponseBytes) {
           unprocessed.keys.push_back(keys.keys[k]);
           continue;
         }
+        const StoredItem item = plan.table->ReadItem(key);
+        const size_t size = item ? item.item_size() : 0;
+        const int64_t half_units = ReadHalfUnits(size, consistency);
+        // Simulated capacity: a throttled key is returned unprocessed (its read had no effect).
+        if (capacity::TableCapacity* capacity = plan.table->capacity()) {
+          const std::string item_key = key.partition + key.sort;
+          const capacity::KeyAccess access{key.partition, item_key, &keys.keys[k]};
+          if (Status admitted = capacity->Read("", key.hash, half_units, /*returned_items=*/0,
+                                               &access, capacity::RequestCounting::kPartOfRequest);
+              !admitted.ok()) {
+            ++throttled;
+            throttle = std::move(admitted);
+            unprocessed.keys.push_back(keys.keys[k]);
+            continue;
+          }
+        }
+        if (item) {
+          found.push_back(plan.projection.projection
+                              ? expr::Project(*plan.projection.projection, item)
+                              : item.ToItem());
+          response_bytes += size;
+        }
+        charge.table_half_units += half_units;
       }
-      if (item) {
-        found.push_back(plan.projection.projection
-                            ? expr::Project(*plan.projection.projection, item)
-                            : item.ToItem());
-        response_bytes += size;
+      result.responses.emplace_back(name, std::move(found));
+      if (!unprocessed.keys.empty()) {
+        unprocessed.projection_expression = keys.projection_expression;
+        unprocessed.expression_attribute_names = keys.expression_attribute_names;
+        unprocessed.attributes_to_get = keys.attributes_to_get;
+        unprocessed.consistent_read = keys.consistent_read;
+        result.unprocessed_keys.emplace_back(name, std::move(unprocessed));
       }
-      charge.table_half_units += half_units;
-    }
-    result.responses.emplace_back(name, std::move(found));
-    if (!unprocessed.keys.empty()) {
-      unprocessed.projection_expression = keys.projection_expression;
-      unprocessed.expression_attribute_names = keys.expression_attribute_names;
-      unprocessed.attributes_to_get = keys.attributes_to_get;
-      unprocessed.consistent_read = keys.consistent_read;
-      result.unprocessed_keys.emplace_back(name, std::move(unprocessed));
-    }
-    if (auto reported = ReportCapacity(request.return_consumed_capacity, name, charge)) {
-      result.consumed_capacity.push_back(std::move(*reported));
-    }
-  }
-  // DynamoDB fails the batch only when every key was throttled; CloudWatch then counts one
-  // throttled request (single throttled keys count as throttle events only).
-  if (throttled > 0 && throttled == total_keys) {
-    for (const TablePlan& plan : plans) {
-      if (plan.table->capacity()) {
-        plan.table->capacity()->CountThrottledBatch(ThrottleOperation::kRead);
+      if (auto reported = ReportCapacity(request.return_consumed_capacity, name, charge)) {
+        result.consumed_capacity.push_back(std::move(*reported));
       }
     }
-    return throttle;
-  }
-  return result;
+    // DynamoDB fails the batch only when every key was throttled; CloudWatch then counts one
+    // throttled request (single throttled keys count as throttle events only).
+    if (throttled > 0 && throttled == total_keys) {
+      for (const TablePlan& plan : plans) {
+        if (plan.table->capacity()) {
+          plan.table->capacity()->CountThrottledBatch(ThrottleOperation::kRead);
+        }
+      }
+      return throttle;
+    }
+    return result;
+  };
+  return state_->Shown(run());
 }
 
 Result<BatchWriteItemResult> Database::BatchWriteItem(const BatchWriteItemRequest& request) {

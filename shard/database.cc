@@ -325,7 +325,7 @@ Result<PutItemResult> Database::PutItem(const PutItemRequest& request) {
     PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
                                PreparePut(request, request.table_name, state_->cache_.get()));
     PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-    return table->PutItem(request, prepared);
+    return state_->ShownIfRefused(table->PutItem(request, prepared));
   };
   return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
@@ -335,7 +335,7 @@ Result<GetItemResult> Database::GetItem(const GetItemRequest& request) {
     PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
                                PrepareGet(request, request.table_name, state_->cache_.get()));
     PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-    return table->GetItem(request, prepared);
+    return state_->Shown(table->GetItem(request, prepared));
   };
   return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
@@ -345,7 +345,7 @@ Result<GetItemViewResult> Database::GetItemView(const GetItemRequest& request) {
     PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
                                PrepareGet(request, request.table_name, state_->cache_.get()));
     PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-    return table->GetItemView(request, prepared);
+    return state_->Shown(table->GetItemView(request, prepared));
   };
   return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
@@ -355,7 +355,7 @@ Result<UpdateItemResult> Database::UpdateItem(const UpdateItemRequest& request) 
     PARTSTORE_ASSIGN_OR_RETURN(PreparedUpdate prepared,
                                PrepareUpdate(request, request.table_name, state_->cache_.get()));
     PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-    return table->UpdateItem(request, prepared);
+    return state_->ShownIfRefused(table->UpdateItem(request, prepared));
   };
   return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
@@ -365,7 +365,7 @@ Result<DeleteItemResult> Database::DeleteItem(const DeleteItemRequest& request) 
     PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
                                PrepareDelete(request, request.table_name, state_->cache_.get()));
     PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-    return table->DeleteItem(request, prepared);
+    return state_->ShownIfRefused(table->DeleteItem(request, prepared));
   };
   return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
@@ -377,7 +377,7 @@ Result<QueryResult> Database::Query(const QueryRequest& request) {
                                PrepareQuery(request, request.table_name, state_->cache_.get()));
     PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
     if (key != nullptr) *key = table->QueryPartitionKey(request, prepared);
-    return table->Query(request, prepared);
+    return state_->Shown(table->Query(request, prepared));
   };
   return internal::Tracing(*state_) ? internal::TracedQuery(*state_, request, run)
                                     : run(request, nullptr);
@@ -388,7 +388,7 @@ Result<ScanResult> Database::Scan(const ScanRequest& request) {
     PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
                                PrepareScan(request, request.table_name, state_->cache_.get()));
     PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-    return table->Scan(request, prepared);
+    return state_->Shown(table->Scan(request, prepared));
   };
   return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
@@ -400,7 +400,7 @@ Result<QueryViewResult> Database::QueryView(const QueryRequest& request) {
                                PrepareQuery(request, request.table_name, state_->cache_.get()));
     PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
     if (key != nullptr) *key = table->QueryPartitionKey(request, prepared);
-    return table->QueryView(request, prepared);
+    return state_->Shown(table->QueryView(request, prepared));
   };
   return internal::Tracing(*state_) ? internal::TracedQuery(*state_, request, run)
                                     : run(request, nullptr);
@@ -411,7 +411,7 @@ Result<ScanViewResult> Database::ScanView(const ScanRequest& request) {
     PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
                                PrepareScan(request, request.table_name, state_->cache_.get()));
     PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-    return table->ScanView(request, prepared);
+    return state_->Shown(table->ScanView(request, prepared));
   };
   return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }

@@ -232,174 +232,185 @@ BatchStatementError BatchError(const Status& status) {
 }  // namespace
 
 Result<ExecuteStatementResult> Database::ExecuteStatement(const ExecuteStatementRequest& request) {
-  ConstraintViolations v;
-  StatementConstraints(v, request.statement, request.parameters, "");
-  if (request.limit) v.Range(*request.limit, 1, INT32_MAX, "limit");
-  PARTSTORE_RETURN_IF_ERROR(v.ToStatus());
+  auto run = [&]() -> Result<ExecuteStatementResult> {
+    ConstraintViolations v;
+    StatementConstraints(v, request.statement, request.parameters, "");
+    if (request.limit) v.Range(*request.limit, 1, INT32_MAX, "limit");
+    PARTSTORE_RETURN_IF_ERROR(v.ToStatus());
 
-  PARTSTORE_ASSIGN_OR_RETURN(
-      CompiledStatement c, Prepare(*this, request.statement, request.parameters, Context::kSingle));
-  if (c.is_read()) return RunSelect(*this, c, request);
-  ExecuteStatementResult out;
-  PARTSTORE_ASSIGN_OR_RETURN(
-      std::optional<Item> returned,
-      RunWrite(*this, c, request.return_consumed_capacity,
-               request.return_values_on_condition_check_failure, &out.consumed_capacity));
-  if (returned) out.items.push_back(std::move(*returned));
-  return out;
+    PARTSTORE_ASSIGN_OR_RETURN(CompiledStatement c, Prepare(*this, request.statement,
+                                                            request.parameters, Context::kSingle));
+    if (c.is_read()) return RunSelect(*this, c, request);
+    ExecuteStatementResult out;
+    PARTSTORE_ASSIGN_OR_RETURN(
+        std::optional<Item> returned,
+        RunWrite(*this, c, request.return_consumed_capacity,
+                 request.return_values_on_condition_check_failure, &out.consumed_capacity));
+    if (returned) out.items.push_back(std::move(*returned));
+    return out;
+  };
+  return state_->Shown(run());
 }
 
 Result<BatchExecuteStatementResult> Database::BatchExecuteStatement(
     const BatchExecuteStatementRequest& request) {
-  ConstraintViolations v;
-  v.CollectionLength(fmt::format("[{} statements]", request.statements.size()),
-                     request.statements.size(), 1, kMaxBatchStatements, "statements");
-  for (size_t i = 0; i < request.statements.size(); ++i) {
-    const BatchStatementRequest& s = request.statements[i];
-    StatementConstraints(v, s.statement, s.parameters, fmt::format("statements.{}.member.", i + 1));
-  }
-  PARTSTORE_RETURN_IF_ERROR(v.ToStatus());
-
-  // Compile every statement first: a batch is all reads or all writes.
-  std::vector<Result<CompiledStatement>> compiled;
-  compiled.reserve(request.statements.size());
-  bool reads = false, writes = false;
-  for (const BatchStatementRequest& s : request.statements) {
-    compiled.push_back(Prepare(*this, s.statement, s.parameters, Context::kBatch));
-    if (compiled.back().ok()) (compiled.back()->is_read() ? reads : writes) = true;
-  }
-  if (reads && writes) {
-    return Status::Validation(
-        "Unsupported operation: A batch must consist of either read statements or write "
-        "statements, not both");
-  }
-
-  BatchExecuteStatementResult out;
-  for (size_t i = 0; i < compiled.size(); ++i) {
-    BatchStatementResponse response;
-    if (!compiled[i].ok()) {
-      response.error = BatchError(compiled[i].error());
-      out.responses.push_back(std::move(response));
-      continue;
+  auto run = [&]() -> Result<BatchExecuteStatementResult> {
+    ConstraintViolations v;
+    v.CollectionLength(fmt::format("[{} statements]", request.statements.size()),
+                       request.statements.size(), 1, kMaxBatchStatements, "statements");
+    for (size_t i = 0; i < request.statements.size(); ++i) {
+      const BatchStatementRequest& s = request.statements[i];
+      StatementConstraints(v, s.statement, s.parameters,
+                           fmt::format("statements.{}.member.", i + 1));
     }
-    CompiledStatement& c = *compiled[i];
-    const BatchStatementRequest& s = request.statements[i];
-    response.table_name = c.table_name;
-    std::optional<ConsumedCapacity> consumed;
-    if (c.kind == CompiledStatement::Kind::kGet) {
-      c.get.consistent_read = s.consistent_read;
-      c.get.return_consumed_capacity = request.return_consumed_capacity;
-      Result<GetItemResult> r = GetItem(c.get);
-      if (r.ok()) {
-        response.item = std::move(r->item);
-        consumed = r->consumed_capacity;
-      } else {
-        response.error = BatchError(r.error());
+    PARTSTORE_RETURN_IF_ERROR(v.ToStatus());
+
+    // Compile every statement first: a batch is all reads or all writes.
+    std::vector<Result<CompiledStatement>> compiled;
+    compiled.reserve(request.statements.size());
+    bool reads = false, writes = false;
+    for (const BatchStatementRequest& s : request.statements) {
+      compiled.push_back(Prepare(*this, s.statement, s.parameters, Context::kBatch));
+      if (compiled.back().ok()) (compiled.back()->is_read() ? reads : writes) = true;
+    }
+    if (reads && writes) {
+      return Status::Validation(
+          "Unsupported operation: A batch must consist of either read statements or write "
+          "statements, not both");
+    }
+
+    BatchExecuteStatementResult out;
+    for (size_t i = 0; i < compiled.size(); ++i) {
+      BatchStatementResponse response;
+      if (!compiled[i].ok()) {
+        response.error = BatchError(compiled[i].error());
+        out.responses.push_back(std::move(response));
+        continue;
       }
-    } else {
-      Result<std::optional<Item>> r =
-          RunWrite(*this, c, request.return_consumed_capacity,
-                   s.return_values_on_condition_check_failure, &consumed);
-      if (!r.ok()) response.error = BatchError(r.error());
+      CompiledStatement& c = *compiled[i];
+      const BatchStatementRequest& s = request.statements[i];
+      response.table_name = c.table_name;
+      std::optional<ConsumedCapacity> consumed;
+      if (c.kind == CompiledStatement::Kind::kGet) {
+        c.get.consistent_read = s.consistent_read;
+        c.get.return_consumed_capacity = request.return_consumed_capacity;
+        Result<GetItemResult> r = GetItem(c.get);
+        if (r.ok()) {
+          response.item = std::move(r->item);
+          consumed = r->consumed_capacity;
+        } else {
+          response.error = BatchError(r.error());
+        }
+      } else {
+        Result<std::optional<Item>> r =
+            RunWrite(*this, c, request.return_consumed_capacity,
+                     s.return_values_on_condition_check_failure, &consumed);
+        if (!r.ok()) response.error = BatchError(r.error());
+      }
+      AddTableCapacity(out.consumed_capacity, consumed);
+      out.responses.push_back(std::move(response));
     }
-    AddTableCapacity(out.consumed_capacity, consumed);
-    out.responses.push_back(std::move(response));
-  }
-  return out;
+    return out;
+  };
+  return state_->Shown(run());
 }
 
 Result<ExecuteTransactionResult> Database::ExecuteTransaction(
     const ExecuteTransactionRequest& request) {
-  ConstraintViolations v;
-  v.CollectionLength(fmt::format("[{} statements]", request.transact_statements.size()),
-                     request.transact_statements.size(), 1, kMaxTransactStatements,
-                     "transactStatements");
-  for (size_t i = 0; i < request.transact_statements.size(); ++i) {
-    const ParameterizedStatement& s = request.transact_statements[i];
-    StatementConstraints(v, s.statement, s.parameters,
-                         fmt::format("transactStatements.{}.member.", i + 1));
-  }
-  if (request.client_request_token) {
-    v.Length(*request.client_request_token, 1, kMaxClientRequestTokenLength, "clientRequestToken");
-  }
-  PARTSTORE_RETURN_IF_ERROR(v.ToStatus());
-
-  std::vector<CompiledStatement> compiled;
-  compiled.reserve(request.transact_statements.size());
-  bool reads = false, writes = false;
-  for (const ParameterizedStatement& s : request.transact_statements) {
-    PARTSTORE_ASSIGN_OR_RETURN(CompiledStatement c,
-                               Prepare(*this, s.statement, s.parameters, Context::kTransaction));
-    (c.is_read() ? reads : writes) = true;
-    compiled.push_back(std::move(c));
-  }
-  if (reads && writes) {
-    return Status::Validation(
-        "Unsupported operation: A transaction must consist of either read statements or write "
-        "statements, not both");
-  }
-
-  ExecuteTransactionResult out;
-  if (reads) {
-    TransactGetItemsRequest get{.return_consumed_capacity = request.return_consumed_capacity};
-    for (CompiledStatement& c : compiled) get.transact_items.push_back({.get = std::move(c.get)});
-    PARTSTORE_ASSIGN_OR_RETURN(TransactGetItemsResult r, TransactGetItems(get));
-    out.responses = std::move(r.responses);
-    out.consumed_capacity = std::move(r.consumed_capacity);
-    return out;
-  }
-
-  TransactWriteItemsRequest write{.client_request_token = request.client_request_token,
-                                  .return_consumed_capacity = request.return_consumed_capacity};
-  for (size_t i = 0; i < compiled.size(); ++i) {
-    CompiledStatement& c = compiled[i];
-    const ReturnValuesOnConditionCheckFailure on_failure =
-        request.transact_statements[i].return_values_on_condition_check_failure;
-    TransactWriteItem item;
-    switch (c.kind) {
-      case CompiledStatement::Kind::kPut:
-        c.put.return_values_on_condition_check_failure = on_failure;
-        item.put = std::move(c.put);
-        break;
-      case CompiledStatement::Kind::kUpdate:
-        if (c.update.return_values != ReturnValue::kNone) {
-          return Status::Validation("Unsupported clause: RETURNING in a transaction");
-        }
-        c.update.return_values_on_condition_check_failure = on_failure;
-        item.update = std::move(c.update);
-        break;
-      case CompiledStatement::Kind::kDelete:
-        if (c.del.return_values != ReturnValue::kNone) {
-          return Status::Validation("Unsupported clause: RETURNING in a transaction");
-        }
-        c.del.return_values_on_condition_check_failure = on_failure;
-        item.del = std::move(c.del);
-        break;
-      default:
-        c.check.return_values_on_condition_check_failure = on_failure;
-        item.condition_check = std::move(c.check);
-        break;
+  auto run = [&]() -> Result<ExecuteTransactionResult> {
+    ConstraintViolations v;
+    v.CollectionLength(fmt::format("[{} statements]", request.transact_statements.size()),
+                       request.transact_statements.size(), 1, kMaxTransactStatements,
+                       "transactStatements");
+    for (size_t i = 0; i < request.transact_statements.size(); ++i) {
+      const ParameterizedStatement& s = request.transact_statements[i];
+      StatementConstraints(v, s.statement, s.parameters,
+                           fmt::format("transactStatements.{}.member.", i + 1));
     }
-    write.transact_items.push_back(std::move(item));
-  }
-  Result<TransactWriteItemsResult> r = TransactWriteItems(write);
-  if (!r.ok()) {
-    const Status& error = r.error();
-    const ErrorDetail* detail = error.detail();
-    if (error.code() != Code::kTransactionCanceled || detail == nullptr) return error;
-    // An INSERT's failed condition is DynamoDB's DuplicateItem reason.
-    std::vector<CancellationReason> reasons = detail->cancellation_reasons;
-    for (size_t i = 0; i < reasons.size() && i < compiled.size(); ++i) {
-      if (compiled[i].kind == CompiledStatement::Kind::kPut &&
-          reasons[i].code == "ConditionalCheckFailed") {
-        reasons[i].code = "DuplicateItem";
-        reasons[i].message = std::string(kDuplicateItem);
+    if (request.client_request_token) {
+      v.Length(*request.client_request_token, 1, kMaxClientRequestTokenLength,
+               "clientRequestToken");
+    }
+    PARTSTORE_RETURN_IF_ERROR(v.ToStatus());
+
+    std::vector<CompiledStatement> compiled;
+    compiled.reserve(request.transact_statements.size());
+    bool reads = false, writes = false;
+    for (const ParameterizedStatement& s : request.transact_statements) {
+      PARTSTORE_ASSIGN_OR_RETURN(CompiledStatement c,
+                                 Prepare(*this, s.statement, s.parameters, Context::kTransaction));
+      (c.is_read() ? reads : writes) = true;
+      compiled.push_back(std::move(c));
+    }
+    if (reads && writes) {
+      return Status::Validation(
+          "Unsupported operation: A transaction must consist of either read statements or write "
+          "statements, not both");
+    }
+
+    ExecuteTransactionResult out;
+    if (reads) {
+      TransactGetItemsRequest get{.return_consumed_capacity = request.return_consumed_capacity};
+      for (CompiledStatement& c : compiled) get.transact_items.push_back({.get = std::move(c.get)});
+      PARTSTORE_ASSIGN_OR_RETURN(TransactGetItemsResult r, TransactGetItems(get));
+      out.responses = std::move(r.responses);
+      out.consumed_capacity = std::move(r.consumed_capacity);
+      return out;
+    }
+
+    TransactWriteItemsRequest write{.client_request_token = request.client_request_token,
+                                    .return_consumed_capacity = request.return_consumed_capacity};
+    for (size_t i = 0; i < compiled.size(); ++i) {
+      CompiledStatement& c = compiled[i];
+      const ReturnValuesOnConditionCheckFailure on_failure =
+          request.transact_statements[i].return_values_on_condition_check_failure;
+      TransactWriteItem item;
+      switch (c.kind) {
+        case CompiledStatement::Kind::kPut:
+          c.put.return_values_on_condition_check_failure = on_failure;
+          item.put = std::move(c.put);
+          break;
+        case CompiledStatement::Kind::kUpdate:
+          if (c.update.return_values != ReturnValue::kNone) {
+            return Status::Validation("Unsupported clause: RETURNING in a transaction");
+          }
+          c.update.return_values_on_condition_check_failure = on_failure;
+          item.update = std::move(c.update);
+          break;
+        case CompiledStatement::Kind::kDelete:
+          if (c.del.return_values != ReturnValue::kNone) {
+            return Status::Validation("Unsupported clause: RETURNING in a transaction");
+          }
+          c.del.return_values_on_condition_check_failure = on_failure;
+          item.del = std::move(c.del);
+          break;
+        default:
+          c.check.return_values_on_condition_check_failure = on_failure;
+          item.condition_check = std::move(c.check);
+          break;
       }
+      write.transact_items.push_back(std::move(item));
     }
-    return TransactionCanceledError(std::move(reasons));
-  }
-  out.consumed_capacity = std::move(r->consumed_capacity);
-  return out;
+    Result<TransactWriteItemsResult> r = TransactWriteItems(write);
+    if (!r.ok()) {
+      const Status& error = r.error();
+      const ErrorDetail* detail = error.detail();
+      if (error.code() != Code::kTransactionCanceled || detail == nullptr) return error;
+      // An INSERT's failed condition is DynamoDB's DuplicateItem reason.
+      std::vector<CancellationReason> reasons = detail->cancellation_reasons;
+      for (size_t i = 0; i < reasons.size() && i < compiled.size(); ++i) {
+        if (compiled[i].kind == CompiledStatement::Kind::kPut &&
+            reasons[i].code == "ConditionalCheckFailed") {
+          reasons[i].code = "DuplicateItem";
+          reasons[i].message = std::string(kDuplicateItem);
+        }
+      }
+      return TransactionCanceledError(std::move(reasons));
+    }
+    out.consumed_capacity = std::move(r->consumed_capacity);
+    return out;
+  };
+  return state_->Shown(run());
 }
 
 }  // namespace partstore

@@ -166,11 +166,18 @@ class Replay {
     if (!reader.Count(persist::kMaxBlockPayload, &count)) return Malformed();
     for (uint64_t i = 0; i < count; ++i) {
       uint64_t number = 0;
-      uint8_t erase = 0;
+      uint8_t change = 0;  // 0 put, 1 delete, 2 a transaction's token
       std::string_view bytes;
-      if (!reader.Varint(&number) || !reader.Enum(1, &erase) || !reader.Bytes(&bytes)) {
+      if (!reader.Varint(&number) || !reader.Enum(2, &change) || !reader.Bytes(&bytes)) {
         return Malformed();
       }
+      if (change == 2) {
+        persist::LoggedToken token;
+        if (!persist::DecodeToken(bytes, &token)) return Malformed();
+        state_.RestoreToken(token);
+        continue;
+      }
+      const bool erase = change == 1;
       Result<StoredItem> item = StoredItem::Decode(bytes);
       if (!item.ok())
         return Status::Validation("malformed item: " + std::string(item.error().message()));

@@ -57,6 +57,7 @@ Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(Database& db, const s
   SnapshotInfo info{.path = path};
   std::vector<TableCopy> copies;
   uint64_t log_generation = 0;
+  uint64_t tokens_logged = 0;  // the log position after the tokens carried into the new segment
   {
     // Control-plane changes wait (each is in the settings read here or after the point in time
     // in the log), then the catalogue, then every base stripe (the order eviction takes them in;
@@ -97,6 +98,8 @@ Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(Database& db, const s
       Result<uint64_t> generation = wal_->Rotate();
       if (generation.ok()) {
         log_generation = *generation;
+        // The transactions' tokens go on in the new segment: the old ones are deleted below.
+        tokens_logged = persist::AppendTokens(*wal_, LiveTokens());
       } else {
         rotated = generation.error();
       }
@@ -140,6 +143,7 @@ Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(Database& db, const s
       Payload({static_cast<uint64_t>(info.tables), static_cast<uint64_t>(info.items)})));
   // The copies' handles are dropped only now: until here they kept the buffers writers replaced.
   PARTSTORE_RETURN_IF_ERROR(file->Commit());
+  if (tokens_logged != 0) PARTSTORE_RETURN_IF_ERROR(wal_->Sync(tokens_logged));
   if (log_generation != 0) {
     persist::WriteAheadLog::RemoveBefore(options_.persistence.data_dir, log_generation);
   }

@@ -6,12 +6,14 @@
 // Lock order (the whole engine's: shard/table.h): mu (the catalogue) is held only to find, add
 // or remove a table, never with a table's locks; sharding_mu serializes read-modify-writes of
 // a table's PolicySet (the table's policy lock is a leaf under it); insights_mu, tokens_mu and
-// sweeper_mu are leaves, never held while a transaction runs (the sweeper thread holds none while
-// it sweeps). snapshot_mu serializes snapshots: taken first, then mu (shared) and every base
-// stripe (shared). An eviction takes the budget's evictor_mu, then evict_mu, then mu (shared) and
-// stripes; a writer starts one only with no lock held. The trace recorder's mutex
-// (partstore/trace.h) is a leaf: requests are recorded after they return, with no lock held;
-// table definitions under control_mu (shared) alone (CreateTable, UpdateTable, DeleteTable).
+// sweeper_mu are leaves (a transaction marks its token logged under its stripe locks; a snapshot
+// reads the tokens under every base stripe), never held while a transaction waits (the sweeper
+// thread holds none while it sweeps). snapshot_mu serializes snapshots: taken first, then mu
+// (shared) and every base stripe (shared). An eviction takes the budget's evictor_mu, then
+// evict_mu, then mu (shared) and stripes; a writer starts one only with no lock held. The trace
+// recorder's mutex (partstore/trace.h) is a leaf: requests are recorded after they return, with no
+// lock held; table definitions under control_mu (shared) alone (CreateTable, UpdateTable,
+// DeleteTable).
 #pragma once
 
 #include <condition_variable>
@@ -127,9 +129,34 @@ struct DatabaseState {
   struct TokenRecord {
     uint64_t fingerprint = 0;  // of the request's parameters
     bool in_flight = true;
+    bool logged = false;          // in the write-ahead log with the transaction's changes
     int64_t finished_micros = 0;  // on the database clock
     TransactWriteItemsResult result{};
   };
+  // An answer that may show a change (a read; a write refused by what it found) goes out only
+  // once what it may have seen is as durable as an acknowledged write: the log written out (and,
+  // with fsync=always, fsynced) up to its end. Otherwise a client could be shown a change that a
+  // crash then takes back (tests/consistency found one: an append read, then gone after a kill).
+  // Without a log, or with nothing pending, it costs one atomic load.
+  Status ShownDurable() {
+    if (!wal_) return Status::Ok();
+    const uint64_t end = wal_->appended();
+    return wal_->durable_through(end) ? Status::Ok() : wal_->Sync(end);
+  }
+  template <typename T>
+  Result<T> Shown(Result<T> answer) {
+    if (Status durable = ShownDurable(); !durable.ok()) return durable;
+    return answer;
+  }
+  template <typename T>
+  Result<T> ShownIfRefused(Result<T> answer) {
+    return answer.ok() ? std::move(answer) : Shown(std::move(answer));
+  }
+  // A token read back from the write-ahead log (its transaction's result is not kept: a repeat
+  // is answered with an empty one).
+  void RestoreToken(const persist::LoggedToken& token);
+  // The tokens a new log segment must carry: finished, or logged with their transaction.
+  std::vector<persist::LoggedToken> LiveTokens();
   std::mutex tokens_mu_;  // guards tokens_ and token_expiry_
   std::map<std::string, TokenRecord, std::less<>> tokens_;
   // (finished, token), in order

@@ -79,16 +79,19 @@ Result<GetShardIteratorResult> Database::GetShardIterator(const GetShardIterator
 }
 
 Result<GetRecordsResult> Database::GetRecords(const GetRecordsRequest& request) {
-  ConstraintViolations violations;
-  violations.Length(request.shard_iterator, 1, 2048, "shardIterator");
-  if (request.limit) violations.Range(*request.limit, 1, 1000, "limit");
-  PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
-  PARTSTORE_ASSIGN_OR_RETURN(Stream::DecodedIterator iterator,
-                             Stream::DecodeIterator(request.shard_iterator));
-  std::shared_ptr<Stream> stream = state_->streams_->Find(iterator.stream_arn);
-  if (!stream) return StreamNotFound(iterator.stream_arn);
-  return stream->GetRecords(iterator.position, iterator.issued_micros,
-                            static_cast<size_t>(request.limit.value_or(1000)));
+  auto run = [&]() -> Result<GetRecordsResult> {
+    ConstraintViolations violations;
+    violations.Length(request.shard_iterator, 1, 2048, "shardIterator");
+    if (request.limit) violations.Range(*request.limit, 1, 1000, "limit");
+    PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+    PARTSTORE_ASSIGN_OR_RETURN(Stream::DecodedIterator iterator,
+                               Stream::DecodeIterator(request.shard_iterator));
+    std::shared_ptr<Stream> stream = state_->streams_->Find(iterator.stream_arn);
+    if (!stream) return StreamNotFound(iterator.stream_arn);
+    return stream->GetRecords(iterator.position, iterator.issued_micros,
+                              static_cast<size_t>(request.limit.value_or(1000)));
+  };
+  return state_->Shown(run());
 }
 
 }  // namespace partstore

@@ -222,7 +222,7 @@ Status NoLegacy(bool legacy) {
 Result<TransactWriteItemsResult> Database::TransactWriteItems(
     const TransactWriteItemsRequest& request) {
   auto run = [this](const TransactWriteItemsRequest& r) {
-    return state_->RunTransaction(r, {}, nullptr);
+    return state_->ShownIfRefused(state_->RunTransaction(r, {}, nullptr));
   };
   return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
@@ -461,6 +461,11 @@ Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
   // The write-ahead log gets the transaction's changes as one record, under its locks.
   std::optional<persist::WalGroup> logged;
   if (wal_) logged.emplace();
+  if (logged && request.client_request_token) {
+    logged->AddToken({.token = *request.client_request_token,
+                      .fingerprint = fingerprint,
+                      .finished_epoch_micros = static_cast<int64_t>(EpochSeconds() * 1e6)});
+  }
   for (Action& action : actions) {
     const std::string& name = action.table->name();
     auto charge = std::find_if(charges.begin(), charges.end(),
@@ -479,7 +484,14 @@ Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
       table->second.push_back(std::move(*metrics));
     }
   }
-  if (logged) logged->Commit(*wal_);
+  if (logged) {
+    logged->Commit(*wal_);
+    if (request.client_request_token) {
+      // Under the stripe locks: a snapshot's cut of the log, which takes them, carries it.
+      std::lock_guard lock(tokens_mu_);
+      tokens_[*request.client_request_token].logged = true;
+    }
+  }
   index_stripes.Unlock();
   base.Unlock();
   if (!actions.empty()) {
@@ -503,87 +515,120 @@ Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
   return result;
 }
 
-Result<TransactGetItemsResult> Database::TransactGetItems(const TransactGetItemsRequest& request) {
-  if (internal::Tracing(*state_)) {
-    return internal::Traced(
-        *state_, request, [this](const TransactGetItemsRequest& r) { return TransactGetItems(r); });
-  }
-  const size_t count = request.transact_items.size();
-  if (count == 0) return LengthViolation("transactItems", "[]", false, 1);
-  if (count > kMaxTransactionActions) {
-    return LengthViolation("transactItems", "[" + std::to_string(count) + " transact items]", true,
-                           kMaxTransactionActions);
-  }
-  struct Get {
-    std::shared_ptr<Table> table;
-    PreparedProjection projection;
-    Table::EncodedKey key;
-  };
-  PARTSTORE_RETURN_IF_ERROR(CheckActionTableNames(request));
-  std::vector<Get> gets(count);
-  for (size_t i = 0; i < count; ++i) {
-    const GetItemRequest& get = request.transact_items[i].get;
-    if (get.attributes_to_get) {
-      return Status::Validation(
-          "Transactions take ProjectionExpression; AttributesToGet is not "
-          "supported");
-    }
-    PARTSTORE_ASSIGN_OR_RETURN(gets[i].projection,
-                               PrepareGet(get, get.table_name, state_->cache_.get()));
-  }
-  for (size_t i = 0; i < count; ++i) {
-    PARTSTORE_ASSIGN_OR_RETURN(gets[i].table,
-                               state_->GetTable(request.transact_items[i].get.table_name));
-  }
-  for (size_t i = 0; i < count; ++i) {
-    Result<Table::EncodedKey> key = gets[i].table->EncodeItemKey(request.transact_items[i].get.key);
-    if (!key.ok()) return CanceledAt(count, i, key.status());
-    gets[i].key = std::move(*key);
-  }
-  std::set<std::tuple<const Table*, std::string_view, std::string_view>> seen;
-  for (const Get& get : gets) {
-    if (!seen.emplace(get.table.get(), get.key.partition, get.key.sort).second) {
-      return Status::Validation(
-          "Transaction request cannot include multiple operations on one item");
-    }
-  }
+void internal::DatabaseState::RestoreToken(const persist::LoggedToken& token) {
+  const auto finished =
+      token.finished_epoch_micros - static_cast<int64_t>(epoch_at_clock_zero_ * 1e6);
+  std::lock_guard lock(tokens_mu_);
+  TokenRecord& record = tokens_[token.token];
+  record = {.fingerprint = token.fingerprint,
+            .in_flight = false,
+            .logged = true,
+            .finished_micros = finished};
+  token_expiry_.emplace_back(finished, token.token);
+}
 
-  TransactGetItemsResult result;
-  result.responses.resize(count);
-  std::vector<size_t> sizes(count, 0);
-  std::vector<StoredItem> read(count);  // handles taken under the locks, built after them
-  {
-    StripeLocks locks;
-    for (const Get& get : gets) locks.Add(&get.table->stripes().ForHash(get.key.hash));
-    locks.LockShared();
+std::vector<persist::LoggedToken> internal::DatabaseState::LiveTokens() {
+  const auto epoch_micros = static_cast<int64_t>(epoch_at_clock_zero_ * 1e6);
+  const int64_t now = options_.capacity.clock->NowMicros();
+  std::vector<persist::LoggedToken> live;
+  std::lock_guard lock(tokens_mu_);
+  for (const auto& [token, record] : tokens_) {
+    if (!record.logged) continue;
+    // (A logged one still in flight finishes in a moment: its time is about now.)
+    const int64_t finished = record.in_flight ? now : record.finished_micros;
+    live.push_back({.token = token,
+                    .fingerprint = record.fingerprint,
+                    .finished_epoch_micros = epoch_micros + finished});
+  }
+  return live;
+}
+
+Result<TransactGetItemsResult> Database::TransactGetItems(const TransactGetItemsRequest& request) {
+  auto run = [&]() -> Result<TransactGetItemsResult> {
+    if (internal::Tracing(*state_)) {
+      return internal::Traced(*state_, request, [this](const TransactGetItemsRequest& r) {
+        return TransactGetItems(r);
+      });
+    }
+    const size_t count = request.transact_items.size();
+    if (count == 0) return LengthViolation("transactItems", "[]", false, 1);
+    if (count > kMaxTransactionActions) {
+      return LengthViolation("transactItems", "[" + std::to_string(count) + " transact items]",
+                             true, kMaxTransactionActions);
+    }
+    struct Get {
+      std::shared_ptr<Table> table;
+      PreparedProjection projection;
+      Table::EncodedKey key;
+    };
+    PARTSTORE_RETURN_IF_ERROR(CheckActionTableNames(request));
+    std::vector<Get> gets(count);
     for (size_t i = 0; i < count; ++i) {
-      read[i] = gets[i].table->ReadLocked(gets[i].key);
-      if (read[i]) sizes[i] = read[i].item_size();
+      const GetItemRequest& get = request.transact_items[i].get;
+      if (get.attributes_to_get) {
+        return Status::Validation(
+            "Transactions take ProjectionExpression; AttributesToGet is not "
+            "supported");
+      }
+      PARTSTORE_ASSIGN_OR_RETURN(gets[i].projection,
+                                 PrepareGet(get, get.table_name, state_->cache_.get()));
     }
-  }
-  std::vector<std::pair<std::string, CapacityCharge>> charges;
-  for (size_t i = 0; i < count; ++i) {
-    const int64_t half_units = ReadHalfUnits(sizes[i], ReadConsistency::kTransactional);
-    Status charged = gets[i].table->ChargeTransactionalRead(
-        gets[i].key, request.transact_items[i].get.key, half_units);
-    if (!charged.ok()) return CanceledAt(count, i, charged);
-    const std::string& name = gets[i].table->name();
-    auto charge = std::find_if(charges.begin(), charges.end(),
-                               [&](const auto& c) { return c.first == name; });
-    if (charge == charges.end()) charge = charges.insert(charges.end(), {name, CapacityCharge{}});
-    charge->second.table_half_units += half_units;
-    if (read[i]) {
-      result.responses[i] = gets[i].projection.projection
-                                ? expr::Project(*gets[i].projection.projection, read[i])
-                                : read[i].ToItem();
+    for (size_t i = 0; i < count; ++i) {
+      PARTSTORE_ASSIGN_OR_RETURN(gets[i].table,
+                                 state_->GetTable(request.transact_items[i].get.table_name));
     }
-  }
-  for (const auto& [name, charge] : charges) {
-    if (auto reported = ReportCapacity(request.return_consumed_capacity, name, charge)) {
-      result.consumed_capacity.push_back(std::move(*reported));
+    for (size_t i = 0; i < count; ++i) {
+      Result<Table::EncodedKey> key =
+          gets[i].table->EncodeItemKey(request.transact_items[i].get.key);
+      if (!key.ok()) return CanceledAt(count, i, key.status());
+      gets[i].key = std::move(*key);
     }
-  }
-  return result;
+    std::set<std::tuple<const Table*, std::string_view, std::string_view>> seen;
+    for (const Get& get : gets) {
+      if (!seen.emplace(get.table.get(), get.key.partition, get.key.sort).second) {
+        return Status::Validation(
+            "Transaction request cannot include multiple operations on one item");
+      }
+    }
+
+    TransactGetItemsResult result;
+    result.responses.resize(count);
+    std::vector<size_t> sizes(count, 0);
+    std::vector<StoredItem> read(count);  // handles taken under the locks, built after them
+    {
+      StripeLocks locks;
+      for (const Get& get : gets) locks.Add(&get.table->stripes().ForHash(get.key.hash));
+      locks.LockShared();
+      for (size_t i = 0; i < count; ++i) {
+        read[i] = gets[i].table->ReadLocked(gets[i].key);
+        if (read[i]) sizes[i] = read[i].item_size();
+      }
+    }
+    std::vector<std::pair<std::string, CapacityCharge>> charges;
+    for (size_t i = 0; i < count; ++i) {
+      const int64_t half_units = ReadHalfUnits(sizes[i], ReadConsistency::kTransactional);
+      Status charged = gets[i].table->ChargeTransactionalRead(
+          gets[i].key, request.transact_items[i].get.key, half_units);
+      if (!charged.ok()) return CanceledAt(count, i, charged);
+      const std::string& name = gets[i].table->name();
+      auto charge = std::find_if(charges.begin(), charges.end(),
+                                 [&](const auto& c) { return c.first == name; });
+      if (charge == charges.end()) charge = charges.insert(charges.end(), {name, CapacityCharge{}});
+      charge->second.table_half_units += half_units;
+      if (read[i]) {
+        result.responses[i] = gets[i].projection.projection
+                                  ? expr::Project(*gets[i].projection.projection, read[i])
+                                  : read[i].ToItem();
+      }
+    }
+    for (const auto& [name, charge] : charges) {
+      if (auto reported = ReportCapacity(request.return_consumed_capacity, name, charge)) {
+        result.consumed_capacity.push_back(std::move(*reported));
+      }
+    }
+    return result;
+  };
+  return state_->Shown(run());
 }
 
 }  // namespace partstore

@@ -125,6 +125,7 @@ uint64_t WriteAheadLog::Append(WalRecord kind, std::string_view payload) {
   std::lock_guard lock(mu_);
   buffer_ += record;
   appended_ += record.size();
+  appended_now_.store(appended_, std::memory_order_release);
   tls_position = appended_;
   return appended_;
 }
@@ -164,6 +165,7 @@ Status WriteAheadLog::Sync(uint64_t position) {
   }
   PARTSTORE_RETURN_IF_ERROR(WriteOut(pending, sync_ == WalSync::kAlways));
   durable_ = end;
+  durable_now_.store(durable_, std::memory_order_release);
   return Status::Ok();
 }
 
@@ -175,6 +177,7 @@ Result<uint64_t> WriteAheadLog::Rotate() {
   pending.swap(buffer_);
   PARTSTORE_RETURN_IF_ERROR(WriteOut(pending, /*fsync=*/true));
   durable_ = appended_;
+  durable_now_.store(durable_, std::memory_order_release);
   const int old_fd = fd_;
   PARTSTORE_RETURN_IF_ERROR(OpenSegment(generation_ + 1));
   ::close(old_fd);
@@ -195,7 +198,10 @@ void WriteAheadLog::Flusher() {
           pending.swap(buffer_);
           end = appended_;
         }
-        if (WriteOut(pending, /*fsync=*/true).ok()) durable_ = std::max(durable_, end);
+        if (WriteOut(pending, /*fsync=*/true).ok()) {
+          durable_ = std::max(durable_, end);
+          durable_now_.store(durable_, std::memory_order_release);
+        }
       }
     }
     lock.lock();
@@ -204,6 +210,55 @@ void WriteAheadLog::Flusher() {
 
 WalGroup::WalGroup() { tls_group = this; }
 WalGroup::~WalGroup() { tls_group = nullptr; }
+
+namespace {
+constexpr uint8_t kTokenChange = 2;
+}  // namespace
+
+void EncodeToken(const LoggedToken& token, std::string* out) {
+  ByteWriter writer(out);
+  writer.String(token.token);
+  writer.Fixed64(token.fingerprint);
+  writer.Fixed64(static_cast<uint64_t>(token.finished_epoch_micros));
+}
+
+bool DecodeToken(std::string_view bytes, LoggedToken* token) {
+  ByteReader reader(bytes);
+  std::string_view text;
+  uint64_t finished = 0;
+  if (!reader.Bytes(&text) || !reader.Fixed64(&token->fingerprint) || !reader.Fixed64(&finished) ||
+      !reader.done()) {
+    return false;
+  }
+  token->token = std::string(text);
+  token->finished_epoch_micros = static_cast<int64_t>(finished);
+  return true;
+}
+
+void WalGroup::AddToken(const LoggedToken& token) {
+  std::string encoded;
+  EncodeToken(token, &encoded);
+  ByteWriter writer(&changes_);
+  writer.Varint(0);
+  writer.Byte(kTokenChange);
+  writer.String(encoded);
+  ++count_;
+}
+
+uint64_t AppendTokens(WriteAheadLog& log, const std::vector<LoggedToken>& tokens) {
+  if (tokens.empty()) return 0;
+  std::string payload, encoded;
+  ByteWriter writer(&payload);
+  writer.Varint(tokens.size());
+  for (const LoggedToken& token : tokens) {
+    encoded.clear();
+    EncodeToken(token, &encoded);
+    writer.Varint(0);
+    writer.Byte(kTokenChange);
+    writer.String(encoded);
+  }
+  return log.Append(WalRecord::kWrite, payload);
+}
 
 void WalGroup::Commit(WriteAheadLog& log) {
   tls_group = nullptr;

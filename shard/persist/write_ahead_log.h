@@ -48,8 +48,9 @@ enum class WalRecord : uint8_t {
   kTimeToLive = 4,            // table number, enabled (bool), attribute (string)
   kPutShardingPolicy = 5,     // table number, ShardingPolicy
   kDeleteShardingPolicy = 6,  // table number, DeleteShardingPolicyRequest's policy key
-  kWrite = 7,                 // count, then per change: table number, kind (0 put, 1 delete),
-                              // the item's encoding (a delete: its key attributes)
+  kWrite = 7,                 // count, then per change: table number, kind (0 put, 1 delete,
+                              // 2 token), the item's encoding (a delete: its key attributes; a
+                              // token: table number 0 and a LoggedToken)
   kTags = 8,                  // table number, the table's tags after the change (table_settings.h)
 };
 
@@ -70,6 +71,12 @@ class WriteAheadLog {
   Status Sync(uint64_t position);
   // The position of this thread's last Append (0: none).
   static uint64_t last_position();
+  // The position after every record appended so far, and whether everything up to `position` is
+  // written out (kAlways: and fsynced); without a lock.
+  uint64_t appended() const { return appended_now_.load(std::memory_order_acquire); }
+  bool durable_through(uint64_t position) const {
+    return durable_now_.load(std::memory_order_acquire) >= position;
+  }
 
   // Writes out and fsyncs the current segment, then starts generation + 1; returns it.
   Result<uint64_t> Rotate();
@@ -92,12 +99,14 @@ class WriteAheadLog {
 
   const std::string directory_;
   const WalSync sync_;
-  std::mutex sync_mu_;     // one writer of the file at a time
-  Status error_;           // guarded by sync_mu_: the first I/O error, for good
-  uint64_t durable_ = 0;   // guarded by sync_mu_: written (and, kAlways, fsynced) up to here
-  mutable std::mutex mu_;  // guards what follows
-  std::string buffer_;     // appended, not yet written
-  uint64_t appended_ = 0;  // the position after the last record appended
+  std::mutex sync_mu_;    // one writer of the file at a time
+  Status error_;          // guarded by sync_mu_: the first I/O error, for good
+  uint64_t durable_ = 0;  // guarded by sync_mu_: written (and, kAlways, fsynced) up to here
+  std::atomic<uint64_t> durable_now_{0};   // durable_, for durable_through
+  std::atomic<uint64_t> appended_now_{0};  // appended_, for appended()
+  mutable std::mutex mu_;                  // guards what follows
+  std::string buffer_;                     // appended, not yet written
+  uint64_t appended_ = 0;                  // the position after the last record appended
   uint64_t generation_ = 0;
   int fd_ = -1;
   std::string path_;
@@ -107,6 +116,17 @@ class WriteAheadLog {
   std::thread flusher_;
 };
 
+// The ClientRequestToken of a committed TransactWriteItems, logged in the same record as its
+// changes: a replay remembers it, so that the request repeated after a restart (as the SDKs
+// repeat one whose answer was lost) is answered, not applied a second time.
+struct LoggedToken {
+  std::string token;
+  uint64_t fingerprint = 0;           // of the request (shard/transaction.cc)
+  int64_t finished_epoch_micros = 0;  // when it finished, Unix microseconds
+};
+void EncodeToken(const LoggedToken& token, std::string* out);
+bool DecodeToken(std::string_view bytes, LoggedToken* token);
+
 // A transaction's changes, appended as one record (WalRecord::kWrite) by Commit. While one is
 // alive on a thread, that thread's item changes (AppendChange) go into it instead of the log.
 class WalGroup {
@@ -115,6 +135,8 @@ class WalGroup {
   ~WalGroup();
   WalGroup(const WalGroup&) = delete;
   WalGroup& operator=(const WalGroup&) = delete;
+  // The transaction's token, committed with its changes.
+  void AddToken(const LoggedToken& token);
   // Appends the changes gathered to `log` as one record (nothing when there are none).
   void Commit(WriteAheadLog& log);
 
@@ -129,5 +151,10 @@ class WalGroup {
 // the item with the key attributes `encoding`. Appended as its own record, or into the thread's
 // WalGroup.
 void AppendChange(WriteAheadLog& log, uint64_t table, bool erase, std::string_view encoding);
+
+// The tokens still remembered, carried into a new segment when a snapshot cuts the log (the
+// segments holding their transactions are deleted); returns the log position after the record
+// (0: none appended).
+uint64_t AppendTokens(WriteAheadLog& log, const std::vector<LoggedToken>& tokens);
 
 }  // namespace partstore::persist
