@@ -5,79 +5,34 @@
 // with UpdateItem ADD, which the store never sends again once it may have arrived; so the final
 // count lies between the acknowledged adds and those plus the ones answered kOutcomeUnknown.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
+#include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "partstore/remote_store.h"
-
-extern char** environ;
+#include "tests/testutil/serve_process.h"
 
 namespace partstore {
 namespace {
 
 using std::chrono::milliseconds;
+using testing::ServeProcess;
 
-// `partstore serve` as a child process; its first line gives the port.
-class ServeProcess {
- public:
-  ServeProcess(const std::string& data_dir, uint16_t port) {
-    int out[2];
-    EXPECT_EQ(pipe(out), 0);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&actions, out[0]);
-    const std::string port_text = std::to_string(port);
-    std::vector<std::string> args = {PARTSTORE_CLI, "serve",  "--port", port_text,
-                                     "--data-dir",  data_dir, "--wal",  "fsync=off"};
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    EXPECT_EQ(posix_spawn(&pid_, PARTSTORE_CLI, &actions, nullptr, argv.data(), environ), 0);
-    posix_spawn_file_actions_destroy(&actions);
-    close(out[1]);
-    FILE* lines = fdopen(out[0], "r");
-    char line[256] = {};
-    if (lines != nullptr && fgets(line, sizeof line, lines) != nullptr) {
-      const std::string text(line);
-      const size_t colon = text.rfind(':');
-      if (text.starts_with("partstore serve: listening on") && colon != std::string::npos) {
-        port_ = static_cast<uint16_t>(std::stoi(text.substr(colon + 1)));
-      }
-    }
-    if (lines != nullptr) fclose(lines);
-    EXPECT_NE(port_, 0) << "partstore serve did not start: " << line;
-  }
-  ~ServeProcess() { Kill(); }
-  uint16_t port() const { return port_; }
-  void Kill() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-
- private:
-  pid_t pid_ = -1;
-  uint16_t port_ = 0;
-};
+std::vector<std::string> ServeArgs(const std::string& dir) {
+  return {"--data-dir", dir, "--wal", "fsync=off"};
+}
 
 TEST(RemoteStoreRestartTest, NothingAcknowledgedIsLostNothingIsWrittenTwice) {
   const std::string dir =
       (std::filesystem::temp_directory_path() / ("partstore_restart_" + std::to_string(getpid())))
           .string();
   std::filesystem::remove_all(dir);
-  auto server = std::make_unique<ServeProcess>(dir, 0);
+  auto server = std::make_unique<ServeProcess>(ServeArgs(dir), 0);
   const uint16_t port = server->port();
   ASSERT_NE(port, 0);
 
@@ -129,7 +84,7 @@ TEST(RemoteStoreRestartTest, NothingAcknowledgedIsLostNothingIsWrittenTwice) {
   std::this_thread::sleep_for(milliseconds(300));
   server->Kill();
   std::this_thread::sleep_for(milliseconds(200));
-  server = std::make_unique<ServeProcess>(dir, port);
+  server = std::make_unique<ServeProcess>(ServeArgs(dir), port);
   ASSERT_EQ(server->port(), port);
   std::this_thread::sleep_for(milliseconds(300));
   done = true;
