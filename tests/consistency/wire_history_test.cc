@@ -1,0 +1,172 @@
+// Histories recorded over the wire while things go wrong: `partstore serve --data-dir D --wal
+// fsync=always` killed with SIGKILL and restarted on the same port, stopped with SIGTERM and
+// restarted, and every connection passing a proxy that resets some of them mid-request or
+// mid-response. Each client has its own RemoteStore, whose retries carry it through the outages.
+// The history goes on across the restarts and must check as one: nothing acknowledged lost,
+// nothing applied twice, no stale read, no transaction seen in part.
+//
+// PARTSTORE_HISTORY_SCALE=N multiplies the operations and the kills (the long run in the README).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "partstore/remote_store.h"
+#include "tests/consistency/append_checker_testutil.h"
+#include "tests/consistency/fault_proxy_testutil.h"
+#include "tests/consistency/register_checker_testutil.h"
+#include "tests/consistency/workload_testutil.h"
+#include "tests/testutil/serve_process.h"
+
+namespace partstore::consistency {
+namespace {
+
+using std::chrono::milliseconds;
+using testing::ServeProcess;
+
+int WireScale() {
+  const char* text = std::getenv("PARTSTORE_HISTORY_SCALE");
+  const long n = text != nullptr ? std::strtol(text, nullptr, 10) : 1;
+  return n > 0 ? static_cast<int>(n) : 1;
+}
+
+std::unique_ptr<RemoteStore> Connect(uint16_t port, int client) {
+  RemoteOptions options;
+  options.endpoint = "http://127.0.0.1:" + std::to_string(port);
+  options.region = "us-east-1";
+  options.credentials = AwsCredentials{"AKIDHISTORY", "secret", ""};
+  options.connect_timeout = milliseconds(500);
+  options.request_timeout = milliseconds(3000);
+  options.max_connections = 2;
+  options.seed = static_cast<uint64_t>(client + 1);
+  // Enough attempts, with enough backoff, to outlast a restart.
+  options.retry.max_attempts = 20;
+  options.retry.base_delay = milliseconds(20);
+  options.retry.max_backoff = milliseconds(300);
+  options.retry.quota = 1'000'000;
+  auto opened = RemoteStore::Open(options);
+  EXPECT_TRUE(opened.ok()) << opened.status().ToString();
+  return std::move(*opened);
+}
+
+class TempDir {
+ public:
+  explicit TempDir(const std::string& name)
+      : path_((std::filesystem::temp_directory_path() / (name + "_" + std::to_string(getpid())))
+                  .string()) {
+    std::filesystem::remove_all(path_);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+struct WireRun {
+  RecordedHistory history;
+  CheckReport registers, lists;
+};
+
+// Runs the workload through `proxy` while `faults` runs on its own thread; the clients stop
+// when it returns.
+template <typename Faults>
+WireRun RecordUnderFaults(uint16_t port, Faults faults) {
+  std::vector<std::unique_ptr<RemoteStore>> stores;
+  for (int c = 0; c < 6; ++c) stores.push_back(Connect(port, c));
+  EXPECT_TRUE(CreateWorkloadTables(*stores[0]).ok());
+  std::atomic<bool> stop{false};
+  WorkloadOptions options{.ops_per_client = 1'000'000,
+                          .store = [&](int c) -> Store& { return *stores[c]; },
+                          .attempts = [&](int c) { return stores[c]->stats().attempts; },
+                          .stop = &stop};
+  std::thread fault_thread([&] {
+    faults();
+    stop = true;
+  });
+  WireRun run;
+  run.history = RunWorkload(options);
+  fault_thread.join();
+  run.registers = CheckRegisters(run.history.registers);
+  run.lists = CheckLists(run.history.lists);
+  SaveIfFailed(run.history, run.registers, run.lists);
+  std::cout << run.history.Summary() << "\n  registers: " << run.registers.ToString()
+            << "\n  lists: " << run.lists.ToString().substr(0, 3000) << "\n";
+  return run;
+}
+
+TEST(WireHistoryTest, KillsTermsAndCutConnectionsLoseNothing) {
+  TempDir dir("partstore_history");
+  const std::vector<std::string> args = {"--data-dir", dir.path(), "--wal", "fsync=always"};
+  auto server = std::make_unique<ServeProcess>(args, 0);
+  const uint16_t port = server->port();
+  ASSERT_NE(port, 0);
+  FaultProxy proxy(port);
+  const int scale = WireScale();
+  int kills = 0, terms = 0, clean_exits = 0;
+  const WireRun run = RecordUnderFaults(proxy.port(), [&] {
+    proxy.set_cut_probability(0.3);
+    for (int round = 0; round < 2 * scale; ++round) {
+      std::this_thread::sleep_for(milliseconds(700));
+      server->Kill();
+      ++kills;
+      std::this_thread::sleep_for(milliseconds(100));
+      server = std::make_unique<ServeProcess>(args, port);
+      if (round % 2 == 1) {
+        std::this_thread::sleep_for(milliseconds(500));
+        clean_exits += server->Terminate() == 0;
+        ++terms;
+        server = std::make_unique<ServeProcess>(args, port);
+      }
+    }
+    std::this_thread::sleep_for(milliseconds(700));
+  });
+  std::cout << kills << " kills, " << terms << " stops, " << proxy.connections() << " connections, "
+            << proxy.cuts() << " cut\n";
+  EXPECT_EQ(kills, 2 * scale);
+  EXPECT_EQ(clean_exits, terms);
+  EXPECT_GT(proxy.cuts(), 0u);
+  EXPECT_GT(run.history.operations, 300u);
+  EXPECT_TRUE(run.registers.ok()) << run.registers.ToString();
+  EXPECT_TRUE(run.lists.ok()) << run.lists.ToString();
+}
+
+// `serve --memory-limit` in reject mode: refused writes are refused whole, over the wire too.
+TEST(WireHistoryTest, AtTheMemoryLimitRefusedWritesAreRefusedWhole) {
+  ServeProcess server({"--memory-limit", "1MiB", "--memory-policy", "reject"}, 0);
+  ASSERT_NE(server.port(), 0);
+  auto filler = Connect(server.port(), 99);
+  ASSERT_TRUE(
+      filler->CreateTable(SimpleTable("Filler", KeySchema{{"PK", KeyType::kString}, {}})).ok());
+  // Up to the limit, then a little room for the workload to use up.
+  int filled = 0;
+  for (;; ++filled) {
+    auto put = filler->PutItem({.table_name = "Filler",
+                                .item = {{"PK", Value("f" + std::to_string(filled))},
+                                         {"pad", Value(std::string(200, 'x'))}}});
+    if (!put.ok()) {
+      ASSERT_EQ(put.status().code(), Code::kMemoryLimitExceeded) << put.status().ToString();
+      break;
+    }
+  }
+  for (int i = 0; i < 60; ++i) {
+    ASSERT_TRUE(
+        filler
+            ->DeleteItem({.table_name = "Filler", .key = {{"PK", Value("f" + std::to_string(i))}}})
+            .ok());
+  }
+  const WireRun run = RecordUnderFaults(
+      server.port(), [] { std::this_thread::sleep_for(milliseconds(2000 * WireScale())); });
+  EXPECT_GT(run.history.refusals.count("MemoryLimitExceeded"), 0u)
+      << "the limit was never reached: " << run.history.Summary();
+  EXPECT_TRUE(run.registers.ok()) << run.registers.ToString();
+  EXPECT_TRUE(run.lists.ok()) << run.lists.ToString();
+}
+
+}  // namespace
+}  // namespace partstore::consistency
