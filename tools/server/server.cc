@@ -49,6 +49,11 @@ constexpr size_t kReadBytes = 4096;
 constexpr size_t kMaxReadBytes = 1 << 20;
 // A buffer grown past this by a large request is given back once the request is answered.
 constexpr size_t kKeptBufferBytes = 64 * 1024;
+// After a refusal, what the client still sends (the rest of an oversized body) is read and
+// dropped up to this many bytes (then the connection is closed, and reset if more is coming).
+constexpr size_t kMaxDrainBytes = 64 << 20;
+// What a worker reads dropped bytes into (one buffer for all its draining connections).
+constexpr size_t kDrainReadBytes = 64 * 1024;
 
 int ThreadCount(const ServerOptions& options) {
   return options.threads > 0 ? options.threads
@@ -100,11 +105,11 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // Registers with the worker and waits for the first request.
   void Start();
 
-  // Graceful close (Stop): an idle connection is closed now; one handling a request closes after
-  // sending the response.
+  // Graceful close (Stop): an idle connection is closed now, as is one draining a refused
+  // request; one handling a request closes after sending the response.
   void Shutdown() {
     closing_ = true;
-    if (!busy_) Close();
+    if (!busy_ || draining_) Close();
   }
 
   Clock::time_point deadline() const { return deadline_; }
@@ -183,10 +188,13 @@ class Connection : public std::enable_shared_from_this<Connection>,
     Send(std::move(reply), request.version(), keep_alive);
   }
 
-  // The parser refused the bytes: answered once, then the connection is closed (the rest of an
-  // oversized body is not read; after malformed HTTP the stream position is unknown).
+  // The parser refused the bytes: answered once (a body over the limit as soon as the header's
+  // Content-Length says so, before the body is read), then the connection is drained and closed
+  // (Drain): the rest of the request is never parsed (after malformed HTTP the stream position is
+  // unknown).
   void Refuse(beast::error_code ec) {
     busy_ = true;
+    refused_ = true;
     if (ec == http::error::body_limit) {
       // DynamoDB's request limit.
       return Send(
@@ -217,10 +225,33 @@ class Connection : public std::enable_shared_from_this<Connection>,
     const std::array<net::const_buffer, 2> buffers = {net::buffer(head_), net::buffer(body_)};
     net::async_write(socket_, buffers, [self = shared_from_this()](beast::error_code ec, size_t) {
       if (self->closed_) return;
-      if (ec || !self->keep_alive_) return self->Close();
+      if (ec) return self->Close();
+      if (self->refused_) return self->Drain();
+      if (!self->keep_alive_) return self->Close();
       self->NextRequest();
     });
   }
+
+  // After a refusal's answer: the client may still be sending the request (an SDK, curl or
+  // Python's http.client sends the whole body before it reads the answer). Closing the socket
+  // with unread bytes in it would send a reset, and the client would see a broken pipe or a
+  // reset instead of the answer (which a reset may also discard from its receive buffer; RFC 9112
+  // section 9.6). So the answer is followed by the end of the stream (the write side is shut:
+  // Connection: close said so), and what still arrives is read and dropped until the client
+  // closes, kMaxDrainBytes have come, or the request timeout passes (the sweep closes it then).
+  // Dropped bytes go to one buffer of the worker's: a draining connection holds no buffer.
+  void Drain() {
+    draining_ = true;
+    buffer_.clear();
+    buffer_.shrink_to_fit();
+    parser_.reset();
+    beast::error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    deadline_ = Clock::now() + server_.options.request_timeout;
+    DrainSome();
+  }
+
+  void DrainSome();
 
   Socket socket_;
   Worker& worker_;
@@ -235,6 +266,9 @@ class Connection : public std::enable_shared_from_this<Connection>,
   bool closing_ = false;  // Stop: close after the request in progress
   bool closed_ = false;
   bool keep_alive_ = true;
+  bool refused_ = false;   // the answer being written refuses the request: Drain after it
+  bool draining_ = false;  // Drain: reading what the client still sends, to drop it
+  size_t drained_ = 0;     // bytes dropped so far
 };
 
 // One thread's share: its io_context (concurrency hint 1: run by this thread only, so a
@@ -254,7 +288,21 @@ struct Worker {
   std::optional<net::executor_work_guard<Executor>> guard;  // keeps run() going until Stop
   boost::intrusive::list<Connection> connections;
   bool stopping = false;
+  // Where draining connections (Connection::Drain) read the bytes they drop. Shared: every read
+  // into it happens on this worker's thread, and nothing reads what it holds.
+  std::unique_ptr<char[]> discard{new char[kDrainReadBytes]};
 };
+
+void Connection::DrainSome() {
+  socket_.async_read_some(net::buffer(worker_.discard.get(), kDrainReadBytes),
+                          [self = shared_from_this()](beast::error_code ec, size_t n) {
+                            if (self->closed_) return;
+                            self->drained_ += n;
+                            // End of stream (the client is done), an error, or enough dropped.
+                            if (ec || self->drained_ >= kMaxDrainBytes) return self->Close();
+                            self->DrainSome();
+                          });
+}
 
 void Connection::Start() {
   if (server_.stopping.load()) return Close();
