@@ -167,6 +167,11 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
     return opened.status().code() == Code::kValidation && options.data_dir.empty() ? 2 : 1;
   }
   Database& db = **opened;
+  // A damaged last record of the log, dropped by Open (partstore/persistence.h): said, so that
+  // disk damage is seen (and counted in /metrics: partstore_wal_records_dropped_total).
+  for (const std::string& drop : db.DescribePersistence().wal_drops) {
+    err << "partstore serve: warning: write-ahead log " << drop << std::endl;
+  }
   if (!options.data_dir.empty()) {
     const DescribeMemoryResult memory = db.DescribeMemory();
     err << "partstore serve: data in " << options.data_dir << " (" << memory.tables.size()
