@@ -241,6 +241,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // closes, kMaxDrainBytes have come, or the request timeout passes (the sweep closes it then).
   // Dropped bytes go to one buffer of the worker's: a draining connection holds no buffer.
   void Drain() {
+    if (closing_) return Close();  // Stop came while the answer was being written
     draining_ = true;
     buffer_.clear();
     buffer_.shrink_to_fit();
