@@ -17,6 +17,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/buffers_range.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
@@ -43,10 +44,12 @@ using Socket = net::basic_stream_socket<tcp, Executor>;
 using Timer = net::basic_waitable_timer<Clock, net::wait_traits<Clock>, Executor>;
 
 // What a connection asks the socket for at a time: enough for any request an SDK sends in one
-// read, small enough that 10,000 idle connections hold 40 MB. A body known to be larger is read
-// in pieces up to kMaxReadBytes.
+// read, small enough that 10,000 idle connections hold 40 MB. A larger body is read in pieces
+// that double, from kReadBytes up to kMaxReadBytes, each time a read fills the piece asked for
+// (the bytes are coming fast): each piece is copied into the body as it comes, so a connection's
+// read buffer is about the largest piece its client has filled, never more than kMaxReadBytes.
 constexpr size_t kReadBytes = 4096;
-constexpr size_t kMaxReadBytes = 1 << 20;
+constexpr size_t kMaxReadBytes = 64 * 1024;
 // A buffer grown past this by a large request is given back once the request is answered.
 constexpr size_t kKeptBufferBytes = 64 * 1024;
 // After a refusal, what the client still sends (the rest of an oversized body) is read and
@@ -54,6 +57,46 @@ constexpr size_t kKeptBufferBytes = 64 * 1024;
 constexpr size_t kMaxDrainBytes = 64 << 20;
 // What a worker reads dropped bytes into (one buffer for all its draining connections).
 constexpr size_t kDrainReadBytes = 64 * 1024;
+
+// A request's body as it arrives: Beast's string_body, except that the Content-Length is not
+// reserved up front (string_body reserves all of it when the header arrives: 16 MB for a client
+// that announces 16 MB and sends nothing, and with transparent huge pages, which the program asks
+// its allocator for, a reservation touched at all is backed 2 MB at a time). Up to kReadBytes is
+// reserved (all of a typical request); past it the string grows geometrically as the bytes come,
+// so a connection holds at most about twice what its client has sent.
+struct ArrivingBody {
+  using value_type = std::string;
+
+  class reader {
+   public:
+    template <bool isRequest, class Fields>
+    reader(http::header<isRequest, Fields>&, value_type& body) : body_(body) {}
+
+    void init(const boost::optional<uint64_t>& length, beast::error_code& ec) {
+      ec = {};
+      if (length) body_.reserve(static_cast<size_t>(std::min<uint64_t>(*length, kReadBytes)));
+    }
+
+    template <class ConstBufferSequence>
+    size_t put(const ConstBufferSequence& buffers, beast::error_code& ec) {
+      ec = {};
+      const size_t extra = beast::buffer_bytes(buffers);
+      if (extra > body_.max_size() - body_.size()) {
+        ec = http::error::buffer_overflow;
+        return 0;
+      }
+      for (const net::const_buffer piece : beast::buffers_range_ref(buffers)) {
+        body_.append(static_cast<const char*>(piece.data()), piece.size());
+      }
+      return extra;
+    }
+
+    void finish(beast::error_code& ec) { ec = {}; }
+
+   private:
+    value_type& body_;
+  };
+};
 
 int ThreadCount(const ServerOptions& options) {
   return options.threads > 0 ? options.threads
@@ -124,6 +167,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
     busy_ = false;
     parser_.emplace();
     header_bytes_ = 0;
+    read_bytes_ = kReadBytes;
     parser_->body_limit(server_.options.max_body_bytes);
     if (buffer_.size() == 0 && buffer_.capacity() > kKeptBufferBytes) buffer_.shrink_to_fit();
     deadline_ = Clock::now() + server_.options.idle_timeout;
@@ -163,22 +207,26 @@ class Connection : public std::enable_shared_from_this<Connection>,
   void Read() {
     size_t want = kReadBytes;
     if (parser_->is_header_done()) {
+      want = read_bytes_;
       if (auto remaining = parser_->content_length_remaining()) {
-        want = std::clamp<size_t>(*remaining, kReadBytes, kMaxReadBytes);
+        want = std::clamp<size_t>(*remaining, kReadBytes, read_bytes_);
       }
     }
     socket_.async_read_some(buffer_.prepare(want),
-                            [self = shared_from_this()](beast::error_code ec, size_t n) {
+                            [self = shared_from_this(), want](beast::error_code ec, size_t n) {
                               if (self->closed_) return;
                               // End of stream, reset or a partial request: nothing to answer.
                               if (ec) return self->Close();
+                              if (n == want && self->read_bytes_ < kMaxReadBytes)
+                                self->read_bytes_ *= 2;
                               self->buffer_.commit(n);
                               self->Parse();
                             });
   }
 
   void OnRequest() {
-    HttpRequest request = parser_->release();
+    http::request<ArrivingBody> parsed = parser_->release();
+    HttpRequest request(std::move(parsed.base()), std::move(parsed.body()));
     const bool keep_alive = request.keep_alive() && !closing_;
     Reply reply = Answer(server_.backend, request,
                          {.max_body_bytes = server_.options.max_body_bytes,
@@ -258,9 +306,10 @@ class Connection : public std::enable_shared_from_this<Connection>,
   Worker& worker_;
   Server::Impl& server_;
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
-  size_t header_bytes_ = 0;  // of the request's header block, parsed so far
-  std::string head_;         // the answer being written
+  std::optional<http::request_parser<ArrivingBody>> parser_;
+  size_t header_bytes_ = 0;         // of the request's header block, parsed so far
+  size_t read_bytes_ = kReadBytes;  // the piece of a body asked for next (Read)
+  std::string head_;                // the answer being written
   std::string body_;
   Clock::time_point deadline_;
   bool busy_ = false;     // a request's header has arrived and it is not answered yet
