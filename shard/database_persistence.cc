@@ -37,7 +37,9 @@ class Replay {
   Replay(Database& db, DatabaseState& state, std::map<uint64_t, std::shared_ptr<Table>>* tables)
       : db_(db), state_(state), tables_(*tables) {}
 
-  // `last`: the newest segment, whose torn last record (a crash mid-append) is cut off.
+  // `last`: the newest segment, whose torn last record (a crash mid-append, or damage to the end
+  // of the file) is cut off, and recorded in the state's persistence stats: the file, the offset,
+  // the bytes and why (the program says it: `partstore serve` on standard error and in /metrics).
   Status Segment(const std::string& path, bool last) {
     Result<std::unique_ptr<BlockFileReader>> opened =
         BlockFileReader::Open(path, persist::kWalMagic, persist::kWalVersion);
@@ -55,7 +57,16 @@ class Replay {
       Result<BlockFileReader::Block> block = file.Next();
       if (!block.ok()) {
         if (last && file.torn() && block.error().code() == Code::kValidation) {
+          std::error_code error;
+          const uintmax_t size = std::filesystem::file_size(path, error);
+          const uint64_t dropped = error || size < start ? 0 : size - start;
           std::filesystem::resize_file(path, start);  // (the log goes on after it)
+          PersistenceStats& stats = state_.persistence_stats_;
+          ++stats.wal_records_dropped;
+          stats.wal_bytes_dropped += dropped;
+          stats.wal_drops.push_back(path + ": dropped the last record (" + std::to_string(dropped) +
+                                    " bytes at offset " + std::to_string(start) +
+                                    "): " + file.failure());
           return Status::Ok();
         }
         return block.error();
@@ -235,3 +246,9 @@ Status DatabaseState::OpenDataDirectory(Database& db) {
 }
 
 }  // namespace partstore::internal
+
+namespace partstore {
+
+PersistenceStats Database::DescribePersistence() const { return state_->persistence_stats_; }
+
+}  // namespace partstore

@@ -98,6 +98,7 @@ struct DatabaseState {
   std::unique_ptr<persist::WriteAheadLog> wal_;
   std::atomic<uint64_t> next_table_number_{1};
   std::shared_mutex control_mu_;
+  PersistenceStats persistence_stats_;  // written by OpenDataDirectory only
   // Open's part: loads the data directory's snapshot, replays the log after it, starts the log
   // (persistence.wal) and takes a snapshot that truncates the replayed log.
   Status OpenDataDirectory(Database& db);

@@ -161,6 +161,10 @@ class Database final : public Store {
   // evicted and expired (tables by name).
   DescribeMemoryResult DescribeMemory() const;
 
+  // Persistence (partstore/persistence.h): what Open found in the data directory (a damaged last
+  // log record it dropped). Thread-safe (constant after Open).
+  PersistenceStats DescribePersistence() const;
+
   // ---- Snapshots (snapshot.h) ----
   // SaveSnapshot: every table at one point in time, written to `path` (replaced whole, or left as
   // it was on an error: InternalServerError naming the file and the system's reason).

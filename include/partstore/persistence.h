@@ -22,14 +22,18 @@
 //                 last snapshot.
 // A change is logged after it is applied in memory and before it is acknowledged, so a change
 // that was never acknowledged may also be there after a restart (as with any database). A
-// transaction is logged as one record: a replay applies all of it or none. A torn record at the
-// end of the log (the process stopped while writing it) is dropped; damage anywhere else stops
-// Open with an error naming the file and offset.
+// transaction is logged as one record: a replay applies all of it or none. A damaged last record
+// of the newest log segment (cut short, or failing its checksum: what a process stopped while
+// writing it leaves, or disk damage) is dropped, and said: Database::DescribePersistence names the
+// file, the offset, the bytes dropped and why (`partstore serve` prints it on standard error and
+// counts it in /metrics as partstore_wal_records_dropped_total). Damage anywhere else stops Open
+// with an error naming the file and offset.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace partstore {
 
@@ -40,6 +44,19 @@ struct PersistenceOptions {
   std::string data_dir;
   // The write-ahead log and how it syncs; absent: no log (snapshots only). Needs data_dir.
   std::optional<WalSync> wal;
+};
+
+// What Open found in the data directory (Database::DescribePersistence). Set by Open, constant
+// after it.
+struct PersistenceStats {
+  // Damaged last records of the write-ahead log that Open dropped (at most one per Open: only the
+  // newest segment's last record may be dropped), and their bytes.
+  uint64_t wal_records_dropped = 0;
+  uint64_t wal_bytes_dropped = 0;
+  // One line per record dropped: "<segment file>: dropped the last record (<n> bytes at offset
+  // <offset>): <why>", e.g. "data/wal.000002: dropped the last record (61 bytes at offset 4130):
+  // checksum mismatch (the block is damaged)".
+  std::vector<std::string> wal_drops;
 };
 
 }  // namespace partstore

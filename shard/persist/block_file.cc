@@ -164,11 +164,16 @@ Status BlockFileReader::ReadHeader(std::string_view magic, uint32_t max_version)
 
 Result<BlockFileReader::Block> BlockFileReader::Next() {
   const uint64_t start = offset_;
+  failure_.clear();
+  auto damaged = [&](std::string what) -> Status {
+    failure_ = std::move(what);
+    return Corrupt(start, failure_);
+  };
   auto read_failed = [&](std::string_view what) -> Status {
     if (std::ferror(file_))
       return Status(Code::kInternal, SystemError(name_, "cannot read", errno));
     torn_ = true;
-    return Corrupt(start, std::string("truncated block (") + std::string(what) + ")");
+    return damaged(std::string("truncated block (") + std::string(what) + ")");
   };
   char frame[5];
   if (!ReadExactly(frame, sizeof frame)) return read_failed("its header is cut short");
@@ -179,8 +184,8 @@ Result<BlockFileReader::Block> BlockFileReader::Next() {
   header.Fixed32(&length);
   block.offset = start;
   if (length > kMaxBlockPayload) {
-    return Corrupt(start, "block length " + std::to_string(length) + " over the limit of " +
-                              std::to_string(kMaxBlockPayload));
+    return damaged("block length " + std::to_string(length) + " over the limit of " +
+                   std::to_string(kMaxBlockPayload));
   }
   buffer_.resize(length + 8);
   if (!ReadExactly(buffer_.data(), buffer_.size())) return read_failed("its payload is cut short");
@@ -189,7 +194,7 @@ Result<BlockFileReader::Block> BlockFileReader::Next() {
   ByteReader(std::string_view(buffer_).substr(length)).Fixed64(&checksum);
   if (checksum != BlockChecksum(block.kind, length, block.payload)) {
     torn_ = AtEnd();
-    return Corrupt(start, "checksum mismatch (the block is damaged)");
+    return damaged("checksum mismatch (the block is damaged)");
   }
   return block;
 }

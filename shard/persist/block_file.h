@@ -96,6 +96,9 @@ class BlockFileReader {
   // After Next failed: whether the failure is a torn last block (cut short, or a checksum
   // mismatch of a block that ends where the file does): what a crash mid-append leaves.
   bool torn() const { return torn_; }
+  // After Next failed for the block's content: what is wrong with it, without the file and offset
+  // (e.g. "checksum mismatch (the block is damaged)"); empty after a read error.
+  const std::string& failure() const { return failure_; }
   // kValidation: "<file>: <what> at offset <offset>".
   Status Corrupt(uint64_t offset, std::string_view what) const;
   const std::string& name() const { return name_; }
@@ -110,6 +113,7 @@ class BlockFileReader {
   uint32_t version_ = 0;
   uint64_t offset_ = 0;
   bool torn_ = false;
+  std::string failure_;
   std::string buffer_;
 };
 

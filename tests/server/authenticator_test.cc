@@ -1,7 +1,7 @@
 // Authentication (tools/server/authenticator.h): the access-key file, and each of DynamoDB's
-// answers to a request that is unsigned, incompletely signed, out of date, signed by an unknown
-// key or with a wrong signature. Requests are signed with SigV4Authorization, which
-// sigv4_test.cc checks against AWS's and botocore's vectors.
+// answers to a request that is unsigned, incompletely signed, out of date, scoped to another
+// region or service, signed by an unknown key or with a wrong signature. Requests are signed with
+// SigV4Authorization, which sigv4_test.cc checks against AWS's and botocore's vectors.
 #include "tools/server/authenticator.h"
 
 #include <gtest/gtest.h>
@@ -33,9 +33,11 @@ constexpr std::string_view kKeyFile =
 
 AccessKeys Keys() { return AccessKeys::Parse(kKeyFile).value(); }
 
-// A DynamoDB PutItem as an SDK signs it.
+// A DynamoDB PutItem as an SDK signs it (for `region` and `service`: what the credential scope
+// names).
 HttpRequest Signed(std::string_view key_id, std::string_view secret, std::string_view amz_date,
-                   std::string body = R"({"TableName":"Tab"})") {
+                   std::string body = R"({"TableName":"Tab"})",
+                   std::string_view region = "us-east-1", std::string_view service = "dynamodb") {
   HttpRequest request(http::verb::post, "/", 11);
   request.set(http::field::host, "localhost:8000");
   request.set(http::field::content_type, "application/x-amz-json-1.0");
@@ -54,8 +56,8 @@ HttpRequest Signed(std::string_view key_id, std::string_view secret, std::string
   to_sign.headers = headers;
   to_sign.body = request.body();
   request.set(http::field::authorization,
-              SigV4Authorization(to_sign, {std::string(key_id), std::string(secret), ""},
-                                 "us-east-1", "dynamodb", amz_date));
+              SigV4Authorization(to_sign, {std::string(key_id), std::string(secret), ""}, region,
+                                 service, amz_date));
   return request;
 }
 
@@ -63,8 +65,9 @@ HttpRequest Good() {
   return Signed("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", kNowAmz);
 }
 
-std::string Outcome(const HttpRequest& request, int64_t now = kNow) {
-  const std::optional<AuthFailure> failure = Authenticate(request, Keys(), now);
+std::string Outcome(const HttpRequest& request, int64_t now = kNow,
+                    std::string_view region = "us-east-1") {
+  const std::optional<AuthFailure> failure = Authenticate(request, Keys(), region, now);
   if (!failure) return "accepted";
   return std::string(failure->type) + ": " + failure->message;
 }
@@ -170,6 +173,50 @@ TEST(Authenticate, UnknownKeysAndWrongSignatures) {
             "'aws4_request', not 'dynamodb'.");
 }
 
+TEST(Authenticate, TheScopeMustNameTheServersRegionAndDynamoDb) {
+  constexpr std::string_view kSecret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY";
+  const std::string body = R"({"TableName":"Tab"})";
+  // A valid signature, but for another region: DynamoDB's text, with its trailing blank.
+  EXPECT_EQ(Outcome(Signed("AKIDEXAMPLE", kSecret, kNowAmz, body, "eu-west-1")),
+            "InvalidSignatureException: Credential should be scoped to a valid region. ");
+  // The same request is fine for a server of that region, and the default one is not.
+  EXPECT_EQ(Outcome(Signed("AKIDEXAMPLE", kSecret, kNowAmz, body, "eu-west-1"), kNow, "eu-west-1"),
+            "accepted");
+  EXPECT_EQ(Outcome(Good(), kNow, "eu-west-1"),
+            "InvalidSignatureException: Credential should be scoped to a valid region. ");
+  // Another service; both wrong: both sentences, region first.
+  EXPECT_EQ(Outcome(Signed("AKIDEXAMPLE", kSecret, kNowAmz, body, "us-east-1", "s3")),
+            "InvalidSignatureException: Credential should be scoped to correct service: "
+            "'dynamodb'. ");
+  EXPECT_EQ(Outcome(Signed("AKIDEXAMPLE", kSecret, kNowAmz, body, "us-west-2", "s3")),
+            "InvalidSignatureException: Credential should be scoped to a valid region. "
+            "Credential should be scoped to correct service: 'dynamodb'. ");
+  // Region names are compared exactly (case included), and the scope is checked before the key:
+  // an unknown key with a wrong scope is told about the scope.
+  EXPECT_EQ(Outcome(Signed("AKIDEXAMPLE", kSecret, kNowAmz, body, "US-EAST-1")),
+            "InvalidSignatureException: Credential should be scoped to a valid region. ");
+  EXPECT_EQ(Outcome(Signed("AKIDNOBODY", "whatever", kNowAmz, body, "eu-west-1")),
+            "InvalidSignatureException: Credential should be scoped to a valid region. ");
+  // DynamoDB Streams' clients sign with the service name "dynamodb" too (botocore's
+  // dynamodbstreams model: signingName "dynamodb"): a GetRecords signed so is accepted.
+  HttpRequest streams = Good();
+  streams.set("X-Amz-Target", "DynamoDBStreams_20120810.GetRecords");
+  const std::string content_type = "application/x-amz-json-1.0";
+  const std::string host = "localhost:8000";
+  const std::string target = "DynamoDBStreams_20120810.GetRecords";
+  const SigV4Header headers[] = {{"content-type", content_type},
+                                 {"host", host},
+                                 {"x-amz-date", kNowAmz},
+                                 {"x-amz-target", target}};
+  SigV4Request to_sign;
+  to_sign.headers = headers;
+  to_sign.body = streams.body();
+  streams.set(http::field::authorization,
+              SigV4Authorization(to_sign, {"AKIDEXAMPLE", std::string(kSecret), ""}, "us-east-1",
+                                 "dynamodb", kNowAmz));
+  EXPECT_EQ(Outcome(streams), "accepted");
+}
+
 TEST(Authenticate, ThroughTheHandler) {
   Database db;
   const AccessKeys keys = Keys();
@@ -195,6 +242,15 @@ TEST(Authenticate, ThroughTheHandler) {
   compressed.set(http::field::content_encoding, "gzip");
   answered = HandleRequest(db, compressed, options);
   EXPECT_NE(answered.body().find("Value null at 'item'"), std::string::npos) << answered.body();
+  // The region is the backend's: a database of eu-west-1 refuses a us-east-1 signature.
+  DatabaseOptions european_options;
+  european_options.region = "eu-west-1";
+  Database european(european_options);
+  HttpResponse wrong_region = HandleRequest(european, Good(), options);
+  EXPECT_EQ(wrong_region.result(), http::status::bad_request);
+  EXPECT_EQ(wrong_region.body(),
+            R"({"__type":"com.amazon.coral.service#InvalidSignatureException",)"
+            R"("message":"Credential should be scoped to a valid region. "})");
   // Without keys, anything goes (the default).
   EXPECT_NE(HandleRequest(db, unsigned_request).body().find("Value null at 'item'"),
             std::string::npos);

@@ -1,12 +1,14 @@
 // ServerMetrics (tools/server/server_metrics.h): the Prometheus text of requests, errors, the
-// duration histogram, connections and tables (with capacity simulation, their throttles), and
-// GET /metrics through HandleRequest.
+// duration histogram, connections and tables (with capacity simulation, their throttles), dropped
+// write-ahead log records, and GET /metrics through HandleRequest.
 #include "tools/server/server_metrics.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -58,6 +60,39 @@ TEST(ServerMetrics, RequestsErrorsAndTheHistogram) {
       << text;
   EXPECT_TRUE(Has(text, "partstore_connections 1"));
   EXPECT_TRUE(Has(text, "partstore_connections_accepted_total 2"));
+}
+
+// A damaged last record of the write-ahead log, dropped when the data directory is opened, is
+// counted (partstore_wal_records_dropped_total); 0 without one, and without a data directory.
+TEST(ServerMetrics, DroppedLogRecords) {
+  Database plain;
+  EXPECT_TRUE(Has(ServerMetrics().Render(&plain), "partstore_wal_records_dropped_total 0"));
+  const std::string dir = std::string(::testing::TempDir()) + "partstore_metrics_" +
+                          std::to_string(::getpid()) + "_wal";
+  std::filesystem::remove_all(dir);
+  DatabaseOptions options;
+  options.persistence = {.data_dir = dir, .wal = WalSync::kOff};
+  std::string segment;
+  {
+    auto db = Database::Open(options);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    KeySchema key;
+    key.partition = {"PK", KeyType::kString};
+    ASSERT_TRUE((*db)->CreateTable(SimpleTable("Tab", key)).ok());
+    ASSERT_TRUE((*db)->PutItem({.table_name = "Tab", .item = {{"PK", "a"}}}).ok());
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.path().filename().string().starts_with("wal.")) segment = entry.path().string();
+    }
+  }
+  ASSERT_FALSE(segment.empty());
+  std::filesystem::resize_file(segment, std::filesystem::file_size(segment) - 3);
+  auto reopened = Database::Open(options);
+  ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
+  const std::string text = ServerMetrics().Render(reopened->get());
+  EXPECT_TRUE(Has(text, "# TYPE partstore_wal_records_dropped_total counter")) << text;
+  EXPECT_TRUE(Has(text, "partstore_wal_records_dropped_total 1")) << text;
+  reopened->reset();
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ServerMetrics, TablesAndTheirThrottles) {

@@ -78,9 +78,8 @@ TEST_F(ServerConcurrentTest, PipelinedRequestsAreAnsweredInOrder) {
   auto unknown = client.Read();
   ASSERT_TRUE(unknown);
   EXPECT_EQ(unknown->result(), http::status::bad_request);
-  EXPECT_EQ(unknown->body(),
-            R"({"__type":"com.amazon.coral.service#UnknownOperationException",)"
-            R"("message":"Unknown operation exception: NoSuchOperation"})");
+  EXPECT_EQ(unknown->body(), R"({"__type":"com.amazon.coral.service#UnknownOperationException",)"
+                             R"("message":"Unknown operation exception: NoSuchOperation"})");
   EXPECT_TRUE(unknown->keep_alive());  // an error answer keeps the connection
   auto list = client.Read();
   ASSERT_TRUE(list);
@@ -222,6 +221,97 @@ TEST_F(ServerConcurrentTest, BodyOverTheLimitGets413ThenClose) {
   }
   EXPECT_EQ(StoredCount(), 1);
   ExpectServes(server->port());
+}
+
+// A request header announcing 21 MB to a server of 1 MB: the 413 comes before the body.
+std::string OversizedHeader() {
+  std::string request = RawRequest("PutItem", "");
+  request.replace(request.find("Content-Length: 0"), 17,
+                  "Content-Length: " + std::to_string(21 << 20));
+  return request;
+}
+
+// The connections the server holds open now, as GET /metrics reports them (this one included).
+int OpenConnections(uint16_t port) {
+  Client client(port);
+  auto response = client.Call("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+  if (!response) return -1;
+  const std::string_view body = response->body();
+  constexpr std::string_view kGauge = "\npartstore_connections ";
+  const size_t at = body.find(kGauge);
+  if (at == std::string_view::npos) return -1;
+  return std::atoi(body.data() + at + kGauge.size());
+}
+
+// What an ordinary HTTP client does with an oversized body (curl, Python's http.client, the
+// SDKs): sends it whole, then reads the answer. It must read the 413, not a broken pipe or a
+// reset: the server answers as soon as the header says too much, ends its side of the stream,
+// and drops what still arrives instead of closing on unread bytes (which resets the connection).
+TEST_F(ServerConcurrentTest, AClientSendingAnOversizedBodyWholeReadsThe413) {
+  ServerOptions options = TestOptions();
+  options.max_body_bytes = 1 << 20;
+  options.request_timeout = 3s;
+  auto server = StartServer(options);
+  {  // Header and body in one write of 21 MB, read only after it.
+    Client client(server->port());
+    ASSERT_TRUE(client.connected());
+    std::string request = OversizedHeader();
+    request.append(21 << 20, ' ');
+    const auto start = Clock::now();
+    ASSERT_TRUE(client.Write(request)) << "the server reset the connection mid-body";
+    auto response = client.Read();
+    ASSERT_TRUE(response) << client.error().message();
+    EXPECT_EQ(response->result(), http::status::payload_too_large);
+    EXPECT_EQ(response->body(), R"({"__type":"com.amazon.coral.validate#ValidationException",)"
+                                R"("message":"Request size exceeded 1048576 bytes"})");
+    EXPECT_FALSE(response->keep_alive());
+    EXPECT_TRUE(client.ClosedWithin(1000ms));
+    EXPECT_LT(Since(start), 2000ms);
+  }
+  {  // The 413 is there before the body is sent; a client that sends the body anyway is not
+     // reset either.
+    Client client(server->port());
+    ASSERT_TRUE(client.Write(OversizedHeader()));
+    auto response = client.Read(1000ms);
+    ASSERT_TRUE(response) << client.error().message();
+    EXPECT_EQ(response->result(), http::status::payload_too_large);
+    EXPECT_EQ(Header(*response, "Connection"), "close");
+    EXPECT_TRUE(client.ClosedWithin(1000ms));  // the server's side ended after the answer
+    for (int i = 0; i < 21; ++i) {
+      ASSERT_TRUE(client.Write(std::string(1 << 20, ' '))) << "reset after " << i << " MB";
+    }
+  }
+  EXPECT_EQ(StoredCount(), 0);
+  ExpectServes(server->port());
+}
+
+// The drain is bounded: a client that neither sends the body nor closes is closed at the request
+// timeout, and Stop does not wait for a draining connection.
+TEST_F(ServerConcurrentTest, ADrainingConnectionIsClosedAtTheRequestTimeoutAndByStop) {
+  ServerOptions options = TestOptions();
+  options.max_body_bytes = 1 << 20;
+  auto server = StartServer(options);  // request timeout 1 s
+  Client silent(server->port());
+  ASSERT_TRUE(silent.Write(OversizedHeader()));
+  auto response = silent.Read(1000ms);
+  ASSERT_TRUE(response) << silent.error().message();
+  EXPECT_EQ(response->result(), http::status::payload_too_large);
+  EXPECT_EQ(OpenConnections(server->port()), 2);  // the silent one is drained
+  // (Each look is a connection of its own, which the server may not have seen closed yet at the
+  // next look: the count goes down to 1 once, when the silent one is closed.)
+  const auto start = Clock::now();
+  int open = 2;
+  while (open != 1 && Since(start) < 3000ms) {
+    std::this_thread::sleep_for(50ms);
+    open = OpenConnections(server->port());
+  }
+  EXPECT_EQ(open, 1);
+  EXPECT_GE(Since(start), 500ms);
+
+  Client draining(server->port());
+  ASSERT_TRUE(draining.Write(OversizedHeader()));
+  ASSERT_TRUE(draining.Read(1000ms));
+  EXPECT_LT(server->Stop(), 500ms);
 }
 
 TEST_F(ServerConcurrentTest, HugeHeadersGet431ThenClose) {

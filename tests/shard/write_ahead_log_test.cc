@@ -1,5 +1,6 @@
 // The write-ahead log (partstore/persistence.h): every change and control-plane step replayed from
-// the log after a close without a snapshot, in each sync mode; a torn last record dropped; damage
+// the log after a close without a snapshot, in each sync mode; a torn last record dropped (and
+// reported: file, offset, bytes, why); damage
 // elsewhere refused; a transaction all or nothing; CreateSnapshot truncating the log; concurrent
 // writers whose every acknowledged write comes back.
 #include "shard/persist/write_ahead_log.h"
@@ -207,6 +208,68 @@ TEST(WriteAheadLogTest, ATornLastRecordIsDroppedAndTheLogGoesOn) {
   db.reset();
   db = OpenDir(dir, WalSync::kAlways);
   EXPECT_EQ(testing::SortedItems(*db, "Orders").size(), 11u);
+}
+
+// A damaged last record is not dropped without a word: Open reports it (DescribePersistence: the
+// file, the offset, the bytes and why; `partstore serve` prints it and counts it in /metrics).
+TEST(WriteAheadLogTest, ADroppedLastRecordIsCountedAndNamed) {
+  struct Damage {
+    const char* name;
+    bool truncate;  // cut 7 bytes into the record; else flip a byte of its payload
+    std::string why;
+  };
+  for (const Damage& damage :
+       {Damage{"cut short", true, "truncated block (its payload is cut short)"},
+        Damage{"flipped byte", false, "checksum mismatch (the block is damaged)"}}) {
+    SCOPED_TRACE(damage.name);
+    const std::string dir = testing::TestDirectory();
+    std::string segment;
+    uint64_t offset = 0;  // of the last record
+    {
+      std::unique_ptr<Database> db = OpenDir(dir, WalSync::kAlways);
+      ASSERT_TRUE(db);
+      EXPECT_EQ(db->DescribePersistence().wal_records_dropped, 0u);  // a clean start
+      EXPECT_TRUE(db->DescribePersistence().wal_drops.empty());
+      MustCreate(*db, "Orders", StringKeys());
+      for (int i = 0; i < 10; ++i) MustPut(*db, "Orders", Row("p", std::to_string(i), i));
+      segment =
+          persist::WriteAheadLog::SegmentPath(dir, persist::WriteAheadLog::Segments(dir).back());
+      offset = std::filesystem::file_size(segment);
+      MustPut(*db, "Orders", Row("last", "1", 1));
+    }
+    const uint64_t size = std::filesystem::file_size(segment);
+    ASSERT_GT(size, offset + 20);
+    if (damage.truncate) {
+      std::filesystem::resize_file(segment, offset + 7);
+    } else {
+      std::fstream file(segment, std::ios::binary | std::ios::in | std::ios::out);
+      file.seekg(static_cast<std::streamoff>(offset + 10));
+      const char byte = static_cast<char>(file.get() ^ 0x04);
+      file.seekp(static_cast<std::streamoff>(offset + 10));
+      file.put(byte);
+    }
+    const uint64_t dropped = damage.truncate ? 7 : size - offset;
+
+    std::unique_ptr<Database> db = OpenDir(dir, WalSync::kAlways);
+    ASSERT_TRUE(db);
+    // What came before the damage is there; the damaged record's put is not.
+    std::vector<Item> items = testing::SortedItems(*db, "Orders");
+    EXPECT_EQ(items.size(), 10u);
+    for (const Item& item : items) EXPECT_NE(item.at("PK"), Value("last"));
+    const PersistenceStats stats = db->DescribePersistence();
+    EXPECT_EQ(stats.wal_records_dropped, 1u);
+    EXPECT_EQ(stats.wal_bytes_dropped, dropped);
+    ASSERT_EQ(stats.wal_drops.size(), 1u);
+    EXPECT_EQ(stats.wal_drops[0], segment + ": dropped the last record (" +
+                                      std::to_string(dropped) + " bytes at offset " +
+                                      std::to_string(offset) + "): " + damage.why);
+    // Counted per Open: the next start finds a clean log.
+    db.reset();
+    db = OpenDir(dir, WalSync::kAlways);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(db->DescribePersistence().wal_records_dropped, 0u);
+    EXPECT_EQ(testing::SortedItems(*db, "Orders").size(), 10u);
+  }
 }
 
 TEST(WriteAheadLogTest, DamageBeforeTheLastRecordIsRefused) {

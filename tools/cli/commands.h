@@ -79,6 +79,7 @@ struct ServeOptions {
   int threads = 0;            // 0: one per core
   std::string auth = "none";  // none, or sigv4 (with access_keys_file)
   std::string access_keys_file;
+  std::string region;  // empty: DatabaseOptions' (us-east-1)
   CapacityFlags capacity;
   // Persistence: DIR/partstore.snapshot loaded at start, written on SIGINT / SIGTERM, every
   // snapshot_every seconds (0: never) and on Partstore.CreateSnapshot.

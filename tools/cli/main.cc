@@ -171,6 +171,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"none", "sigv4"}));
   serve->add_option("--access-keys", serve_options.access_keys_file,
                     "With --auth sigv4: a file of '<access key id> <secret access key>' lines");
+  serve->add_option("--region", serve_options.region,
+                    "The region the server stands for: in table and stream ARNs and stream "
+                    "records, and with --auth sigv4 the region requests must be signed for "
+                    "(default us-east-1)");
   serve->add_option("--s3-dir", serve_options.s3_dir,
                     "A directory standing for S3 (each bucket a subdirectory): where "
                     "ExportTableToPointInTime writes and ImportTable reads");

@@ -5,10 +5,11 @@
 // one), then, only when capacity simulation is on (--capacity on, --clock manual), a second one,
 //   partstore serve: capacity simulation on (manual clock)
 // and a line on standard error when it stops. With --auth sigv4 --access-keys FILE every request
-// must be signed with one of the file's keys (tools/server/authenticator.h); listening beyond the
-// loopback without it prints a warning on standard error. At start-up the soft open-file limit is
-// raised to the hard one; if that still holds fewer than 10,000 connections, a warning says so. The
-// first line's format is what the client suites parse (tests/clients/): keep it.
+// must be signed with one of the file's keys, for --region (us-east-1 by default) and the service
+// "dynamodb" (tools/server/authenticator.h); listening beyond the loopback without it prints a
+// warning on standard error. At start-up the soft open-file limit is raised to the hard one; if
+// that still holds fewer than 10,000 connections, a warning says so. The first line's format is
+// what the client suites parse (tests/clients/): keep it.
 //
 // With --data-dir DIR the tables outlive the process (partstore/snapshot.h): DIR (created if
 // missing) holds partstore.snapshot, loaded before the server listens (a damaged one stops the
@@ -19,6 +20,7 @@
 // crash loses every write since the last snapshot.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -126,6 +128,18 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
   }
   RaiseFileLimit(err);
   DatabaseOptions database_options = DatabaseOptionsFor(options.capacity);
+  if (!options.region.empty()) {
+    // A region name as AWS spells them (us-east-1, eu-west-2): it goes into ARNs.
+    const bool valid = std::all_of(options.region.begin(), options.region.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    });
+    if (!valid) {
+      err << "partstore serve: --region " << options.region
+          << ": expected a region name such as us-east-1 (lower-case letters, digits, '-')\n";
+      return 2;
+    }
+    database_options.region = options.region;
+  }
   database_options.persistence.data_dir = options.data_dir;
   if (!options.wal.empty()) {
     static const std::pair<std::string_view, WalSync> kModes[] = {
@@ -153,6 +167,11 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
     return opened.status().code() == Code::kValidation && options.data_dir.empty() ? 2 : 1;
   }
   Database& db = **opened;
+  // A damaged last record of the log, dropped by Open (partstore/persistence.h): said, so that
+  // disk damage is seen (and counted in /metrics: partstore_wal_records_dropped_total).
+  for (const std::string& drop : db.DescribePersistence().wal_drops) {
+    err << "partstore serve: warning: write-ahead log " << drop << std::endl;
+  }
   if (!options.data_dir.empty()) {
     const DescribeMemoryResult memory = db.DescribeMemory();
     err << "partstore serve: data in " << options.data_dir << " (" << memory.tables.size()

@@ -23,6 +23,7 @@ namespace {
 // The first flag given that only an engine has, or empty.
 std::string EngineOnlyFlag(const ServeOptions& options) {
   const CapacityFlags& c = options.capacity;
+  if (!options.region.empty()) return "--region";  // the proxy's is the upstream's
   if (!options.data_dir.empty()) return "--data-dir";
   if (options.snapshot_every > 0) return "--snapshot-every";
   if (!options.wal.empty()) return "--wal";

@@ -16,6 +16,8 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <ostream>
+#include <string_view>
 
 #include "tools/cli/commands.h"
 #include "tools/transfer/export_writer.h"
@@ -26,10 +28,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Result<std::unique_ptr<Database>> OpenData(const std::string& data_dir) {
+// `command` names the program in the warning about a damaged last log record Open dropped.
+Result<std::unique_ptr<Database>> OpenData(const std::string& data_dir, std::string_view command,
+                                           std::ostream& err) {
   DatabaseOptions options;
   options.persistence.data_dir = data_dir;
-  return Database::Open(options);
+  Result<std::unique_ptr<Database>> db = Database::Open(options);
+  if (db.ok()) {
+    for (const std::string& drop : (*db)->DescribePersistence().wal_drops) {
+      err << "partstore " << command << ": warning: write-ahead log " << drop << '\n';
+    }
+  }
+  return db;
 }
 
 Result<CreateTableRequest> TableOf(const ImportCommand& command) {
@@ -58,7 +68,7 @@ Result<CreateTableRequest> TableOf(const ImportCommand& command) {
 }  // namespace
 
 int RunExport(const ExportCommand& command, std::ostream& out, std::ostream& err) {
-  Result<std::unique_ptr<Database>> db = OpenData(command.data_dir);
+  Result<std::unique_ptr<Database>> db = OpenData(command.data_dir, "export", err);
   if (!db.ok()) {
     err << "partstore export: cannot open the data: " << db.status().message() << '\n';
     return 1;
@@ -112,7 +122,7 @@ int RunImport(const ImportCommand& command, std::ostream& out, std::ostream& err
   request.csv = transfer::CsvOptions{.delimiter = command.delimiter};
   request.table_creation_parameters = *create;
 
-  Result<std::unique_ptr<Database>> db = OpenData(command.data_dir);
+  Result<std::unique_ptr<Database>> db = OpenData(command.data_dir, "import", err);
   if (!db.ok()) {
     err << "partstore import: cannot open the data: " << db.status().message() << '\n';
     return 1;

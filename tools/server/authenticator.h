@@ -14,6 +14,13 @@
 //                                  earlier than <now - 15 min> (<now> - 15 min.)" or "Signature not
 //                                  yet current: <date> is still later than <now + 15 min> (<now> +
 //                                  15 min.)"
+//   a credential scope (<key id>/<date>/<region>/<service>/aws4_request) for another region than
+//   the server's, or another service than "dynamodb" (which DynamoDB Streams' clients sign with
+//   too: botocore's and the JavaScript SDK's dynamodbstreams model has signingName "dynamodb")
+//                                  InvalidSignatureException "Credential should be scoped to a
+//                                  valid region. " and/or "Credential should be scoped to correct
+//                                  service: 'dynamodb'. " (both, in this order, when both are
+//                                  wrong; each with its trailing blank, as DynamoDB sends them)
 //   an access key id not in the file
 //                                  UnrecognizedClientException "The security token included in
 //                                  the request is invalid."
@@ -64,8 +71,9 @@ struct AuthFailure {
   std::string message;
 };
 
-// Checks `request`'s signature against `keys` at `now_seconds` (Unix time). nullopt: accepted.
+// Checks `request`'s signature against `keys` at `now_seconds` (Unix time), for a server of
+// `region` (the region its credential scope must name). nullopt: accepted.
 std::optional<AuthFailure> Authenticate(const HttpRequest& request, const AccessKeys& keys,
-                                        int64_t now_seconds);
+                                        std::string_view region, int64_t now_seconds);
 
 }  // namespace partstore::server

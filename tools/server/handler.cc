@@ -12,10 +12,10 @@
 #include <ctime>
 #include <random>
 
+#include "tools/protocol/content_coding.h"
 #include "tools/protocol/dispatch.h"
 #include "tools/protocol/errors.h"
 #include "tools/server/authenticator.h"
-#include "tools/protocol/content_coding.h"
 #include "tools/server/server_metrics.h"
 
 namespace partstore::server {
@@ -220,13 +220,15 @@ std::string OperationOf(const HttpRequest& request) {
 
 // Everything after the health check and the scrape: the signature, the method, the content
 // type, the body's decoding, the operation.
-Reply AnswerOperation(const protocol::Backend& db, const HttpRequest& request, const HandlerOptions& options,
-                      std::string_view host, std::string_view operation) {
+Reply AnswerOperation(const protocol::Backend& db, const HttpRequest& request,
+                      const HandlerOptions& options, std::string_view host,
+                      std::string_view operation) {
   const size_t max_body_bytes = options.max_body_bytes;
   if (options.access_keys != nullptr) {
     const int64_t now =
         options.now_seconds != 0 ? options.now_seconds : static_cast<int64_t>(time(nullptr));
-    if (std::optional<AuthFailure> failure = Authenticate(request, *options.access_keys, now)) {
+    if (std::optional<AuthFailure> failure =
+            Authenticate(request, *options.access_keys, db.region, now)) {
       return Rejection(http::status::bad_request,
                        "com.amazon.coral.service#" + std::string(failure->type), failure->message);
     }

@@ -39,7 +39,8 @@ using HttpResponse = boost::beast::http::response<boost::beast::http::string_bod
 struct HandlerOptions {
   // The limit of a compressed body once decoded (a plain one is limited by the connection).
   size_t max_body_bytes = 16 * 1024 * 1024;
-  // Non-null: requests must be signed with one of these keys (authenticator.h).
+  // Non-null: requests must be signed with one of these keys, for the backend's region and the
+  // service "dynamodb" (authenticator.h).
   const AccessKeys* access_keys = nullptr;
   // The clock signatures are checked against, in Unix seconds; 0: the system clock.
   int64_t now_seconds = 0;

@@ -17,6 +17,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/buffers_range.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
@@ -43,12 +44,59 @@ using Socket = net::basic_stream_socket<tcp, Executor>;
 using Timer = net::basic_waitable_timer<Clock, net::wait_traits<Clock>, Executor>;
 
 // What a connection asks the socket for at a time: enough for any request an SDK sends in one
-// read, small enough that 10,000 idle connections hold 40 MB. A body known to be larger is read
-// in pieces up to kMaxReadBytes.
+// read, small enough that 10,000 idle connections hold 40 MB. A larger body is read in pieces
+// that double, from kReadBytes up to kMaxReadBytes, each time a read fills the piece asked for
+// (the bytes are coming fast): each piece is copied into the body as it comes, so a connection's
+// read buffer is about the largest piece its client has filled, never more than kMaxReadBytes.
 constexpr size_t kReadBytes = 4096;
-constexpr size_t kMaxReadBytes = 1 << 20;
+constexpr size_t kMaxReadBytes = 64 * 1024;
 // A buffer grown past this by a large request is given back once the request is answered.
 constexpr size_t kKeptBufferBytes = 64 * 1024;
+// After a refusal, what the client still sends (the rest of an oversized body) is read and
+// dropped up to this many bytes (then the connection is closed, and reset if more is coming).
+constexpr size_t kMaxDrainBytes = 64 << 20;
+// What a worker reads dropped bytes into (one buffer for all its draining connections).
+constexpr size_t kDrainReadBytes = 64 * 1024;
+
+// A request's body as it arrives: Beast's string_body, except that the Content-Length is not
+// reserved up front (string_body reserves all of it when the header arrives: 16 MB for a client
+// that announces 16 MB and sends nothing, and with transparent huge pages, which the program asks
+// its allocator for, a reservation touched at all is backed 2 MB at a time). Up to kReadBytes is
+// reserved (all of a typical request); past it the string grows geometrically as the bytes come,
+// so a connection holds at most about twice what its client has sent.
+struct ArrivingBody {
+  using value_type = std::string;
+
+  class reader {
+   public:
+    template <bool isRequest, class Fields>
+    reader(http::header<isRequest, Fields>&, value_type& body) : body_(body) {}
+
+    void init(const boost::optional<uint64_t>& length, beast::error_code& ec) {
+      ec = {};
+      if (length) body_.reserve(static_cast<size_t>(std::min<uint64_t>(*length, kReadBytes)));
+    }
+
+    template <class ConstBufferSequence>
+    size_t put(const ConstBufferSequence& buffers, beast::error_code& ec) {
+      ec = {};
+      const size_t extra = beast::buffer_bytes(buffers);
+      if (extra > body_.max_size() - body_.size()) {
+        ec = http::error::buffer_overflow;
+        return 0;
+      }
+      for (const net::const_buffer piece : beast::buffers_range_ref(buffers)) {
+        body_.append(static_cast<const char*>(piece.data()), piece.size());
+      }
+      return extra;
+    }
+
+    void finish(beast::error_code& ec) { ec = {}; }
+
+   private:
+    value_type& body_;
+  };
+};
 
 int ThreadCount(const ServerOptions& options) {
   return options.threads > 0 ? options.threads
@@ -100,11 +148,11 @@ class Connection : public std::enable_shared_from_this<Connection>,
   // Registers with the worker and waits for the first request.
   void Start();
 
-  // Graceful close (Stop): an idle connection is closed now; one handling a request closes after
-  // sending the response.
+  // Graceful close (Stop): an idle connection is closed now, as is one draining a refused
+  // request; one handling a request closes after sending the response.
   void Shutdown() {
     closing_ = true;
-    if (!busy_) Close();
+    if (!busy_ || draining_) Close();
   }
 
   Clock::time_point deadline() const { return deadline_; }
@@ -119,6 +167,7 @@ class Connection : public std::enable_shared_from_this<Connection>,
     busy_ = false;
     parser_.emplace();
     header_bytes_ = 0;
+    read_bytes_ = kReadBytes;
     parser_->body_limit(server_.options.max_body_bytes);
     if (buffer_.size() == 0 && buffer_.capacity() > kKeptBufferBytes) buffer_.shrink_to_fit();
     deadline_ = Clock::now() + server_.options.idle_timeout;
@@ -158,22 +207,26 @@ class Connection : public std::enable_shared_from_this<Connection>,
   void Read() {
     size_t want = kReadBytes;
     if (parser_->is_header_done()) {
+      want = read_bytes_;
       if (auto remaining = parser_->content_length_remaining()) {
-        want = std::clamp<size_t>(*remaining, kReadBytes, kMaxReadBytes);
+        want = std::clamp<size_t>(*remaining, kReadBytes, read_bytes_);
       }
     }
     socket_.async_read_some(buffer_.prepare(want),
-                            [self = shared_from_this()](beast::error_code ec, size_t n) {
+                            [self = shared_from_this(), want](beast::error_code ec, size_t n) {
                               if (self->closed_) return;
                               // End of stream, reset or a partial request: nothing to answer.
                               if (ec) return self->Close();
+                              if (n == want && self->read_bytes_ < kMaxReadBytes)
+                                self->read_bytes_ *= 2;
                               self->buffer_.commit(n);
                               self->Parse();
                             });
   }
 
   void OnRequest() {
-    HttpRequest request = parser_->release();
+    http::request<ArrivingBody> parsed = parser_->release();
+    HttpRequest request(std::move(parsed.base()), std::move(parsed.body()));
     const bool keep_alive = request.keep_alive() && !closing_;
     Reply reply = Answer(server_.backend, request,
                          {.max_body_bytes = server_.options.max_body_bytes,
@@ -183,10 +236,13 @@ class Connection : public std::enable_shared_from_this<Connection>,
     Send(std::move(reply), request.version(), keep_alive);
   }
 
-  // The parser refused the bytes: answered once, then the connection is closed (the rest of an
-  // oversized body is not read; after malformed HTTP the stream position is unknown).
+  // The parser refused the bytes: answered once (a body over the limit as soon as the header's
+  // Content-Length says so, before the body is read), then the connection is drained and closed
+  // (Drain): the rest of the request is never parsed (after malformed HTTP the stream position is
+  // unknown).
   void Refuse(beast::error_code ec) {
     busy_ = true;
+    refused_ = true;
     if (ec == http::error::body_limit) {
       // DynamoDB's request limit.
       return Send(
@@ -217,24 +273,52 @@ class Connection : public std::enable_shared_from_this<Connection>,
     const std::array<net::const_buffer, 2> buffers = {net::buffer(head_), net::buffer(body_)};
     net::async_write(socket_, buffers, [self = shared_from_this()](beast::error_code ec, size_t) {
       if (self->closed_) return;
-      if (ec || !self->keep_alive_) return self->Close();
+      if (ec) return self->Close();
+      if (self->refused_) return self->Drain();
+      if (!self->keep_alive_) return self->Close();
       self->NextRequest();
     });
   }
+
+  // After a refusal's answer: the client may still be sending the request (an SDK, curl or
+  // Python's http.client sends the whole body before it reads the answer). Closing the socket
+  // with unread bytes in it would send a reset, and the client would see a broken pipe or a
+  // reset instead of the answer (which a reset may also discard from its receive buffer; RFC 9112
+  // section 9.6). So the answer is followed by the end of the stream (the write side is shut:
+  // Connection: close said so), and what still arrives is read and dropped until the client
+  // closes, kMaxDrainBytes have come, or the request timeout passes (the sweep closes it then).
+  // Dropped bytes go to one buffer of the worker's: a draining connection holds no buffer.
+  void Drain() {
+    if (closing_) return Close();  // Stop came while the answer was being written
+    draining_ = true;
+    buffer_.clear();
+    buffer_.shrink_to_fit();
+    parser_.reset();
+    beast::error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    deadline_ = Clock::now() + server_.options.request_timeout;
+    DrainSome();
+  }
+
+  void DrainSome();
 
   Socket socket_;
   Worker& worker_;
   Server::Impl& server_;
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
-  size_t header_bytes_ = 0;  // of the request's header block, parsed so far
-  std::string head_;         // the answer being written
+  std::optional<http::request_parser<ArrivingBody>> parser_;
+  size_t header_bytes_ = 0;         // of the request's header block, parsed so far
+  size_t read_bytes_ = kReadBytes;  // the piece of a body asked for next (Read)
+  std::string head_;                // the answer being written
   std::string body_;
   Clock::time_point deadline_;
   bool busy_ = false;     // a request's header has arrived and it is not answered yet
   bool closing_ = false;  // Stop: close after the request in progress
   bool closed_ = false;
   bool keep_alive_ = true;
+  bool refused_ = false;   // the answer being written refuses the request: Drain after it
+  bool draining_ = false;  // Drain: reading what the client still sends, to drop it
+  size_t drained_ = 0;     // bytes dropped so far
 };
 
 // One thread's share: its io_context (concurrency hint 1: run by this thread only, so a
@@ -254,7 +338,21 @@ struct Worker {
   std::optional<net::executor_work_guard<Executor>> guard;  // keeps run() going until Stop
   boost::intrusive::list<Connection> connections;
   bool stopping = false;
+  // Where draining connections (Connection::Drain) read the bytes they drop. Shared: every read
+  // into it happens on this worker's thread, and nothing reads what it holds.
+  std::unique_ptr<char[]> discard{new char[kDrainReadBytes]};
 };
+
+void Connection::DrainSome() {
+  socket_.async_read_some(net::buffer(worker_.discard.get(), kDrainReadBytes),
+                          [self = shared_from_this()](beast::error_code ec, size_t n) {
+                            if (self->closed_) return;
+                            self->drained_ += n;
+                            // End of stream (the client is done), an error, or enough dropped.
+                            if (ec || self->drained_ >= kMaxDrainBytes) return self->Close();
+                            self->DrainSome();
+                          });
+}
 
 void Connection::Start() {
   if (server_.stopping.load()) return Close();

@@ -16,14 +16,18 @@
 // robin (no strands: a connection's handlers all run on its worker's thread). A connection reads
 // into its buffer, parses with Beast's request parser, answers with Answer and writes the head and
 // body in one gather write; pipelined requests are answered in order. Limits: the body (16 MB,
-// DynamoDB's request limit) and the header block; a connection idle longer than `idle_timeout`,
-// or that takes longer than `request_timeout` to send one request (or to take its answer), is
-// closed by its worker's sweep (which runs every eighth of the shorter timeout, 10 ms to 1 s), so
-// slow or silent clients cost a socket and nothing else. Out of file descriptors, the acceptor
-// waits 50 ms before trying again (the connection waits in the listen queue). Credentials are
-// accepted as they come unless access keys are given (--auth sigv4): then every request but the
-// health check must carry a valid Signature Version 4 by one of them (authenticator.h), as on
-// DynamoDB.
+// DynamoDB's request limit) and the header block. A request over either is answered at once (a
+// body over the limit as soon as the header's Content-Length says so, before the body is sent)
+// with Connection: close, and its connection is drained: the server ends its side of the stream
+// and reads and drops what the client still sends (up to 64 MB, under the request timeout), so
+// that a client that sends the whole body before reading gets the answer, not a reset. A
+// connection idle longer than `idle_timeout`, or that takes longer than `request_timeout` to send
+// one request (or to take its answer), is closed by its worker's sweep (which runs every eighth
+// of the shorter timeout, 10 ms to 1 s), so slow or silent clients cost a socket and nothing else.
+// Out of file descriptors, the acceptor waits 50 ms before trying again (the connection waits in
+// the listen queue). Credentials are accepted as they come unless access keys are given (--auth
+// sigv4): then every request but the health check must carry a valid Signature Version 4 by one
+// of them, for the backend's region and the service "dynamodb" (authenticator.h), as on DynamoDB.
 //
 // Shutdown: Stop() (or SIGINT / SIGTERM when Run() installed the handlers) stops accepting,
 // lets each connection finish the request it is handling, closes the connections and returns from
@@ -34,8 +38,8 @@
 #pragma once
 
 #include <chrono>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 

@@ -208,6 +208,14 @@ std::string ServerMetrics::Render(Database* engine) const {
   }
   out += table_memory;
   out += evicted;
+  // Persistence (partstore/persistence.h): damage at the end of the write-ahead log, which Open
+  // drops (and `serve` prints on standard error), made visible to alerts.
+  out += fmt::format(
+      "# HELP partstore_wal_records_dropped_total Damaged last records of the write-ahead log "
+      "dropped when the data directory was opened.\n"
+      "# TYPE partstore_wal_records_dropped_total counter\n"
+      "partstore_wal_records_dropped_total {}\n",
+      db.DescribePersistence().wal_records_dropped);
   return out;
 }
 

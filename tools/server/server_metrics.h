@@ -10,6 +10,10 @@
 //   partstore_expired_items_total{table}                items deleted by Time to Live
 //   partstore_table_throttled_requests_total{table,operation="read|write"}   throttled requests of
 //       the table and its GSIs' partitions (only with capacity simulation on)
+//   partstore_memory_used_bytes, partstore_memory_limit_bytes, partstore_memory_rejected_writes_
+//       total, partstore_table_memory_bytes{table}, partstore_evicted_items_total{table}   memory
+//   partstore_wal_records_dropped_total   damaged last records of the write-ahead log that opening
+//       the data directory dropped (each also printed on standard error by `partstore serve`)
 //
 // A request's operation is the one its X-Amz-Target names ("GetItem", "Partstore.AdvanceClock");
 // requests without a known one count as operation "". The health check and /metrics itself are

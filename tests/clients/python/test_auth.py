@@ -1,7 +1,9 @@
 """`partstore serve --auth sigv4`: boto3's signed requests are verified as DynamoDB verifies them
 (Scylla's test_authorization.py, run against DynamoDB): a known key works, an unknown key is
-UnrecognizedClientException, a wrong secret InvalidSignatureException, no signature
-MissingAuthenticationTokenException; the health check needs none."""
+UnrecognizedClientException, a wrong secret or a signature for another region than the server's
+(`serve --region`, us-east-1 by default) InvalidSignatureException, no signature
+MissingAuthenticationTokenException; the health check needs none; DynamoDB Streams' clients
+(which sign for the service "dynamodb") are served."""
 import urllib.parse
 import http.client
 import urllib.request
@@ -14,9 +16,9 @@ from botocore.exceptions import ClientError
 from conftest import serve
 
 
-def _client(endpoint, key_id, secret):
+def _client(endpoint, key_id, secret, region="us-east-1", service="dynamodb"):
     return boto3.session.Session().client(
-        "dynamodb", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id=key_id,
+        service, endpoint_url=endpoint, region_name=region, aws_access_key_id=key_id,
         aws_secret_access_key=secret,
         config=botocore.config.Config(retries={"total_max_attempts": 1, "mode": "standard"}))
 
@@ -42,6 +44,31 @@ def test_bad_credentials_are_refused(secured, key_id, secret, error):
     with pytest.raises(ClientError) as raised:
         _client(secured, key_id, secret).list_tables()
     assert raised.value.response["Error"]["Code"] == error
+
+
+def test_a_signature_for_another_region_is_refused(secured):
+    with pytest.raises(ClientError) as raised:
+        _client(secured, "AKIDPARTSTOREAUTH", "s3cr3t/Key+1", region="eu-west-1").list_tables()
+    assert raised.value.response["Error"]["Code"] == "InvalidSignatureException"
+    assert raised.value.response["Error"]["Message"] == \
+        "Credential should be scoped to a valid region. "
+
+
+def test_streams_clients_sign_for_dynamodb_and_are_served(secured):
+    # botocore's dynamodbstreams model signs with the service name "dynamodb".
+    streams = _client(secured, "AKIDPARTSTOREAUTH", "s3cr3t/Key+1", service="dynamodbstreams")
+    assert streams.list_streams()["Streams"] is not None
+
+
+def test_serve_region_sets_the_region_signatures_must_name(tmp_path):
+    keys = tmp_path / "keys"
+    keys.write_text("AKIDPARTSTOREAUTH s3cr3t/Key+1\n")
+    with serve("--auth", "sigv4", "--access-keys", str(keys), "--region", "eu-west-1") as url:
+        assert "TableNames" in _client(url, "AKIDPARTSTOREAUTH", "s3cr3t/Key+1",
+                                       region="eu-west-1").list_tables()
+        with pytest.raises(ClientError) as raised:
+            _client(url, "AKIDPARTSTOREAUTH", "s3cr3t/Key+1").list_tables()
+        assert raised.value.response["Error"]["Code"] == "InvalidSignatureException"
 
 
 def test_unsigned_requests_are_refused_but_the_health_check_answers(secured):

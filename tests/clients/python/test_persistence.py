@@ -2,7 +2,8 @@
 restart through DIR/partstore.snapshot, written on SIGTERM, every --snapshot-every seconds and on
 Partstore.CreateSnapshot; with --wal every change is also logged and replayed, and a SIGKILL
 loses nothing acknowledged under fsync=always; a damaged snapshot stops the start with an error
-naming the file and stays as it was. Each test starts its own servers.
+naming the file and stays as it was; a damaged last log record is dropped, said and counted. Each
+test starts its own servers.
 """
 import json
 import os
@@ -13,6 +14,7 @@ import subprocess
 import threading
 import time
 import urllib.error
+import urllib.request
 
 import pytest
 
@@ -131,6 +133,46 @@ def test_a_damaged_snapshot_stops_the_start_and_stays(tmp_path):
     assert f"cannot open the data: {snapshot}: checksum mismatch" in result.stderr, \
         result.stderr
     assert snapshot.read_bytes() == bytes(content)
+
+
+def test_a_damaged_last_log_record_is_dropped_said_and_counted(tmp_path):
+    """The last record of the log damaged (a flipped byte): the start drops it, says so on
+    standard error (the file, the offset, the bytes and why) and counts it in /metrics; what came
+    before it is there."""
+    data = tmp_path / "data"
+    proc, endpoint = start_killable("--data-dir", str(data), "--wal", "fsync=always")
+    try:
+        client = make_client(endpoint)
+        create(client, "Logged")
+        for i in range(5):
+            put(client, "Logged", i)
+        [segment] = sorted(data.glob("wal.*"))
+        offset = segment.stat().st_size
+        put(client, "Logged", 5)  # the last record: acknowledged after it is written
+        size = segment.stat().st_size
+    finally:
+        proc.kill()
+        proc.wait()
+    content = bytearray(segment.read_bytes())
+    content[offset + 10] ^= 0x04
+    segment.write_bytes(bytes(content))
+    proc, endpoint = start_killable("--data-dir", str(data), "--wal", "fsync=always")
+    try:
+        ready, _, _ = select.select([proc.stderr], [], [], 10)
+        assert ready, "nothing on standard error"
+        assert proc.stderr.readline().rstrip("\n") == (
+            f"partstore serve: warning: write-ahead log {segment}: dropped the last record "
+            f"({size - offset} bytes at offset {offset}): checksum mismatch (the block is "
+            f"damaged)")
+        with urllib.request.urlopen(endpoint + "/metrics", timeout=10) as response:
+            metrics = response.read().decode()
+        assert "\npartstore_wal_records_dropped_total 1\n" in metrics
+        client = make_client(endpoint)
+        assert count(client, "Logged") == 5
+        assert "Item" not in client.get_item(TableName="Logged", Key={"PK": {"S": "k5"}})
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
 
 
 def test_snapshot_every_needs_a_data_dir():

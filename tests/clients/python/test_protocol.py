@@ -1,4 +1,8 @@
-"""What the wire carries through boto3: Unicode, key order by type, big bodies, many connections."""
+"""What the wire carries through boto3: Unicode, key order by type, big bodies, many connections;
+and a body over the limit sent whole by Python's http.client."""
+import http.client
+import json
+import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -77,6 +81,25 @@ def test_item_size_limit_and_big_requests(client, table):
     assert all(p["Count"] <= 3 for p in pages)
     got = client.get_item(TableName=table.name, Key={"PK": {"S": "bulk7"}, "SK": {"S": "x"}})
     assert got["Item"]["p"]["S"] == payload
+
+
+def test_a_body_over_the_limit_sent_whole_gets_its_413(endpoint):
+    """Python's http.client sends the whole body before it reads the answer: it must read the
+    413 (16 MB limit, 20 MB over it), not a broken pipe or a reset (tools/server/server.cc,
+    Connection::Drain)."""
+    url = urllib.parse.urlparse(endpoint)
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=20)
+    body = b" " * ((16 + 20) << 20)
+    conn.request("POST", "/", body=body, headers={
+        "Content-Type": "application/x-amz-json-1.0",
+        "X-Amz-Target": "DynamoDB_20120810.PutItem"})
+    response = conn.getresponse()
+    assert response.status == 413
+    assert json.loads(response.read()) == {
+        "__type": "com.amazon.coral.validate#ValidationException",
+        "message": "Request size exceeded 16777216 bytes"}
+    assert response.getheader("Connection") == "close"
+    conn.close()
 
 
 def test_concurrent_atomic_counters(endpoint, client, table_name):
