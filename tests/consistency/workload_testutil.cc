@@ -77,20 +77,12 @@ UpdateItemRequest AppendRequest(int key, int64_t element) {
                                                       {":x", Value(ValueList{Value(element)})}}};
 }
 
-// Distinct keys, two or three of them, from [0, n).
-std::vector<int> SomeKeys(std::mt19937_64& rng, int n) {
-  std::vector<int> keys(n);
-  for (int i = 0; i < n; ++i) keys[i] = i;
-  std::shuffle(keys.begin(), keys.end(), rng);
-  keys.resize(std::min<size_t>(keys.size(), 2 + rng() % 2));
-  return keys;
-}
-
 class Client {
  public:
-  Client(int id, const WorkloadOptions& options, RecordedHistory* out)
+  Client(int id, const WorkloadOptions& options, std::atomic<size_t>* issued, RecordedHistory* out)
       : id_(id),
         options_(options),
+        issued_(*issued),
         out_(*out),
         rng_(options.seed * 7919 + id),
         next_value_((id + 1) * int64_t{1'000'000'000}) {}
@@ -100,6 +92,7 @@ class Client {
     for (size_t i = 0; i < options_.ops_per_client; ++i) {
       if (options_.stop != nullptr && options_.stop->load()) break;
       ++out_.operations;
+      generation_ = static_cast<int>(issued_.fetch_add(1) / options_.ops_per_key_generation);
       if (rng_() % 2 == 0) {
         RegisterStep();
       } else {
@@ -109,6 +102,18 @@ class Client {
   }
 
  private:
+  // A key of the current generation: the keys move on every ops_per_key_generation operations
+  // (all clients together), so that no key's history grows without bound.
+  int Key(int n) { return generation_ * n + static_cast<int>(rng_() % n); }
+  // Distinct keys of the current generation, two or three of them.
+  std::vector<int> SomeKeys(int n) {
+    std::vector<int> keys(n);
+    for (int i = 0; i < n; ++i) keys[i] = generation_ * n + i;
+    std::shuffle(keys.begin(), keys.end(), rng_);
+    keys.resize(std::min<size_t>(keys.size(), 2 + rng_() % 2));
+    return keys;
+  }
+
   uint64_t Attempts() const { return options_.attempts ? options_.attempts(id_) : 0; }
 
   RegisterOp Op(RegisterOpKind kind, int key, int64_t invoked, std::string origin) {
@@ -154,7 +159,7 @@ class Client {
   }
 
   void RegisterStep() {
-    const int key = static_cast<int>(rng_() % options_.register_keys);
+    const int key = Key(options_.register_keys);
     const unsigned roll = rng_() % 100;
     const int64_t invoked = Now();
     const uint64_t attempts = Attempts();
@@ -219,7 +224,7 @@ class Client {
       RegisterTransactWrite(invoked);
       return;
     }
-    const std::vector<int> keys = SomeKeys(rng_, options_.register_keys);
+    const std::vector<int> keys = SomeKeys(options_.register_keys);
     TransactGetItemsRequest request;
     for (int k : keys) {
       request.transact_items.push_back({.get = {.table_name = kRegisterTable, .key = KeyOf(k)}});
@@ -236,7 +241,7 @@ class Client {
 
   // A Put on some keys and a compare-and-set on others, all or nothing.
   void RegisterTransactWrite(int64_t invoked) {
-    const std::vector<int> keys = SomeKeys(rng_, options_.register_keys);
+    const std::vector<int> keys = SomeKeys(options_.register_keys);
     TransactWriteItemsRequest request;
     std::vector<RegisterOp> ops;
     for (int k : keys) {
@@ -280,13 +285,13 @@ class Client {
     ListTxn txn{.client = id_, .invoked = Now()};
     Status status;
     if (roll < 35) {
-      const int key = static_cast<int>(rng_() % options_.list_keys);
+      const int key = Key(options_.list_keys);
       const int64_t element = ++next_value_;
       txn.origin = "UpdateItem";
       txn.ops.push_back({.append = true, .key = key, .element = element});
       status = store_->UpdateItem(AppendRequest(key, element)).status();
     } else if (roll < 65) {
-      const int key = static_cast<int>(rng_() % options_.list_keys);
+      const int key = Key(options_.list_keys);
       txn.origin = "GetItem";
       auto got =
           store_->GetItem({.table_name = kListTable, .key = KeyOf(key), .consistent_read = true});
@@ -296,7 +301,7 @@ class Client {
     } else if (roll < 85) {
       txn.origin = "TransactWriteItems";
       TransactWriteItemsRequest request;
-      for (int key : SomeKeys(rng_, options_.list_keys)) {
+      for (int key : SomeKeys(options_.list_keys)) {
         const int64_t element = ++next_value_;
         txn.ops.push_back({.append = true, .key = key, .element = element});
         request.transact_items.push_back({.update = AppendRequest(key, element)});
@@ -305,7 +310,7 @@ class Client {
     } else {
       txn.origin = "TransactGetItems";
       TransactGetItemsRequest request;
-      for (int key : SomeKeys(rng_, options_.list_keys)) {
+      for (int key : SomeKeys(options_.list_keys)) {
         txn.ops.push_back({.key = key});
         request.transact_items.push_back({.get = {.table_name = kListTable, .key = KeyOf(key)}});
       }
@@ -338,6 +343,8 @@ class Client {
 
   const int id_;
   const WorkloadOptions& options_;
+  std::atomic<size_t>& issued_;  // operations begun by all clients
+  int generation_ = 0;
   RecordedHistory& out_;
   std::mt19937_64 rng_;
   int64_t next_value_;
@@ -412,9 +419,10 @@ Status CreateWorkloadTables(Store& store) {
 
 RecordedHistory RunWorkload(const WorkloadOptions& options) {
   std::vector<RecordedHistory> parts(options.clients);
+  std::atomic<size_t> issued{0};
   std::vector<std::thread> threads;
   for (int c = 0; c < options.clients; ++c) {
-    threads.emplace_back([&, c] { Client(c, options, &parts[c]).Run(); });
+    threads.emplace_back([&, c] { Client(c, options, &issued, &parts[c]).Run(); });
   }
   for (std::thread& t : threads) t.join();
   RecordedHistory all;

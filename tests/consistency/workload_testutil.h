@@ -36,6 +36,9 @@ struct WorkloadOptions {
   int clients = 6;
   int register_keys = 4;
   int list_keys = 6;
+  // The keys move on to new ones after this many operations (by all clients together): a list's
+  // reads hold all its elements, so each key's history must stay bounded (Elle does the same).
+  size_t ops_per_key_generation = 6000;
   // Each client stops after this many operations, or when `stop` is set.
   size_t ops_per_client = 500;
   uint64_t seed = 1;
