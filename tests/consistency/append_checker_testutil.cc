@@ -249,7 +249,9 @@ CheckReport CheckLists(const ListHistory& history) {
   auto add = [&](size_t from, size_t to, Dep dep, int key) {
     if (from != to) graph[from].push_back({to, dep, key});
   };
-  for (const auto& [key, list] : order) {
+  for (const auto& entry : order) {
+    const int key = entry.first;
+    const std::vector<int64_t>* list = entry.second;
     auto writer_of = [&](int64_t e) -> std::optional<size_t> {
       auto w = writer.find(e);
       if (w == writer.end() || w->second.key != key) return std::nullopt;
