@@ -135,23 +135,27 @@ Result<DescribeShardingPoliciesResult> Database::DescribeShardingPolicies(
 }
 
 Result<ShardedPutItemResult> Database::ShardedPutItem(const PutItemRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
-                             PreparePut(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  std::shared_ptr<const PolicySet> policies = table->sharding_policies();
-  ShardedPutItemResult out;
-  if (policies->empty()) {
-    PARTSTORE_ASSIGN_OR_RETURN(out.result, table->PutItem(request, prepared));
+  auto run = [&]() -> Result<ShardedPutItemResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
+                               PreparePut(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    std::shared_ptr<const PolicySet> policies = table->sharding_policies();
+    ShardedPutItemResult out;
+    if (policies->empty()) {
+      PARTSTORE_ASSIGN_OR_RETURN(out.result, table->PutItem(request, prepared));
+      return out;
+    }
+    PutItemRequest physical = request;
+    std::optional<int32_t> shard;
+    PARTSTORE_ASSIGN_OR_RETURN(
+        physical.item,
+        sharding::ShardItem(*policies, table->key_schema(), std::move(physical.item), &shard));
+    PARTSTORE_ASSIGN_OR_RETURN(out.result, table->PutItem(physical, prepared));
+    PresentOptional(*policies, &out.result.attributes);
+    out.shards = {.sharded = shard.has_value(), .shards_touched = 1, .shard = shard};
     return out;
-  }
-  PutItemRequest physical = request;
-  std::optional<int32_t> shard;
-  PARTSTORE_ASSIGN_OR_RETURN(physical.item, sharding::ShardItem(*policies, table->key_schema(),
-                                                                std::move(physical.item), &shard));
-  PARTSTORE_ASSIGN_OR_RETURN(out.result, table->PutItem(physical, prepared));
-  PresentOptional(*policies, &out.result.attributes);
-  out.shards = {.sharded = shard.has_value(), .shards_touched = 1, .shard = shard};
-  return out;
+  };
+  return state_->ShownIfRefused(run());
 }
 
 Status Database::ImportItem(std::string_view table_name, Item item) {
@@ -169,102 +173,112 @@ Status Database::ImportItem(std::string_view table_name, Item item) {
 }
 
 Result<ShardedGetItemResult> Database::ShardedGetItem(const GetItemRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
-                             PrepareGet(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  std::shared_ptr<const PolicySet> policies = table->sharding_policies();
-  PARTSTORE_ASSIGN_OR_RETURN(KeyRoute route, sharding::RouteKey(*policies, table->key_schema(),
-                                                                request.key, KeyUse::kRead));
-  ShardedGetItemResult out;
-  if (route.policy == nullptr && policies->empty()) {
-    PARTSTORE_ASSIGN_OR_RETURN(out.result, table->GetItem(request, prepared));
+  auto run = [&]() -> Result<ShardedGetItemResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,
+                               PrepareGet(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    std::shared_ptr<const PolicySet> policies = table->sharding_policies();
+    PARTSTORE_ASSIGN_OR_RETURN(KeyRoute route, sharding::RouteKey(*policies, table->key_schema(),
+                                                                  request.key, KeyUse::kRead));
+    ShardedGetItemResult out;
+    if (route.policy == nullptr && policies->empty()) {
+      PARTSTORE_ASSIGN_OR_RETURN(out.result, table->GetItem(request, prepared));
+      return out;
+    }
+    // Whole items are read (GetItem charges the whole item whatever the projection), presented,
+    // then projected.
+    GetItemRequest physical = request;
+    physical.projection_expression.reset();
+    physical.expression_attribute_names.reset();
+    physical.attributes_to_get.reset();
+    for (int32_t shard : route.shards) {
+      physical.key = route.PhysicalKey(shard);
+      PARTSTORE_ASSIGN_OR_RETURN(GetItemResult read,
+                                 table->GetItem(physical, PreparedProjection{}));
+      sharding::AddConsumedCapacity(read.consumed_capacity, &out.result.consumed_capacity);
+      if (read.item && !out.result.item) {
+        out.result.item = std::move(read.item);
+        out.shards.shard = route.policy ? std::optional<int32_t>(shard) : std::nullopt;
+      }
+    }
+    if (out.result.item) {
+      sharding::Present(*policies, &*out.result.item);
+      if (prepared.projection) {
+        out.result.item = expr::Project(*prepared.projection, *out.result.item);
+      }
+    }
+    out.shards.sharded = route.policy != nullptr;
+    out.shards.shards_touched = static_cast<int32_t>(route.shards.size());
+    if (route.policy && route.shards.size() == 1) out.shards.shard = route.shards.front();
     return out;
-  }
-  // Whole items are read (GetItem charges the whole item whatever the projection), presented,
-  // then projected.
-  GetItemRequest physical = request;
-  physical.projection_expression.reset();
-  physical.expression_attribute_names.reset();
-  physical.attributes_to_get.reset();
-  for (int32_t shard : route.shards) {
-    physical.key = route.PhysicalKey(shard);
-    PARTSTORE_ASSIGN_OR_RETURN(GetItemResult read, table->GetItem(physical, PreparedProjection{}));
-    sharding::AddConsumedCapacity(read.consumed_capacity, &out.result.consumed_capacity);
-    if (read.item && !out.result.item) {
-      out.result.item = std::move(read.item);
-      out.shards.shard = route.policy ? std::optional<int32_t>(shard) : std::nullopt;
-    }
-  }
-  if (out.result.item) {
-    sharding::Present(*policies, &*out.result.item);
-    if (prepared.projection) {
-      out.result.item = expr::Project(*prepared.projection, *out.result.item);
-    }
-  }
-  out.shards.sharded = route.policy != nullptr;
-  out.shards.shards_touched = static_cast<int32_t>(route.shards.size());
-  if (route.policy && route.shards.size() == 1) out.shards.shard = route.shards.front();
-  return out;
+  };
+  return state_->Shown(run());
 }
 
 Result<ShardedUpdateItemResult> Database::ShardedUpdateItem(const UpdateItemRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedUpdate prepared,
-                             PrepareUpdate(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  std::shared_ptr<const PolicySet> policies = table->sharding_policies();
-  ShardedUpdateItemResult out;
-  if (policies->empty()) {
-    PARTSTORE_ASSIGN_OR_RETURN(out.result, table->UpdateItem(request, prepared));
+  auto run = [&]() -> Result<ShardedUpdateItemResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedUpdate prepared,
+                               PrepareUpdate(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    std::shared_ptr<const PolicySet> policies = table->sharding_policies();
+    ShardedUpdateItemResult out;
+    if (policies->empty()) {
+      PARTSTORE_ASSIGN_OR_RETURN(out.result, table->UpdateItem(request, prepared));
+      return out;
+    }
+    PARTSTORE_ASSIGN_OR_RETURN(KeyRoute route, sharding::RouteKey(*policies, table->key_schema(),
+                                                                  request.key, KeyUse::kUpdate));
+    UpdateItemRequest physical = request;
+    physical.key = route.PhysicalKey(route.shards.front());
+    sharding::UpdateRewriter rewriter(*policies, route);
+    PARTSTORE_ASSIGN_OR_RETURN(out.result,
+                               table->UpdateItem(physical, prepared, {.rewrite = &rewriter}));
+    PresentOptional(*policies, &out.result.attributes);
+    if (route.policy) out.shards = {.sharded = true, .shards_touched = 1, .shard = route.shards[0]};
     return out;
-  }
-  PARTSTORE_ASSIGN_OR_RETURN(KeyRoute route, sharding::RouteKey(*policies, table->key_schema(),
-                                                                request.key, KeyUse::kUpdate));
-  UpdateItemRequest physical = request;
-  physical.key = route.PhysicalKey(route.shards.front());
-  sharding::UpdateRewriter rewriter(*policies, route);
-  PARTSTORE_ASSIGN_OR_RETURN(out.result,
-                             table->UpdateItem(physical, prepared, {.rewrite = &rewriter}));
-  PresentOptional(*policies, &out.result.attributes);
-  if (route.policy) out.shards = {.sharded = true, .shards_touched = 1, .shard = route.shards[0]};
-  return out;
+  };
+  return state_->ShownIfRefused(run());
 }
 
 Result<ShardedDeleteItemResult> Database::ShardedDeleteItem(const DeleteItemRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
-                             PrepareDelete(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  std::shared_ptr<const PolicySet> policies = table->sharding_policies();
-  PARTSTORE_ASSIGN_OR_RETURN(KeyRoute route, sharding::RouteKey(*policies, table->key_schema(),
-                                                                request.key, KeyUse::kDelete));
-  ShardedDeleteItemResult out;
-  if (route.policy == nullptr) {
-    PARTSTORE_ASSIGN_OR_RETURN(out.result, table->DeleteItem(request, prepared));
+  auto run = [&]() -> Result<ShardedDeleteItemResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
+                               PrepareDelete(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    std::shared_ptr<const PolicySet> policies = table->sharding_policies();
+    PARTSTORE_ASSIGN_OR_RETURN(KeyRoute route, sharding::RouteKey(*policies, table->key_schema(),
+                                                                  request.key, KeyUse::kDelete));
+    ShardedDeleteItemResult out;
+    if (route.policy == nullptr) {
+      PARTSTORE_ASSIGN_OR_RETURN(out.result, table->DeleteItem(request, prepared));
+      PresentOptional(*policies, &out.result.attributes);
+      return out;
+    }
+    if (route.shards.size() > 1 && prepared.condition) {
+      return Status::Validation(
+          "A condition cannot be checked on a random-suffix delete: the item may be in any of " +
+          std::to_string(route.shards.size()) + " shards");
+    }
+    DeleteItemRequest physical = request;
+    for (int32_t shard : route.shards) {
+      physical.key = route.PhysicalKey(shard);
+      PARTSTORE_ASSIGN_OR_RETURN(DeleteItemResult deleted, table->DeleteItem(physical, prepared));
+      sharding::AddConsumedCapacity(deleted.consumed_capacity, &out.result.consumed_capacity);
+      if (deleted.attributes && !out.result.attributes) {
+        out.result.attributes = std::move(deleted.attributes);
+        out.shards.shard = shard;
+      }
+      if (deleted.item_collection_metrics) {
+        out.result.item_collection_metrics = std::move(deleted.item_collection_metrics);
+      }
+    }
     PresentOptional(*policies, &out.result.attributes);
+    out.shards.sharded = true;
+    out.shards.shards_touched = static_cast<int32_t>(route.shards.size());
+    if (route.shards.size() == 1) out.shards.shard = route.shards.front();
     return out;
-  }
-  if (route.shards.size() > 1 && prepared.condition) {
-    return Status::Validation(
-        "A condition cannot be checked on a random-suffix delete: the item may be in any of " +
-        std::to_string(route.shards.size()) + " shards");
-  }
-  DeleteItemRequest physical = request;
-  for (int32_t shard : route.shards) {
-    physical.key = route.PhysicalKey(shard);
-    PARTSTORE_ASSIGN_OR_RETURN(DeleteItemResult deleted, table->DeleteItem(physical, prepared));
-    sharding::AddConsumedCapacity(deleted.consumed_capacity, &out.result.consumed_capacity);
-    if (deleted.attributes && !out.result.attributes) {
-      out.result.attributes = std::move(deleted.attributes);
-      out.shards.shard = shard;
-    }
-    if (deleted.item_collection_metrics) {
-      out.result.item_collection_metrics = std::move(deleted.item_collection_metrics);
-    }
-  }
-  PresentOptional(*policies, &out.result.attributes);
-  out.shards.sharded = true;
-  out.shards.shards_touched = static_cast<int32_t>(route.shards.size());
-  if (route.shards.size() == 1) out.shards.shard = route.shards.front();
-  return out;
+  };
+  return state_->ShownIfRefused(run());
 }
 
 Result<ShardedBatchWriteItemResult> Database::ShardedBatchWriteItem(
@@ -361,107 +375,117 @@ Result<ShardedBatchWriteItemResult> Database::ShardedBatchWriteItem(
 
 Result<TransactWriteItemsResult> Database::ShardedTransactWriteItems(
     const TransactWriteItemsRequest& request) {
-  TransactWriteItemsRequest physical;
-  physical.client_request_token = request.client_request_token;
-  physical.return_consumed_capacity = request.return_consumed_capacity;
-  physical.return_item_collection_metrics = request.return_item_collection_metrics;
-  std::vector<size_t> logical_of;                             // physical action -> logical action
-  std::vector<std::shared_ptr<const PolicySet>> policies_of;  // per physical action
-  std::vector<std::unique_ptr<KeyRoute>> routes;
-  std::vector<std::unique_ptr<sharding::UpdateRewriter>> rewriter_store;
-  std::vector<const ItemRewriter*> rewriters;
-  auto add = [&](size_t logical, TransactWriteItem action,
-                 std::shared_ptr<const PolicySet> policies, const ItemRewriter* rewriter) {
-    physical.transact_items.push_back(std::move(action));
-    logical_of.push_back(logical);
-    policies_of.push_back(std::move(policies));
-    rewriters.push_back(rewriter);
+  auto run = [&]() -> Result<TransactWriteItemsResult> {
+    TransactWriteItemsRequest physical;
+    physical.client_request_token = request.client_request_token;
+    physical.return_consumed_capacity = request.return_consumed_capacity;
+    physical.return_item_collection_metrics = request.return_item_collection_metrics;
+    std::vector<size_t> logical_of;                             // physical action -> logical action
+    std::vector<std::shared_ptr<const PolicySet>> policies_of;  // per physical action
+    std::vector<std::unique_ptr<KeyRoute>> routes;
+    std::vector<std::unique_ptr<sharding::UpdateRewriter>> rewriter_store;
+    std::vector<const ItemRewriter*> rewriters;
+    auto add = [&](size_t logical, TransactWriteItem action,
+                   std::shared_ptr<const PolicySet> policies, const ItemRewriter* rewriter) {
+      physical.transact_items.push_back(std::move(action));
+      logical_of.push_back(logical);
+      policies_of.push_back(std::move(policies));
+      rewriters.push_back(rewriter);
+    };
+    for (size_t i = 0; i < request.transact_items.size(); ++i) {
+      const TransactWriteItem& action = request.transact_items[i];
+      const std::string* table_name = action.put               ? &action.put->table_name
+                                      : action.update          ? &action.update->table_name
+                                      : action.del             ? &action.del->table_name
+                                      : action.condition_check ? &action.condition_check->table_name
+                                                               : nullptr;
+      const int set = action.condition_check.has_value() + action.put.has_value() +
+                      action.del.has_value() + action.update.has_value();
+      if (table_name == nullptr || set != 1) {
+        add(i, action, nullptr, nullptr);  // the transaction reports the malformed action
+        continue;
+      }
+      PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(*table_name));
+      std::shared_ptr<const PolicySet> policies = table->sharding_policies();
+      const KeySchema& schema = table->key_schema();
+      if (action.put) {
+        TransactWriteItem put = action;
+        std::optional<int32_t> shard;
+        PARTSTORE_ASSIGN_OR_RETURN(
+            put.put->item,
+            sharding::ShardItem(*policies, schema, std::move(put.put->item), &shard));
+        add(i, std::move(put), policies, nullptr);
+      } else if (action.update) {
+        auto route = std::make_unique<KeyRoute>();
+        PARTSTORE_ASSIGN_OR_RETURN(
+            *route, sharding::RouteKey(*policies, schema, action.update->key, KeyUse::kUpdate));
+        TransactWriteItem update = action;
+        update.update->key = route->PhysicalKey(route->shards.front());
+        rewriter_store.push_back(std::make_unique<sharding::UpdateRewriter>(*policies, *route));
+        routes.push_back(std::move(route));
+        add(i, std::move(update), policies, rewriter_store.back().get());
+      } else {
+        const Item& key = action.del ? action.del->key : action.condition_check->key;
+        PARTSTORE_ASSIGN_OR_RETURN(
+            KeyRoute route, sharding::RouteKey(*policies, schema, key,
+                                               action.del ? KeyUse::kDelete : KeyUse::kRead));
+        const bool conditioned =
+            action.condition_check ||
+            (action.del->condition_expression.has_value() || action.del->expected.has_value());
+        if (route.shards.size() > 1 && conditioned) {
+          return Status::Validation(
+              "A condition cannot be checked on a random-suffix key: the item may be in any of " +
+              std::to_string(route.shards.size()) + " shards");
+        }
+        for (int32_t shard : route.shards) {
+          TransactWriteItem one = action;
+          (one.del ? one.del->key : one.condition_check->key) = route.PhysicalKey(shard);
+          add(i, std::move(one), policies, nullptr);
+        }
+      }
+    }
+    Result<TransactWriteItemsResult> result = state_->RunTransaction(physical, rewriters, &request);
+    if (result.ok() || result.status().code() != Code::kTransactionCanceled ||
+        result.status().detail() == nullptr) {
+      return result;
+    }
+    // The reasons per logical action: the first that is not None among its physical actions.
+    const auto& physical_reasons = result.status().detail()->cancellation_reasons;
+    std::vector<CancellationReason> reasons(request.transact_items.size());
+    for (size_t j = 0; j < physical_reasons.size() && j < logical_of.size(); ++j) {
+      CancellationReason& reason = reasons[logical_of[j]];
+      if (reason.code != "None" || physical_reasons[j].code == "None") continue;
+      reason = physical_reasons[j];
+      if (reason.item && policies_of[j]) sharding::Present(*policies_of[j], &*reason.item);
+    }
+    return TransactionCanceledError(std::move(reasons));
   };
-  for (size_t i = 0; i < request.transact_items.size(); ++i) {
-    const TransactWriteItem& action = request.transact_items[i];
-    const std::string* table_name = action.put               ? &action.put->table_name
-                                    : action.update          ? &action.update->table_name
-                                    : action.del             ? &action.del->table_name
-                                    : action.condition_check ? &action.condition_check->table_name
-                                                             : nullptr;
-    const int set = action.condition_check.has_value() + action.put.has_value() +
-                    action.del.has_value() + action.update.has_value();
-    if (table_name == nullptr || set != 1) {
-      add(i, action, nullptr, nullptr);  // the transaction reports the malformed action
-      continue;
-    }
-    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(*table_name));
-    std::shared_ptr<const PolicySet> policies = table->sharding_policies();
-    const KeySchema& schema = table->key_schema();
-    if (action.put) {
-      TransactWriteItem put = action;
-      std::optional<int32_t> shard;
-      PARTSTORE_ASSIGN_OR_RETURN(
-          put.put->item, sharding::ShardItem(*policies, schema, std::move(put.put->item), &shard));
-      add(i, std::move(put), policies, nullptr);
-    } else if (action.update) {
-      auto route = std::make_unique<KeyRoute>();
-      PARTSTORE_ASSIGN_OR_RETURN(
-          *route, sharding::RouteKey(*policies, schema, action.update->key, KeyUse::kUpdate));
-      TransactWriteItem update = action;
-      update.update->key = route->PhysicalKey(route->shards.front());
-      rewriter_store.push_back(std::make_unique<sharding::UpdateRewriter>(*policies, *route));
-      routes.push_back(std::move(route));
-      add(i, std::move(update), policies, rewriter_store.back().get());
-    } else {
-      const Item& key = action.del ? action.del->key : action.condition_check->key;
-      PARTSTORE_ASSIGN_OR_RETURN(
-          KeyRoute route,
-          sharding::RouteKey(*policies, schema, key, action.del ? KeyUse::kDelete : KeyUse::kRead));
-      const bool conditioned =
-          action.condition_check ||
-          (action.del->condition_expression.has_value() || action.del->expected.has_value());
-      if (route.shards.size() > 1 && conditioned) {
-        return Status::Validation(
-            "A condition cannot be checked on a random-suffix key: the item may be in any of " +
-            std::to_string(route.shards.size()) + " shards");
-      }
-      for (int32_t shard : route.shards) {
-        TransactWriteItem one = action;
-        (one.del ? one.del->key : one.condition_check->key) = route.PhysicalKey(shard);
-        add(i, std::move(one), policies, nullptr);
-      }
-    }
-  }
-  Result<TransactWriteItemsResult> result = state_->RunTransaction(physical, rewriters, &request);
-  if (result.ok() || result.status().code() != Code::kTransactionCanceled ||
-      result.status().detail() == nullptr) {
-    return result;
-  }
-  // The reasons per logical action: the first that is not None among its physical actions.
-  const auto& physical_reasons = result.status().detail()->cancellation_reasons;
-  std::vector<CancellationReason> reasons(request.transact_items.size());
-  for (size_t j = 0; j < physical_reasons.size() && j < logical_of.size(); ++j) {
-    CancellationReason& reason = reasons[logical_of[j]];
-    if (reason.code != "None" || physical_reasons[j].code == "None") continue;
-    reason = physical_reasons[j];
-    if (reason.item && policies_of[j]) sharding::Present(*policies_of[j], &*reason.item);
-  }
-  return TransactionCanceledError(std::move(reasons));
+  return state_->ShownIfRefused(run());
 }
 
 Result<ShardedQueryResult> Database::ShardedQuery(const QueryRequest& request,
                                                   ShardedQueryOptions options) {
-  PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
-                             PrepareQuery(request, request.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
-  return sharding::ScatterGatherQuery(*table, *table->sharding_policies(), request, prepared,
-                                      state_->cache_.get(), options);
+  auto run = [&]() -> Result<ShardedQueryResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(PreparedRead prepared,
+                               PrepareQuery(request, request.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+    return sharding::ScatterGatherQuery(*table, *table->sharding_policies(), request, prepared,
+                                        state_->cache_.get(), options);
+  };
+  return state_->Shown(run());
 }
 
 Result<ShardedAggregateResult> Database::ShardedAggregate(const ShardedAggregateRequest& request) {
-  PARTSTORE_ASSIGN_OR_RETURN(
-      PreparedRead prepared,
-      PrepareQuery(request.query, request.query.table_name, state_->cache_.get()));
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
-                             state_->GetTable(request.query.table_name));
-  return sharding::AggregateShards(*table, *table->sharding_policies(), request, prepared,
-                                   state_->cache_.get());
+  auto run = [&]() -> Result<ShardedAggregateResult> {
+    PARTSTORE_ASSIGN_OR_RETURN(
+        PreparedRead prepared,
+        PrepareQuery(request.query, request.query.table_name, state_->cache_.get()));
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
+                               state_->GetTable(request.query.table_name));
+    return sharding::AggregateShards(*table, *table->sharding_policies(), request, prepared,
+                                     state_->cache_.get());
+  };
+  return state_->Shown(run());
 }
 
 }  // namespace partstore

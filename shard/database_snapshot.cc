@@ -142,8 +142,9 @@ Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(Database& db, const s
       static_cast<uint8_t>(SnapshotBlock::kEnd),
       Payload({static_cast<uint64_t>(info.tables), static_cast<uint64_t>(info.items)})));
   // The copies' handles are dropped only now: until here they kept the buffers writers replaced.
-  PARTSTORE_RETURN_IF_ERROR(file->Commit());
+  // The carried tokens are in the new segment before the snapshot that names it is in place.
   if (tokens_logged != 0) PARTSTORE_RETURN_IF_ERROR(wal_->Sync(tokens_logged));
+  PARTSTORE_RETURN_IF_ERROR(file->Commit());
   if (log_generation != 0) {
     persist::WriteAheadLog::RemoveBefore(options_.persistence.data_dir, log_generation);
   }

@@ -13,16 +13,19 @@
 namespace partstore {
 
 Result<TableImage> Database::ReadTableImage(std::string_view table_name) {
-  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(table_name));
-  TableImage image;
-  StripeLocks locks;
-  for (size_t i = 0; i < table->stripes().size(); ++i) locks.Add(&table->stripes().at(i));
-  locks.LockShared();
-  table->CopyItems(&image.items);
-  image.time = state_->EpochSeconds();
-  locks.Unlock();
-  image.table = table->Describe();
-  return image;
+  auto run = [&]() -> Result<TableImage> {
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(table_name));
+    TableImage image;
+    StripeLocks locks;
+    for (size_t i = 0; i < table->stripes().size(); ++i) locks.Add(&table->stripes().at(i));
+    locks.LockShared();
+    table->CopyItems(&image.items);
+    image.time = state_->EpochSeconds();
+    locks.Unlock();
+    image.table = table->Describe();
+    return image;
+  };
+  return state_->Shown(run());
 }
 
 namespace {

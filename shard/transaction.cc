@@ -379,6 +379,11 @@ Result<TransactWriteItemsResult> internal::DatabaseState::RunTransaction(
       token_expiry_.pop_front();
     }
     auto it = tokens_.find(*request.client_request_token);
+    // (One past the window that the queue has not reached yet is forgotten here.)
+    if (it != tokens_.end() && !it->second.in_flight && now - it->second.finished_micros > window) {
+      tokens_.erase(it);
+      it = tokens_.end();
+    }
     if (it != tokens_.end()) {
       if (it->second.fingerprint != fingerprint) {
         return Status(Code::kIdempotentParameterMismatch,
@@ -530,16 +535,23 @@ void internal::DatabaseState::RestoreToken(const persist::LoggedToken& token) {
 std::vector<persist::LoggedToken> internal::DatabaseState::LiveTokens() {
   const auto epoch_micros = static_cast<int64_t>(epoch_at_clock_zero_ * 1e6);
   const int64_t now = options_.capacity.clock->NowMicros();
+  const auto window = static_cast<int64_t>(kClientRequestTokenSeconds * 1e6);
   std::vector<persist::LoggedToken> live;
-  std::lock_guard lock(tokens_mu_);
-  for (const auto& [token, record] : tokens_) {
-    if (!record.logged) continue;
-    // (A logged one still in flight finishes in a moment: its time is about now.)
-    const int64_t finished = record.in_flight ? now : record.finished_micros;
-    live.push_back({.token = token,
-                    .fingerprint = record.fingerprint,
-                    .finished_epoch_micros = epoch_micros + finished});
+  {
+    std::lock_guard lock(tokens_mu_);
+    for (const auto& [token, record] : tokens_) {
+      // (A logged one still in flight finishes in a moment: its time is about now.)
+      const int64_t finished = record.in_flight ? now : record.finished_micros;
+      if (!record.logged || now - finished > window) continue;
+      live.push_back({.token = token,
+                      .fingerprint = record.fingerprint,
+                      .finished_epoch_micros = epoch_micros + finished});
+    }
   }
+  // In the order they finished: a replay queues them for expiry in the order it reads them.
+  std::sort(live.begin(), live.end(), [](const auto& a, const auto& b) {
+    return a.finished_epoch_micros < b.finished_epoch_micros;
+  });
   return live;
 }
 

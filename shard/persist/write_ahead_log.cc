@@ -246,18 +246,26 @@ void WalGroup::AddToken(const LoggedToken& token) {
 }
 
 uint64_t AppendTokens(WriteAheadLog& log, const std::vector<LoggedToken>& tokens) {
-  if (tokens.empty()) return 0;
+  // Records of at most kTokensPerRecord tokens (~1 MiB), far below a block's limit however many
+  // tokens there are.
+  constexpr size_t kTokensPerRecord = 16384;
+  uint64_t position = 0;
   std::string payload, encoded;
-  ByteWriter writer(&payload);
-  writer.Varint(tokens.size());
-  for (const LoggedToken& token : tokens) {
-    encoded.clear();
-    EncodeToken(token, &encoded);
-    writer.Varint(0);
-    writer.Byte(kTokenChange);
-    writer.String(encoded);
+  for (size_t first = 0; first < tokens.size(); first += kTokensPerRecord) {
+    const size_t count = std::min(kTokensPerRecord, tokens.size() - first);
+    payload.clear();
+    ByteWriter writer(&payload);
+    writer.Varint(count);
+    for (size_t i = first; i < first + count; ++i) {
+      encoded.clear();
+      EncodeToken(tokens[i], &encoded);
+      writer.Varint(0);
+      writer.Byte(kTokenChange);
+      writer.String(encoded);
+    }
+    position = log.Append(WalRecord::kWrite, payload);
   }
-  return log.Append(WalRecord::kWrite, payload);
+  return position;
 }
 
 void WalGroup::Commit(WriteAheadLog& log) {

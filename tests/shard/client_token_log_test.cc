@@ -28,10 +28,10 @@ class ClientTokenLogTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  std::unique_ptr<Database> Open() {
+  std::unique_ptr<Database> Open(WalSync sync = WalSync::kAlways) {
     DatabaseOptions options;
     options.stripes_per_table = 16;
-    options.persistence = {.data_dir = dir_, .wal = WalSync::kAlways};
+    options.persistence = {.data_dir = dir_, .wal = sync};
     auto db = Database::Open(options);
     EXPECT_TRUE(db.ok()) << db.status().ToString();
     return db.ok() ? std::move(*db) : nullptr;
@@ -95,6 +95,21 @@ TEST_F(ClientTokenLogTest, TokensSurviveTheSnapshotsThatCutTheLog) {
   auto db = Open();
   ASSERT_TRUE(Add(*db, "token-1").ok());
   EXPECT_EQ(Count(*db), 2);
+}
+
+// More tokens than one log record carries (16,384 each): the snapshot's carry splits them.
+TEST_F(ClientTokenLogTest, ManyTokensAreCarriedInSeveralRecords) {
+  constexpr int kTokens = 20'000;
+  {
+    auto db = Open(WalSync::kOff);
+    MustCreate(*db, "Counters", KeySchema{{"PK", KeyType::kString}, {}});
+    for (int i = 0; i < kTokens; ++i) ASSERT_TRUE(Add(*db, "t" + std::to_string(i)).ok());
+    ASSERT_TRUE(db->CreateSnapshot({}).ok());
+  }
+  auto db = Open(WalSync::kOff);
+  ASSERT_TRUE(Add(*db, "t0").ok());
+  ASSERT_TRUE(Add(*db, "t" + std::to_string(kTokens - 1)).ok());
+  EXPECT_EQ(Count(*db), kTokens);
 }
 
 }  // namespace
