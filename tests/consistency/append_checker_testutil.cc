@@ -271,10 +271,11 @@ CheckReport CheckLists(const ListHistory& history) {
       }
     }
   }
-  // Acknowledged appends no read shows come after every element read (each read is a prefix of
-  // the key's final list): after the last element read, and after every read of the key.
+  // Committed appends no read shows (acknowledged, or of a transaction seen on another key) come
+  // after every element read (each read is a prefix of the key's final list): after the last
+  // element read, and after every read of the key.
   for (size_t i = 0; i < txns.size(); ++i) {
-    if (txns[i].outcome != Outcome::kOk) continue;
+    if (txns[i].outcome != Outcome::kOk && !observed[i]) continue;
     for (const ListMicroOp& op : txns[i].ops) {
       if (!op.append) continue;
       auto o = order.find(op.key);

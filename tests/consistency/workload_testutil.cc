@@ -42,19 +42,6 @@ std::vector<int64_t> ListOf(const std::optional<Item>& item) {
 
 enum class Answer { kOk, kCondition, kUnknown, kRefused };
 
-Answer Classify(const Status& s) {
-  if (s.ok()) return Answer::kOk;
-  switch (s.code()) {
-    case Code::kConditionalCheckFailed:
-      return Answer::kCondition;
-    case Code::kOutcomeUnknown:
-    case Code::kInternal:
-      return Answer::kUnknown;
-    default:
-      return Answer::kRefused;
-  }
-}
-
 UpdateItemRequest CompareAndSet(int key, std::optional<int64_t> expected, int64_t value) {
   UpdateItemRequest r{.table_name = kRegisterTable,
                       .key = KeyOf(key),
@@ -112,6 +99,23 @@ class Client {
     std::shuffle(keys.begin(), keys.end(), rng_);
     keys.resize(std::min<size_t>(keys.size(), 2 + rng_() % 2));
     return keys;
+  }
+
+  // What an answer says about the operation. Any refusal after the request was sent more than
+  // once is unknown: an earlier attempt may have been applied (a cancelled transaction forgets its
+  // token, so a repeat can be refused while the first copy lands).
+  Answer Classify(const Status& s, uint64_t attempts_before) const {
+    if (s.ok()) return Answer::kOk;
+    switch (s.code()) {
+      case Code::kConditionalCheckFailed:  // (conditional writes are never sent twice)
+        return Answer::kCondition;
+      case Code::kOutcomeUnknown:
+      case Code::kInternal:
+      case Code::kTransactionInProgress:  // an earlier attempt with its token is being applied
+        return Answer::kUnknown;
+      default:
+        return Attempts() - attempts_before > 1 ? Answer::kUnknown : Answer::kRefused;
+    }
   }
 
   uint64_t Attempts() const { return options_.attempts ? options_.attempts(id_) : 0; }
@@ -172,7 +176,7 @@ class Client {
         op.value = NumberOf(got->item, "v");
         last_read_[key] = op.value;
       }
-      Record(std::move(op), Classify(got.status()), got.status(), completed);
+      Record(std::move(op), Classify(got.status(), attempts), got.status(), completed);
       return;
     }
     if (roll < 45) {
@@ -182,18 +186,18 @@ class Client {
       item["v"] = Value(*op.value);
       auto put = store_->PutItem({.table_name = kRegisterTable, .item = std::move(item)});
       const int64_t completed = Now();
-      Count(Classify(put.status()));
-      if (put.ok()) MaybeSentTwice(op, attempts);
-      Record(std::move(op), Classify(put.status()), put.status(), completed);
+      Count(Classify(put.status(), attempts));
+      if (Classify(put.status(), attempts) != Answer::kRefused) MaybeSentTwice(op, attempts);
+      Record(std::move(op), Classify(put.status(), attempts), put.status(), completed);
       return;
     }
     if (roll < 50) {
       RegisterOp op = Op(RegisterOpKind::kDelete, key, invoked, "DeleteItem");
       auto del = store_->DeleteItem({.table_name = kRegisterTable, .key = KeyOf(key)});
       const int64_t completed = Now();
-      Count(Classify(del.status()));
-      if (del.ok()) MaybeSentTwice(op, attempts);
-      Record(std::move(op), Classify(del.status()), del.status(), completed);
+      Count(Classify(del.status(), attempts));
+      if (Classify(del.status(), attempts) != Answer::kRefused) MaybeSentTwice(op, attempts);
+      Record(std::move(op), Classify(del.status(), attempts), del.status(), completed);
       return;
     }
     if (roll < 70) {
@@ -202,8 +206,8 @@ class Client {
       op.value = next_value_ += 1000;
       auto cas = store_->UpdateItem(CompareAndSet(key, op.expected, *op.value));
       const int64_t completed = Now();
-      Count(Classify(cas.status()));
-      Record(std::move(op), Classify(cas.status()), cas.status(), completed);
+      Count(Classify(cas.status(), attempts));
+      Record(std::move(op), Classify(cas.status(), attempts), cas.status(), completed);
       return;
     }
     if (roll < 85) {
@@ -216,12 +220,12 @@ class Client {
                               .return_values = ReturnValue::kUpdatedNew});
       const int64_t completed = Now();
       if (add.ok()) op.value = NumberOf(add->attributes, "v");
-      Count(Classify(add.status()));
-      Record(std::move(op), Classify(add.status()), add.status(), completed);
+      Count(Classify(add.status(), attempts));
+      Record(std::move(op), Classify(add.status(), attempts), add.status(), completed);
       return;
     }
     if (roll < 95) {
-      RegisterTransactWrite(invoked);
+      RegisterTransactWrite(invoked, attempts);
       return;
     }
     const std::vector<int> keys = SomeKeys(options_.register_keys);
@@ -231,7 +235,7 @@ class Client {
     }
     auto got = store_->TransactGetItems(request);
     const int64_t completed = Now();
-    const Answer answer = Classify(got.status());
+    const Answer answer = Classify(got.status(), attempts);
     for (size_t i = 0; i < keys.size(); ++i) {
       RegisterOp op = Op(RegisterOpKind::kRead, keys[i], invoked, "TransactGetItems");
       if (got.ok()) op.value = NumberOf(got->responses[i], "v");
@@ -240,7 +244,7 @@ class Client {
   }
 
   // A Put on some keys and a compare-and-set on others, all or nothing.
-  void RegisterTransactWrite(int64_t invoked) {
+  void RegisterTransactWrite(int64_t invoked, uint64_t attempts) {
     const std::vector<int> keys = SomeKeys(options_.register_keys);
     TransactWriteItemsRequest request;
     std::vector<RegisterOp> ops;
@@ -263,9 +267,9 @@ class Client {
     }
     auto written = store_->TransactWriteItems(request);
     const int64_t completed = Now();
-    const Answer answer = Classify(written.status());
+    const Answer answer = Classify(written.status(), attempts);
     Count(answer);
-    if (written.status().code() == Code::kTransactionCanceled) {
+    if (answer == Answer::kRefused && written.status().code() == Code::kTransactionCanceled) {
       // The actions refused by their condition say something about the state; the others none.
       const ErrorDetail* detail = written.status().detail();
       for (size_t i = 0;
@@ -282,6 +286,7 @@ class Client {
 
   void ListStep() {
     const unsigned roll = rng_() % 100;
+    const uint64_t attempts = Attempts();
     ListTxn txn{.client = id_, .invoked = Now()};
     Status status;
     if (roll < 35) {
@@ -321,7 +326,7 @@ class Client {
       }
     }
     txn.completed = Now();
-    const Answer answer = Classify(status);
+    const Answer answer = Classify(status, attempts);
     Count(answer);
     switch (answer) {
       case Answer::kOk:

@@ -12,9 +12,9 @@
 // What a client was told decides how an operation is recorded: done; refused by its condition
 // (a definite answer about the state); refused for another reason (throttled, over the memory
 // limit, cancelled: not applied, so left out, and for lists kept as failed); or unknown
-// (kOutcomeUnknown, InternalServerError: maybe applied). A PutItem or DeleteItem that RemoteStore
-// sent again after a failure may have been applied by each earlier attempt too: each is recorded
-// once more, as unknown.
+// (kOutcomeUnknown, InternalServerError, TransactionInProgress, and any refusal of a request
+// sent more than once: maybe applied). A PutItem or DeleteItem that RemoteStore sent again may
+// have been applied by each earlier attempt too: each is recorded once more, as unknown.
 #pragma once
 
 #include <atomic>
