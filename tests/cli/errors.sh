@@ -47,6 +47,7 @@ expect 2 "--speed 0x: expected a factor" simulate --trace /dev/null --speed 0x
 expect 2 "give no workload or --compare with it" simulate celebrity --trace /dev/null
 expect 2 "invalid --host no.such.host.invalid" serve --host no.such.host.invalid --port 0
 expect 2 "--region EU: expected a region name such as us-east-1" serve --region EU --port 0
+expect 2 "an empty region names none" serve --region "" --port 0
 
 # serve: a host name is resolved; an IPv6 address is bracketed in the URL it prints.
 # listens HOST URL: `partstore serve --host HOST --port 0` prints a URL starting with URL.

@@ -171,10 +171,16 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"none", "sigv4"}));
   serve->add_option("--access-keys", serve_options.access_keys_file,
                     "With --auth sigv4: a file of '<access key id> <secret access key>' lines");
-  serve->add_option("--region", serve_options.region,
-                    "The region the server stands for: in table and stream ARNs and stream "
-                    "records, and with --auth sigv4 the region requests must be signed for "
-                    "(default us-east-1)");
+  serve
+      ->add_option("--region", serve_options.region,
+                   "The region the server stands for: in table and stream ARNs and stream "
+                   "records, and with --auth sigv4 the region requests must be signed for "
+                   "(default us-east-1)")
+      ->check(CLI::Validator(
+          [](std::string& input) -> std::string {
+            return input.empty() ? "an empty region names none (e.g. us-east-1)" : "";
+          },
+          "REGION"));
   serve->add_option("--s3-dir", serve_options.s3_dir,
                     "A directory standing for S3 (each bucket a subdirectory): where "
                     "ExportTableToPointInTime writes and ImportTable reads");
