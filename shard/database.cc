@@ -15,6 +15,7 @@
 #include "shard/constraints.h"
 #include "shard/database_state.h"
 #include "shard/database_trace.h"
+#include "shard/persist/byte_codec.h"
 #include "shard/persist/table_settings.h"
 #include "shard/prepared.h"
 
@@ -190,8 +191,14 @@ Result<CreateTableResult> Database::CreateTable(const CreateTableRequest& reques
     std::unique_lock lock(state_->mu_);
     inserted = state_->tables_.try_emplace(request.table_name, table).second;
     if (inserted && state_->wal_) {
-      std::string body;
-      persist::EncodeTableSettings({.create = request}, &body);
+      // The settings, then the table's stream (its label and shards), in one record.
+      std::string settings, body;
+      persist::EncodeTableSettings({.create = request}, &settings);
+      persist::ByteWriter writer(&body);
+      writer.String(settings);
+      const std::optional<persist::StreamImage> stream = table->CurrentStreamImage();
+      writer.Bool(stream.has_value());
+      if (stream) persist::EncodeStreamImage(*stream, writer);
       state_->LogControl(persist::WalRecord::kCreateTable, table->log_number(), body);
     }
   }

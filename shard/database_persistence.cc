@@ -52,6 +52,7 @@ class Replay {
       return opened.error();
     }
     BlockFileReader& file = **opened;
+    version_ = file.version();
     while (!file.AtEnd()) {
       const uint64_t start = file.offset();
       Result<BlockFileReader::Block> block = file.Next();
@@ -88,6 +89,40 @@ class Replay {
     auto it = tables_.find(number);
     return it == tables_.end() ? nullptr : it->second.get();
   }
+  // A table deleted earlier in the log (its stream is still read: a record logged after the
+  // DeleteTable, by a writer that appended it before, goes there).
+  Table* FindDeleted(uint64_t number) const {
+    auto it = deleted_.find(number);
+    return it == deleted_.end() ? nullptr : it->second.get();
+  }
+
+  Status CreateTable(uint64_t number, std::string_view body) {
+    persist::TableSettings settings;
+    std::optional<persist::StreamImage> stream;
+    if (version_ >= 2) {
+      // The settings, then the table's stream (its label and shards).
+      ByteReader r(body);
+      std::string_view bytes;
+      bool has_stream = false;
+      if (!r.Bytes(&bytes) || !persist::DecodeTableSettings(bytes, &settings) ||
+          !r.Bool(&has_stream) || (has_stream && !DecodeStreamImage(r, &stream.emplace())) ||
+          !r.done()) {
+        return Malformed();
+      }
+      // The stream comes back as it was, not as a new one.
+      if (stream) settings.create.stream_specification.reset();
+    } else if (!persist::DecodeTableSettings(body, &settings)) {
+      return Malformed();
+    }
+    PARTSTORE_RETURN_IF_ERROR(db_.CreateTable(settings.create).status());
+    PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
+                               state_.GetTable(settings.create.table_name));
+    table->set_log_number(number);
+    tables_[number] = table;
+    if (state_.next_table_number_.load() <= number) state_.next_table_number_ = number + 1;
+    if (stream) PARTSTORE_RETURN_IF_ERROR(table->AdoptStream(*stream));
+    return Status::Ok();
+  }
 
   Status Apply(WalRecord kind, std::string_view payload) {
     ByteReader reader(payload);
@@ -95,16 +130,20 @@ class Replay {
     uint64_t number = 0;
     if (!reader.Varint(&number)) return Malformed();
     const std::string_view body = payload.substr(reader.position());
-    if (kind == WalRecord::kCreateTable) {
-      persist::TableSettings settings;
-      if (!persist::DecodeTableSettings(body, &settings)) return Malformed();
-      PARTSTORE_RETURN_IF_ERROR(db_.CreateTable(settings.create).status());
-      PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
-                                 state_.GetTable(settings.create.table_name));
-      table->set_log_number(number);
-      tables_[number] = table;
-      if (state_.next_table_number_.load() <= number) state_.next_table_number_ = number + 1;
-      return Status::Ok();
+    if (kind == WalRecord::kCreateTable) return CreateTable(number, body);
+    if (kind == WalRecord::kStreamShards) {
+      Table* owner = Find(number);
+      if (owner == nullptr) owner = FindDeleted(number);
+      ByteReader r(body);
+      uint64_t stream_number = 0;
+      std::vector<persist::StreamShardImage> shards;
+      if (!r.Varint(&stream_number) || !persist::DecodeShardImages(r, &shards) || !r.done()) {
+        return Malformed();
+      }
+      if (owner == nullptr) return Status::Ok();
+      std::shared_ptr<Stream> stream = owner->FindStream(stream_number);
+      if (!stream) return UnknownStream(*owner, stream_number);
+      return stream->RestoreShards(shards);
     }
     Table* table = Find(number);
     // Changes of a table deleted before them (operations already running on it when it was
@@ -113,6 +152,7 @@ class Replay {
     const std::string name = table->name();
     switch (kind) {
       case WalRecord::kDeleteTable:
+        deleted_[number] = tables_[number];
         tables_.erase(number);
         // The DeleteTable was allowed when it ran: an UpdateTable that turned deletion protection
         // off may have logged its record after it (each logs after applying).
@@ -125,7 +165,19 @@ class Replay {
         UpdateTableRequest request;
         if (!persist::DecodeUpdateTable(body, &request)) return Malformed();
         request.table_name = name;
+        // The stream it enabled was logged before it (kStream) and is back already.
+        if (request.stream_specification && request.stream_specification->stream_enabled &&
+            table->stream()) {
+          request.stream_specification.reset();
+          if (!Table::ChangesAnything(request)) return Status::Ok();
+        }
         return db_.UpdateTable(request).status();
+      }
+      case WalRecord::kStream: {
+        ByteReader r(body);
+        persist::StreamImage image;
+        if (!persist::DecodeStreamImage(r, &image) || !r.done()) return Malformed();
+        return table->AdoptStream(image);
       }
       case WalRecord::kTimeToLive: {
         ByteReader r(body);
@@ -172,14 +224,21 @@ class Replay {
     }
   }
 
+  Status UnknownStream(const Table& table, uint64_t number) const {
+    return Status::Validation("a record names stream " + std::to_string(number) + " of table " +
+                              table.name() + ", which the log did not create");
+  }
+
   Status Writes(ByteReader& reader) {
     uint64_t count = 0;
     if (!reader.Count(persist::kMaxBlockPayload, &count)) return Malformed();
     for (uint64_t i = 0; i < count; ++i) {
       uint64_t number = 0;
-      uint8_t change = 0;  // 0 put, 1 delete, 2 a transaction's token
+      // 0 put, 1 delete, 2 a transaction's token, 3 put and 4 delete with a stream record
+      uint8_t change = 0;
       std::string_view bytes;
-      if (!reader.Varint(&number) || !reader.Enum(2, &change) || !reader.Bytes(&bytes)) {
+      if (!reader.Varint(&number) || !reader.Enum(version_ >= 2 ? 4 : 2, &change) ||
+          !reader.Bytes(&bytes)) {
         return Malformed();
       }
       if (change == 2) {
@@ -188,13 +247,25 @@ class Replay {
         state_.RestoreToken(token);
         continue;
       }
-      const bool erase = change == 1;
+      const bool erase = change == 1 || change == 4;
+      std::optional<persist::StreamMark> mark;
+      if (change >= 3 && !persist::DecodeStreamMark(reader, &mark.emplace())) return Malformed();
       Result<StoredItem> item = StoredItem::Decode(bytes);
       if (!item.ok())
         return Status::Validation("malformed item: " + std::string(item.error().message()));
       Table* table = Find(number);
-      if (table == nullptr) continue;
-      PARTSTORE_RETURN_IF_ERROR(erase ? table->ReplayDelete(*item) : table->LoadItem(*item));
+      StoredItem previous;
+      if (table != nullptr) {
+        PARTSTORE_RETURN_IF_ERROR(erase ? table->ReplayDelete(*item, &previous)
+                                        : table->LoadItem(*item, &previous));
+      } else if (mark && (table = FindDeleted(number)) != nullptr) {
+        // (Its items are not restored: only the record, with the item as the table had it.)
+        PARTSTORE_ASSIGN_OR_RETURN(previous, table->ItemAt(*item));
+      }
+      if (table == nullptr || !mark) continue;
+      std::shared_ptr<Stream> stream = table->FindStream(mark->stream);
+      if (!stream) return UnknownStream(*table, mark->stream);
+      PARTSTORE_RETURN_IF_ERROR(stream->Replay(*mark, previous, erase ? StoredItem() : *item));
     }
     return reader.done() ? Status::Ok() : Malformed();
   }
@@ -202,6 +273,8 @@ class Replay {
   Database& db_;
   DatabaseState& state_;
   std::map<uint64_t, std::shared_ptr<Table>>& tables_;
+  std::map<uint64_t, std::shared_ptr<Table>> deleted_;
+  uint32_t version_ = persist::kWalVersion;  // the segment's format
 };
 
 }  // namespace

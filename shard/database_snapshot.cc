@@ -35,6 +35,15 @@ struct TableCopy {
   std::shared_ptr<Table> table;
   TableSettings settings;
   std::vector<StoredItem> items;
+  std::vector<std::shared_ptr<Stream>> streams;
+};
+
+// A stream at the snapshot's point in time: its table's index in the file + 1 (0: none), image
+// and records.
+struct StreamCopy {
+  uint64_t table = 0;
+  persist::StreamImage image;
+  std::vector<std::pair<uint64_t, std::vector<persist::StreamRecordImage>>> records;
 };
 
 std::string Payload(const std::initializer_list<uint64_t> varints) {
@@ -42,6 +51,24 @@ std::string Payload(const std::initializer_list<uint64_t> varints) {
   ByteWriter writer(&out);
   for (uint64_t v : varints) writer.Varint(v);
   return out;
+}
+
+// Every stream the database keeps (under the snapshot's locks): the tables' and those of deleted
+// tables, still read until their records are trimmed.
+void CopyStreams(const std::vector<TableCopy>& tables, StreamRegistry& registry,
+                 std::vector<StreamCopy>* out) {
+  std::vector<const Stream*> owned;
+  for (size_t t = 0; t < tables.size(); ++t) {
+    for (const std::shared_ptr<Stream>& stream : tables[t].streams) {
+      if (stream->Finished()) continue;
+      owned.push_back(stream.get());
+      out->push_back({.table = t + 1, .image = stream->Image(), .records = stream->Records()});
+    }
+  }
+  for (const std::shared_ptr<Stream>& stream : registry.List()) {
+    if (std::find(owned.begin(), owned.end(), stream.get()) != owned.end()) continue;
+    out->push_back({.table = 0, .image = stream->Image(), .records = stream->Records()});
+  }
 }
 
 }  // namespace
@@ -56,6 +83,7 @@ Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(Database& db, const s
   const auto start = std::chrono::steady_clock::now();
   SnapshotInfo info{.path = path};
   std::vector<TableCopy> copies;
+  std::vector<StreamCopy> streams;
   uint64_t log_generation = 0;
   uint64_t tokens_logged = 0;  // the log position after the tokens carried into the new segment
   {
@@ -78,6 +106,7 @@ Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(Database& db, const s
       Result<DescribeShardingPoliciesResult> policies =
           db.DescribeShardingPolicies({.table_name = name});
       if (policies.ok()) copy.settings.sharding_policies = std::move(policies->policies);
+      copy.streams = table->Streams();  // (none starts: control-plane changes wait)
     }
     StripeLocks locks;
     for (const TableCopy& copy : copies) {
@@ -104,6 +133,10 @@ Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(Database& db, const s
         rotated = generation.error();
       }
     }
+    // The streams after the cut: no record is appended while the stripes are held (a writer
+    // logs its record as it appends it), and a split logged meanwhile is in the new segment too
+    // (its replay leaves shards already there as they are).
+    if (rotated.ok()) CopyStreams(copies, *streams_, &streams);
     locks.Unlock();
     PARTSTORE_RETURN_IF_ERROR(rotated);
     info.pause_seconds = SecondsSince(paused);
@@ -138,9 +171,33 @@ Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(Database& db, const s
       PARTSTORE_RETURN_IF_ERROR(file->Append(static_cast<uint8_t>(SnapshotBlock::kItems), payload));
     }
   }
-  PARTSTORE_RETURN_IF_ERROR(file->Append(
-      static_cast<uint8_t>(SnapshotBlock::kEnd),
-      Payload({static_cast<uint64_t>(info.tables), static_cast<uint64_t>(info.items)})));
+  uint64_t records = 0;
+  for (size_t n = 0; n < streams.size(); ++n) {
+    payload.clear();
+    ByteWriter writer(&payload);
+    writer.Varint(streams[n].table);
+    persist::EncodeStreamImage(streams[n].image, writer);
+    PARTSTORE_RETURN_IF_ERROR(file->Append(static_cast<uint8_t>(SnapshotBlock::kStream), payload));
+    for (const auto& [shard, all] : streams[n].records) {
+      for (size_t i = 0; i < all.size();) {
+        items.clear();
+        size_t count = 0;
+        ByteWriter block(&items);
+        for (; i < all.size() && items.size() < persist::kItemBlockBytes; ++i, ++count) {
+          persist::EncodeRecordImage(all[i], block);
+        }
+        payload = Payload({n, shard, count});
+        payload += items;
+        records += count;
+        PARTSTORE_RETURN_IF_ERROR(
+            file->Append(static_cast<uint8_t>(SnapshotBlock::kRecords), payload));
+      }
+    }
+  }
+  PARTSTORE_RETURN_IF_ERROR(
+      file->Append(static_cast<uint8_t>(SnapshotBlock::kEnd),
+                   Payload({static_cast<uint64_t>(info.tables), static_cast<uint64_t>(info.items),
+                            static_cast<uint64_t>(streams.size()), records})));
   // The copies' handles are dropped only now: until here they kept the buffers writers replaced.
   // The carried tokens are in the new segment before the snapshot that names it is in place.
   if (tokens_logged != 0) PARTSTORE_RETURN_IF_ERROR(wal_->Sync(tokens_logged));
@@ -183,6 +240,7 @@ class SnapshotLoad {
       }
       table->DiscardStreams();
     }
+    for (const std::shared_ptr<Stream>& stream : orphans_) state_.streams_->Remove(stream.get());
   }
 
   Status Run(BlockFileReader& file, SnapshotInfo* info);
@@ -194,10 +252,16 @@ class SnapshotLoad {
   Status CreateTable(const BlockFileReader& file, const BlockFileReader::Block& block);
   Status LoadItems(const BlockFileReader& file, const BlockFileReader::Block& block,
                    int64_t* items);
+  Status LoadStream(const BlockFileReader& file, const BlockFileReader::Block& block);
+  Status LoadRecords(const BlockFileReader& file, const BlockFileReader::Block& block);
 
   Database& db_;
   internal::DatabaseState& state_;
   std::vector<std::shared_ptr<Table>> tables_;
+  std::vector<bool> wants_stream_;                // by table: its settings had an enabled stream
+  std::vector<std::shared_ptr<Stream>> streams_;  // by stream block
+  std::vector<std::shared_ptr<Stream>> orphans_;  // deleted tables' streams, registered here
+  uint64_t records_ = 0;
   bool restore_numbers_;
   bool done_ = false;
 };
@@ -211,6 +275,11 @@ Status SnapshotLoad::CreateTable(const BlockFileReader& file, const BlockFileRea
     return file.Corrupt(block.offset, "table " + settings.create.table_name +
                                           " cannot be restored: " + std::string(status.message()));
   };
+  // From version 2 the table's stream comes back from its stream block, as it was.
+  const bool stream =
+      settings.create.stream_specification && settings.create.stream_specification->stream_enabled;
+  if (file.version() >= 2) settings.create.stream_specification.reset();
+  wants_stream_.push_back(stream && file.version() >= 2);
   Result<CreateTableResult> created = db_.CreateTable(settings.create);
   if (!created.ok()) {
     if (created.error().code() == Code::kResourceInUse) return created.error();
@@ -272,6 +341,71 @@ Status SnapshotLoad::LoadItems(const BlockFileReader& file, const BlockFileReade
   return Status::Ok();
 }
 
+Status SnapshotLoad::LoadStream(const BlockFileReader& file, const BlockFileReader::Block& block) {
+  ByteReader reader(block.payload);
+  uint64_t table = 0;
+  persist::StreamImage image;
+  if (!reader.Count(tables_.size(), &table) || !persist::DecodeStreamImage(reader, &image) ||
+      !reader.done()) {
+    return file.Corrupt(block.offset, "malformed stream block");
+  }
+  auto refused = [&](const Status& status) {
+    return file.Corrupt(block.offset, "stream " + image.label + " of table " + image.table_name +
+                                          " cannot be restored: " + std::string(status.message()));
+  };
+  std::shared_ptr<Stream> stream;
+  if (table == 0 && state_.streams_->Find(image.table_arn + "/stream/" + image.label)) {
+    streams_.push_back(nullptr);  // (its record blocks are skipped)
+    return Status::Ok();
+  }
+  if (table != 0) {
+    Table& owner = *tables_[table - 1];
+    if (Status adopted = owner.AdoptStream(image); !adopted.ok()) return refused(adopted);
+    stream = owner.FindStream(image.number);
+  } else {
+    // A deleted table's: on the database's clock, in the registry only (one it has already,
+    // from this snapshot loaded before, is skipped above).
+    StreamIdentity identity;
+    identity.clock = state_.options_.capacity.clock;
+    identity.epoch_at_clock_zero = state_.epoch_at_clock_zero_;
+    Result<std::shared_ptr<Stream>> restored =
+        Stream::Restore(std::move(identity), state_.options_.streams, image, 0);
+    if (!restored.ok()) return refused(restored.error());
+    if (image.enabled) return refused(Status::Validation("a deleted table's stream is enabled"));
+    stream = *restored;
+    state_.streams_->Add(stream);
+    orphans_.push_back(stream);
+  }
+  if (!stream) return refused(Status::Validation("it is not the table's"));
+  streams_.push_back(std::move(stream));
+  return Status::Ok();
+}
+
+Status SnapshotLoad::LoadRecords(const BlockFileReader& file, const BlockFileReader::Block& block) {
+  ByteReader reader(block.payload);
+  uint64_t stream = 0, shard = 0, count = 0;
+  if (streams_.empty() || !reader.Count(streams_.size() - 1, &stream) || !reader.Varint(&shard) ||
+      !reader.Count(block.payload.size(), &count)) {
+    return file.Corrupt(block.offset, "malformed stream record block header");
+  }
+  const uint64_t base = block.offset + 5;
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t at = base + reader.position();
+    persist::StreamRecordImage record;
+    if (!persist::DecodeRecordImage(reader, &record)) {
+      return file.Corrupt(at, "malformed stream record");
+    }
+    if (!streams_[stream]) continue;
+    if (Status restored = streams_[stream]->RestoreRecord(shard, std::move(record));
+        !restored.ok()) {
+      return file.Corrupt(at, std::string(restored.message()));
+    }
+  }
+  if (!reader.done()) return file.Corrupt(base + reader.position(), "bytes after the last record");
+  records_ += count;
+  return Status::Ok();
+}
+
 Status SnapshotLoad::Run(BlockFileReader& file, SnapshotInfo* info) {
   PARTSTORE_ASSIGN_OR_RETURN(BlockFileReader::Block block, file.Next());
   uint64_t tables = 0;
@@ -285,34 +419,57 @@ Status SnapshotLoad::Run(BlockFileReader& file, SnapshotInfo* info) {
       return file.Corrupt(block.offset, "malformed database block");
     }
   }
-  bool seen_items = false;
+  bool seen_items = false, seen_streams = false;
+  const bool streams = file.version() >= 2;
   while (true) {
     PARTSTORE_ASSIGN_OR_RETURN(block, file.Next());
     const auto kind = static_cast<SnapshotBlock>(block.kind);
     if (kind == SnapshotBlock::kTable) {
-      if (seen_items) return file.Corrupt(block.offset, "table block after item blocks");
+      if (seen_items || seen_streams) {
+        return file.Corrupt(block.offset, "table block after item or stream blocks");
+      }
       PARTSTORE_RETURN_IF_ERROR(CreateTable(file, block));
       ++info->tables;
     } else if (kind == SnapshotBlock::kItems) {
+      if (seen_streams) return file.Corrupt(block.offset, "item block after stream blocks");
       seen_items = true;
       PARTSTORE_RETURN_IF_ERROR(LoadItems(file, block, &info->items));
+    } else if (streams && kind == SnapshotBlock::kStream) {
+      seen_streams = true;
+      PARTSTORE_RETURN_IF_ERROR(LoadStream(file, block));
+    } else if (streams && kind == SnapshotBlock::kRecords) {
+      PARTSTORE_RETURN_IF_ERROR(LoadRecords(file, block));
     } else if (kind == SnapshotBlock::kEnd) {
       ByteReader end(block.payload);
       uint64_t end_tables = 0;
       uint64_t end_items = 0;
-      if (!end.Varint(&end_tables) || !end.Varint(&end_items) || !end.done() ||
+      uint64_t end_streams = 0;
+      uint64_t end_records = 0;
+      if (!end.Varint(&end_tables) || !end.Varint(&end_items) ||
+          (streams && (!end.Varint(&end_streams) || !end.Varint(&end_records))) || !end.done() ||
           end_tables != tables || end_items != items ||
           static_cast<uint64_t>(info->tables) != tables ||
-          static_cast<uint64_t>(info->items) != items) {
-        return file.Corrupt(block.offset, "the end block's counts (" + std::to_string(end_tables) +
-                                              " tables, " + std::to_string(end_items) +
-                                              " items) do not match what the file holds (" +
-                                              std::to_string(info->tables) + " tables, " +
-                                              std::to_string(info->items) + " items)");
+          static_cast<uint64_t>(info->items) != items || end_streams != streams_.size() ||
+          end_records != records_) {
+        return file.Corrupt(
+            block.offset, "the end block's counts (" + std::to_string(end_tables) + " tables, " +
+                              std::to_string(end_items) + " items, " + std::to_string(end_streams) +
+                              " streams, " + std::to_string(end_records) +
+                              " stream records) do not match what the file holds (" +
+                              std::to_string(info->tables) + " tables, " +
+                              std::to_string(info->items) + " items, " +
+                              std::to_string(streams_.size()) + " streams, " +
+                              std::to_string(records_) + " stream records)");
       }
       if (!file.AtEnd()) {
         return file.Corrupt(block.offset + persist::kBlockOverhead + block.payload.size(),
                             "bytes after the end block");
+      }
+      for (size_t t = 0; t < tables_.size(); ++t) {
+        if (wants_stream_[t] && !tables_[t]->stream()) {
+          return file.Corrupt(block.offset, "table " + tables_[t]->name() +
+                                                " has an enabled stream and no stream block");
+        }
       }
       done_ = true;
       return Status::Ok();

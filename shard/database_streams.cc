@@ -88,7 +88,7 @@ Result<GetRecordsResult> Database::GetRecords(const GetRecordsRequest& request) 
                                Stream::DecodeIterator(request.shard_iterator));
     std::shared_ptr<Stream> stream = state_->streams_->Find(iterator.stream_arn);
     if (!stream) return StreamNotFound(iterator.stream_arn);
-    return stream->GetRecords(iterator.position, iterator.issued_micros,
+    return stream->GetRecords(iterator.position, iterator.issued_epoch_micros,
                               static_cast<size_t>(request.limit.value_or(1000)));
   };
   return state_->Shown(run());

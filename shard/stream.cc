@@ -112,7 +112,9 @@ std::optional<uint64_t> Stream::ParseSequence(std::string_view text) {
 
 Stream::Stream(StreamIdentity identity, StreamOptions options,
                std::span<const uint64_t> partition_starts, size_t splits_applied)
-    : identity_(std::move(identity)), options_(options) {
+    : identity_(std::move(identity)),
+      options_(options),
+      zero_micros_(std::llround(identity_.epoch_at_clock_zero * 1e6)) {
   const int64_t now = Now();
   created_epoch_ = EpochOf(now);
   label_ = LabelAt(created_epoch_);
@@ -129,28 +131,103 @@ Stream::Stream(StreamIdentity identity, StreamOptions options,
   for (size_t i = 0; i < partition_starts.size(); ++i) {
     const uint64_t end = i + 1 < partition_starts.size() ? partition_starts[i + 1] - 1
                                                          : std::numeric_limits<uint64_t>::max();
-    OpenShard(partition_starts[i], end, "");
+    OpenShard(partition_starts[i], end, nullptr);
   }
 }
 
-Stream::Shard& Stream::OpenShard(uint64_t begin, uint64_t end, std::string parent_id) {
-  auto shard = std::make_unique<Shard>();
-  shard->begin = begin;
-  shard->end = end;
-  shard->parent_id = std::move(parent_id);
-  shard->starting = next_sequence_++;
+Result<std::shared_ptr<Stream>> Stream::Restore(StreamIdentity identity, StreamOptions options,
+                                                const persist::StreamImage& image,
+                                                size_t splits_applied) {
+  identity.number = image.number;
+  identity.view_type = image.view_type;
+  identity.key_schema = image.key_schema;
+  // A table's stream is named after the table as it is now (a snapshot loaded into a database of
+  // another region or account); a deleted table's, as it was.
+  if (identity.table_arn.empty()) {
+    identity.table_name = image.table_name;
+    identity.table_arn = image.table_arn;
+  }
+  // (The image's label is taken as it is: the empty start-up list below makes no new one.)
+  identity.last_label.clear();
+  auto stream = std::shared_ptr<Stream>(
+      new Stream(std::move(identity), options, std::span<const uint64_t>(), splits_applied));
+  Stream& s = *stream;
+  if (image.label.empty() || image.label.find('|') != std::string::npos) {
+    return Status::Validation("stream label \"" + image.label + "\" is not one");
+  }
+  s.label_ = image.label;
+  s.arn_ = s.identity_.table_arn + "/stream/" + s.label_;
+  s.created_epoch_ = static_cast<double>(image.created_epoch_micros) / 1e6;
+  std::lock_guard<std::mutex> lock(s.mu_);
+  s.enabled_ = image.enabled;
+  s.next_sequence_ = std::max<uint64_t>(image.next_sequence, 1);
+  PARTSTORE_RETURN_IF_ERROR(s.RestoreShardsLocked(image.shards));
+  if (s.enabled_) {
+    // The open shards cover the hash space, one after the other.
+    uint64_t expect = 0;
+    for (size_t i = 0; i < s.open_.size(); ++i) {
+      const Shard& shard = *s.open_[i];
+      if (shard.begin != expect || (i + 1 == s.open_.size()) != (shard.end == UINT64_MAX)) {
+        return Status::Validation("stream " + s.arn_ + ": its open shards do not cover the keys");
+      }
+      expect = shard.end + 1;
+    }
+    if (s.open_.empty()) return Status::Validation("stream " + s.arn_ + " has no open shard");
+  } else {
+    while (!s.open_.empty()) s.CloseShard(*s.open_.front());
+  }
+  return stream;
+}
+
+std::string Stream::ShardId(uint64_t starting) const {
   // "shardId-" + 20 digits + "-" + 8 hex digits, the form of DynamoDB's. The digits are the
   // starting sequence number, so shard ids sort in creation order (DescribeStream resumes after
   // a shard that is gone by them).
-  const uint64_t tag = XXH3_64bits_withSeed(arn_.data(), arn_.size(), shard->starting);
-  shard->id = fmt::format("shardId-{:020}-{:08x}", shard->starting, static_cast<uint32_t>(tag));
+  const uint64_t tag = XXH3_64bits_withSeed(arn_.data(), arn_.size(), starting);
+  return fmt::format("shardId-{:020}-{:08x}", starting, static_cast<uint32_t>(tag));
+}
+
+Stream::Shard& Stream::OpenShard(uint64_t begin, uint64_t end, const Shard* parent,
+                                 uint64_t starting) {
+  auto shard = std::make_unique<Shard>();
+  shard->begin = begin;
+  shard->end = end;
+  if (parent != nullptr) {
+    shard->parent_id = parent->id;
+    shard->parent_starting = parent->starting;
+  }
+  shard->starting = starting != 0 ? starting : next_sequence_;
+  next_sequence_ = std::max(next_sequence_, shard->starting + 1);
+  shard->id = ShardId(shard->starting);
   Shard* raw = shard.get();
   by_id_.emplace(raw->id, raw);
-  shards_.push_back(std::move(shard));
+  // Creation order is starting order (a restored shard goes where it was).
+  auto place =
+      std::upper_bound(shards_.begin(), shards_.end(), raw->starting,
+                       [](uint64_t n, const std::unique_ptr<Shard>& s) { return n < s->starting; });
+  shards_.insert(place, std::move(shard));
   auto at = std::lower_bound(open_.begin(), open_.end(), begin,
                              [](const Shard* s, uint64_t b) { return s->begin < b; });
   open_.insert(at, raw);
   return *raw;
+}
+
+Stream::Shard* Stream::ShardStarting(uint64_t starting) {
+  auto it =
+      std::lower_bound(shards_.begin(), shards_.end(), starting,
+                       [](const std::unique_ptr<Shard>& s, uint64_t n) { return s->starting < n; });
+  return it != shards_.end() && (*it)->starting == starting ? it->get() : nullptr;
+}
+
+persist::StreamShardImage Stream::ImageOf(const Shard& s) const {
+  return {.starting = s.starting,
+          .parent_starting = s.parent_starting,
+          .begin = s.begin,
+          .end = s.end,
+          .last = s.last,
+          .ending = s.ending,
+          .closed_epoch_micros = s.ending ? EpochMicros(s.closed_micros) : 0,
+          .trimmed_through = s.trimmed_through};
 }
 
 void Stream::CloseShard(Shard& shard) {
@@ -174,10 +251,12 @@ void Stream::ApplySplits(std::span<const capacity::PartitionSplit> splits, size_
     Shard& parent = **(it - 1);
     if (at <= parent.begin || at > parent.end) continue;
     const uint64_t begin = parent.begin, end = parent.end;
-    const std::string parent_id = parent.id;
     CloseShard(parent);
-    OpenShard(begin, at - 1, parent_id);
-    OpenShard(at, end, parent_id);
+    const Shard& low = OpenShard(begin, at - 1, &parent);
+    const Shard& high = OpenShard(at, end, &parent);
+    if (identity_.log_shards) {
+      identity_.log_shards(identity_.number, {ImageOf(parent), ImageOf(low), ImageOf(high)});
+    }
   }
   splits_applied_.store(applied, std::memory_order_release);
 }
@@ -189,10 +268,8 @@ void Stream::Sync() {
   if (!splits.empty()) ApplySplits(splits, first);
 }
 
-void Stream::Append(uint64_t hash, const StoredItem& old_item, const StoredItem& new_item,
-                    StreamRemover remover) {
-  if (!old_item && !new_item) return;
-  if (old_item && new_item && old_item.encoding() == new_item.encoding()) return;
+Stream::Entry Stream::MakeEntry(const StoredItem& old_item, const StoredItem& new_item,
+                                StreamRemover remover) const {
   Entry entry;
   entry.old_item = old_item;
   entry.new_item = new_item;
@@ -228,15 +305,32 @@ void Stream::Append(uint64_t hash, const StoredItem& old_item, const StoredItem&
     if (identity_.key_schema.sort) names.push_back(identity_.key_schema.sort->name);
     (new_item ? entry.new_item : entry.old_item) = ProjectStoredItem(any, std::move(names));
   }
+  return entry;
+}
 
+std::optional<Stream::Unpublished> Stream::Append(uint64_t hash, const StoredItem& old_item,
+                                                  const StoredItem& new_item, StreamRemover remover,
+                                                  Logger* logger) {
+  if (!old_item && !new_item) return std::nullopt;
+  if (old_item && new_item && old_item.encoding() == new_item.encoding()) return std::nullopt;
+  Entry entry = MakeEntry(old_item, new_item, remover);
   const int64_t now = Now();
   std::unique_lock<std::mutex> lock(mu_);
-  if (!enabled_ || open_.empty()) return;
+  if (!enabled_ || open_.empty()) return std::nullopt;
   auto it = std::upper_bound(open_.begin(), open_.end(), hash,
                              [](uint64_t h, const Shard* s) { return h < s->begin; });
   Shard& shard = **(it - 1);
   entry.sequence = next_sequence_++;
   entry.micros = now;
+  std::optional<Unpublished> unpublished;
+  if (logger != nullptr && !logger->Log({.stream = identity_.number,
+                                         .sequence = entry.sequence,
+                                         .shard = shard.starting,
+                                         .epoch_micros = EpochMicros(now),
+                                         .remover = entry.remover})) {
+    entry.pending = true;
+    unpublished = Unpublished{shard.starting, entry.sequence};
+  }
   shard.last = entry.sequence;
   bytes_ += Cost(entry);
   shard.records.push_back(std::move(entry));
@@ -245,6 +339,161 @@ void Stream::Append(uint64_t hash, const StoredItem& old_item, const StoredItem&
   const bool wake = waiters_ > 0;
   lock.unlock();
   if (wake) appended_.notify_all();
+  return unpublished;
+}
+
+void Stream::Publish(Unpublished record) {
+  std::unique_lock<std::mutex> lock(mu_);
+  Shard* shard = ShardStarting(record.shard);
+  if (shard == nullptr) return;  // (gone: trimmed)
+  auto it = std::lower_bound(shard->records.begin(), shard->records.end(), record.sequence,
+                             [](const Entry& e, uint64_t n) { return e.sequence < n; });
+  if (it == shard->records.end() || it->sequence != record.sequence) return;
+  it->pending = false;
+  appends_.fetch_add(1, std::memory_order_release);
+  const bool wake = waiters_ > 0;
+  lock.unlock();
+  if (wake) appended_.notify_all();
+}
+
+persist::StreamImage Stream::Image() const {
+  persist::StreamImage image;
+  image.number = identity_.number;
+  image.table_name = identity_.table_name;
+  image.table_arn = identity_.table_arn;
+  image.key_schema = identity_.key_schema;
+  image.view_type = identity_.view_type;
+  image.label = label_;
+  image.created_epoch_micros = std::llround(created_epoch_ * 1e6);
+  std::lock_guard<std::mutex> lock(mu_);
+  image.enabled = enabled_;
+  image.next_sequence = next_sequence_;
+  for (const auto& shard : shards_) image.shards.push_back(ImageOf(*shard));
+  return image;
+}
+
+std::vector<std::pair<uint64_t, std::vector<persist::StreamRecordImage>>> Stream::Records() const {
+  std::vector<std::pair<uint64_t, std::vector<persist::StreamRecordImage>>> out;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& shard : shards_) {
+    if (shard->records.empty()) continue;
+    auto& records = out.emplace_back(shard->starting, std::vector<persist::StreamRecordImage>{});
+    records.second.reserve(shard->records.size());
+    for (const Entry& e : shard->records) {
+      // (A record still waiting for its transaction's group: the group is logged after this cut,
+      // and its replay writes the record.)
+      if (e.pending) continue;
+      records.second.push_back({.sequence = e.sequence,
+                                .epoch_micros = EpochMicros(e.micros),
+                                .event = e.event,
+                                .remover = e.remover,
+                                .size_bytes = e.size_bytes,
+                                .old_item = e.old_item,
+                                .new_item = e.new_item});
+    }
+  }
+  return out;
+}
+
+Status Stream::RestoreShards(std::span<const persist::StreamShardImage> shards) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return RestoreShardsLocked(shards);
+}
+
+Status Stream::RestoreShardsLocked(std::span<const persist::StreamShardImage> shards) {
+  for (const persist::StreamShardImage& image : shards) {
+    if (image.starting == 0 || image.begin > image.end ||
+        (image.ending && *image.ending < image.starting) ||
+        image.last > image.ending.value_or(UINT64_MAX)) {
+      return Status::Validation("stream " + arn_ + ": shard " + std::to_string(image.starting) +
+                                " is not well-formed");
+    }
+    Shard* shard = ShardStarting(image.starting);
+    if (shard == nullptr) {
+      const Shard* parent =
+          image.parent_starting != 0 ? ShardStarting(image.parent_starting) : nullptr;
+      for (const Shard* open : open_) {
+        if (!image.ending && open->begin <= image.end && image.begin <= open->end) {
+          return Status::Validation("stream " + arn_ + ": shard " + std::to_string(image.starting) +
+                                    " overlaps an open shard");
+        }
+      }
+      shard = &OpenShard(image.begin, image.end, parent, image.starting);
+      if (parent == nullptr && image.parent_starting != 0) {
+        // The parent is gone (trimmed): its id is made from its starting number all the same.
+        shard->parent_id = ShardId(image.parent_starting);
+        shard->parent_starting = image.parent_starting;
+      }
+      shard->last = image.last;
+      shard->trimmed_through = image.trimmed_through;
+    }
+    if (image.ending && !shard->ending) {
+      shard->ending = *image.ending;
+      shard->closed_micros = ClockMicros(image.closed_epoch_micros);
+      std::erase(open_, shard);
+    }
+    next_sequence_ = std::max(next_sequence_, image.ending.value_or(image.last) + 1);
+  }
+  return Status::Ok();
+}
+
+bool Stream::Insert(Shard& shard, Entry entry) {
+  auto it = std::lower_bound(shard.records.begin(), shard.records.end(), entry.sequence,
+                             [](const Entry& e, uint64_t n) { return e.sequence < n; });
+  if (it != shard.records.end() && it->sequence == entry.sequence) return false;
+  if (entry.sequence <= shard.trimmed_through) return false;  // (trimmed before the restart)
+  shard.last = std::max(shard.last, entry.sequence);
+  // A closed shard's ending covers every record it got (one logged after the close, from a
+  // writer that appended before it, included).
+  if (shard.ending && *shard.ending < entry.sequence) shard.ending = entry.sequence;
+  next_sequence_ = std::max(next_sequence_, entry.sequence + 1);
+  bytes_ += Cost(entry);
+  shard.records.insert(it, std::move(entry));
+  appends_.fetch_add(1, std::memory_order_release);
+  return true;
+}
+
+Status Stream::RestoreRecord(uint64_t shard_starting, persist::StreamRecordImage record) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Shard* shard = ShardStarting(shard_starting);
+  if (shard == nullptr || record.sequence < shard->starting) {
+    return Status::Validation("stream " + arn_ + ": record " + std::to_string(record.sequence) +
+                              " is not in a shard of the stream");
+  }
+  if (!record.old_item && !record.new_item) {
+    return Status::Validation("stream " + arn_ + ": record " + std::to_string(record.sequence) +
+                              " has no item");
+  }
+  Entry entry;
+  entry.sequence = record.sequence;
+  entry.micros = ClockMicros(record.epoch_micros);
+  entry.old_item = std::move(record.old_item);
+  entry.new_item = std::move(record.new_item);
+  entry.event = record.event;
+  entry.remover = record.remover;
+  entry.size_bytes = record.size_bytes;
+  Insert(*shard, std::move(entry));
+  return Status::Ok();
+}
+
+Status Stream::Replay(const persist::StreamMark& mark, const StoredItem& old_item,
+                      const StoredItem& new_item) {
+  if (!old_item && !new_item) {
+    return Status::Validation("stream " + arn_ + ": record " + std::to_string(mark.sequence) +
+                              " replays a change of no item");
+  }
+  Entry entry = MakeEntry(old_item, new_item, mark.remover);
+  entry.sequence = mark.sequence;
+  entry.micros = ClockMicros(mark.epoch_micros);
+  std::lock_guard<std::mutex> lock(mu_);
+  Shard* shard = ShardStarting(mark.shard);
+  if (shard == nullptr || mark.sequence < shard->starting) {
+    return Status::Validation("stream " + arn_ + ": record " + std::to_string(mark.sequence) +
+                              " names shard " + std::to_string(mark.shard) +
+                              ", which the stream does not have");
+  }
+  Insert(*shard, std::move(entry));
+  return Status::Ok();
 }
 
 void Stream::Trim(int64_t now) {
@@ -350,7 +599,8 @@ Result<StreamDescription> Stream::Describe(const DescribeStreamRequest& request)
 }
 
 std::string Stream::EncodeIterator(const Position& position, int64_t issued_micros) const {
-  return fmt::format("{}|{}|{}|{}", arn_, position.shard_id, position.next, issued_micros);
+  return fmt::format("{}|{}|{}|{}", arn_, position.shard_id, position.next,
+                     EpochMicros(issued_micros));
 }
 
 Result<std::string> Stream::RenewIterator(std::string_view text) const {
@@ -375,7 +625,7 @@ Result<Stream::DecodedIterator> Stream::DecodeIterator(std::string_view text) {
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *value);
     return !s.empty() && ec == std::errc() && end == s.data() + s.size();
   };
-  if (!number(parts[2], &out.position.next) || !number(parts[3], &out.issued_micros)) {
+  if (!number(parts[2], &out.position.next) || !number(parts[3], &out.issued_epoch_micros)) {
     return invalid;
   }
   out.stream_arn = std::string(parts[0]);
@@ -472,10 +722,17 @@ StreamRecord Stream::ToRecord(const Entry& e) const {
   return r;
 }
 
-Result<GetRecordsResult> Stream::GetRecords(const Position& position, int64_t issued_micros,
+Result<GetRecordsResult> Stream::GetRecords(const Position& position, int64_t issued_epoch_micros,
                                             size_t limit) {
   const int64_t now = Now();
-  if (issued_micros < 0 || issued_micros > now) return Status::Validation("Invalid ShardIterator");
+  // An iterator from before a restart was issued on that process's clock, which may be ahead of
+  // this one's by what the wall clock and the monotonic one drifted apart (a few milliseconds;
+  // more if the wall clock was set back): a few seconds ahead are taken as now.
+  constexpr int64_t kClockSkewMicros = 5'000'000;
+  const int64_t issued_micros = ClockMicros(issued_epoch_micros);
+  if (issued_epoch_micros < 0 || issued_micros > now + kClockSkewMicros) {
+    return Status::Validation("Invalid ShardIterator");
+  }
   if (now - issued_micros > static_cast<int64_t>(options_.iterator_lifetime_seconds * 1e6)) {
     return Status(Code::kExpiredIterator, "The provided iterator exceeds the maximum age allowed.");
   }
@@ -504,6 +761,7 @@ Result<GetRecordsResult> Stream::GetRecords(const Position& position, int64_t is
                                [](const Entry& e, uint64_t n) { return e.sequence < n; });
     size_t bytes = 0;
     for (; it != shard->records.end() && page.size() < limit; ++it) {
+      if (it->pending) break;  // (its transaction is not yet in the log: the next call reads it)
       if (!page.empty() && bytes + it->size_bytes > kMaxPageBytes) break;
       bytes += it->size_bytes;
       page.push_back(*it);
@@ -514,7 +772,6 @@ Result<GetRecordsResult> Stream::GetRecords(const Position& position, int64_t is
   result.records.reserve(page.size());
   for (const Entry& e : page) result.records.push_back(ToRecord(e));
   if (!at_end) result.next_shard_iterator = EncodeIterator({position.shard_id, next}, now);
-  (void)issued_micros;
   return result;
 }
 

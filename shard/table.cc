@@ -328,6 +328,15 @@ Status Table::CheckBillingChange(const UpdateTableRequest& request) const {
   return Status::Ok();
 }
 
+bool Table::ChangesAnything(const UpdateTableRequest& request) {
+  return (request.global_secondary_index_updates &&
+          !request.global_secondary_index_updates->empty()) ||
+         request.billing_mode || request.provisioned_throughput ||
+         request.stream_specification.has_value() || request.table_class ||
+         request.deletion_protection_enabled || request.sse_specification ||
+         request.on_demand_throughput || request.warm_throughput;
+}
+
 Status Table::Update(const UpdateTableRequest& request) {
   ConstraintViolations violations;
   CheckThroughputConstraints(request.provisioned_throughput, &violations);
@@ -339,7 +348,7 @@ Status Table::Update(const UpdateTableRequest& request) {
   const bool settings_change = request.table_class || request.deletion_protection_enabled ||
                                request.sse_specification || request.on_demand_throughput ||
                                request.warm_throughput;
-  if (!index_updates && !billing_change && !stream_change && !settings_change) {
+  if (!ChangesAnything(request)) {
     return Status::Validation(
         "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
         "GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, "

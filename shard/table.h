@@ -38,9 +38,11 @@
 // once their own locks are released.
 //
 // Streams (shard/stream.h): a writer appends its change to the table's stream under its base
-// stripe lock (Emit, after the item changed), so a key's records are in write order. The stream's
-// mutex is a leaf; before it a writer may take the capacity lock (a leaf too, released first) to
-// learn of partition splits. The stream pointer is published under description_mu_.
+// stripe lock (Emit, after the item changed), so a key's records are in write order. Under the
+// stream's mutex only the write-ahead log's (a leaf) is taken, to log the change with its record;
+// before it a writer may take the capacity lock (a leaf too, released first) to learn of
+// partition splits. The stream pointer is published under description_mu_, which may be held
+// while a stream's mutex is taken (never the other way).
 #pragma once
 
 #include <atomic>
@@ -177,6 +179,19 @@ class Table : public std::enable_shared_from_this<Table> {
   void DisableStream();
   // A CreateTable that failed after Create (the name taken): the table's stream is forgotten.
   void DiscardStreams();
+  // Persistence of streams (shard/stream.h says what is kept). The current stream's image, for
+  // the log's record of a new table (null: none); a stream restored from a snapshot or the log
+  // (one the table has already, by label, is left as it is; an enabled one becomes the current
+  // stream, reflecting the table's partition splits so far: later ones split its open shards,
+  // where a logged split has not already); the table's streams; the stream numbered `number`
+  // (null: none).
+  std::optional<persist::StreamImage> CurrentStreamImage() const;
+  Status AdoptStream(const persist::StreamImage& image);
+  std::vector<std::shared_ptr<Stream>> Streams() const;
+  std::shared_ptr<Stream> FindStream(uint64_t number) const;
+  // The same as UpdateTable's "at least one of ... is required" check: whether `request` asks for
+  // any change.
+  static bool ChangesAnything(const UpdateTableRequest& request);
 
   // Data plane. request.table_name is checked for form but not looked at (the caller chose this
   // table). Each runs Prepare* (shard/prepared.h) and then the two-argument overload.
@@ -245,10 +260,13 @@ class Table : public std::enable_shared_from_this<Table> {
   // counted in the partitions' sizes, but no condition, no capacity consumed, no stream record.
   // ValidationException (DynamoDB's messages) for an item whose key or index keys the table
   // refuses; MemoryLimitExceededException under the reject policy (shard/table_load.cc).
-  Status LoadItem(const StoredItem& item);
+  // `previous`: set to the item it replaced (empty: none).
+  Status LoadItem(const StoredItem& item, StoredItem* previous = nullptr);
   // Deletes the item with the key attributes of `key_item` as a log replay does: no condition, no
-  // capacity, no stream record (nothing when it is not there).
-  Status ReplayDelete(const StoredItem& key_item);
+  // capacity, no stream record (nothing when it is not there; `previous`: the item deleted).
+  Status ReplayDelete(const StoredItem& key_item, StoredItem* previous = nullptr);
+  // The item with the key attributes of `key_item` (empty: none).
+  Result<StoredItem> ItemAt(const StoredItem& key_item) const;
   // Appends every item's handle to `out` (a point-in-time copy: stored items are immutable).
   // REQUIRES: every base stripe held, shared or exclusive (StripeLocks).
   void CopyItems(std::vector<StoredItem>* out) const;
@@ -437,24 +455,33 @@ class Table : public std::enable_shared_from_this<Table> {
   Status CheckStreamChange(const StreamSpecification& spec) const;
   void ApplyStreamChange(const StreamSpecification& spec);
   void StartStream(StreamViewType view);  // REQUIRES: description_mu_ held
+  uint64_t stream_count_ = 0;  // streams started or restored (guarded by description_mu_)
+  // What a new stream is made with: its identity, numbered, and the partitions' starts now
+  // (returns how many of the table's splits they reflect). REQUIRES: description_mu_ held.
+  StreamIdentity NewStreamIdentity(StreamViewType view);
+  size_t StreamPartitions(std::vector<uint64_t>* starts) const;
+  // A split's shards, logged (stream.h's log_shards).
+  void LogStreamShards(uint64_t number, const std::vector<persist::StreamShardImage>& shards) const;
   // A change of the item at `hash` for the stream (nothing when no stream is enabled).
   // REQUIRES: the item's stripe held exclusively.
-  // The same change goes to the write-ahead log, when there is one.
+  // The same change goes to the write-ahead log, when there is one (with the stream's record,
+  // under the stream's mutex: shard/stream.h).
   void Emit(uint64_t hash, const StoredItem& old_item, const StoredItem& new_item,
             StreamRemover remover = StreamRemover::kClient) const {
+    persist::WriteAheadLog* log = log_.load(std::memory_order_acquire);
     if (Stream* stream = stream_.load(std::memory_order_acquire)) {
-      EmitTo(*stream, hash, old_item, new_item, remover);
-    }
-    if (persist::WriteAheadLog* log = log_.load(std::memory_order_acquire)) {
-      LogChange(*log, old_item, new_item);
+      EmitTo(*stream, hash, old_item, new_item, remover, log);
+    } else if (log != nullptr) {
+      LogChange(*log, old_item, new_item, nullptr);
     }
   }
-  void LogChange(persist::WriteAheadLog& log, const StoredItem& old_item,
-                 const StoredItem& new_item) const;
+  // Returns whether the change is in the log (false: in the thread's transaction group).
+  bool LogChange(persist::WriteAheadLog& log, const StoredItem& old_item,
+                 const StoredItem& new_item, const persist::StreamMark* mark) const;
   std::atomic<uint64_t> log_number_{0};
   std::atomic<persist::WriteAheadLog*> log_{nullptr};
   void EmitTo(Stream& stream, uint64_t hash, const StoredItem& old_item, const StoredItem& new_item,
-              StreamRemover remover) const;
+              StreamRemover remover, persist::WriteAheadLog* log) const;
   // The indexes writers of `hash`'s stripe maintain. REQUIRES: that stripe's lock held.
   const IndexList& WriterIndexes(uint64_t hash) const {
     return *stripe_indexes_[stripes_.IndexOf(hash)];

@@ -2,8 +2,8 @@
 // wait for it (Durable), and the loads of a snapshot's items and a log's changes (LoadItem,
 // ReplayDelete). A load is PutItem's write without what a client's write has: the item is already
 // encoded and checked (StoredItem::Decode), so it is stored as it is, with no tree built, no
-// condition, no capacity consumed and no stream record (a restored table's stream starts empty,
-// as a new one).
+// condition, no capacity consumed and no stream record (the stream's records are restored on
+// their own: table_streams.cc).
 #include <algorithm>
 
 #include "core/stored_item_projection.h"
@@ -12,7 +12,7 @@
 
 namespace partstore {
 
-Status Table::LoadItem(const StoredItem& item) {
+Status Table::LoadItem(const StoredItem& item, StoredItem* previous) {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeStoredKey(item));
   const PartitionKeyRef partition{key.hash, key.partition};
   const size_t new_size = item.item_size();
@@ -20,6 +20,7 @@ Status Table::LoadItem(const StoredItem& item) {
   Stripe::WriteLock lock(stripe);
   const StoredItem* existing = stripe.FindItem(partition, key.sort);
   const size_t old_size = existing != nullptr ? existing->item_size() : 0;
+  if (previous != nullptr) *previous = existing != nullptr ? *existing : StoredItem();
   const IndexList& indexes = WriterIndexes(key.hash);
   // No index's CheckItem: an item the table held may have an index key of the wrong type (the
   // index was added over it, and its backfill left it out, as DynamoDB's does); it stays out of
@@ -45,6 +46,14 @@ Status Table::LoadItem(const StoredItem& item) {
   return Status::Ok();
 }
 
+Result<StoredItem> Table::ItemAt(const StoredItem& key_item) const {
+  PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeStoredKey(key_item));
+  const Stripe& stripe = stripes_.ForHash(key.hash);
+  Stripe::ReadLock lock(stripe);
+  const StoredItem* existing = stripe.FindItem({key.hash, key.partition}, key.sort);
+  return existing != nullptr ? *existing : StoredItem();
+}
+
 void Table::CopyItems(std::vector<StoredItem>* out) const {
   size_t total = out->size();
   for (size_t i = 0; i < stripes_.size(); ++i) {
@@ -62,28 +71,28 @@ void Table::CopyItems(std::vector<StoredItem>* out) const {
   }
 }
 
-Status Table::ReplayDelete(const StoredItem& key_item) {
+Status Table::ReplayDelete(const StoredItem& key_item, StoredItem* previous) {
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeStoredKey(key_item));
   Stripe& stripe = stripes_.ForHash(key.hash);
   Stripe::WriteLock lock(stripe);
   const StoredItem* existing = stripe.FindItem({key.hash, key.partition}, key.sort);
+  if (previous != nullptr) *previous = existing != nullptr ? *existing : StoredItem();
   if (existing == nullptr) return Status::Ok();
   const StoredItem item = *existing;
   EraseUnmetered(stripe, key, item, StreamRemover::kClient, /*emit=*/false);
   return Status::Ok();
 }
 
-void Table::LogChange(persist::WriteAheadLog& log, const StoredItem& old_item,
-                      const StoredItem& new_item) const {
+bool Table::LogChange(persist::WriteAheadLog& log, const StoredItem& old_item,
+                      const StoredItem& new_item, const persist::StreamMark* mark) const {
   const uint64_t number = log_number();
   if (new_item) {
-    persist::AppendChange(log, number, /*erase=*/false, new_item.encoding());
-    return;
+    return persist::AppendChange(log, number, /*erase=*/false, new_item.encoding(), mark);
   }
   std::vector<std::string_view> names{key_schema_.partition.name};
   if (key_schema_.sort) names.push_back(key_schema_.sort->name);
   const StoredItem key = ProjectStoredItem(old_item, std::move(names));
-  persist::AppendChange(log, number, /*erase=*/true, key.encoding());
+  return persist::AppendChange(log, number, /*erase=*/true, key.encoding(), mark);
 }
 
 Status Table::Durable() const {

@@ -4,10 +4,13 @@
 // What a snapshot keeps of each table: its name, key schema, billing mode and throughput, LSIs
 // and GSIs (their entries are rebuilt from the items on load), the stream's view type while a
 // stream is enabled, the TTL attribute while TTL is enabled, the write-sharding policies, and
-// every item. What it does not keep: stream records (a restored table with a stream starts a new,
-// empty one, with a new label), the simulated partition map and its statistics (a restored table
-// starts with DynamoDB's initial partitions), Contributor Insights settings, point-in-time
-// recovery's setting, the creation time, and the ClientRequestTokens of recent transactions.
+// every item; and every stream the database keeps (a table's enabled one, those it disabled,
+// those of deleted tables) with its label and ARN, its shards and its records, so that a
+// consumer's iterators and sequence numbers go on after a load. What it does not keep: the
+// simulated partition map and its statistics (a restored table starts with DynamoDB's initial
+// partitions; a stream's open shards split again as those do), Contributor Insights settings,
+// point-in-time recovery's setting, the creation time, and the ClientRequestTokens of recent
+// transactions.
 //
 // The point in time: SaveSnapshot holds every base stripe of every table shared at once, for as
 // long as it takes to copy each item's handle (a pointer and a reference count: stored items are

@@ -1,17 +1,25 @@
 // The snapshot file's blocks (framing: shard/persist/block_file.h; what a snapshot keeps:
 // partstore/snapshot.h).
 //
-//   header     "PSTSNAP\n", format version 1
+//   header     "PSTSNAP\n", format version 2 (version 1, without streams, is read too)
 //   kDatabase  written at (fixed64, Unix microseconds), tables (varint), items (varint), the
 //              write-ahead log segment that continues after this snapshot (varint; 0: none)
 //   kTable     one per table, in name order: TableSettings (shard/persist/table_settings.h, with
-//              the table's number in the log); the n-th table block defines table n
+//              the table's number in the log); the n-th table block defines table n. From version
+//              2 its stream specification is not applied: the table's stream block restores it
 //   kItems     table number (varint), count (varint), then count items, each its length (varint)
 //              and StoredItem::encoding() bytes; blocks of about kItemBlockBytes
-//   kEnd       tables (varint), items (varint): what the file holds, as the header said
+//   kStream    (version 2) one per stream the database keeps, a table's or a deleted table's: the
+//              table (varint: 1 + its table number; 0: none), then the StreamImage
+//              (shard/persist/stream_image.h); the n-th stream block defines stream n
+//   kRecords   (version 2) stream number, the shard's starting sequence number, count (varints),
+//              then count StreamRecordImages; blocks of about kItemBlockBytes
+//   kEnd       tables (varint), items (varint): what the file holds, as the header said; from
+//              version 2 then streams and records (varints)
 //
 // Blocks come in that order: the database block, every table block, the item blocks (a table's
-// items in any number of blocks), the end block, then nothing.
+// items in any number of blocks), the stream blocks, each followed by its record blocks, the end
+// block, then nothing.
 #pragma once
 
 #include <cstdint>
@@ -20,9 +28,16 @@
 namespace partstore::persist {
 
 inline constexpr std::string_view kSnapshotMagic = "PSTSNAP\n";
-inline constexpr uint32_t kSnapshotVersion = 1;
+inline constexpr uint32_t kSnapshotVersion = 2;
 
-enum class SnapshotBlock : uint8_t { kDatabase = 1, kTable = 2, kItems = 3, kEnd = 4 };
+enum class SnapshotBlock : uint8_t {
+  kDatabase = 1,
+  kTable = 2,
+  kItems = 3,
+  kEnd = 4,
+  kStream = 5,
+  kRecords = 6,
+};
 
 // Items are cut into blocks of about this many bytes (a damaged block loses its own items only to
 // the error message: the whole load is refused).

@@ -209,7 +209,17 @@ void WriteAheadLog::Flusher() {
 }
 
 WalGroup::WalGroup() { tls_group = this; }
-WalGroup::~WalGroup() { tls_group = nullptr; }
+WalGroup::~WalGroup() {
+  if (tls_group == this) tls_group = nullptr;
+  RunAfter();
+}
+WalGroup* WalGroup::current() { return tls_group; }
+
+void WalGroup::RunAfter() {
+  std::vector<std::function<void()>> after = std::move(after_);
+  after_.clear();
+  for (auto& then : after) then();
+}
 
 namespace {
 constexpr uint8_t kTokenChange = 2;
@@ -270,29 +280,41 @@ uint64_t AppendTokens(WriteAheadLog& log, const std::vector<LoggedToken>& tokens
 
 void WalGroup::Commit(WriteAheadLog& log) {
   tls_group = nullptr;
-  if (count_ == 0) return;
-  std::string payload;
-  ByteWriter(&payload).Varint(count_);
-  payload += changes_;
-  log.Append(WalRecord::kWrite, payload);
+  if (count_ != 0) {
+    std::string payload;
+    ByteWriter(&payload).Varint(count_);
+    payload += changes_;
+    log.Append(WalRecord::kWrite, payload);
+  }
+  RunAfter();
 }
 
-void AppendChange(WriteAheadLog& log, uint64_t table, bool erase, std::string_view encoding) {
+namespace {
+
+void EncodeChange(uint64_t table, bool erase, std::string_view encoding, const StreamMark* mark,
+                  ByteWriter& writer) {
+  writer.Varint(table);
+  writer.Byte(static_cast<uint8_t>((erase ? 1 : 0) + (mark != nullptr ? 3 : 0)));
+  writer.String(encoding);
+  if (mark != nullptr) EncodeStreamMark(*mark, writer);
+}
+
+}  // namespace
+
+bool AppendChange(WriteAheadLog& log, uint64_t table, bool erase, std::string_view encoding,
+                  const StreamMark* mark) {
   if (WalGroup* group = tls_group) {
     ByteWriter writer(&group->changes_);
-    writer.Varint(table);
-    writer.Byte(erase ? 1 : 0);
-    writer.String(encoding);
+    EncodeChange(table, erase, encoding, mark, writer);
     ++group->count_;
-    return;
+    return false;
   }
   std::string payload;
   ByteWriter writer(&payload);
   writer.Varint(1);
-  writer.Varint(table);
-  writer.Byte(erase ? 1 : 0);
-  writer.String(encoding);
+  EncodeChange(table, erase, encoding, mark, writer);
   log.Append(WalRecord::kWrite, payload);
+  return true;
 }
 
 }  // namespace partstore::persist

@@ -20,12 +20,13 @@
 // do.
 //
 // Thread safety: safe for concurrent use. Lock order: sync_mu_, then mu_ (a leaf: appenders hold
-// a stripe lock when they take it, and nothing else is taken under it).
+// a stripe lock, and a stream's mutex, when they take it, and nothing else is taken under it).
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -35,11 +36,13 @@
 
 #include "partstore/persistence.h"
 #include "partstore/status.h"
+#include "shard/persist/stream_image.h"
 
 namespace partstore::persist {
 
 inline constexpr std::string_view kWalMagic = "PSTWAL1\n";
-inline constexpr uint32_t kWalVersion = 1;
+// Version 2 added change kinds 3 and 4 and the stream records (9, 10); version 1 is read too.
+inline constexpr uint32_t kWalVersion = 2;
 
 enum class WalRecord : uint8_t {
   kCreateTable = 1,           // table number (varint), TableSettings (the CreateTableRequest)
@@ -49,9 +52,12 @@ enum class WalRecord : uint8_t {
   kPutShardingPolicy = 5,     // table number, ShardingPolicy
   kDeleteShardingPolicy = 6,  // table number, DeleteShardingPolicyRequest's policy key
   kWrite = 7,                 // count, then per change: table number, kind (0 put, 1 delete,
-                              // 2 token), the item's encoding (a delete: its key attributes; a
-                              // token: table number 0 and a LoggedToken)
+                              // 2 token, 3 put and 4 delete with a stream record), the item's
+                              // encoding (a delete: its key attributes; a token: table number 0
+                              // and a LoggedToken), then for 3 and 4 a StreamMark
   kTags = 8,                  // table number, the table's tags after the change (table_settings.h)
+  kStream = 9,                // table number, a new stream's StreamImage (stream_image.h)
+  kStreamShards = 10,         // table number, stream number, the shards a split closed and opened
 };
 
 class WriteAheadLog {
@@ -137,20 +143,28 @@ class WalGroup {
   WalGroup& operator=(const WalGroup&) = delete;
   // The transaction's token, committed with its changes.
   void AddToken(const LoggedToken& token);
-  // Appends the changes gathered to `log` as one record (nothing when there are none).
+  // Appends the changes gathered to `log` as one record (nothing when there are none), then runs
+  // what was to follow it (AfterCommit), as the destructor does when Commit was not called.
   void Commit(WriteAheadLog& log);
+  // The group of this thread's transaction (null: none), and something to run once its record
+  // is appended (a stream record of one of its changes becomes readable).
+  static WalGroup* current();
+  void AfterCommit(std::function<void()> then) { after_.push_back(std::move(then)); }
 
  private:
-  friend void AppendChange(WriteAheadLog& log, uint64_t table, bool erase,
-                           std::string_view encoding);
+  friend bool AppendChange(WriteAheadLog& log, uint64_t table, bool erase,
+                           std::string_view encoding, const StreamMark* mark);
+  void RunAfter();
   std::string changes_;
   uint64_t count_ = 0;
+  std::vector<std::function<void()>> after_;
 };
 
 // One item change of table number `table`: a put of the item `encoding`, or (erase) a delete of
-// the item with the key attributes `encoding`. Appended as its own record, or into the thread's
-// WalGroup.
-void AppendChange(WriteAheadLog& log, uint64_t table, bool erase, std::string_view encoding);
+// the item with the key attributes `encoding`, with the stream record it wrote (`mark`, or null).
+// Appended as its own record (returns true), or into the thread's WalGroup (false).
+bool AppendChange(WriteAheadLog& log, uint64_t table, bool erase, std::string_view encoding,
+                  const StreamMark* mark = nullptr);
 
 // The tokens still remembered, carried into a new segment when a snapshot cuts the log (the
 // segments holding their transactions are deleted); returns the log position after the record

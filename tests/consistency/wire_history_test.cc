@@ -20,6 +20,7 @@
 #include "tests/consistency/append_checker_testutil.h"
 #include "tests/consistency/fault_proxy_testutil.h"
 #include "tests/consistency/register_checker_testutil.h"
+#include "tests/consistency/wire_testutil.h"
 #include "tests/consistency/workload_testutil.h"
 #include "tests/testutil/serve_process.h"
 
@@ -34,39 +35,6 @@ int WireScale() {
   const long n = text != nullptr ? std::strtol(text, nullptr, 10) : 1;
   return n > 0 ? static_cast<int>(n) : 1;
 }
-
-std::unique_ptr<RemoteStore> Connect(uint16_t port, int client) {
-  RemoteOptions options;
-  options.endpoint = "http://127.0.0.1:" + std::to_string(port);
-  options.region = "us-east-1";
-  options.credentials = AwsCredentials{"AKIDHISTORY", "secret", ""};
-  options.connect_timeout = milliseconds(500);
-  options.request_timeout = milliseconds(3000);
-  options.max_connections = 2;
-  options.seed = static_cast<uint64_t>(client + 1);
-  // Enough attempts, with enough backoff, to outlast a restart.
-  options.retry.max_attempts = 20;
-  options.retry.base_delay = milliseconds(20);
-  options.retry.max_backoff = milliseconds(300);
-  options.retry.quota = 1'000'000;
-  auto opened = RemoteStore::Open(options);
-  EXPECT_TRUE(opened.ok()) << opened.status().ToString();
-  return std::move(*opened);
-}
-
-class TempDir {
- public:
-  explicit TempDir(const std::string& name)
-      : path_((std::filesystem::temp_directory_path() / (name + "_" + std::to_string(getpid())))
-                  .string()) {
-    std::filesystem::remove_all(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 struct WireRun {
   RecordedHistory history;
@@ -101,7 +69,7 @@ WireRun RecordUnderFaults(uint16_t port, Faults faults) {
 }
 
 TEST(WireHistoryTest, KillsTermsAndCutConnectionsLoseNothing) {
-  TempDir dir("partstore_history");
+  ScratchDirectory dir("partstore_history");
   const std::vector<std::string> args = {"--data-dir", dir.path(), "--wal", "fsync=always"};
   auto server = std::make_unique<ServeProcess>(args, 0);
   const uint16_t port = server->port();
