@@ -290,12 +290,12 @@ Result<UpdateTableResult> Database::UpdateTable(const UpdateTableRequest& reques
   Result<std::shared_ptr<Table>> table = state_->GetTable(request.table_name);
   if (!table.ok()) return TableNotFound(request.table_name);
   const TableDescription before = (*table)->Describe();
-  PARTSTORE_RETURN_IF_ERROR((*table)->Update(request));
-  if (state_->wal_) {
+  PARTSTORE_RETURN_IF_ERROR((*table)->Update(request, [&] {
+    if (!state_->wal_) return;
     std::string body;
     persist::EncodeUpdateTable(request, &body);
     state_->LogControl(persist::WalRecord::kUpdateTable, (*table)->log_number(), body);
-  }
+  }));
   // A new index's entries were counted as it was backfilled; the evict policy makes room now
   // (the reject policy does not refuse an UpdateTable: partstore/memory.h).
   (*table)->AfterWrite();

@@ -303,6 +303,8 @@ Status DatabaseState::OpenDataDirectory(Database& db) {
     PARTSTORE_RETURN_IF_ERROR(replay.Segment(WriteAheadLog::SegmentPath(directory, segments[i]),
                                              /*last=*/i + 1 == segments.size()));
   }
+  // No sequence number handed out before the restart is handed out again.
+  for (const std::shared_ptr<Stream>& stream : streams_->List()) stream->AfterRestart();
   uint64_t next_generation = std::max<uint64_t>(loaded.log_generation, 1);
   if (!segments.empty()) next_generation = segments.back() + 1;
   if (options_.persistence.wal) {

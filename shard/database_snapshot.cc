@@ -244,6 +244,8 @@ class SnapshotLoad {
   }
 
   Status Run(BlockFileReader& file, SnapshotInfo* info);
+  // The streams restored (null: one the database had already).
+  const std::vector<std::shared_ptr<Stream>>& streams() const { return streams_; }
   // The log segment to replay after this snapshot (0: none), and its tables by log number.
   uint64_t log_generation = 0;
   std::map<uint64_t, std::shared_ptr<Table>> numbered;
@@ -495,6 +497,12 @@ Result<SnapshotInfo> internal::DatabaseState::LoadSnapshot(Database& db, const s
   {
     SnapshotLoad load(db, *this, /*restore_numbers=*/loaded != nullptr);
     PARTSTORE_RETURN_IF_ERROR(load.Run(*file, &info));
+    // (Opening a data directory does it once the log is replayed too.)
+    if (loaded == nullptr) {
+      for (const std::shared_ptr<Stream>& stream : load.streams()) {
+        if (stream) stream->AfterRestart();
+      }
+    }
     if (loaded != nullptr) {
       loaded->log_generation = load.log_generation;
       loaded->tables = std::move(load.numbered);

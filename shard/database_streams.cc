@@ -60,7 +60,9 @@ Result<DescribeStreamResult> Database::DescribeStream(const DescribeStreamReques
   if (!stream) return StreamNotFound(request.stream_arn);
   DescribeStreamResult result;
   PARTSTORE_ASSIGN_OR_RETURN(result.stream_description, stream->Describe(request));
-  return result;
+  // (It may name shards a split opened, and its ending sequence numbers those of records whose
+  // changes are logged but not yet durable.)
+  return state_->Shown(Result<DescribeStreamResult>(std::move(result)));
 }
 
 Result<GetShardIteratorResult> Database::GetShardIterator(const GetShardIteratorRequest& request) {
@@ -75,7 +77,8 @@ Result<GetShardIteratorResult> Database::GetShardIterator(const GetShardIterator
   if (!stream) return StreamNotFound(request.stream_arn);
   GetShardIteratorResult result;
   PARTSTORE_ASSIGN_OR_RETURN(result.shard_iterator, stream->GetShardIterator(request));
-  return result;
+  // (LATEST points past records whose changes may not yet be durable.)
+  return state_->Shown(Result<GetShardIteratorResult>(std::move(result)));
 }
 
 Result<GetRecordsResult> Database::GetRecords(const GetRecordsRequest& request) {

@@ -162,21 +162,30 @@ Result<std::shared_ptr<Stream>> Stream::Restore(StreamIdentity identity, StreamO
   s.enabled_ = image.enabled;
   s.next_sequence_ = std::max<uint64_t>(image.next_sequence, 1);
   PARTSTORE_RETURN_IF_ERROR(s.RestoreShardsLocked(image.shards));
-  if (s.enabled_) {
-    // The open shards cover the hash space, one after the other.
-    uint64_t expect = 0;
-    for (size_t i = 0; i < s.open_.size(); ++i) {
-      const Shard& shard = *s.open_[i];
-      if (shard.begin != expect || (i + 1 == s.open_.size()) != (shard.end == UINT64_MAX)) {
-        return Status::Validation("stream " + s.arn_ + ": its open shards do not cover the keys");
-      }
-      expect = shard.end + 1;
-    }
-    if (s.open_.empty()) return Status::Validation("stream " + s.arn_ + " has no open shard");
-  } else {
-    while (!s.open_.empty()) s.CloseShard(*s.open_.front());
-  }
   return stream;
+}
+
+Status Stream::CheckShardsLocked() {
+  if (!enabled_) {
+    while (!open_.empty()) CloseShard(*open_.front());
+    return Status::Ok();
+  }
+  // The open shards cover the hash space, one after the other.
+  uint64_t expect = 0;
+  for (size_t i = 0; i < open_.size(); ++i) {
+    const Shard& shard = *open_[i];
+    if (shard.begin != expect || (i + 1 == open_.size()) != (shard.end == UINT64_MAX)) {
+      return Status::Validation("stream " + arn_ + ": its open shards do not cover the keys");
+    }
+    expect = shard.end + 1;
+  }
+  if (open_.empty()) return Status::Validation("stream " + arn_ + " has no open shard");
+  return Status::Ok();
+}
+
+void Stream::AfterRestart() {
+  std::lock_guard<std::mutex> lock(mu_);
+  next_sequence_ += kRestartGap;
 }
 
 std::string Stream::ShardId(uint64_t starting) const {
@@ -428,13 +437,14 @@ Status Stream::RestoreShardsLocked(std::span<const persist::StreamShardImage> sh
       shard->trimmed_through = image.trimmed_through;
     }
     if (image.ending && !shard->ending) {
-      shard->ending = *image.ending;
+      shard->ending = std::max(*image.ending, shard->last);
       shard->closed_micros = ClockMicros(image.closed_epoch_micros);
       std::erase(open_, shard);
     }
     next_sequence_ = std::max(next_sequence_, image.ending.value_or(image.last) + 1);
   }
-  return Status::Ok();
+  // (A disabled stream's shards are all closed: one a split opened as it was disabled, too.)
+  return CheckShardsLocked();
 }
 
 bool Stream::Insert(Shard& shard, Entry entry) {

@@ -122,6 +122,11 @@ class Stream {
   Status RestoreRecord(uint64_t shard, persist::StreamRecordImage record);
   Status Replay(const persist::StreamMark& mark, const StoredItem& old_item,
                 const StoredItem& new_item);
+  // Once a restore is done: the next sequence number moves on by kRestartGap, so that no number
+  // handed out before the restart is handed out again (one whose change the log did not keep, a
+  // LATEST iterator's, a transaction's not yet logged). Sequence numbers need not be dense.
+  static constexpr uint64_t kRestartGap = uint64_t{1} << 32;
+  void AfterRestart();
 
   // How many of the table's partition splits the shards reflect, and the next ones: `splits` are
   // the table's splits from index splits_applied() on (ones already applied by another thread
@@ -209,6 +214,9 @@ class Stream {
   void CloseShard(Shard& shard);
   Shard* ShardStarting(uint64_t starting);
   Status RestoreShardsLocked(std::span<const persist::StreamShardImage> shards);
+  // An enabled stream's open shards cover the hash space (ValidationException otherwise); a
+  // disabled one's are closed.
+  Status CheckShardsLocked();
   persist::StreamShardImage ImageOf(const Shard& shard) const;
   // Puts a restored record in its shard, in sequence order (false: one is there already).
   bool Insert(Shard& shard, Entry entry);

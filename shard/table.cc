@@ -337,7 +337,7 @@ bool Table::ChangesAnything(const UpdateTableRequest& request) {
          request.on_demand_throughput || request.warm_throughput;
 }
 
-Status Table::Update(const UpdateTableRequest& request) {
+Status Table::Update(const UpdateTableRequest& request, const std::function<void()>& applied) {
   ConstraintViolations violations;
   CheckThroughputConstraints(request.provisioned_throughput, &violations);
   PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
@@ -384,6 +384,7 @@ Status Table::Update(const UpdateTableRequest& request) {
     std::lock_guard<std::mutex> lock(description_mu_);
     ApplySettingsChange(request);
   }
+  if (applied) applied();
   return Status::Ok();
 }
 

@@ -156,8 +156,10 @@ class Table : public std::enable_shared_from_this<Table> {
 
   // The table as DescribeTable reports it (item count and size summed over the stripes now).
   TableDescription Describe() const;
-  // UpdateTable: throughput and billing mode (validated; DynamoDB's messages).
-  Status Update(const UpdateTableRequest& request);
+  // UpdateTable: throughput and billing mode (validated; DynamoDB's messages). `applied` runs once
+  // the update is applied, before the next UpdateTable of the table may start (the log's record
+  // of it: updates are logged in the order they were applied, after a stream's start they made).
+  Status Update(const UpdateTableRequest& request, const std::function<void()>& applied = {});
   // Marks the description's status (DeleteTable reports DELETING).
   void set_status(TableStatus status);
 
@@ -460,6 +462,8 @@ class Table : public std::enable_shared_from_this<Table> {
   // (returns how many of the table's splits they reflect). REQUIRES: description_mu_ held.
   StreamIdentity NewStreamIdentity(StreamViewType view);
   size_t StreamPartitions(std::vector<uint64_t>* starts) const;
+  // A new or restored stream's kStream record (nothing without a log).
+  void LogStreamStart(const Stream& stream) const;
   // A split's shards, logged (stream.h's log_shards).
   void LogStreamShards(uint64_t number, const std::vector<persist::StreamShardImage>& shards) const;
   // A change of the item at `hash` for the stream (nothing when no stream is enabled).

@@ -99,21 +99,27 @@ void Table::LogStreamShards(uint64_t number,
   log->Append(persist::WalRecord::kStreamShards, payload);
 }
 
+void Table::LogStreamStart(const Stream& stream) const {
+  persist::WriteAheadLog* log = log_.load(std::memory_order_acquire);
+  if (log == nullptr) return;
+  std::string payload;
+  persist::ByteWriter writer(&payload);
+  writer.Varint(log_number());
+  persist::EncodeStreamImage(stream.Image(), writer);
+  log->Append(persist::WalRecord::kStream, payload);
+}
+
 void Table::StartStream(StreamViewType view) {
   std::vector<uint64_t> starts;
   const size_t splits = StreamPartitions(&starts);
   auto stream = std::make_shared<Stream>(NewStreamIdentity(view), options_.streams, starts, splits);
+  // The log has the new stream before anything else of it: a record (a writer logs its record
+  // after it finds the stream, published below) or a split (logged by whoever applies it, once
+  // the stream is found in the registry). A new table's stream is logged with the table
+  // (CreateTable).
+  LogStreamStart(*stream);
   options_.stream_registry->Add(stream);
   streams_.push_back(stream);
-  // The log has the new stream before any record of it (a writer logs its record after it finds
-  // the stream, published below). A new table's stream is logged with the table (CreateTable).
-  if (persist::WriteAheadLog* log = log_.load(std::memory_order_acquire)) {
-    std::string payload;
-    persist::ByteWriter writer(&payload);
-    writer.Varint(log_number());
-    persist::EncodeStreamImage(stream->Image(), writer);
-    log->Append(persist::WalRecord::kStream, payload);
-  }
   description_.stream_specification = StreamSpecification{true, view};
   description_.latest_stream_arn = stream->arn();
   description_.latest_stream_label = stream->label();
@@ -224,6 +230,9 @@ Status Table::AdoptStream(const persist::StreamImage& image) {
   PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Stream> stream,
                              Stream::Restore(std::move(identity), options_.streams, image, splits));
   stream_count_ = std::max(stream_count_, image.number);
+  // (A snapshot loaded into a database with a log: its records are in the snapshot the load ends
+  // with; until then the log knows the stream its changes name.)
+  LogStreamStart(*stream);
   options_.stream_registry->Add(stream);
   streams_.push_back(stream);
   if (stream->label() >= description_.latest_stream_label.value_or("")) {

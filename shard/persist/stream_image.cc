@@ -7,6 +7,9 @@ namespace partstore::persist {
 
 namespace {
 
+bool ValidTime(uint64_t micros) { return micros <= static_cast<uint64_t>(kMaxEpochMicros); }
+bool ValidSequence(uint64_t n) { return n <= kMaxSequence; }
+
 void EncodeKeyAttribute(const KeyAttribute& key, ByteWriter& out) {
   out.String(key.name);
   out.Byte(static_cast<uint8_t>(key.type));
@@ -70,7 +73,9 @@ bool DecodeShardImages(ByteReader& in, std::vector<StreamShardImage>* shards) {
     if (!in.Varint(&s.starting) || !in.Varint(&s.parent_starting) || !in.Fixed64(&s.begin) ||
         !in.Fixed64(&s.end) || !in.Varint(&s.last) || !in.Bool(&closed) ||
         (closed && !in.Varint(&s.ending.emplace())) || !in.Fixed64(&closed_micros) ||
-        !in.Varint(&s.trimmed_through)) {
+        !in.Varint(&s.trimmed_through) || !ValidTime(closed_micros) || !ValidSequence(s.starting) ||
+        !ValidSequence(s.parent_starting) || !ValidSequence(s.last) ||
+        !ValidSequence(s.ending.value_or(0)) || !ValidSequence(s.trimmed_through)) {
       return false;
     }
     s.closed_epoch_micros = static_cast<int64_t>(closed_micros);
@@ -102,7 +107,8 @@ bool DecodeStreamImage(ByteReader& in, StreamImage* image) {
       !in.Bool(&sorted) || (sorted && !DecodeKeyAttribute(in, &image->key_schema.sort.emplace())) ||
       !in.Enum(static_cast<uint8_t>(StreamViewType::kNewAndOldImages), &view) ||
       !in.String(&image->label) || !in.Fixed64(&created) || !in.Bool(&image->enabled) ||
-      !in.Varint(&image->next_sequence) || !DecodeShardImages(in, &image->shards)) {
+      !in.Varint(&image->next_sequence) || !DecodeShardImages(in, &image->shards) ||
+      !ValidTime(created) || !ValidSequence(image->next_sequence)) {
     return false;
   }
   if (!sorted) image->key_schema.sort.reset();
@@ -128,7 +134,8 @@ bool DecodeRecordImage(ByteReader& in, StreamRecordImage* record) {
       !in.Enum(static_cast<uint8_t>(StreamEventName::kRemove), &event) ||
       !in.Enum(static_cast<uint8_t>(StreamRemover::kEviction), &remover) ||
       !in.Count(UINT32_MAX, &size) || !DecodeImageItem(in, &record->old_item) ||
-      !DecodeImageItem(in, &record->new_item)) {
+      !DecodeImageItem(in, &record->new_item) || !ValidTime(micros) ||
+      !ValidSequence(record->sequence)) {
     return false;
   }
   record->epoch_micros = static_cast<int64_t>(micros);
@@ -150,7 +157,8 @@ bool DecodeStreamMark(ByteReader& in, StreamMark* mark) {
   uint64_t micros = 0;
   uint8_t remover = 0;
   if (!in.Varint(&mark->stream) || !in.Varint(&mark->sequence) || !in.Varint(&mark->shard) ||
-      !in.Fixed64(&micros) || !in.Enum(static_cast<uint8_t>(StreamRemover::kEviction), &remover)) {
+      !in.Fixed64(&micros) || !in.Enum(static_cast<uint8_t>(StreamRemover::kEviction), &remover) ||
+      !ValidTime(micros) || !ValidSequence(mark->sequence) || !ValidSequence(mark->shard)) {
     return false;
   }
   mark->epoch_micros = static_cast<int64_t>(micros);

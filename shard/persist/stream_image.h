@@ -65,6 +65,12 @@ struct StreamMark {
   StreamRemover remover = StreamRemover::kClient;
 };
 
+// What a decoder accepts: Unix microseconds in [0, kMaxEpochMicros] (the year 5138), sequence
+// numbers up to kMaxSequence (a restart moves a stream's next number on by kRestartGap; shard/
+// stream.h).
+inline constexpr int64_t kMaxEpochMicros = 100'000'000'000'000'000;
+inline constexpr uint64_t kMaxSequence = uint64_t{1} << 62;
+
 void EncodeStreamImage(const StreamImage& image, ByteWriter& out);
 void EncodeShardImages(const std::vector<StreamShardImage>& shards, ByteWriter& out);
 void EncodeRecordImage(const StreamRecordImage& record, ByteWriter& out);

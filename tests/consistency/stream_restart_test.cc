@@ -1,8 +1,9 @@
 // A stream consumer across restarts of `partstore serve --data-dir D --wal fsync=always`: writers
 // put items while the server is killed with SIGKILL (and once stopped with SIGTERM) and
 // restarted on the same port; a consumer reads every shard with the iterators it held before each
-// restart. Every acknowledged write's record is read, none twice, none for a write that was
-// never made, and each key's records in the order of its writes.
+// restart. Every acknowledged write's record is read (a third of them in transactions of two),
+// none twice, none for a write that was never made, and each key's records in the order of its
+// writes.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -35,11 +36,25 @@ struct Written {
 void WriteUntil(Store& store, int writer, const std::atomic<bool>& stop, Written* written) {
   for (int64_t n = 1; !stop; ++n) {
     const std::string key = "w" + std::to_string(writer) + "-" + std::to_string(n % kKeysPerWriter);
-    Result<PutItemResult> put = store.PutItem(
-        {.table_name = "Feed",
-         .item = Item{{"PK", Value(key)}, {"v", Value(Number::Parse(std::to_string(n)).value())}}});
+    auto item = [&](const std::string& k) {
+      return Item{{"PK", Value(k)}, {"v", Value(Number::Parse(std::to_string(n)).value())}};
+    };
+    // Every third write a transaction of two (its records are readable once it is logged).
+    bool ok = false;
+    if (n % 3 == 0) {
+      TransactWriteItemsRequest transaction;
+      transaction.transact_items.push_back(
+          {.put = PutItemRequest{.table_name = "Feed", .item = item(key)}});
+      transaction.transact_items.push_back(
+          {.put = PutItemRequest{.table_name = "Feed", .item = item(key + "t")}});
+      ok = store.TransactWriteItems(transaction).ok();
+    } else {
+      ok = store.PutItem({.table_name = "Feed", .item = item(key)}).ok();
+    }
     std::lock_guard lock(written->mu);
-    (put.ok() ? written->acknowledged : written->unknown).insert({key, n});
+    auto& into = ok ? written->acknowledged : written->unknown;
+    into.insert({key, n});
+    if (n % 3 == 0) into.insert({key + "t", n});
   }
 }
 
