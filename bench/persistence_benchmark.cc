@@ -9,6 +9,11 @@
 //                              the items load.
 //   BM_Wal_Put/<mode>          PutItem overwriting one of 100k keys with a 200-byte item, 1 and 2
 //                              threads; mode -1: no log, 0 fsync=always, 1 everysec, 2 off.
+//   BM_Wal_StreamPut/<mode>    The same on a table with a NEW_AND_OLD_IMAGES stream (each put a
+//                              record, logged with its change under the stream's mutex).
+//   BM_Wal_ReadWhileWriting/<writer>  GetItem of one of 10k keys under fsync=always, alone (/0)
+//                              and while another thread puts (/1): a read waits until the log
+//                              holds what it may show (p50_us / p99_us of the reads).
 //   BM_Export/<items>          ExportTableToPointInTime's work: the image and the gzipped files.
 //   BM_Import/<items>          ImportTable's work on those files: gunzip, parse, store.
 //   BM_Backup/<items>/<restore>  CreateBackup (/0), and with RestoreTableFromBackup (/1).
@@ -17,11 +22,15 @@
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "partstore/database.h"
@@ -123,7 +132,7 @@ std::string TempRoot() {
   return std::string(dir != nullptr ? dir : "/tmp");
 }
 
-void BM_Wal_Put(benchmark::State& state) {
+void WalPut(benchmark::State& state, bool stream) {
   static std::unique_ptr<Database> db;
   static std::string dir;
   constexpr int kKeys = 100'000;
@@ -135,9 +144,15 @@ void BM_Wal_Put(benchmark::State& state) {
       options.persistence = {.data_dir = dir, .wal = static_cast<WalSync>(state.range(0))};
     }
     db = std::move(*Database::Open(options));
-    (void)db->CreateTable(
-        SimpleTable("Bench", KeySchema{{"PK", KeyType::kString}, {{"SK", KeyType::kString}}}));
+    CreateTableRequest table =
+        SimpleTable("Bench", KeySchema{{"PK", KeyType::kString}, {{"SK", KeyType::kString}}});
+    if (stream) {
+      table.stream_specification = StreamSpecification{true, StreamViewType::kNewAndOldImages};
+    }
+    (void)db->CreateTable(table);
   }
+  // 1024 keys, each put in turn with two payloads: every put changes its item (a stream record
+  // each).
   std::vector<PutItemRequest> requests;
   uint64_t rng = 0x9e3779b97f4a7c15ull * static_cast<uint64_t>(state.thread_index() + 1);
   for (int i = 0; i < 1024; ++i) {
@@ -148,9 +163,14 @@ void BM_Wal_Put(benchmark::State& state) {
                                  {"n", Value(Number::Parse(std::to_string(i)).value())},
                                  {"payload", Value(std::string(150, 'x'))}}});
   }
+  for (int i = 0; i < 1024; ++i) {
+    PutItemRequest again = requests[static_cast<size_t>(i)];
+    again.item["payload"] = Value(std::string(150, 'y'));
+    requests.push_back(std::move(again));
+  }
   size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(db->PutItem(requests[i++ & 1023]));
+    benchmark::DoNotOptimize(db->PutItem(requests[i++ & 2047]));
   }
   state.SetItemsProcessed(state.iterations());
   if (state.thread_index() == 0) {
@@ -158,7 +178,76 @@ void BM_Wal_Put(benchmark::State& state) {
     std::filesystem::remove_all(dir);
   }
 }
+void BM_Wal_Put(benchmark::State& state) { WalPut(state, /*stream=*/false); }
 BENCHMARK(BM_Wal_Put)->DenseRange(-1, 2)->Threads(1)->Threads(2)->Threads(8)->UseRealTime();
+void BM_Wal_StreamPut(benchmark::State& state) { WalPut(state, /*stream=*/true); }
+BENCHMARK(BM_Wal_StreamPut)->Arg(-1)->Arg(2)->Threads(1)->Threads(2)->UseRealTime();
+
+void BM_Wal_ReadWhileWriting(benchmark::State& state) {
+  const std::string dir = TempRoot() + "/partstore_wal_read_bench." + std::to_string(getpid());
+  std::filesystem::remove_all(dir);
+  DatabaseOptions options;
+  options.persistence = {.data_dir = dir, .wal = WalSync::kAlways};
+  std::unique_ptr<Database> db = std::move(*Database::Open(options));
+  (void)db->CreateTable(SimpleTable("Bench", KeySchema{{"PK", KeyType::kString}, std::nullopt}));
+  constexpr int kKeys = 10'000;
+  auto item = [](int key, int n) {
+    return Item{{"PK", Value("USER#" + std::to_string(key))},
+                {"n", Value(Number::Parse(std::to_string(n)).value())},
+                {"payload", Value(std::string(150, 'x'))}};
+  };
+  {
+    BatchWriteItemRequest batch;
+    for (int k = 0; k < kKeys; ++k) {
+      if (batch.request_items.empty()) batch.request_items.push_back({"Bench", {}});
+      batch.request_items[0].second.push_back(
+          {.kind = WriteRequest::Kind::kPut, .item = item(k, 0)});
+      if (batch.request_items[0].second.size() == 25) {
+        (void)db->BatchWriteItem(batch);
+        batch.request_items.clear();
+      }
+    }
+  }
+  std::atomic<bool> stop{false};
+  std::atomic<int64_t> writes{0};
+  std::thread writer;
+  if (state.range(0) == 1) {
+    writer = std::thread([&] {
+      for (int n = 1; !stop; ++n) {
+        (void)db->PutItem({.table_name = "Bench", .item = item(n % kKeys, n)});
+        writes.fetch_add(1, std::memory_order_relaxed);
+      }
+    });
+  }
+  std::vector<double> micros;
+  uint64_t rng = 0x9e3779b97f4a7c15ull;
+  for (auto _ : state) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    const auto start = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(
+        db->GetItem({.table_name = "Bench",
+                     .key = {{"PK", Value("USER#" + std::to_string((rng >> 33) % kKeys))}},
+                     .consistent_read = true}));
+    micros.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  stop = true;
+  if (writer.joinable()) writer.join();
+  std::sort(micros.begin(), micros.end());
+  if (!micros.empty()) {
+    state.counters["p50_us"] = micros[micros.size() / 2];
+    state.counters["p99_us"] = micros[micros.size() * 99 / 100];
+    state.counters["p999_us"] = micros[micros.size() * 999 / 1000];
+    state.counters["waited"] = static_cast<double>(std::count_if(micros.begin(), micros.end(),
+                                                                 [](double m) { return m > 50; })) /
+                               static_cast<double>(micros.size());
+  }
+  state.counters["writes"] = static_cast<double>(writes.load());
+  db.reset();
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_Wal_ReadWhileWriting)->Arg(0)->Arg(1)->UseRealTime();
 
 // An export of the table (its point-in-time image, then the gzipped data files and manifests),
 // and an import of those files into a new table (ImportTable's path: read, gunzip, parse, store).
