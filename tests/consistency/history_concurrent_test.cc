@@ -21,12 +21,6 @@
 namespace partstore::consistency {
 namespace {
 
-size_t Scale() {
-  const char* text = std::getenv("PARTSTORE_HISTORY_SCALE");
-  const long n = text != nullptr ? std::strtol(text, nullptr, 10) : 1;
-  return n > 0 ? static_cast<size_t>(n) : 1;
-}
-
 struct Checked {
   RecordedHistory history;
   CheckReport registers, lists;
@@ -35,7 +29,7 @@ struct Checked {
 // `broken`: a store that breaks its promises on purpose (the checkers must find anomalies).
 Checked RunAndCheck(Store& store, bool broken = false) {
   const size_t ops_per_client = 1500;
-  WorkloadOptions options{.ops_per_client = ops_per_client * Scale(),
+  WorkloadOptions options{.ops_per_client = ops_per_client * static_cast<size_t>(HistoryScale()),
                           .store = [&](int) -> Store& { return store; }};
   Checked out;
   out.history = RunWorkload(options);
@@ -60,8 +54,8 @@ TEST(ConcurrentHistoryTest, EngineHistoriesAreLinearizableAndSerializable) {
   EXPECT_TRUE(c.registers.ok()) << c.registers.ToString();
   EXPECT_TRUE(c.lists.ok()) << c.lists.ToString();
   // The workload did what it is for: contention, refused conditions, transactions.
-  EXPECT_GT(c.history.registers.size(), 800u * Scale());
-  EXPECT_GT(c.history.lists.txns.size(), 800u * Scale());
+  EXPECT_GT(c.history.registers.size(), 800u * static_cast<size_t>(HistoryScale()));
+  EXPECT_GT(c.history.lists.txns.size(), 800u * static_cast<size_t>(HistoryScale()));
   size_t condition_failed = 0;
   for (const RegisterOp& op : c.history.registers) {
     condition_failed += op.outcome == Outcome::kConditionFailed;

@@ -3,7 +3,7 @@
 // restarted on the same port; a consumer reads every shard with the iterators it held before each
 // restart. Every acknowledged write's record is read (a third of them in transactions of two),
 // none twice, none for a write that was never made, and each key's records in the order of its
-// writes.
+// writes. PARTSTORE_HISTORY_SCALE=N: N times the restarts.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -143,9 +143,9 @@ TEST(StreamRestartTest, AConsumerReadsEveryAcknowledgedWriteOnceAcrossKills) {
     }
   });
   int restarts = 0;
-  for (int round = 0; round < 4; ++round) {
+  for (int round = 0; round < 4 * HistoryScale(); ++round) {
     std::this_thread::sleep_for(milliseconds(600));
-    if (round == 2) {
+    if (round % 4 == 2) {
       EXPECT_EQ(server->Terminate(), 0);
     } else {
       server->Kill();

@@ -30,12 +30,6 @@ namespace {
 using std::chrono::milliseconds;
 using testing::ServeProcess;
 
-int WireScale() {
-  const char* text = std::getenv("PARTSTORE_HISTORY_SCALE");
-  const long n = text != nullptr ? std::strtol(text, nullptr, 10) : 1;
-  return n > 0 ? static_cast<int>(n) : 1;
-}
-
 struct WireRun {
   RecordedHistory history;
   CheckReport registers, lists;
@@ -75,7 +69,7 @@ TEST(WireHistoryTest, KillsTermsAndCutConnectionsLoseNothing) {
   const uint16_t port = server->port();
   ASSERT_NE(port, 0);
   FaultProxy proxy(port);
-  const int scale = WireScale();
+  const int scale = HistoryScale();
   int kills = 0, terms = 0, clean_exits = 0;
   const WireRun run = RecordUnderFaults(proxy.port(), [&] {
     proxy.set_cut_probability(0.3);
@@ -129,7 +123,7 @@ TEST(WireHistoryTest, AtTheMemoryLimitRefusedWritesAreRefusedWhole) {
             .ok());
   }
   const WireRun run = RecordUnderFaults(
-      server.port(), [] { std::this_thread::sleep_for(milliseconds(2000 * WireScale())); });
+      server.port(), [] { std::this_thread::sleep_for(milliseconds(2000 * HistoryScale())); });
   EXPECT_GT(run.history.refusals.count("MemoryLimitExceeded"), 0u)
       << "the limit was never reached: " << run.history.Summary();
   EXPECT_TRUE(run.registers.ok()) << run.registers.ToString();

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "partstore/remote_store.h"
+#include "tests/consistency/workload_testutil.h"
 
 namespace partstore::consistency {
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -412,6 +413,12 @@ void SaveIfFailed(const RecordedHistory& history, const CheckReport& registers,
           .string();
   WriteHistory(history, path);
   std::cout << "the history is in " << path << "\n";
+}
+
+int HistoryScale() {
+  const char* text = std::getenv("PARTSTORE_HISTORY_SCALE");
+  const long n = text != nullptr ? std::strtol(text, nullptr, 10) : 1;
+  return n > 0 ? static_cast<int>(n) : 1;
 }
 
 Status CreateWorkloadTables(Store& store) {

@@ -72,6 +72,10 @@ void SaveIfFailed(const RecordedHistory& history, const CheckReport& registers,
 // Creates the two tables (key: PK, a string).
 Status CreateWorkloadTables(Store& store);
 
+// PARTSTORE_HISTORY_SCALE (default 1): how many times their CI size the histories are
+// (tests/consistency/long_run.sh).
+int HistoryScale();
+
 // Runs the clients, each on its own thread, and returns what they recorded.
 RecordedHistory RunWorkload(const WorkloadOptions& options);
 
