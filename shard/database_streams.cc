@@ -9,9 +9,37 @@ namespace partstore {
 
 namespace {
 
-// DynamoDB Streams' model constraints on ARNs, shard ids and sequence numbers.
+// DynamoDB Streams' model constraints on ARNs, shard ids and sequence numbers. A stream ARN that
+// is there but not one ("fake-stream", garbage of any length) is "Invalid StreamArn", checked
+// after the model's constraints (WellFormed): the aws-sdk-js integration test run against
+// DynamoDB, a live log (amazon-archives/logstash-input-dynamodb#18), and Alternator's
+// test_streams.py (DescribeStream, GetShardIterator and ListStreams' ExclusiveStartStreamArn).
 void CheckArn(std::string_view arn, std::string_view member, ConstraintViolations* violations) {
-  violations->Length(arn, 37, 1024, member);
+  if (arn.empty() || arn.size() > 1024) violations->Length(arn, 37, 1024, member);
+}
+
+// arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME/stream/LABEL (the label has colons of its own).
+Status WellFormed(std::string_view arn) {
+  const Status invalid = Status::Validation("Invalid StreamArn");
+  std::string_view parts[5];
+  std::string_view rest = arn;
+  for (std::string_view& part : parts) {
+    const size_t colon = rest.find(':');
+    if (colon == std::string_view::npos) return invalid;
+    part = rest.substr(0, colon);
+    rest = rest.substr(colon + 1);
+  }
+  if (parts[0] != "arn" || parts[1].empty() || parts[2] != "dynamodb" || parts[3].empty() ||
+      parts[4].empty() || !rest.starts_with("table/")) {
+    return invalid;
+  }
+  rest.remove_prefix(6);
+  const size_t stream = rest.find("/stream/");
+  if (stream == std::string_view::npos || !IsValidName(rest.substr(0, stream)) ||
+      stream + 8 == rest.size()) {
+    return invalid;
+  }
+  return Status::Ok();
 }
 
 Status StreamNotFound(std::string_view arn) {
@@ -29,6 +57,9 @@ Result<ListStreamsResult> Database::ListStreams(const ListStreamsRequest& reques
     CheckArn(*request.exclusive_start_stream_arn, "exclusiveStartStreamArn", &violations);
   }
   PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  if (request.exclusive_start_stream_arn) {
+    PARTSTORE_RETURN_IF_ERROR(WellFormed(*request.exclusive_start_stream_arn));
+  }
   const size_t limit = static_cast<size_t>(request.limit.value_or(100));
   ListStreamsResult result;
   // In ARN order (per table: creation order, the label being the creation time), resuming after
@@ -56,6 +87,7 @@ Result<DescribeStreamResult> Database::DescribeStream(const DescribeStreamReques
     violations.Length(*request.exclusive_start_shard_id, 28, 65, "exclusiveStartShardId");
   }
   PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  PARTSTORE_RETURN_IF_ERROR(WellFormed(request.stream_arn));
   std::shared_ptr<Stream> stream = state_->streams_->Find(request.stream_arn);
   if (!stream) return StreamNotFound(request.stream_arn);
   DescribeStreamResult result;
@@ -73,6 +105,7 @@ Result<GetShardIteratorResult> Database::GetShardIterator(const GetShardIterator
     violations.Length(*request.sequence_number, 21, 40, "sequenceNumber");
   }
   PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
+  PARTSTORE_RETURN_IF_ERROR(WellFormed(request.stream_arn));
   std::shared_ptr<Stream> stream = state_->streams_->Find(request.stream_arn);
   if (!stream) return StreamNotFound(request.stream_arn);
   GetShardIteratorResult result;

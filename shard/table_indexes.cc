@@ -36,17 +36,37 @@ std::vector<IndexDefinition> Table::index_definitions() const {
 
 Status Table::UpdateIndexes(const UpdateTableRequest& request) {
   const auto& updates = *request.global_secondary_index_updates;
+  // DynamoDB's texts, in its order: each entry's actions, one entry per index, then the limit
+  // of one index created or deleted at a time (live captures and dynalite's tests, recorded
+  // against DynamoDB).
   size_t creates_or_deletes = 0;
+  std::vector<std::string_view> names;
   for (const GlobalSecondaryIndexUpdate& update : updates) {
     const int actions =
         update.create.has_value() + update.update.has_value() + update.remove.has_value();
-    if (actions != 1) {
+    if (actions == 0) {
       return Status::Validation(
-          "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Create, "
-          "GlobalSecondaryIndexUpdate.Update, or GlobalSecondaryIndexUpdate.Delete must be "
-          "specified");
+          "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Update, "
+          "GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null");
+    }
+    if (actions > 1) {
+      return Status::Validation(
+          "One or more parameter values were invalid: Only one global secondary index action is "
+          "allowed per GlobalSecondaryIndexUpdate object");
     }
     creates_or_deletes += update.create.has_value() || update.remove.has_value();
+  }
+  for (const GlobalSecondaryIndexUpdate& update : updates) {
+    const std::string& name = update.create   ? update.create->index_name
+                              : update.update ? update.update->index_name
+                                              : update.remove->index_name;
+    if (std::find(names.begin(), names.end(), name) != names.end()) {
+      return Status::Validation(
+          "One or more parameter values were invalid: Only one global secondary index update per "
+          "index is allowed simultaneously. Index: " +
+          name);
+    }
+    names.push_back(name);
   }
   if (creates_or_deletes > 1) {
     return Status(Code::kLimitExceeded,

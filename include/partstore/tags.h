@@ -13,8 +13,10 @@
 // Provided resource arn: x"); an unknown table (ResourceNotFoundException). Tagging a key again
 // replaces its value; untagging a key the table lacks is not an error.
 //
-// ListTagsOfResource answers in key order, kTagsPerPage a page, with a NextToken while more
-// remain (DynamoDB's page size is not documented).
+// ListTagsOfResource answers every tag of the table in one page, in key order: DynamoDB does not
+// page it ("Tags are limited to 50 per resource and therefore there's no need for pagination",
+// the AWS SDK team on aws/aws-sdk#583; 50 tags come back at once, no NextToken, docs/reference.md).
+// A NextToken given is still honoured: the page starts after that key.
 //
 // Thread safety: value types.
 #pragma once
@@ -27,7 +29,7 @@
 
 namespace partstore {
 
-inline constexpr size_t kTagsPerPage = 10;
+inline constexpr size_t kTagsPerPage = 50;  // = kMaxTagsPerResource: one page
 
 struct TagResourceRequest {
   std::string resource_arn{};

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "partstore/remote_store.h"
@@ -122,8 +123,26 @@ TEST(WireHistoryTest, AtTheMemoryLimitRefusedWritesAreRefusedWhole) {
             ->DeleteItem({.table_name = "Filler", .key = {{"PK", Value("f" + std::to_string(i))}}})
             .ok());
   }
-  const WireRun run = RecordUnderFaults(
-      server.port(), [] { std::this_thread::sleep_for(milliseconds(2000 * HistoryScale())); });
+  // The filler goes on adding an item every 20 ms, so that the limit is reached however slowly
+  // the workload runs (under a sanitizer on busy cores it once did not use up the room); the run
+  // ends after 2 s, once the limit has refused the filler and the workload has had 300 ms more.
+  const WireRun run = RecordUnderFaults(server.port(), [&] {
+    const auto start = std::chrono::steady_clock::now();
+    std::optional<std::chrono::steady_clock::time_point> full;
+    for (int n = filled;; ++n) {
+      const auto now = std::chrono::steady_clock::now();
+      if (full && now - *full > milliseconds(300) &&
+          now - start > milliseconds(2000 * HistoryScale())) {
+        return;
+      }
+      if (now - start > std::chrono::seconds(60)) return;
+      auto put = filler->PutItem({.table_name = "Filler",
+                                  .item = {{"PK", Value("f" + std::to_string(n))},
+                                           {"pad", Value(std::string(200, 'x'))}}});
+      if (!full && !put.ok() && put.status().code() == Code::kMemoryLimitExceeded) full = now;
+      std::this_thread::sleep_for(milliseconds(20));
+    }
+  });
   EXPECT_GT(run.history.refusals.count("MemoryLimitExceeded"), 0u)
       << "the limit was never reached: " << run.history.Summary();
   EXPECT_TRUE(run.registers.ok()) << run.registers.ToString();

@@ -25,10 +25,10 @@ WriteRequest Delete(Item key) { return {WriteRequest::Kind::kDelete, std::move(k
 TEST_F(BatchTest, WritesAndReadsAcrossTables) {
   MustPut(db_, "TableA", {{"PK", "old"}, {"SK", "1"}});
   BatchWriteItemRequest write;
-  write.request_items = {
-      {"TableA", {Put({{"PK", "a"}, {"SK", "1"}, {"v", std::string(1500, 'x')}}),
-             Put({{"PK", "a"}, {"SK", "2"}}), Delete({{"PK", "old"}, {"SK", "1"}})}},
-      {"TableB", {Put({{"PK", "a"}}), Delete({{"PK", "missing"}})}}};
+  write.request_items = {{"TableA",
+                          {Put({{"PK", "a"}, {"SK", "1"}, {"v", std::string(1500, 'x')}}),
+                           Put({{"PK", "a"}, {"SK", "2"}}), Delete({{"PK", "old"}, {"SK", "1"}})}},
+                         {"TableB", {Put({{"PK", "a"}}), Delete({{"PK", "missing"}})}}};
   write.return_consumed_capacity = ReturnConsumedCapacity::kTotal;
   auto written = db_.BatchWriteItem(write);
   ASSERT_TRUE(written.ok()) << written.status().ToString();
@@ -65,13 +65,15 @@ TEST_F(BatchTest, OneInvalidRequestRejectsTheBatch) {
   write.request_items = {{"TableA", {Put({{"PK", "x"}, {"SK", "1"}}), Put({{"PK", "x"}})}}};
   EXPECT_EQ(ErrorText(db_.BatchWriteItem(write)),
             "One or more parameter values were invalid: Missing the key SK in the item");
-  write.request_items = {{"TableA", {Put({{"PK", "x"}, {"SK", "1"}}), Put({{"PK", "x"}, {"SK", 1}})}}};
+  write.request_items = {
+      {"TableA", {Put({{"PK", "x"}, {"SK", "1"}}), Put({{"PK", "x"}, {"SK", 1}})}}};
   EXPECT_EQ(ErrorText(db_.BatchWriteItem(write)),
             "The provided key element does not match the schema");
   write.request_items = {
       {"TableA", {Put({{"PK", "x"}, {"SK", "1"}}), Delete({{"PK", "x"}, {"SK", "1"}})}}};
   EXPECT_EQ(ErrorText(db_.BatchWriteItem(write)), "Provided list of item keys contains duplicates");
-  write.request_items = {{"TableA", {Put({{"PK", "x"}, {"SK", "1"}})}}, {"Nope", {Put({{"PK", "x"}})}}};
+  write.request_items = {{"TableA", {Put({{"PK", "x"}, {"SK", "1"}})}},
+                         {"Nope", {Put({{"PK", "x"}})}}};
   EXPECT_EQ(ErrorText(db_.BatchWriteItem(write)), "Requested resource not found");
   EXPECT_EQ(MustGet(db_, "TableA", {{"PK", "x"}, {"SK", "1"}}), std::nullopt) << "nothing written";
 
@@ -99,6 +101,13 @@ TEST_F(BatchTest, BatchGetLimits) {
   for (auto& key : more.keys) key["SK"] = "s";
   get.request_items = {{"TableB", keys}, {"TableA", more}};
   EXPECT_EQ(ErrorText(db_.BatchGetItem(get)), "Too many items requested for the BatchGetItem call");
+  // 101 for one table: the list's own constraint, as DynamoDB words it today.
+  KeysAndAttributes over;
+  for (int i = 0; i < 101; ++i) over.keys.push_back({{"PK", std::to_string(i)}});
+  get.request_items = {{"TableB", over}};
+  EXPECT_EQ(ErrorText(db_.BatchGetItem(get)),
+            "1 validation error detected: Value at 'RequestItems.TableB.member.Keys' failed to "
+            "satisfy constraint: Member must have length less than or equal to 100");
   keys.keys.push_back({{"PK", "0"}});
   get.request_items = {{"TableB", keys}};
   EXPECT_EQ(ErrorText(db_.BatchGetItem(get)), "Provided list of item keys contains duplicates");

@@ -339,8 +339,7 @@ TEST_F(IndexTest, UpdateTableCreatesWithBackfillAndDeletes) {
   EXPECT_EQ(QueryIndex("ByColor", "color = :c", {{":c", "red"}}).count, 13);
   MustPut(db_, "Orders", {{"PK", "new"}, {"SK", "O"}, {"color", "red"}});
   EXPECT_EQ(QueryIndex("ByColor", "color = :c", {{":c", "red"}}).count, 14) << "maintained";
-  EXPECT_EQ(ErrorText(db_.UpdateTable(add)),
-            "One or more parameter values were invalid: Duplicate index name: ByColor");
+  EXPECT_EQ(ErrorText(db_.UpdateTable(add)), "Attempting to create an index which already exists");
 
   UpdateTableRequest remove;
   remove.table_name = "Orders";

@@ -82,8 +82,10 @@ std::string EncodeDeleteTableResult(const DeleteTableResult& result);
 std::string EncodeDescribeTableResult(const DescribeTableResult& result);
 std::string EncodeListTablesResult(const ListTablesResult& result);
 std::string EncodeUpdateTableResult(const UpdateTableResult& result);
-// One TableDescription object at the writer's position.
-void WriteTableDescription(const TableDescription& table, JsonWriter& writer);
+// One TableDescription object at the writer's position. `deleting`: as DeleteTable answers it,
+// without what DynamoDB leaves out of a deleting table's description (table_json.cc).
+void WriteTableDescription(const TableDescription& table, JsonWriter& writer,
+                           bool deleting = false);
 // A KeySchema array, and the "AttributeDefinitions" member (requests and descriptions alike).
 void WriteKeySchema(const std::vector<KeySchemaElement>& key_schema, JsonWriter& writer);
 void WriteAttributeDefinitions(const std::vector<AttributeDefinition>& definitions,

@@ -81,3 +81,40 @@ def test_index_errors(indexed):
         indexed.query(IndexName="Nope", KeyConditionExpression=Key("PK").eq("USER#1"))
     assert e.value.response["Error"]["Message"] == \
         "The table does not have the specified index: Nope"
+
+
+def test_update_table_index_errors_are_dynamodbs(client, indexed):
+    # UpdateTable's GlobalSecondaryIndexUpdates refused in DynamoDB's words (issue 48, item 5;
+    # a live catalogue of UpdateTable errors, dynalite's tests, Alternator's test_gsi_updatetable.py).
+    def refused(updates, definitions=()):
+        with pytest.raises(ClientError) as error:
+            client.update_table(TableName=indexed.name, GlobalSecondaryIndexUpdates=updates,
+                                AttributeDefinitions=[
+                                    {"AttributeName": a, "AttributeType": t}
+                                    for a, t in definitions])
+        assert error.value.response["Error"]["Code"] == "ValidationException"
+        return error.value.response["Error"]["Message"]
+
+    def create(name):
+        return {"Create": {"IndexName": name,
+                           "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}],
+                           "Projection": {"ProjectionType": "KEYS_ONLY"}}}
+
+    for existing in ("ByStatus", "ByPlaced"):  # a GSI's name, an LSI's
+        assert refused([create(existing)], [("status", "S")]) == (
+            "Attempting to create an index which already exists")
+    both = create("Other")
+    both["Delete"] = {"IndexName": "ByStatus"}
+    assert refused([both], [("status", "S")]) == (
+        "One or more parameter values were invalid: Only one global secondary index action is "
+        "allowed per GlobalSecondaryIndexUpdate object")
+    assert refused([{}]) == (
+        "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Update, "
+        "GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null")
+    assert refused([{"Delete": {"IndexName": "ByStatus"}}, create("ByStatus")],
+                   [("status", "S")]) == (
+        "One or more parameter values were invalid: Only one global secondary index update per "
+        "index is allowed simultaneously. Index: ByStatus")
+    # Nothing was changed.
+    described = client.describe_table(TableName=indexed.name)["Table"]
+    assert [i["IndexName"] for i in described["GlobalSecondaryIndexes"]] == ["ByStatus"]

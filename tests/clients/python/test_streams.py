@@ -196,3 +196,39 @@ def test_stream_specification_rules_and_errors(manual):
     assert described["LatestStreamArn"] == arn
     assert streams.describe_stream(StreamArn=arn)["StreamDescription"]["StreamStatus"] == (
         "DISABLED")
+
+
+def test_streams_errors_are_dynamodbs(manual):
+    # DynamoDB Streams' answers to ARNs, shards and pages that are not there (issue 48, item 8):
+    # a stream ARN that is not one, "Invalid StreamArn" (the aws-sdk-js integration test and a
+    # live log); a well-formed one of no stream, ResourceNotFoundException naming it; a shard that
+    # is not there, "Shard does not exist" (a live log); DescribeStream after a shard id past
+    # every shard, no shards and no error (Alternator's test, run against DynamoDB).
+    client, streams = make_client(manual), streams_client(manual)
+    arn = _table(client, "streams_errors", view="KEYS_ONLY")["LatestStreamArn"]
+    for call, args in ((streams.describe_stream, {}),
+                       (streams.get_shard_iterator,
+                        {"ShardId": "shardId-00000000000000000001-00000000",
+                         "ShardIteratorType": "LATEST"})):
+        for bad in ("arn:aws:dynamodb:us-east-1:000000000000:table/x",
+                    "x" * 51):
+            assert _error(call, StreamArn=bad, **args) == {
+                "Code": "ValidationException", "Message": "Invalid StreamArn"}, (call, bad)
+    assert _error(streams.list_streams, ExclusiveStartStreamArn="y" * 47) == {
+        "Code": "ValidationException", "Message": "Invalid StreamArn"}
+    missing = arn.replace("streams_errors", "streams_missing")
+    assert _error(streams.describe_stream, StreamArn=missing) == {
+        "Code": "ResourceNotFoundException",
+        "Message": f"Requested resource not found: Stream: {missing} not found"}
+    assert _error(streams.get_shard_iterator, StreamArn=arn,
+                  ShardId="shardId-00000000000000000999-00000000",
+                  ShardIteratorType="TRIM_HORIZON") == {
+        "Code": "ResourceNotFoundException",
+        "Message": "Requested resource not found: Shard does not exist"}
+    described = streams.describe_stream(StreamArn=arn,
+                                        ExclusiveStartShardId="z" * 40)["StreamDescription"]
+    assert described["Shards"] == [] and "LastEvaluatedShardId" not in described
+    # ListStreams: a page that is not full has no LastEvaluatedStreamArn.
+    listed = streams.list_streams(TableName="streams_errors")
+    assert [s["StreamArn"] for s in listed["Streams"]] == [arn]
+    assert "LastEvaluatedStreamArn" not in listed

@@ -33,8 +33,44 @@ def test_create_wait_describe_delete(client):
     deleted = client.delete_table(TableName=name)["TableDescription"]
     assert deleted["TableStatus"] == "DELETING"
     assert deleted["TableName"] == name
+    # What DynamoDB's DeleteTable answers, and what it leaves out (Alternator's
+    # test_delete_table_description, run against DynamoDB).
+    for present in ("TableArn", "TableId", "ItemCount", "TableSizeBytes", "ProvisionedThroughput",
+                    "BillingModeSummary"):
+        assert present in deleted, present
+    assert deleted["ItemCount"] == 1
+    for absent in ("KeySchema", "AttributeDefinitions", "CreationDateTime"):
+        assert absent not in deleted, absent
     client.get_waiter("table_not_exists").wait(TableName=name, WaiterConfig=FAST_WAIT)
     assert name not in client.list_tables()["TableNames"]
+
+
+def test_delete_table_answers_without_the_indexes(client):
+    # With a GSI and an LSI, DescribeTable lists them and DeleteTable does not (Alternator's
+    # test_delete_table_description_with_si, run against DynamoDB).
+    name = unique_name("deleted")
+    client.create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST",
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"},
+                   {"AttributeName": "SK", "KeyType": "RANGE"}],
+        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"},
+                              {"AttributeName": "SK", "AttributeType": "S"},
+                              {"AttributeName": "G", "AttributeType": "S"},
+                              {"AttributeName": "L", "AttributeType": "S"}],
+        GlobalSecondaryIndexes=[{"IndexName": "ByG",
+                                 "KeySchema": [{"AttributeName": "G", "KeyType": "HASH"}],
+                                 "Projection": {"ProjectionType": "ALL"}}],
+        LocalSecondaryIndexes=[{"IndexName": "ByL",
+                                "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"},
+                                              {"AttributeName": "L", "KeyType": "RANGE"}],
+                                "Projection": {"ProjectionType": "KEYS_ONLY"}}])
+    described = client.describe_table(TableName=name)["Table"]
+    assert "GlobalSecondaryIndexes" in described and "LocalSecondaryIndexes" in described
+    deleted = client.delete_table(TableName=name)["TableDescription"]
+    assert deleted["TableStatus"] == "DELETING"
+    for absent in ("KeySchema", "AttributeDefinitions", "CreationDateTime",
+                   "GlobalSecondaryIndexes", "LocalSecondaryIndexes"):
+        assert absent not in deleted, absent
 
 
 def test_provisioned_table_then_update_throughput_and_billing(client):
