@@ -48,20 +48,13 @@ after(async () => {
 });
 
 describe('tags', () => {
-  test('tag, list in pages, untag', async () => {
+  test('tag, list all in one answer, untag', async () => {
+    // DynamoDB answers a table's tags (up to 50) in one page, without a NextToken (aws/aws-sdk#583).
     const more = Array.from({ length: 12 }, (_, i) => ({ Key: `k${String(i).padStart(2, '0')}`, Value: `${i}` }));
     await client.send(new TagResourceCommand({ ResourceArn: arn, Tags: more }));
-    const first = await client.send(new ListTagsOfResourceCommand({ ResourceArn: arn }));
-    assert.equal(first.Tags.length, 10);
-    assert.ok(first.NextToken);
-    let total = 0;
-    let token;
-    do {
-      const page = await client.send(new ListTagsOfResourceCommand({ ResourceArn: arn, NextToken: token }));
-      total += page.Tags.length;
-      token = page.NextToken;
-    } while (token);
-    assert.equal(total, 13);
+    const all = await client.send(new ListTagsOfResourceCommand({ ResourceArn: arn }));
+    assert.equal(all.Tags.length, 13);
+    assert.equal(all.NextToken, undefined);
     await client.send(new UntagResourceCommand({ ResourceArn: arn, TagKeys: more.map((t) => t.Key) }));
     const left = await client.send(new ListTagsOfResourceCommand({ ResourceArn: arn }));
     assert.deepEqual(left.Tags, [{ Key: 'team', Value: 'cart' }]);
