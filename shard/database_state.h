@@ -63,11 +63,12 @@ struct DatabaseState {
   Result<TransactWriteItemsResult> RunTransaction(const TransactWriteItemsRequest& request,
                                                   const std::vector<const ItemRewriter*>& rewriters,
                                                   const TransactWriteItemsRequest* logical);
-  // Tags (shard/database_tags.cc): the table an ARN names (DynamoDB's ValidationExceptions for a
-  // malformed one, ResourceNotFoundException for an unknown table), and a table's tags replaced
+  // Tags (shard/database_tags.cc): the table an ARN names for `operation` (DynamoDB's
+  // ValidationExceptions for a malformed one or another region's, AccessDeniedException for
+  // another account's, ResourceNotFoundException for an unknown table), and a table's tags replaced
   // and logged. tags_mu_ serializes the read-modify-write of TagResource / UntagResource; it is
   // taken after control_mu_ and before a table's description_mu_.
-  Result<std::shared_ptr<Table>> TableOfArn(std::string_view arn);
+  Result<std::shared_ptr<Table>> TableOfArn(std::string_view arn, std::string_view operation);
   void SetTags(Table& table, std::vector<Tag> tags);
   std::mutex tags_mu_;
 

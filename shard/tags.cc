@@ -73,14 +73,18 @@ Result<std::vector<Tag>> MergeTags(std::vector<Tag> have, const std::vector<Tag>
   return have;
 }
 
-Result<std::string> TableNameOfArn(std::string_view arn) {
+Result<TableArn> ParseTableArn(std::string_view arn) {
   if (!arn.starts_with("arn:")) {
     return Status::Validation(fmt::format(
         "One or more parameter values were invalid: ARNs must start with 'arn:': {}", arn));
   }
   // arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME
+  size_t colons[5] = {};
   size_t colon = 0;
-  for (int i = 0; i < 5 && colon != std::string_view::npos; ++i) colon = arn.find(':', colon + 1);
+  for (int i = 0; i < 5 && colon != std::string_view::npos; ++i) {
+    colon = arn.find(':', colon + 1);
+    colons[i] = colon;
+  }
   const bool dynamodb = arn.find(":dynamodb:") != std::string_view::npos;
   if (colon == std::string_view::npos || !dynamodb) {
     return Status::Validation(fmt::format(
@@ -96,7 +100,9 @@ Result<std::string> TableNameOfArn(std::string_view arn) {
         "stream is accepted. Provided resource arn: {}",
         arn));
   }
-  return std::string(resource.substr(6));
+  return TableArn{.region = std::string(arn.substr(colons[2] + 1, colons[3] - colons[2] - 1)),
+                  .account = std::string(arn.substr(colons[3] + 1, colons[4] - colons[3] - 1)),
+                  .name = std::string(resource.substr(6))};
 }
 
 }  // namespace partstore

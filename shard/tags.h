@@ -17,7 +17,13 @@ Status CheckTags(const std::vector<Tag>& tags);
 Status CheckTagKey(std::string_view key);
 // `have` with `add` set (replacing values of keys it has), sorted by key; the 50-tag limit.
 Result<std::vector<Tag>> MergeTags(std::vector<Tag> have, const std::vector<Tag>& add);
-// The table name of a table ARN "arn:...:table/NAME", or DynamoDB's ValidationException.
-Result<std::string> TableNameOfArn(std::string_view arn);
+// The parts of a table ARN "arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME".
+struct TableArn {
+  std::string region;
+  std::string account;
+  std::string name;
+};
+// `arn` taken apart, or DynamoDB's ValidationException for one that is not a table's.
+Result<TableArn> ParseTableArn(std::string_view arn);
 
 }  // namespace partstore

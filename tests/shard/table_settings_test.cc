@@ -94,6 +94,23 @@ TEST(TagsTest, DynamoDBsRulesAndTexts) {
   auto missing =
       db.ListTagsOfResource({.resource_arn = "arn:aws:dynamodb:us-east-1:000000000000:table/Nope"});
   EXPECT_EQ(missing.status().code(), Code::kResourceNotFound);
+  EXPECT_EQ(missing.status().message(),
+            "Requested resource not found: ResourcArn: "
+            "arn:aws:dynamodb:us-east-1:000000000000:table/Nope not found");
+  // Another account's ARN is refused as IAM would, without saying whether the table exists; another
+  // region's is not a valid ARN here.
+  auto foreign = db.ListTagsOfResource(
+      {.resource_arn = "arn:aws:dynamodb:us-east-1:111122223333:table/Tagged"});
+  EXPECT_EQ(foreign.status().code(), Code::kAccessDenied);
+  EXPECT_EQ(foreign.status().message(),
+            "User: arn:aws:iam::000000000000:root is not authorized to perform: "
+            "dynamodb:ListTagsOfResource on resource: "
+            "arn:aws:dynamodb:us-east-1:111122223333:table/Tagged");
+  EXPECT_EQ(Error(db.UntagResource(
+                {.resource_arn = "arn:aws:dynamodb:eu-west-1:000000000000:table/Tagged",
+                 .tag_keys = {"a"}})),
+            "Invalid TableArn: Invalid ResourceArn provided as input "
+            "arn:aws:dynamodb:eu-west-1:000000000000:table/Tagged");
   // 50 tags at most, whatever the table already has (it has 2).
   TagResourceRequest many{.resource_arn = arn};
   for (int i = 0; i < 49; ++i) many.tags.push_back({"k" + std::to_string(i), "v"});

@@ -47,8 +47,42 @@ def test_tags_on_create_and_through_the_tag_operations(client):
         client.tag_resource(ResourceArn=arn, Tags=[{"Key": "aws:x", "Value": "v"}])
     assert error.value.response["Error"]["Message"] == (
         "Tag Key cannot be prefixed with aws:, Key: aws:x")
-    with pytest.raises(client.exceptions.ResourceNotFoundException):
-        client.list_tags_of_resource(ResourceArn=arn.replace(name, name + "-gone"))
+    client.delete_table(TableName=name)
+
+
+def test_tags_of_a_missing_table_another_account_and_another_region(client):
+    name = unique_name("tagged")
+    arn = create_table(client, name)["TableDescription"]["TableArn"]
+    region, account = arn.split(":")[3:5]
+
+    def error_of(operation, **kwargs):
+        with pytest.raises(ClientError) as error:
+            getattr(client, operation)(**kwargs)
+        return error.value.response["Error"]["Code"], error.value.response["Error"]["Message"]
+
+    # This account, no such table: ResourceNotFoundException, "ResourcArn" as DynamoDB spells it.
+    gone = arn.replace(name, name + "-gone")
+    for operation, kwargs in [("list_tags_of_resource", {}),
+                              ("tag_resource", {"Tags": [{"Key": "k", "Value": "v"}]}),
+                              ("untag_resource", {"TagKeys": ["k"]})]:
+        assert error_of(operation, ResourceArn=gone, **kwargs) == (
+            "ResourceNotFoundException", f"Requested resource not found: ResourcArn: {gone} not found")
+    # Another account's table, whether or not it exists: AccessDeniedException.
+    foreign = arn.replace(f":{account}:", ":123456789012:")
+    assert error_of("list_tags_of_resource", ResourceArn=foreign) == (
+        "AccessDeniedException",
+        f"User: arn:aws:iam::{account}:root is not authorized to perform: "
+        f"dynamodb:ListTagsOfResource on resource: {foreign}")
+    assert error_of("tag_resource", ResourceArn=foreign, Tags=[{"Key": "k", "Value": "v"}])[0] == (
+        "AccessDeniedException")
+    # Another region's ARN: a ValidationException.
+    elsewhere = arn.replace(f":{region}:", ":eu-west-3:" if region != "eu-west-3" else ":us-west-2:")
+    assert error_of("list_tags_of_resource", ResourceArn=elsewhere) == (
+        "ValidationException", f"Invalid TableArn: Invalid ResourceArn provided as input {elsewhere}")
+    # The table's own ARN still works, and input is checked before the table is looked for.
+    assert client.list_tags_of_resource(ResourceArn=arn)["Tags"] == []
+    assert error_of("tag_resource", ResourceArn=gone, Tags=[]) == (
+        "ValidationException", "Atleast one Tag needs to be provided as Input.")
     client.delete_table(TableName=name)
 
 
