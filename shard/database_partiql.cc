@@ -156,6 +156,7 @@ Result<ExecuteStatementResult> RunSelect(Database& db, CompiledStatement& c,
     c.scan.exclusive_start_key = token.exclusive_start_key;
     PARTSTORE_ASSIGN_OR_RETURN(ScanResult r, db.Scan(c.scan));
     out.items = std::move(r.items);
+    for (Item& item : out.items) item = SelectedItem(c, std::move(item));
     out.consumed_capacity = r.consumed_capacity;
     if (r.last_evaluated_key) next = ContinuationToken{.exclusive_start_key = r.last_evaluated_key};
   } else {
@@ -173,7 +174,7 @@ Result<ExecuteStatementResult> RunSelect(Database& db, CompiledStatement& c,
       q.exclusive_start_key = std::move(start);
       start.reset();
       PARTSTORE_ASSIGN_OR_RETURN(QueryResult r, db.Query(q));
-      for (Item& item : r.items) out.items.push_back(std::move(item));
+      for (Item& item : r.items) out.items.push_back(SelectedItem(c, std::move(item)));
       AddCapacity(out.consumed_capacity, r.consumed_capacity);
       if (r.last_evaluated_key) {
         next = ContinuationToken{.partition_index = i, .exclusive_start_key = r.last_evaluated_key};
@@ -296,6 +297,7 @@ Result<BatchExecuteStatementResult> Database::BatchExecuteStatement(
         c.get.return_consumed_capacity = request.return_consumed_capacity;
         Result<GetItemResult> r = GetItem(c.get);
         if (r.ok()) {
+          if (r->item) r->item = SelectedItem(c, std::move(*r->item));
           response.item = std::move(r->item);
           consumed = r->consumed_capacity;
         } else {
@@ -353,6 +355,9 @@ Result<ExecuteTransactionResult> Database::ExecuteTransaction(
       TransactGetItemsRequest get{.return_consumed_capacity = request.return_consumed_capacity};
       for (CompiledStatement& c : compiled) get.transact_items.push_back({.get = std::move(c.get)});
       PARTSTORE_ASSIGN_OR_RETURN(TransactGetItemsResult r, TransactGetItems(get));
+      for (size_t i = 0; i < r.responses.size() && i < compiled.size(); ++i) {
+        if (r.responses[i]) r.responses[i] = SelectedItem(compiled[i], std::move(*r.responses[i]));
+      }
       out.responses = std::move(r.responses);
       out.consumed_capacity = std::move(r.consumed_capacity);
       return out;

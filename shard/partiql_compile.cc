@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <map>
 
+#include "core/expr/evaluate.h"
+
 namespace partstore::internal::partiql {
 namespace {
 
@@ -15,6 +17,7 @@ using ::partstore::partiql::Expr;
 using ::partstore::partiql::InsertStatement;
 using ::partstore::partiql::Literal;
 using ::partstore::partiql::Path;
+using ::partstore::partiql::PathElement;
 using ::partstore::partiql::Returning;
 using ::partstore::partiql::SelectStatement;
 using ::partstore::partiql::Statement;
@@ -359,10 +362,40 @@ Result<std::optional<std::string>> JoinConditions(const std::vector<const Expr*>
   return std::optional<std::string>(std::move(out));
 }
 
-std::optional<std::string> Projection(const std::vector<Path>& projection, Renderer& r) {
-  if (projection.empty()) return std::nullopt;
+// The read's ProjectionExpression: none when every attribute is selected or when `selected` picks
+// nested values out of the whole item (a projection would renumber list elements: `a[2]` projects
+// to a one-element list).
+std::optional<std::string> Projection(const std::vector<Path>& projection,
+                                      const std::vector<CompiledStatement::Selected>& selected,
+                                      Renderer& r) {
+  if (projection.empty() || !selected.empty()) return std::nullopt;
   std::string out;
   for (const Path& path : projection) out += (out.empty() ? "" : ", ") + r.RenderPath(path);
+  return out;
+}
+
+// CompiledStatement::selected: each path with the name DynamoDB gives its value, when some path is
+// nested. A path's name is its last element as written, with the list indexes that follow the last
+// name (`a.b[0]` gives `b[0]`): what DynamoDB names a path ending in an index has not been seen in
+// a capture from the live service (docs/reference.md, "PartiQL").
+std::vector<CompiledStatement::Selected> SelectedPaths(const std::vector<Path>& projection) {
+  std::vector<CompiledStatement::Selected> out;
+  bool nested = false;
+  for (const Path& path : projection) {
+    CompiledStatement::Selected selected;
+    for (const PathElement& element : path.elements) {
+      selected.path.elements.push_back(
+          {.name = element.name, .index = element.index ? *element.index : -1});
+      if (element.index) {
+        selected.name += fmt::format("[{}]", *element.index);
+      } else {
+        selected.name = element.name;
+      }
+    }
+    nested = nested || path.elements.size() > 1;
+    out.push_back(std::move(selected));
+  }
+  if (!nested) out.clear();
   return out;
 }
 
@@ -412,6 +445,7 @@ Result<CompiledStatement> CompileSelect(const SelectStatement& s, const std::vec
                                         const TableDescription& table, Context context) {
   CompiledStatement out;
   out.table_name = s.from.table;
+  out.selected = SelectedPaths(s.projection);
   Renderer r(params);
   std::vector<const Expr*> conjuncts;
   if (s.where) Conjuncts(*s.where, conjuncts);
@@ -435,7 +469,7 @@ Result<CompiledStatement> CompileSelect(const SelectStatement& s, const std::vec
     out.kind = CompiledStatement::Kind::kGet;
     out.get.table_name = s.from.table;
     out.get.key = std::move(*key);
-    out.get.projection_expression = Projection(s.projection, r);
+    out.get.projection_expression = Projection(s.projection, out.selected, r);
     out.get.expression_attribute_names = r.TakeNames();
     return out;
   }
@@ -499,7 +533,7 @@ Result<CompiledStatement> CompileSelect(const SelectStatement& s, const std::vec
     out.kind = CompiledStatement::Kind::kScan;
     out.scan.table_name = s.from.table;
     out.scan.index_name = s.from.index;
-    out.scan.projection_expression = Projection(s.projection, r);
+    out.scan.projection_expression = Projection(s.projection, out.selected, r);
     if (s.where) {
       PARTSTORE_ASSIGN_OR_RETURN(std::string filter, r.Condition(*s.where));
       out.scan.filter_expression = std::move(filter);
@@ -545,7 +579,7 @@ Result<CompiledStatement> CompileSelect(const SelectStatement& s, const std::vec
   q.index_name = s.from.index;
   q.key_condition_expression = std::move(key_condition);
   PARTSTORE_ASSIGN_OR_RETURN(q.filter_expression, JoinConditions(rest, r));
-  q.projection_expression = Projection(s.projection, r);
+  q.projection_expression = Projection(s.projection, out.selected, r);
   if (s.order_by && keys->sort && s.order_by->attribute == *keys->sort) {
     q.scan_index_forward = s.order_by->ascending;
   }
@@ -744,6 +778,17 @@ const std::string& TableOf(const Statement& statement) {
     const std::string& operator()(const ExistsStatement& s) const { return s.select.from.table; }
   };
   return std::visit(Visitor{}, statement.body);
+}
+
+Item SelectedItem(const CompiledStatement& c, Item read) {
+  if (c.selected.empty()) return read;
+  Item out;
+  for (const CompiledStatement::Selected& selected : c.selected) {
+    if (const Value* value = expr::FindPath(read, selected.path)) {
+      out.insert_or_assign(selected.name, *value);
+    }
+  }
+  return out;
 }
 
 Result<CompiledStatement> Compile(const Statement& statement, const std::vector<Value>& parameters,

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/expr/ast.h"
 #include "core/partiql/ast.h"
 #include "partstore/partiql_requests.h"
 #include "partstore/read_requests.h"
@@ -47,7 +48,20 @@ struct CompiledStatement {
   UpdateItemRequest update{};
   DeleteItemRequest del{};
   ConditionCheckRequest check{};
+
+  // SELECT of nested paths: the read's projection keeps the nesting (`m.a` gives {"m": {"a": ..}}),
+  // but DynamoDB's answer keys each selected value by the path's last element ({"a": ..}). Each
+  // selected path with its name in the answer; empty when every path is a top-level attribute, and
+  // the read's items are the answer as they are.
+  struct Selected {
+    expr::Path path;
+    std::string name;
+  };
+  std::vector<Selected> selected{};
 };
+
+// A SELECT's result item made from the item its read returned (CompiledStatement::selected).
+Item SelectedItem(const CompiledStatement& c, Item read);
 
 // The table a statement names (FROM / INTO / UPDATE), to describe before Compile.
 const std::string& TableOf(const ::partstore::partiql::Statement& statement);

@@ -129,3 +129,35 @@ def test_execute_transaction(client, table_name):
         {"Statement": f"SELECT * FROM \"{table_name}\" WHERE PK = 'P' AND SK = 'S3'"},
     ])["Responses"]
     assert responses == [{"Item": {"n": {"N": "5"}}}, {}]
+
+
+def test_select_of_nested_paths_keys_each_value_by_its_last_element(client, table_name):
+    # DynamoDB answers `SELECT m.nested` as {"nested": ...} (a conformance suite that passes against
+    # DynamoDB, nubo-db/dynamodb-conformance, "SELECT with nested map path"); a ProjectionExpression
+    # would keep the nesting.
+    client.put_item(TableName=table_name, Item={
+        "PK": {"S": "x"}, "SK": {"S": "1"}, "top": {"S": "t"},
+        "m": {"M": {"nested": {"S": "deep"}, "inner": {"M": {"leaf": {"N": "7"}}}}},
+        "l": {"L": [{"S": "a"}, {"S": "b"}, {"S": "c"}]}})
+    where = "WHERE PK = 'x' AND SK = '1'"
+    items = client.execute_statement(
+        Statement=f'SELECT m.nested FROM "{table_name}" {where}')["Items"]
+    assert items == [{"nested": {"S": "deep"}}]
+    items = client.execute_statement(
+        Statement=f'SELECT top, m.inner.leaf, m.absent, l[2] FROM "{table_name}" {where}')["Items"]
+    assert items == [{"top": {"S": "t"}, "leaf": {"N": "7"}, "l[2]": {"S": "c"}}]
+    # As a Scan, in a batch and in a transaction alike.
+    items = client.execute_statement(
+        Statement=f"SELECT m.nested FROM \"{table_name}\" WHERE top = 't'")["Items"]
+    assert items == [{"nested": {"S": "deep"}}]
+    batch = client.batch_execute_statement(Statements=[
+        {"Statement": f'SELECT m.nested FROM "{table_name}" {where}'}])["Responses"]
+    assert batch[0]["Item"] == {"nested": {"S": "deep"}}
+    read = client.execute_transaction(TransactStatements=[
+        {"Statement": f'SELECT m.inner.leaf FROM "{table_name}" {where}'}])["Responses"]
+    assert read[0]["Item"] == {"leaf": {"N": "7"}}
+    # Top-level attributes alone come back as they are.
+    items = client.execute_statement(
+        Statement=f'SELECT top, m FROM "{table_name}" {where}')["Items"]
+    assert items == [{"top": {"S": "t"}, "m": {"M": {
+        "nested": {"S": "deep"}, "inner": {"M": {"leaf": {"N": "7"}}}}}}]
