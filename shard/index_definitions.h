@@ -20,9 +20,11 @@ Result<std::vector<IndexDefinition>> IndexDefinitionsOf(const CreateTableRequest
                                                         BillingMode mode);
 
 // One GSI added by UpdateTable. `definitions`: the request's AttributeDefinitions (the new key
-// attributes must be defined there); `existing`: the table's indexes (name clashes, the 20 limit).
+// attributes must be defined there); `table_key` and `existing`, the table's key and indexes: name
+// clashes, the 20 limit, and key attributes keeping their types.
 Result<IndexDefinition> GlobalIndexDefinitionOf(const GlobalSecondaryIndex& index,
                                                 const std::vector<AttributeDefinition>& definitions,
+                                                const KeySchema& table_key,
                                                 const std::vector<IndexDefinition>& existing,
                                                 BillingMode mode);
 

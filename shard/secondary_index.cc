@@ -62,6 +62,13 @@ Status SecondaryIndex::CheckItem(const Item& item) const {
           (expected == Type::kS ? "string" : "binary") + " value. IndexName: " + definition_.name +
           ", IndexKey: " + attribute->name);
     }
+    // Over the key size limits: the table key's texts, which DynamoDB answers for an index key too
+    // (a user's report of a GSI partition key over 2,048 bytes; dynalite checks index keys so).
+    if (expected != Type::kN) {
+      const KeyRole role =
+          attribute == &definition_.key.partition ? KeyRole::kPartition : KeyRole::kSort;
+      PARTSTORE_RETURN_IF_ERROR(CheckKeyValue(*attribute, role, *value));
+    }
   }
   return Status::Ok();
 }
@@ -70,24 +77,25 @@ template <typename ItemT>
 std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOfImpl(
     const ItemT& item, std::string_view table_partition, std::string_view table_sort) const {
   const KeySchema& key = definition_.key;
-  auto usable = [](const KeyAttribute& attribute, const auto& value) {
+  // A value of another type, an empty one, or one over the key size limits makes no entry: writes
+  // refuse such items, and a backfill leaves them out (DynamoDB's index key violations).
+  auto usable = [](const KeyAttribute& attribute, KeyRole role, const auto& value) {
     const Type type = ValueTypeOf(attribute.type);
     if (value.type() != type) return false;
-    if (type == Type::kS) return !value.as_string().empty();
-    if (type == Type::kB) return !value.as_binary().empty();
-    return true;
+    if (type == Type::kN) return true;
+    return CheckKeyValue(attribute, role, value).ok();
   };
   decltype(Attribute(item, "")) sort{};
   if (key.sort) {
     sort = Attribute(item, key.sort->name);
-    if (!sort || !usable(*key.sort, *sort)) return std::nullopt;
+    if (!sort || !usable(*key.sort, KeyRole::kSort, *sort)) return std::nullopt;
   }
   EntryKey out;
   if (definition_.kind == IndexKind::kLocal) {
     out.partition = std::string(table_partition);
   } else {
     auto partition = Attribute(item, key.partition.name);
-    if (!partition || !usable(key.partition, *partition)) return std::nullopt;
+    if (!partition || !usable(key.partition, KeyRole::kPartition, *partition)) return std::nullopt;
     AppendKeyEncoding(*partition, &out.partition);
   }
   out.hash = HashPartitionKey(out.partition);

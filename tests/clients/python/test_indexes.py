@@ -118,3 +118,95 @@ def test_update_table_index_errors_are_dynamodbs(client, indexed):
     # Nothing was changed.
     described = client.describe_table(TableName=indexed.name)["Table"]
     assert [i["IndexName"] for i in described["GlobalSecondaryIndexes"]] == ["ByStatus"]
+
+
+def test_a_new_gsi_may_not_redefine_a_key_attributes_type(client, indexed):
+    # Issue 48, item 5: `status` is the S partition key of ByStatus; a GSI keyed on it as N is
+    # refused (Alternator's test_gsi_key_type_conflict_on_update quotes DynamoDB's text). So is the
+    # table's key attribute under another type.
+    def create(name, key, key_type):
+        with pytest.raises(ClientError) as error:
+            client.update_table(
+                TableName=indexed.name,
+                AttributeDefinitions=[{"AttributeName": key, "AttributeType": key_type}],
+                GlobalSecondaryIndexUpdates=[{"Create": {
+                    "IndexName": name, "KeySchema": [{"AttributeName": key, "KeyType": "HASH"}],
+                    "Projection": {"ProjectionType": "ALL"}}}])
+        assert error.value.response["Error"]["Code"] == "ValidationException"
+        return error.value.response["Error"]["Message"]
+
+    redefined = ("One or more parameter values were invalid: Attributes cannot be redefined. "
+                 "Please check that your attribute has the same type as previously defined. ")
+    assert create("ByStatusNumber", "status", "N") == redefined + (
+        "Existing schema: Schema:[SchemaElement: key{status:S:HASH}, "
+        "SchemaElement: key{placed:N:RANGE}] New schema: Schema:[SchemaElement: key{status:N:HASH}]")
+    assert create("ByPk", "PK", "B") == redefined + (
+        "Existing schema: Schema:[SchemaElement: key{PK:S:HASH}, SchemaElement: key{SK:S:RANGE}] "
+        "New schema: Schema:[SchemaElement: key{PK:B:HASH}]")
+    # A definition no new key uses is ignored, whatever its type, and does not join the table's.
+    client.update_table(
+        TableName=indexed.name,
+        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "N"},
+                              {"AttributeName": "total", "AttributeType": "N"}],
+        GlobalSecondaryIndexUpdates=[{"Create": {
+            "IndexName": "ByTotal", "KeySchema": [{"AttributeName": "total", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "KEYS_ONLY"}}}])
+    described = client.describe_table(TableName=indexed.name)["Table"]
+    assert sorted((d["AttributeName"], d["AttributeType"])
+                  for d in described["AttributeDefinitions"]) == [
+        ("PK", "S"), ("SK", "S"), ("placed", "N"), ("status", "S"), ("total", "N")]
+    assert indexed.query(IndexName="ByTotal", KeyConditionExpression=Key("total").eq(3))[
+        "Count"] == 1
+
+
+def test_backfill_leaves_out_items_whose_new_key_breaks_the_limits(client, dynamodb):
+    # Issue 48, item 6: a GSI added to a table with items whose new key attribute is over the key
+    # limits (2,048 bytes for a partition key, 1,024 for a sort key), empty, or of another type:
+    # the index is created, those items are left out of it, the rest are indexed (DynamoDB's
+    # "Detecting and correcting index key violations"; Alternator's test_gsi_backfill_key_limits
+    # and test_gsi_backfill_oversized_key, run against DynamoDB).
+    name = unique_name("backfill")
+    client.create_table(
+        TableName=name, BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "p", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "p", "KeyType": "HASH"}])
+    table = dynamodb.Table(name)
+    sizes = [1, 1024, 1025, 2048, 2049, 66500]
+    with table.batch_writer() as batch:
+        for size in sizes:
+            batch.put_item(Item={"p": f"s{size}", "x": "x" * size, "c": "c"})
+        batch.put_item(Item={"p": "empty", "x": "", "c": "c"})
+        batch.put_item(Item={"p": "number", "x": 5, "c": "c"})
+        batch.put_item(Item={"p": "none", "c": "c"})
+    definitions = [{"AttributeName": "x", "AttributeType": "S"},
+                   {"AttributeName": "c", "AttributeType": "S"}]
+    for index, key in (("ByX", [{"AttributeName": "x", "KeyType": "HASH"}]),
+                       ("ByCX", [{"AttributeName": "c", "KeyType": "HASH"},
+                                 {"AttributeName": "x", "KeyType": "RANGE"}])):
+        client.update_table(TableName=name, AttributeDefinitions=definitions,
+                            GlobalSecondaryIndexUpdates=[{"Create": {
+                                "IndexName": index, "KeySchema": key,
+                                "Projection": {"ProjectionType": "KEYS_ONLY"}}}])
+    statuses = {i["IndexName"]: i["IndexStatus"] for i in
+                client.describe_table(TableName=name)["Table"]["GlobalSecondaryIndexes"]}
+    assert statuses == {"ByX": "ACTIVE", "ByCX": "ACTIVE"}
+    by_x = sorted(i["p"] for i in table.scan(IndexName="ByX")["Items"])
+    assert by_x == ["s1", "s1024", "s1025", "s2048"]
+    by_cx = table.query(IndexName="ByCX", KeyConditionExpression=Key("c").eq("c"))["Items"]
+    assert sorted(i["p"] for i in by_cx) == ["s1", "s1024"]
+    # After the backfill, writes that break the new key are refused, as on any index, with the
+    # table key's texts (a user's report of DynamoDB's answer for a GSI key over 2,048 bytes).
+    for item, message in (({"x": "x" * 2049}, "Size of hashkey has exceeded the maximum size "
+                                              "limit of2048 bytes"),
+                          ({"x": "x" * 1025, "c": "c"}, "Aggregated size of all range keys has "
+                                                        "exceeded the size limit of 1024 bytes")):
+        with pytest.raises(ClientError) as error:
+            table.put_item(Item={"p": "late", **item})
+        assert error.value.response["Error"]["Message"] == (
+            "One or more parameter values were invalid: " + message)
+    with pytest.raises(ClientError) as error:
+        table.update_item(Key={"p": "s1"}, UpdateExpression="SET x = :x",
+                          ExpressionAttributeValues={":x": "x" * 1025})
+    assert "Aggregated size of all range keys" in error.value.response["Error"]["Message"]
+    assert table.get_item(Key={"p": "s1"})["Item"]["x"] == "x"
+    client.delete_table(TableName=name)
