@@ -86,6 +86,9 @@ Result<DescribeStreamResult> Database::DescribeStream(const DescribeStreamReques
   if (request.exclusive_start_shard_id) {
     violations.Length(*request.exclusive_start_shard_id, 28, 65, "exclusiveStartShardId");
   }
+  if (request.shard_filter) {
+    violations.Length(request.shard_filter->shard_id, 28, 65, "shardFilter.shardId");
+  }
   PARTSTORE_RETURN_IF_ERROR(violations.ToStatus());
   PARTSTORE_RETURN_IF_ERROR(WellFormed(request.stream_arn));
   std::shared_ptr<Stream> stream = state_->streams_->Find(request.stream_arn);

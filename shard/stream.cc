@@ -100,6 +100,13 @@ std::optional<ShardIteratorType> ParseShardIteratorType(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view ShardFilterTypeName(ShardFilterType) { return "CHILD_SHARDS"; }
+
+std::optional<ShardFilterType> ParseShardFilterType(std::string_view name) {
+  if (name == "CHILD_SHARDS") return ShardFilterType::kChildShards;
+  return std::nullopt;
+}
+
 std::string Stream::SequenceText(uint64_t n) { return fmt::format("1{:020}", n); }
 
 std::optional<uint64_t> Stream::ParseSequence(std::string_view text) {
@@ -577,6 +584,10 @@ Result<StreamDescription> Stream::Describe(const DescribeStreamRequest& request)
   std::lock_guard<std::mutex> lock(mu_);
   Trim(Now());
   d.stream_status = enabled_ ? StreamStatus::kEnabled : StreamStatus::kDisabled;
+  // With a CHILD_SHARDS filter, only the named shard's children are listed (and paged).
+  auto listed = [&](const Shard& s) {
+    return !request.shard_filter || s.parent_id == request.shard_filter->shard_id;
+  };
   auto it = shards_.begin();
   if (request.exclusive_start_shard_id) {
     it = std::find_if(shards_.begin(), shards_.end(),
@@ -594,11 +605,12 @@ Result<StreamDescription> Stream::Describe(const DescribeStreamRequest& request)
     }
   }
   for (; it != shards_.end(); ++it) {
+    const Shard& s = **it;
+    if (!listed(s)) continue;
     if (d.shards.size() == limit) {
       d.last_evaluated_shard_id = d.shards.back().shard_id;
       break;
     }
-    const Shard& s = **it;
     StreamShard out;
     out.shard_id = s.id;
     if (!s.parent_id.empty()) out.parent_shard_id = s.parent_id;

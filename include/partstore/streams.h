@@ -109,10 +109,23 @@ struct StreamShard {
   SequenceNumberRange sequence_number_range{};
 };
 
+// DescribeStream's ShardFilter (in DynamoDB's API since July 2025): with CHILD_SHARDS, only the
+// shards whose parent is `shard_id` (the children a split of it opened), as a consumer asks once it
+// has read a closed shard to its end. An unknown parent has no children (no error).
+enum class ShardFilterType : uint8_t { kChildShards };
+std::string_view ShardFilterTypeName(ShardFilterType type);  // "CHILD_SHARDS"
+std::optional<ShardFilterType> ParseShardFilterType(std::string_view name);
+struct ShardFilter {
+  ShardFilterType type = ShardFilterType::kChildShards;
+  std::string shard_id{};  // the parent's, 28..65 characters
+};
+
 struct DescribeStreamRequest {
   std::string stream_arn{};
   std::optional<int32_t> limit{};  // shards per page, 1..100; absent: 100
+  // Paging: the shards after this one (within the filter's, with a filter).
   std::optional<std::string> exclusive_start_shard_id{};
+  std::optional<ShardFilter> shard_filter{};
 };
 struct StreamDescription {
   std::string stream_arn{};

@@ -103,6 +103,13 @@ TEST(ClientControlJsonStreams, Requests) {
   ExpectRequest(DescribeStreamRequest{.stream_arn = arn}, EncodeDescribeStreamRequest,
                 DecodeDescribeStreamRequest, R"({"StreamArn":")" + arn + R"("})");
   ExpectRequest(
+      DescribeStreamRequest{
+          .stream_arn = arn,
+          .shard_filter = ShardFilter{.shard_id = "shardId-00000001700000000000-1"}},
+      EncodeDescribeStreamRequest, DecodeDescribeStreamRequest,
+      R"({"StreamArn":")" + arn +
+          R"(","ShardFilter":{"Type":"CHILD_SHARDS","ShardId":"shardId-00000001700000000000-1"}})");
+  ExpectRequest(
       GetShardIteratorRequest{.stream_arn = arn,
                               .shard_id = "shardId-1",
                               .shard_iterator_type = ShardIteratorType::kAfterSequenceNumber,

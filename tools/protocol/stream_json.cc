@@ -18,6 +18,8 @@ constexpr std::string_view kIteratorTypeNames[] = {"TRIM_HORIZON", "LATEST", "AT
                                                    "AFTER_SEQUENCE_NUMBER"};
 constexpr std::string_view kIteratorTypeSet =
     "[TRIM_HORIZON, LATEST, AT_SEQUENCE_NUMBER, AFTER_SEQUENCE_NUMBER]";
+constexpr std::string_view kShardFilterTypeNames[] = {"CHILD_SHARDS"};
+constexpr std::string_view kShardFilterTypeSet = "[CHILD_SHARDS]";
 
 void Text(JsonWriter& w, std::string_view s) {
   w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
@@ -46,7 +48,6 @@ void OptionalInt(JsonWriter& w, const char* key, const std::optional<int32_t>& v
 // userIdentity's PrincipalId of each StreamRemover but kClient (which has no userIdentity).
 constexpr std::string_view kTimeToLivePrincipal = "dynamodb.amazonaws.com";
 constexpr std::string_view kEvictionPrincipal = "partstore.eviction";
-
 
 void ReadRecord(const ResponseObject& o, StreamRecord* r) {
   o.String("eventID", &r->event_id);
@@ -110,17 +111,34 @@ std::string EncodeListStreamsRequest(const ListStreamsRequest& request) {
 Result<DescribeStreamRequest> DecodeDescribeStreamRequest(const JsonValue& body) {
   constexpr MemberSpec kMembers[] = {{"StreamArn", Shape::kString},
                                      {"Limit", Shape::kInteger},
-                                     {"ExclusiveStartShardId", Shape::kString}};
-  std::array<const JsonValue*, 3> m;
+                                     {"ExclusiveStartShardId", Shape::kString},
+                                     {"ShardFilter", Shape::kStructure}};
+  constexpr MemberSpec kFilterMembers[] = {{"Type", Shape::kString}, {"ShardId", Shape::kString}};
+  std::array<const JsonValue*, 4> m;
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeStream", kMembers, m));
+  std::array<const JsonValue*, 2> filter{};
+  if (m[3] != nullptr) {
+    PARTSTORE_RETURN_IF_ERROR(ReadMembers(*m[3], "ShardFilter", kFilterMembers, filter));
+  }
   Constraints c;
   c.Required(m[0], "streamArn");
   c.Range(m[1], 1, 100, "limit");
+  if (m[3] != nullptr) {
+    // The model makes both members optional; a filter without either names nothing to filter by,
+    // and partstore refuses it as a missing required member (DynamoDB's answer is not known).
+    c.Required(filter[0], "shardFilter.type");
+    c.Enum(filter[0], kShardFilterTypeNames, kShardFilterTypeSet, "shardFilter.type");
+    c.Required(filter[1], "shardFilter.shardId");
+  }
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   DescribeStreamRequest request;
   request.stream_arn = std::string(StringOf(*m[0]));
   if (m[1]) request.limit = IntOf(m[1]);
   request.exclusive_start_shard_id = OptionalString(m[2]);
+  if (m[3] != nullptr) {
+    request.shard_filter = ShardFilter{.type = *ParseShardFilterType(StringOf(*filter[0])),
+                                       .shard_id = std::string(StringOf(*filter[1]))};
+  }
   return request;
 }
 
@@ -132,6 +150,15 @@ std::string EncodeDescribeStreamRequest(const DescribeStreamRequest& request) {
   Text(w, request.stream_arn);
   OptionalInt(w, "Limit", request.limit);
   OptionalText(w, "ExclusiveStartShardId", request.exclusive_start_shard_id);
+  if (request.shard_filter) {
+    w.Key("ShardFilter");
+    w.StartObject();
+    w.Key("Type");
+    Text(w, ShardFilterTypeName(request.shard_filter->type));
+    w.Key("ShardId");
+    Text(w, request.shard_filter->shard_id);
+    w.EndObject();
+  }
   w.EndObject();
   return Finish(buffer);
 }
@@ -334,10 +361,10 @@ std::string EncodeGetShardIteratorResult(const GetShardIteratorResult& result) {
 }
 
 Result<GetShardIteratorResult> DecodeGetShardIteratorResult(const JsonValue& body) {
-  return ReadBody<GetShardIteratorResult>(
-      body, "GetShardIterator", [](const ResponseObject& o, GetShardIteratorResult& out) {
-        o.String("ShardIterator", &out.shard_iterator);
-      });
+  return ReadBody<GetShardIteratorResult>(body, "GetShardIterator",
+                                          [](const ResponseObject& o, GetShardIteratorResult& out) {
+                                            o.String("ShardIterator", &out.shard_iterator);
+                                          });
 }
 
 std::string EncodeGetRecordsResult(const GetRecordsResult& result, std::string_view region) {

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import {
   BatchWriteItemCommand, CreateTableCommand, DeleteItemCommand, DescribeTableCommand,
   GetItemCommand, PutItemCommand, TransactWriteItemsCommand, UpdateItemCommand,
-  UpdateTimeToLiveCommand,
+  UpdateTableCommand, UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand, DynamoDBStreamsClient, DynamoDBStreamsServiceException,
@@ -314,5 +314,70 @@ describe('DynamoDB Streams', () => {
     assert.equal(garbage.name, 'ValidationException');
     assert.equal(garbage.$fault, 'client');
     assert.equal(garbage.$metadata.httpStatusCode, 400);
+  });
+});
+
+describe('DescribeStream ShardFilter (CHILD_SHARDS)', () => {
+  // Issue 48, item 9. DynamoDB's API reference (ShardFilter, July 2025): with Type CHILD_SHARDS and a
+  // parent's ShardId, DescribeStream lists only the shards whose ParentShardId is that id.
+  test('lists a split shard\'s children, pages them, and refuses a malformed filter', async () => {
+    const name = uniqueName('split');
+    const created = await client.send(new CreateTableCommand({
+      ...pkSkTable(name), BillingMode: 'PROVISIONED',
+      ProvisionedThroughput: { ReadCapacityUnits: 100, WriteCapacityUnits: 500 },  // one partition
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'KEYS_ONLY' },
+    }));
+    const arn = created.TableDescription.LatestStreamArn;
+    for (let i = 0; i < 5; ++i) {
+      await client.send(new PutItemCommand({ TableName: name, Item: item(`k${i}`, 'S') }));
+    }
+    await advance(server.endpoint, 1);
+    await client.send(new UpdateTableCommand({  // two partitions: the shard closes, two children open
+      TableName: name, ProvisionedThroughput: { ReadCapacityUnits: 100, WriteCapacityUnits: 1500 },
+    }));
+    const describe = (extra) => streams.send(new DescribeStreamCommand({ StreamArn: arn, ...extra }));
+    const all = (await describe({})).StreamDescription.Shards;
+    assert.equal(all.length, 3);
+    const parent = all.find((s) => s.ParentShardId === undefined);
+    const children = all.filter((s) => s.ParentShardId === parent.ShardId).map((s) => s.ShardId);
+    assert.equal(children.length, 2);
+
+    const filter = (shardId) => ({ ShardFilter: { Type: 'CHILD_SHARDS', ShardId: shardId } });
+    const listed = (await describe(filter(parent.ShardId))).StreamDescription;
+    assert.deepEqual(listed.Shards.map((s) => s.ShardId), children);
+    assert.ok(listed.Shards.every((s) => s.ParentShardId === parent.ShardId));
+    assert.equal(listed.LastEvaluatedShardId, undefined);
+    // Paged within the children.
+    const first = (await describe({ ...filter(parent.ShardId), Limit: 1 })).StreamDescription;
+    assert.deepEqual(first.Shards.map((s) => s.ShardId), [children[0]]);
+    assert.equal(first.LastEvaluatedShardId, children[0]);
+    const second = (await describe({
+      ...filter(parent.ShardId), Limit: 1, ExclusiveStartShardId: first.LastEvaluatedShardId,
+    })).StreamDescription;
+    assert.deepEqual(second.Shards.map((s) => s.ShardId), [children[1]]);
+    assert.equal(second.LastEvaluatedShardId, undefined);
+    // A shard without children, and an id no shard has: no shards, no error.
+    assert.deepEqual((await describe(filter(children[0]))).StreamDescription.Shards, []);
+    const unknown = `shardId-00000000000000000000-${'f'.repeat(8)}`;
+    assert.deepEqual((await describe(filter(unknown))).StreamDescription.Shards, []);
+
+    const refused = async (extra) => {
+      const error = await rejection(describe(extra));
+      assert.ok(error instanceof DynamoDBStreamsServiceException, String(error));
+      assert.equal(error.name, 'ValidationException');
+      return error.message;
+    };
+    assert.equal(await refused({ ShardFilter: { Type: 'PARENT_SHARDS', ShardId: parent.ShardId } }),
+      "1 validation error detected: Value 'PARENT_SHARDS' at 'shardFilter.type' failed to satisfy " +
+      'constraint: Member must satisfy enum value set: [CHILD_SHARDS]');
+    assert.equal(await refused({ ShardFilter: { Type: 'CHILD_SHARDS' } }),
+      "1 validation error detected: Value null at 'shardFilter.shardId' failed to satisfy " +
+      'constraint: Member must not be null');
+    assert.equal(await refused({ ShardFilter: { ShardId: parent.ShardId } }),
+      "1 validation error detected: Value null at 'shardFilter.type' failed to satisfy " +
+      'constraint: Member must not be null');
+    assert.equal(await refused(filter('short')),
+      "1 validation error detected: Value 'short' at 'shardFilter.shardId' failed to satisfy " +
+      'constraint: Member must have length greater than or equal to 28');
   });
 });
