@@ -120,6 +120,10 @@ Result<DescribePartitionsResult> Database::DescribePartitions(
           result.splits.push_back({Seconds(s.time_micros), s.parent, s.left, s.right, s.at,
                                    std::string(capacity::SplitReasonName(s.reason))});
         }
+        for (const capacity::ThrottledRequest& t : r.recent_throttles()) {
+          result.recent_throttles.push_back(
+              {Seconds(t.time_micros), t.partition_id, t.reason.name(), t.key});
+        }
       });
   if (!found) return IndexNotFound(request.table_name, *request.index_name);
   return result;

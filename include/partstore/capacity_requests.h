@@ -71,6 +71,15 @@ struct PartitionSplitDescription {
   std::string reason{};  // THROUGHPUT, SIZE, HEAT or PEAK
 };
 
+// A throttled request, among the last few of a table or GSI.
+struct ThrottledRequestDescription {
+  double time_seconds = 0;
+  int partition_id = 0;
+  std::string
+      reason{};  // DynamoDB's ThrottlingReasons code, e.g. TableWriteKeyRangeThroughputExceeded
+  Item key{};    // the key attributes of the table or GSI; empty for a Scan page
+};
+
 struct DescribePartitionsResult {
   std::string table_name{};
   std::optional<std::string> index_name{};
@@ -81,6 +90,8 @@ struct DescribePartitionsResult {
   double peak_write_units = 0;
   std::vector<PartitionDescription> partitions{};
   std::vector<PartitionSplitDescription> splits{};
+  // The last throttled requests (at most 20), oldest first.
+  std::vector<ThrottledRequestDescription> recent_throttles{};
 };
 
 struct GetMetricsRequest {

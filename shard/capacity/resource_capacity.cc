@@ -469,6 +469,15 @@ void ResourceCapacity::RecordKey(const KeyAccess& key, int64_t half_units, KeyAc
       [&] { return DisplayOf(key_, key, true); });
 }
 
+void ResourceCapacity::RecordThrottle(size_t p, ThrottleReason reason, const KeyAccess* key,
+                                      int64_t now) {
+  if (recent_throttles_.size() == kRecentThrottles) recent_throttles_.pop_front();
+  recent_throttles_.push_back({.time_micros = now,
+                               .partition_id = partitions_[p].id,
+                               .reason = reason,
+                               .key = key != nullptr ? DisplayOf(key_, *key, true) : Item()});
+}
+
 void ResourceCapacity::set_insights_enabled(bool enabled) {
   if (!enabled) insights_.Clear();
   insights_enabled_ = enabled;

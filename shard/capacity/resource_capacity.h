@@ -147,8 +147,19 @@ struct KeyAccess {
   const StoredItem* stored_source = nullptr;
 };
 
+// A throttled request, kept for a live view of the last few (DescribePartitions).
+struct ThrottledRequest {
+  int64_t time_micros = 0;
+  int partition_id = 0;
+  ThrottleReason reason;
+  Item key;  // the resource's key attributes of the request; empty when it had none (Scan)
+};
+
 class ResourceCapacity {
  public:
+  // How many throttled requests recent_throttles() keeps.
+  static constexpr size_t kRecentThrottles = 20;
+
   // `key`: the resource's key attributes (for Contributor Insights' display).
   ResourceCapacity(ThrottleResource kind, std::string arn, KeySchema key, ResourceSettings settings,
                    const CapacityOptions& options, int64_t now);
@@ -195,6 +206,10 @@ class ResourceCapacity {
   size_t split_count() const { return split_count_.load(std::memory_order_acquire); }
   const MetricSeries& metrics() const { return metrics_; }
   const ContributorInsights& insights() const { return insights_; }
+  // A throttled request of partition `p` (its key from `key`, which may be null), kept among the
+  // last kRecentThrottles; oldest first.
+  void RecordThrottle(size_t p, ThrottleReason reason, const KeyAccess* key, int64_t now);
+  const std::deque<ThrottledRequest>& recent_throttles() const { return recent_throttles_; }
   // Contributor Insights on or off (UpdateContributorInsights); off forgets what was recorded.
   bool insights_enabled() const { return insights_enabled_; }
   void set_insights_enabled(bool enabled);
@@ -254,6 +269,7 @@ class ResourceCapacity {
   std::vector<uint16_t> partition_of_cell_;
   MetricSeries metrics_;
   ContributorInsights insights_;
+  std::deque<ThrottledRequest> recent_throttles_;
   bool insights_enabled_;
   int64_t current_second_ = 0;
   int64_t second_read_tokens_ = 0, second_write_tokens_ = 0;  // the table's, this second

@@ -129,6 +129,7 @@ Status TableCapacity::AdmitRead(std::string_view index, uint64_t hash, const Key
   const ThrottleReason reason{resource->kind(), ThrottleOperation::kRead, *limit};
   resource->CountThrottleEvent(p, reason, now);
   resource->CountThrottledRequest(p, ThrottleOperation::kRead, now);
+  resource->RecordThrottle(p, reason, key, now);
   if (key != nullptr) resource->RecordKey(*key, 0, KeyAccessOutcome::kThrottled, now);
   return Throttled({{resource, reason}});
 }
@@ -160,6 +161,7 @@ Status TableCapacity::Read(std::string_view index, uint64_t hash, int64_t half_u
     if (counting == RequestCounting::kCountRequest) {
       resource->CountThrottledRequest(p, ThrottleOperation::kRead, now);
     }
+    resource->RecordThrottle(p, reason, key, now);
     if (key != nullptr) resource->RecordKey(*key, 0, KeyAccessOutcome::kThrottled, now);
     return Throttled({{resource, reason}});
   }
@@ -219,10 +221,11 @@ Status TableCapacity::Write(const WriteCharge& write) {
     ResourceCapacity* resource;
     size_t partition;
     int64_t tokens;
+    const KeyAccess* key;  // the key of the item there (for the recent throttles)
   };
   const size_t p = table_.Locate(write.hash, ThrottleOperation::kWrite, now);
   boost::container::small_vector<Target, 4> targets{
-      {&table_, p, HalfUnitsToTokens(write.half_units)}};
+      {&table_, p, HalfUnitsToTokens(write.half_units), &write.key}};
   for (const IndexWriteCharge& charge : write.indexes) {
     ResourceCapacity* index = charge.index.empty() ? nullptr : Find(charge.index);
     if (index == nullptr) continue;
@@ -234,7 +237,7 @@ Status TableCapacity::Write(const WriteCharge& write) {
     if (same != targets.end()) {
       same->tokens += HalfUnitsToTokens(charge.half_units);
     } else {
-      targets.push_back({index, q, HalfUnitsToTokens(charge.half_units)});
+      targets.push_back({index, q, HalfUnitsToTokens(charge.half_units), &charge.key});
     }
   }
   std::vector<std::pair<const ResourceCapacity*, ThrottleReason>> hits;  // limits hit
@@ -244,6 +247,7 @@ Status TableCapacity::Write(const WriteCharge& write) {
     const ThrottleReason reason{t.resource->kind(), ThrottleOperation::kWrite, *limit};
     hits.emplace_back(t.resource, reason);
     t.resource->CountThrottleEvent(t.partition, reason, now);
+    t.resource->RecordThrottle(t.partition, reason, t.key, now);
     // The table also counts its GSIs' events.
     if (t.resource != &table_) table_.CountThrottleEvent(std::nullopt, reason, now);
   }

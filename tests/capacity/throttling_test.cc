@@ -77,6 +77,37 @@ TEST_F(ThrottlingTest, UnderProvisionedIndexThrottlesTheBaseWrite) {
   EXPECT_EQ(index_events, throttled_requests);
 }
 
+TEST_F(ThrottlingTest, DescribePartitionsListsTheLastThrottledRequestsWithTheirKeys) {
+  Create(WithIndex(1000, 5));
+  for (int i = 0; i < 40; ++i) {
+    (void)PutOwned("item" + std::to_string(i), "owner" + std::to_string(i));
+  }
+  auto index = db_.DescribePartitions({.table_name = "Tab", .index_name = "ByOwner"});
+  ASSERT_TRUE(index.ok()) << index.status().ToString();
+  // 35 were throttled by the index; the last 20 are kept, oldest first, with the index's key.
+  ASSERT_EQ(index->recent_throttles.size(), 20u);
+  EXPECT_EQ(index->recent_throttles.front().key, (Item{{"owner", Value("owner20")}}));
+  EXPECT_EQ(index->recent_throttles.back().key, (Item{{"owner", Value("owner39")}}));
+  for (const ThrottledRequestDescription& t : index->recent_throttles) {
+    EXPECT_EQ(t.reason, "IndexWriteProvisionedThroughputExceeded");
+    EXPECT_EQ(t.partition_id, index->partitions[0].partition_id);
+  }
+  // The table's own partitions throttled nothing.
+  auto table = db_.DescribePartitions({.table_name = "Tab"});
+  ASSERT_TRUE(table.ok());
+  EXPECT_TRUE(table->recent_throttles.empty());
+  // A read over the table's limit is listed with the table's key.
+  Create(CapacityTable("Reads", 1, 1000));
+  for (int i = 0; i < 10; ++i) {
+    (void)db_.GetItem({.table_name = "Reads", .key = {{"PK", Value("hot")}}});
+  }
+  auto reads = db_.DescribePartitions({.table_name = "Reads"});
+  ASSERT_TRUE(reads.ok());
+  ASSERT_FALSE(reads->recent_throttles.empty());
+  EXPECT_EQ(reads->recent_throttles.back().reason, "TableReadProvisionedThroughputExceeded");
+  EXPECT_EQ(reads->recent_throttles.back().key, (Item{{"PK", Value("hot")}}));
+}
+
 TEST_F(ThrottlingTest, IndexGoingOnDemandKeepsItsProvisionedPeak) {
   Create(WithIndex(1000, 9999));
   UpdateTableRequest to_on_demand;

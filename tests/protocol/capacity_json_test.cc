@@ -383,7 +383,9 @@ TEST_F(CapacityDispatchTest, ProvisionedRoundTrip) {
             R"("MaxWriteUnits":1000,"BurstReadUnits":1.5,"BurstWriteUnits":0.5,)"
             R"("ConsumedReadUnits":0,"ConsumedWriteUnits":2,"AdaptiveReadUnits":0,)"
             R"("AdaptiveWriteUnits":0,"ThrottledReadRequests":0,"ThrottledWriteRequests":1,)"
-            R"("ThrottleEvents":1,"CreatedAt":0}],"Splits":[]})");
+            R"("ThrottleEvents":1,"CreatedAt":0}],"Splits":[],)"
+            R"("RecentThrottles":[{"Time":0,"PartitionId":0,)"
+            R"("Reason":"TableWriteProvisionedThroughputExceeded","Key":{"pk":{"S":"a"}}}]})");
 
   const std::string write_point =
       R"("ConsumedReadCapacityUnits":0,"ConsumedWriteCapacityUnits":1,"ReadRequests":0,)"

@@ -503,6 +503,21 @@ std::string EncodeDescribePartitionsResult(const DescribePartitionsResult& resul
     w.EndObject();
   }
   w.EndArray();
+  Key(w, "RecentThrottles");
+  w.StartArray();
+  for (const ThrottledRequestDescription& t : result.recent_throttles) {
+    w.StartObject();
+    Key(w, "Time");
+    Number(w, t.time_seconds);
+    Key(w, "PartitionId");
+    w.Int(t.partition_id);
+    Key(w, "Reason");
+    String(w, t.reason);
+    Key(w, "Key");
+    WriteItem(t.key, w);
+    w.EndObject();
+  }
+  w.EndArray();
   w.EndObject();
   return Finish(buffer);
 }
