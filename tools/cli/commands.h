@@ -61,6 +61,11 @@ struct SimulateCommand {
   std::string trace;          // replay this request trace (tools/simulator/trace_replay.h)
   std::string speed = "1x";   // --speed: the replay's pace, as a factor of the recorded one
   std::string tables;         // --tables: a workload file whose tables the replay uses
+  // --live: serve the live page (tools/live/live_page.h) on 127.0.0.1:live_port while the run
+  // goes at --speed simulated seconds a second (with --trace: the replay's pace, in real time),
+  // and after it until Ctrl-C.
+  bool live = false;
+  uint16_t live_port = 8000;
 };
 int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream& err);
 int RunDemo(const SimulateCommand& command, std::ostream& out, std::ostream& err);
@@ -99,6 +104,7 @@ struct ServeOptions {
   double cache_negative_ttl = 300;
   double cache_query_ttl = 300;
   double stream_poll_seconds = 0.25;  // 0: do not follow streams
+  bool ui = true;                     // the live page at /ui (--ui off: none)
 };
 int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err);
 // RunServe with --upstream. `server_options` has the listening and --auth settings.

@@ -136,7 +136,16 @@ int main(int argc, char** argv) {
                        "of a workload's phases");
   simulate
       ->add_option("--speed", simulate_command.speed,
-                   "With --trace: the replay's pace, e.g. 50x (50 times as fast as recorded)")
+                   "With --trace: the replay's pace, e.g. 50x (50 times as fast as recorded); "
+                   "with --live: simulated seconds a second (e.g. 10x)")
+      ->capture_default_str();
+  simulate->add_flag("--live", simulate_command.live,
+                     "Serve the live page of partitions and throttles at "
+                     "http://127.0.0.1:PORT/ui while the run goes at --speed, and after it until "
+                     "Ctrl-C (one workload)");
+  simulate
+      ->add_option("--port", simulate_command.live_port,
+                   "With --live: the page's port (0: any free port)")
       ->capture_default_str();
   simulate->add_option("--tables", simulate_command.tables,
                        "With --trace: a workload file whose tables (and preload, sharding, "
@@ -181,6 +190,12 @@ int main(int argc, char** argv) {
             return input.empty() ? "an empty region names none (e.g. us-east-1)" : "";
           },
           "REGION"));
+  serve
+      ->add_option_function<std::string>(
+          "--ui", [&serve_options](const std::string& v) { serve_options.ui = v == "on"; },
+          "The live page of partitions, throttles and hot keys at http://HOST:PORT/ui, with its "
+          "data at /ui/data (default: on; behind --auth's keys with HTTP Basic authentication)")
+      ->check(CLI::IsMember({"on", "off"}));
   serve->add_option("--s3-dir", serve_options.s3_dir,
                     "A directory standing for S3 (each bucket a subdirectory): where "
                     "ExportTableToPointInTime writes and ImportTable reads");

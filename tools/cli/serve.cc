@@ -31,6 +31,7 @@
 
 #include "partstore/database.h"
 #include "tools/cli/commands.h"
+#include "tools/live/live_page.h"
 #include "tools/server/authenticator.h"
 #include "tools/server/server.h"
 #include "tools/transfer/transfers.h"
@@ -188,6 +189,14 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
     }
     server_options.transfers = &transfers.emplace(db, options.s3_dir);
   }
+  // The live page (tools/live/live_page.h), behind --auth's keys when there are keys.
+  if (options.ui) {
+    const live::LivePageOptions page{.access_keys = server_options.access_keys.get(),
+                                     .title = "partstore serve"};
+    server_options.pages = [&db, page](const server::HttpRequest& request) {
+      return live::Answer(db, request, page);
+    };
+  }
   server::Server server(db, server_options);
   if (Status started = server.Start(); !started.ok()) {
     err << "partstore serve: " << started.message() << '\n';
@@ -199,6 +208,10 @@ int RunServe(const ServeOptions& options, std::ostream& out, std::ostream& err) 
       << (ipv6 ? "]" : "") << ':' << server.port() << std::endl;
   if (const std::string capacity = options.capacity.Describe(); !capacity.empty()) {
     out << "partstore serve: " << capacity << std::endl;
+  }
+  if (options.ui && options.capacity.enabled()) {
+    out << "partstore serve: live partitions at http://" << (ipv6 ? "[" : "") << options.host
+        << (ipv6 ? "]" : "") << ':' << server.port() << "/ui" << std::endl;
   }
   {
     std::optional<PeriodicSnapshots> periodic;

@@ -11,9 +11,12 @@
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tools/cli/commands.h"
+#include "tools/live/live_page.h"
+#include "tools/server/server.h"
 #include "tools/simulator/advise.h"
 #include "tools/simulator/pricing.h"
 #include "tools/simulator/report_html.h"
@@ -74,14 +77,82 @@ class Progress {
   int last_ = -1;
 };
 
+// `--live`: where the page is served and how fast the run goes.
+struct Live {
+  uint16_t port = 8000;
+  double pace = 1;  // simulated seconds a second
+};
+
+// SimulateOptions::live for `--live`: a server of the page on 127.0.0.1 while the run goes, kept
+// until Ctrl-C (SIGINT or SIGTERM) after it.
+class LivePage {
+ public:
+  LivePage(const Live& live, std::string title, std::ostream& err)
+      : live_(live), title_(std::move(title)), err_(err) {}
+
+  void operator()(Database& db, bool finished) {
+    if (!finished) {
+      Start(db);
+      return;
+    }
+    if (!server_) return;
+    fmt::print(err_,
+               "partstore simulate: the run is over; the page stays at http://127.0.0.1:{}/ui "
+               "until Ctrl-C\n",
+               server_->port());
+    err_.flush();
+    thread_.join();  // Run returns on SIGINT / SIGTERM
+    server_.reset();
+  }
+
+  bool failed() const { return !error_.empty(); }
+
+ private:
+  void Start(Database& db) {
+    server::ServerOptions options;
+    options.port = live_.port;
+    options.threads = 1;
+    const live::LivePageOptions page{.title = title_};
+    options.pages = [&db, page](const server::HttpRequest& request) {
+      return live::Answer(db, request, page);
+    };
+    server_ = std::make_unique<server::Server>(db, std::move(options));
+    if (Status started = server_->Start(); !started.ok()) {
+      error_ = std::string(started.message());
+      fmt::print(err_, "partstore simulate: --live: {}\n", error_);
+      server_.reset();
+      return;
+    }
+    fmt::print(err_, "partstore simulate: live page at http://127.0.0.1:{}/ui ({}x)\n",
+               server_->port(), live_.pace);
+    err_.flush();
+    thread_ = std::thread([this] { server_->Run(); });
+  }
+
+  Live live_;
+  std::string title_;
+  std::ostream& err_;
+  std::unique_ptr<server::Server> server_;
+  std::thread thread_;
+  std::string error_;
+};
+
 Result<sim::Report> RunOne(const sim::Workload& workload, bool quiet, std::ostream& err,
                            const sim::Prices& prices = sim::DefaultPrices(),
-                           const sim::Replay* replay = nullptr) {
-  Progress progress(workload.name, static_cast<double>(sim::TotalMicros(workload)) / 1e6, !quiet);
+                           const sim::Replay* replay = nullptr,
+                           const std::optional<Live>& live = std::nullopt) {
+  Progress progress(workload.name, static_cast<double>(sim::TotalMicros(workload)) / 1e6,
+                    !quiet && !live);
   sim::SimulationCost cost;
-  auto report = sim::Simulate(
-      workload, {.progress = [&](double f) { progress(f); }, .prices = prices, .replay = replay},
-      &cost);
+  sim::SimulateOptions options{
+      .progress = [&](double f) { progress(f); }, .prices = prices, .replay = replay};
+  std::optional<LivePage> page;
+  if (live) {
+    options.pace = live->pace;
+    options.live = std::ref(page.emplace(*live, "partstore simulate: " + workload.name, err));
+  }
+  auto report = sim::Simulate(workload, options, &cost);
+  if (page && page->failed()) return Status::Validation("the live page could not be served");
   if (report.ok() && !quiet) {
     fmt::print(
         err,
@@ -194,6 +265,14 @@ int RunReplay(const SimulateCommand& command, const sim::Prices& prices, std::os
     fmt::print(err, "partstore simulate: {}\n", speed.status().message());
     return 2;
   }
+  if (command.live && command.advise) {
+    fmt::print(err, "partstore simulate: --live watches one run (not --compare or --advise)\n");
+    return 2;
+  }
+  if (!command.live && command.live_port != 8000) {
+    fmt::print(err, "partstore simulate: --port goes with --live\n");
+    return 2;
+  }
   sim::ReplayOptions options{.speed = *speed};
   if (!command.tables.empty()) {
     std::ifstream in(command.tables, std::ios::binary);
@@ -223,7 +302,10 @@ int RunReplay(const SimulateCommand& command, const sim::Prices& prices, std::os
     fmt::print(err, "replaying {} requests of {} at {}x\n", sim::Grouped(replay->requests.size()),
                command.trace, *speed);
   }
-  auto report = RunOne(replay->workload, command.quiet, err, prices, &*replay);
+  auto report =
+      RunOne(replay->workload, command.quiet, err, prices, &*replay,
+             command.live ? std::optional<Live>(Live{.port = command.live_port, .pace = 1})
+                          : std::nullopt);
   if (!report.ok()) {
     fmt::print(err, "partstore simulate: {}: {}\n", command.trace, report.status().message());
     return 1;
@@ -258,8 +340,26 @@ int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream&
   }
   if (!OutputsWritable(command, err, "partstore simulate")) return 2;
   if (!command.trace.empty()) return RunReplay(command, prices, out, err);
-  if (command.speed != "1x" || !command.tables.empty()) {
-    fmt::print(err, "partstore simulate: --speed and --tables go with --trace FILE\n");
+  if ((command.speed != "1x" && !command.live) || !command.tables.empty()) {
+    fmt::print(err,
+               "partstore simulate: --speed goes with --trace FILE or --live, --tables with "
+               "--trace FILE\n");
+    return 2;
+  }
+  std::optional<Live> live;
+  if (command.live) {
+    auto speed = sim::ParseSpeed(command.speed);
+    if (!speed.ok()) {
+      fmt::print(err, "partstore simulate: {}\n", speed.status().message());
+      return 2;
+    }
+    if (command.workloads.size() > 1 || command.advise) {
+      fmt::print(err, "partstore simulate: --live watches one run (not --compare or --advise)\n");
+      return 2;
+    }
+    live = Live{.port = command.live_port, .pace = *speed};
+  } else if (command.live_port != 8000) {
+    fmt::print(err, "partstore simulate: --port goes with --live\n");
     return 2;
   }
   if (command.workloads.empty()) {
@@ -281,7 +381,7 @@ int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream&
       return 2;
     }
     workloads.push_back(*workload);
-    auto report = RunOne(*workload, command.quiet, err, prices);
+    auto report = RunOne(*workload, command.quiet, err, prices, nullptr, live);
     if (!report.ok()) {
       fmt::print(err, "partstore simulate: {}: {}\n", spec, report.status().message());
       return 1;

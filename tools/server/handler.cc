@@ -184,6 +184,7 @@ void WriteHead(const Reply& reply, unsigned version, bool keep_alive, std::strin
   out += "\r\nContent-Length: ";
   AppendNumber(reply.body.size(), out);
   out += "\r\n";
+  out += reply.extra_headers;
   if (http10 && keep_alive) AppendHeader("Connection", "keep-alive", out);
   if (!http10 && !keep_alive) AppendHeader("Connection", "close", out);
   out += "\r\n";
@@ -289,6 +290,9 @@ Reply Answer(const protocol::Backend& db, const HttpRequest& request,
   if (options.metrics != nullptr && request.method() == http::verb::get &&
       request.target() == "/metrics") {
     return PlainText("text/plain; version=0.0.4", options.metrics->Render(db.engine));
+  }
+  if (options.pages != nullptr && request.method() == http::verb::get) {
+    if (std::optional<Reply> page = (*options.pages)(request)) return std::move(*page);
   }
   const std::string operation = OperationOf(request);
   if (options.metrics == nullptr) return AnswerOperation(db, request, options, host, operation);

@@ -18,6 +18,8 @@
 #include <boost/beast/http/status.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -36,6 +38,17 @@ class ServerMetrics;  // server_metrics.h
 using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;
 using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
 
+// An answer before it is written: the body is final (compressed when content_encoding is set).
+struct Reply {
+  boost::beast::http::status status = boost::beast::http::status::ok;
+  std::string_view content_type = "application/x-amz-json-1.0";  // a literal
+  std::string_view content_encoding;                             // a literal, or empty
+  std::string body;
+  // Further header lines, each ending in "\r\n" (a literal, or empty): the live page's
+  // WWW-Authenticate and Cache-Control.
+  std::string_view extra_headers;
+};
+
 struct HandlerOptions {
   // The limit of a compressed body once decoded (a plain one is limited by the connection).
   size_t max_body_bytes = 16 * 1024 * 1024;
@@ -48,14 +61,9 @@ struct HandlerOptions {
   ServerMetrics* metrics = nullptr;
   // Non-null: exports and imports go there (tools/transfer/transfers.h; partstore serve --s3-dir).
   transfer::Transfers* transfers = nullptr;
-};
-
-// An answer before it is written: the body is final (compressed when content_encoding is set).
-struct Reply {
-  boost::beast::http::status status = boost::beast::http::status::ok;
-  std::string_view content_type = "application/x-amz-json-1.0";  // a literal
-  std::string_view content_encoding;                             // a literal, or empty
-  std::string body;
+  // Non-null: GET requests are offered to it first (after the health check and /metrics); an
+  // answer is sent as it is, nullopt goes on as usual. The live page (tools/live/live_page.h).
+  const std::function<std::optional<Reply>(const HttpRequest&)>* pages = nullptr;
 };
 
 // Answers `request`. A compressed body (Content-Encoding) is decoded up to

@@ -232,7 +232,8 @@ class Connection : public std::enable_shared_from_this<Connection>,
                          {.max_body_bytes = server_.options.max_body_bytes,
                           .access_keys = server_.options.access_keys.get(),
                           .metrics = &server_.metrics,
-                          .transfers = server_.options.transfers});
+                          .transfers = server_.options.transfers,
+                          .pages = server_.options.pages ? &server_.options.pages : nullptr});
     Send(std::move(reply), request.version(), keep_alive);
   }
 

@@ -8,7 +8,8 @@
 //      as sent) and Content-Type: application/x-amz-json-1.0. Bodies may be compressed both ways
 //      (Content-Encoding / Accept-Encoding: gzip, deflate; content_coding.h).
 //
-// GET / is the health check, GET /metrics Prometheus' text (server_metrics.h).
+// GET / is the health check, GET /metrics Prometheus' text (server_metrics.h), and with
+// ServerOptions::pages set, the pages it answers (GET /ui, the live page).
 //
 // Requests are answered by handler.h's Answer, a pure function of the parsed request (tested and
 // fuzzed without sockets through HandleRequest). The network side: one acceptor; `threads`
@@ -68,6 +69,9 @@ struct ServerOptions {
   transfer::Transfers* transfers = nullptr;
   // Appended to GET /metrics (e.g. the cache's counters with --upstream); empty: nothing.
   std::function<std::string()> extra_metrics{};
+  // Set: further GET pages, offered each GET first (handler.h's HandlerOptions::pages): the live
+  // page (tools/live/live_page.h).
+  std::function<std::optional<Reply>(const HttpRequest&)> pages{};
 };
 
 class Server {

@@ -30,8 +30,8 @@ void EstimateCacheSavings(const Prices& prices, Report& report) {
           static_cast<double>(cache.item_hits + cache.negative_hits + cache.query_hits);
       cache.read_units_saved = hits * r.consumed_read_units / static_cast<double>(r.read_requests);
       if (r.billing_mode == "PAY_PER_REQUEST") {
-        const ClassPrices& p = r.table_class == "STANDARD" ? prices.standard
-                                                           : prices.standard_infrequent_access;
+        const ClassPrices& p =
+            r.table_class == "STANDARD" ? prices.standard : prices.standard_infrequent_access;
         cache.cost_saved = cache.read_units_saved * p.read_request_units_per_million / 1e6;
       }
     }
@@ -66,7 +66,9 @@ Result<Report> Simulate(const Workload& workload, const SimulateOptions& options
   SimulationCost local;
   SimulationCost* c = cost != nullptr ? cost : &local;
   PARTSTORE_RETURN_IF_ERROR(driver.SetUp(c));
+  if (options.live) options.live(db, false);
   driver.Run(options, c);
+  if (options.live) options.live(db, true);
   const auto started = Clock::now();
   auto report = BuildReport(db, workload, driver.tally());
   if (report.ok()) {

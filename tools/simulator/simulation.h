@@ -9,13 +9,15 @@
 // engine needs to serve its requests. One thread, one Random seeded by the workload: the same
 // workload gives the same Report, bit for bit.
 //
-// Thread safety: Simulate is reentrant (each call owns its Database); `progress` is called on
-// the calling thread.
+// Thread safety: Simulate is reentrant (each call owns its Database); `progress` and `live` are
+// called on the calling thread. Other threads may read the Database `live` is given (the page's
+// server does) until the second call returns.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 
+#include "partstore/database.h"
 #include "partstore/status.h"
 #include "tools/simulator/pricing.h"
 #include "tools/simulator/report.h"
@@ -33,6 +35,13 @@ struct SimulateOptions {
   // Non-null: the trace's requests are sent instead of the phases' (the workload is the replay's,
   // ReadTrace's). Must outlive the call.
   const Replay* replay = nullptr;
+  // Positive: the run keeps to the wall clock, this many simulated seconds a second (`partstore
+  // simulate --live --speed`), waiting whenever it is ahead; it may fall behind, never run ahead.
+  double pace = 0;
+  // Called on the calling thread with the run's Database: once its tables exist and its preload
+  // is in (finished false), and once the run is over, before the report is built (finished
+  // true). `--live` serves its page from the Database in between, and lingers in the second call.
+  std::function<void(Database& db, bool finished)> live{};
 };
 
 // What the run cost on this machine (not part of the Report, which holds simulated figures only).

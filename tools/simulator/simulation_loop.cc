@@ -4,8 +4,10 @@
 // with jitter, RetryPolicy), the manual clock advanced from one to the next, and every attempt
 // tallied (ClientTally) per mix entry and per simulated second.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -182,7 +184,15 @@ void Driver::Run(const SimulateOptions& options, SimulationCost* cost) {
   const auto started = Clock::now();
   const int64_t total = std::max<int64_t>(TotalMicros(w_), 1);
   int64_t next_report = 0;
+  // With a pace, the simulated time `now` is due at started + now / pace on the wall clock: a run
+  // that is ahead waits (in steps of at least 2 ms, so as not to sleep per request).
+  auto pace = [&](int64_t now) {
+    const auto due = started + std::chrono::microseconds(
+                                   static_cast<int64_t>(static_cast<double>(now) / options.pace));
+    if (due > Clock::now() + std::chrono::milliseconds(2)) std::this_thread::sleep_until(due);
+  };
   auto progress = [&](int64_t now) {
+    if (options.pace > 0) pace(now);
     if (!options.progress || now < next_report) return;
     options.progress(static_cast<double>(now) / static_cast<double>(total));
     next_report = now + total / 100;
@@ -252,6 +262,7 @@ void Driver::Run(const SimulateOptions& options, SimulationCost* cost) {
   }
   // Retries due before the end still run; later ones never do (the run is over): given up.
   drain(start - 1);
+  if (options.pace > 0) pace(start);
   AdvanceTo(start);
   for (const Pending& pending : retries_) {
     ++tally_.operations[pending.phase][pending.entry].gave_up;
