@@ -17,7 +17,9 @@ time budget that lets the page poll its data a few times, and the DOM it dumps m
   - the throttled writes since the start equal to /metrics'
     partstore_table_throttled_requests_total{table=...,operation="write"} read at the same moment
     (the clock does not move in between).
-It also checks /ui/data's shape for the same second, and saves a 1280 x 1100 screenshot of the page
+It also checks /ui/data's shape for the same second; that a cache (`serve --upstream` in front of
+the server) shows its hit ratio and upstream calls on its page after one miss and nine hits; and
+saves a 1280 x 1100 screenshot of the page
 as WORKDIR/live-page.png (a CI artifact; the README's picture is made by this check:
 `live_page_check.py build/release/partstore /tmp/x` then copy /tmp/x/live-page.png to
 docs/images/live-page.png). The screenshot must not be blank.
@@ -221,6 +223,46 @@ def check_screenshot(png):
         fail(f"the screenshot {png} shows no partition in the hot colours")
 
 
+def check_cache(binary, upstream, browser, workdir):
+    """A cache (`serve --upstream`) in front of the server: its page shows its hit ratio and
+    upstream calls. Ten reads of one item: one miss, nine hits."""
+    env = dict(os.environ, AWS_ACCESS_KEY_ID="AKIDLIVE", AWS_SECRET_ACCESS_KEY="live-secret",
+               AWS_REGION="us-east-1")
+    proxy = subprocess.Popen([binary, "serve", "--port", "0", "--upstream", upstream,
+                              "--upstream-region", "us-east-1"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True, env=env)
+    try:
+        ready, _, _ = select.select([proxy.stdout], [], [], 20)
+        line = proxy.stdout.readline() if ready else ""
+        match = re.match(r"^partstore serve: listening on (http://[^\s]+)$", line.strip())
+        if not match:
+            fail(f"partstore serve --upstream did not start: {line!r}")
+        endpoint = match.group(1)
+        for _ in range(10):
+            status, body = call(endpoint, "GetItem", {"TableName": TABLE,
+                                                      "Key": {"PK": {"S": "product#1"}}})
+            if status != 200:
+                fail(f"GetItem through the cache: {status} {body}")
+        cache = json.loads(get(endpoint, "/ui/data"))["cache"]
+        if (cache["item_hits"], cache["item_misses"]) != (9, 1) or cache["hit_ratio"] != 0.9:
+            fail(f"the cache's counters after one miss and nine hits: {cache}")
+        if cache["upstream_calls"] < 1:
+            fail(f"no upstream call counted: {cache}")
+        dom = Dom()
+        dom.feed(chromium(browser, workdir, ["--dump-dom", endpoint + "/ui"]))
+        shown = {e[1]["data-metric"]: "".join(e[2]) for e in dom.elements if "data-metric" in e[1]}
+        if shown.get("hit-ratio") != "90.0%" or shown.get("upstream-calls") != str(
+                cache["upstream_calls"]):
+            fail(f"the cache's page shows {shown}, not its counters {cache}")
+        return shown["hit-ratio"]
+    finally:
+        proxy.send_signal(signal.SIGTERM)
+        try:
+            proxy.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proxy.kill()
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -255,9 +297,11 @@ def main():
         chromium(browser, workdir, ["--window-size=1280,1100", "--screenshot=" + png,
                                     endpoint + "/ui?window=30"])
         check_screenshot(png)
+        ratio = check_cache(binary, endpoint, browser, workdir)
         print(f"{NAME}: the page shows the hot partition, {len(data['throttles'])} throttle "
               f"reason(s), the hot key and {throttled_writes} throttled writes as /metrics does "
-              f"(Chromium: {time.monotonic() - started:.1f} s); screenshot {png}")
+              f"(Chromium: {time.monotonic() - started:.1f} s); a cache's page its hit ratio "
+              f"({ratio}); screenshot {png}")
     finally:
         server.send_signal(signal.SIGTERM)
         try:

@@ -264,5 +264,29 @@ TEST_F(LiveViewTest, RoutesParametersAndAuthentication) {
   EXPECT_EQ(Answer(db_, right, guarded)->status, http::status::ok);
 }
 
+TEST(LiveViewCache, ACacheShowsItsHitRatioAndUpstreamCalls) {
+  CacheStats stats;
+  stats.item_hits = 6;
+  stats.negative_hits = 1;
+  stats.item_misses = 2;
+  stats.query_hits = 1;
+  stats.upstream_calls = 4;
+  stats.upstream_micros = 10'000;
+  stats.memory_bytes = 4096;
+  rapidjson::Document d = Parse(CacheViewJson(stats));
+  EXPECT_FALSE(d["capacity"].GetBool());
+  EXPECT_EQ(d["resources"].Size(), 0u);
+  EXPECT_EQ(d["cache"]["hit_ratio"].GetDouble(), 0.8);  // 8 hits, 2 misses
+  EXPECT_EQ(d["cache"]["upstream_calls"].GetInt(), 4);
+  EXPECT_EQ(d["cache"]["upstream_ms_per_call"].GetDouble(), 2.5);
+  EXPECT_EQ(d["cache"]["memory_bytes"].GetInt(), 4096);
+  const std::function<CacheStats()> source = [&] { return stats; };
+  std::optional<server::Reply> data = Answer(source, Get("/ui/data"), {});
+  ASSERT_TRUE(data.has_value());
+  EXPECT_EQ(data->body, CacheViewJson(stats));
+  EXPECT_EQ(Answer(source, Get("/ui/data?table=x"), {})->status, http::status::bad_request);
+  EXPECT_EQ(Answer(source, Get("/ui"), {})->status, http::status::ok);
+}
+
 }  // namespace
 }  // namespace partstore::live

@@ -14,6 +14,7 @@
 #include "partstore/cached_store.h"
 #include "partstore/remote_store.h"
 #include "tools/cli/commands.h"
+#include "tools/live/live_page.h"
 #include "tools/protocol/dispatch.h"
 #include "tools/server/server.h"
 
@@ -75,6 +76,15 @@ int RunServeUpstream(const ServeOptions& options, const server::ServerOptions& s
   server::ServerOptions proxy_options = server_options;
   CachedStore& cached = **cache;
   proxy_options.extra_metrics = [&cached] { return cached.PrometheusMetrics(); };
+  // The live page shows the cache: its hit ratio, its upstream calls (tools/live/live_page.h).
+  const std::function<CacheStats()> stats = [&cached] { return cached.stats(); };
+  if (options.ui) {
+    const live::LivePageOptions page{.access_keys = server_options.access_keys.get(),
+                                     .title = "partstore serve --upstream"};
+    proxy_options.pages = [&stats, page](const server::HttpRequest& request) {
+      return live::Answer(stats, request, page);
+    };
+  }
   server::Server server(protocol::Backend{cached, nullptr, (*remote)->region()}, proxy_options);
   if (Status started = server.Start(); !started.ok()) {
     err << "partstore serve: " << started.message() << '\n';
@@ -90,6 +100,10 @@ int RunServeUpstream(const ServeOptions& options, const server::ServerOptions& s
               ? "streams every " + std::to_string(options.stream_poll_seconds).substr(0, 5) + " s"
               : std::string("streams not followed"))
       << std::endl;
+  if (options.ui) {
+    out << "partstore serve: the cache's live page at http://" << (ipv6 ? "[" : "") << options.host
+        << (ipv6 ? "]" : "") << ':' << server.port() << "/ui" << std::endl;
+  }
   server.Run();
   err << "partstore serve: stopped" << std::endl;
   return 0;

@@ -88,8 +88,12 @@ Result<LiveViewOptions> OptionsOf(std::string_view query) {
 
 }  // namespace
 
-std::optional<server::Reply> Answer(Database& db, const server::HttpRequest& request,
-                                    const LivePageOptions& options) {
+namespace {
+
+// The routes and authentication; `data` makes /ui/data's document from its query.
+std::optional<server::Reply> AnswerWith(
+    const server::HttpRequest& request, const LivePageOptions& options,
+    const std::function<Result<std::string>(std::string_view query)>& data) {
   const std::string_view target(request.target().data(), request.target().size());
   const size_t question = target.find('?');
   const std::string_view path = target.substr(0, question);
@@ -111,16 +115,35 @@ std::optional<server::Reply> Answer(Database& db, const server::HttpRequest& req
     reply.extra_headers = kNoStore;
     return reply;
   }
-  Result<LiveViewOptions> view = OptionsOf(
-      question == std::string_view::npos ? std::string_view() : target.substr(question + 1));
-  if (!view.ok()) return Error(view.status());
-  Result<std::string> json = LiveViewJson(db, *view);
+  Result<std::string> json =
+      data(question == std::string_view::npos ? std::string_view() : target.substr(question + 1));
   if (!json.ok()) return Error(json.status());
   server::Reply reply;
   reply.content_type = "application/json";
   reply.body = std::move(*json);
   reply.extra_headers = kNoStore;
   return reply;
+}
+
+}  // namespace
+
+std::optional<server::Reply> Answer(Database& db, const server::HttpRequest& request,
+                                    const LivePageOptions& options) {
+  return AnswerWith(request, options, [&db](std::string_view query) -> Result<std::string> {
+    PARTSTORE_ASSIGN_OR_RETURN(LiveViewOptions view, OptionsOf(query));
+    return LiveViewJson(db, view);
+  });
+}
+
+std::optional<server::Reply> Answer(const std::function<CacheStats()>& stats,
+                                    const server::HttpRequest& request,
+                                    const LivePageOptions& options) {
+  return AnswerWith(request, options, [&stats](std::string_view query) -> Result<std::string> {
+    if (!query.empty()) {
+      return Status::Validation("A cache's live data takes no parameters");
+    }
+    return CacheViewJson(stats());
+  });
 }
 
 }  // namespace partstore::live

@@ -17,9 +17,11 @@
 // Thread safety: Answer is safe to call from many threads (the Database is).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
+#include "partstore/cached_store.h"
 #include "partstore/database.h"
 #include "tools/server/authenticator.h"
 #include "tools/server/handler.h"
@@ -35,6 +37,11 @@ struct LivePageOptions {
 
 // The answer for GET /ui or /ui/data (with or without a query), or nullopt for any other request.
 std::optional<server::Reply> Answer(Database& db, const server::HttpRequest& request,
+                                    const LivePageOptions& options);
+// The same for a cache in front of another endpoint (`serve --upstream`): /ui/data is
+// CacheViewJson of what `stats` returns (live_view.h), and takes no parameters.
+std::optional<server::Reply> Answer(const std::function<CacheStats()>& stats,
+                                    const server::HttpRequest& request,
                                     const LivePageOptions& options);
 
 // The page's HTML (what GET /ui answers), for `title`.

@@ -144,9 +144,32 @@ function resource(r, win) {
   return out + '</section>';
 }
 
+let lastCache = null;
+function cache(c) {
+  const now = Date.now();
+  const rate = (name) => lastCache && now > lastCache.at ? Math.max(0, (c[name] - lastCache.c[name]) * 1000 / (now - lastCache.at)) : null;
+  const hits = rate('item_hits') === null ? null : rate('item_hits') + rate('negative_hits') + rate('query_hits');
+  const misses = rate('item_misses') === null ? null : rate('item_misses') + rate('query_misses');
+  lastCache = {at: now, c};
+  const card = (label, value, metric) => '<div class="card"><div class="label">' + label + '</div><div class="big"' +
+    (metric ? ' data-metric="' + metric + '"' : '') + '>' + value + '</div></div>';
+  return '<section class="resource" data-cache><h2>Cache</h2><p class="muted">DynamoDB Accelerator\'s semantics in front of the upstream endpoint: no simulated partitions here.</p><div class="cards">' +
+    card('Hit ratio since start', (100 * c.hit_ratio).toFixed(1) + '%', 'hit-ratio') +
+    card('Hits / s', hits === null ? '…' : num(hits)) + card('Misses / s', misses === null ? '…' : num(misses)) +
+    card('Upstream calls / s', rate('upstream_calls') === null ? '…' : num(rate('upstream_calls'))) +
+    card('Upstream calls since start', num(c.upstream_calls), 'upstream-calls') +
+    card('Upstream ms per call', num(c.upstream_ms_per_call)) + card('Memory', num(c.memory_bytes) + ' B') +
+    card('Evicted', num(c.evicted_items)) + card('Stream lag', num(c.stream_lag_seconds) + ' s') + '</div></section>';
+}
+
 function render(d) {
   const status = document.getElementById('status');
-  document.getElementById('off').hidden = d.capacity;
+  document.getElementById('off').hidden = d.capacity || Boolean(d.cache);
+  if (d.cache) {
+    status.textContent = 'A cache · updated ' + new Date().toLocaleTimeString();
+    document.getElementById('resources').innerHTML = cache(d.cache);
+    return;
+  }
   if (!d.capacity) {
     status.textContent = d.tables_total + ' table' + (d.tables_total === 1 ? '' : 's') + '; no capacity simulation.';
     document.getElementById('resources').innerHTML = '';

@@ -393,4 +393,52 @@ Result<std::string> LiveViewJson(Database& db, const LiveViewOptions& options) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
+std::string CacheViewJson(const CacheStats& c) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  Key(w, "capacity");
+  w.Bool(false);
+  Key(w, "tables_total");
+  w.Uint64(0);
+  Key(w, "tables_shown");
+  w.Uint64(0);
+  Key(w, "resources");
+  w.StartArray();
+  w.EndArray();
+  Key(w, "cache");
+  w.StartObject();
+  const std::pair<std::string_view, uint64_t> counters[] = {
+      {"item_hits", c.item_hits},
+      {"negative_hits", c.negative_hits},
+      {"item_misses", c.item_misses},
+      {"query_hits", c.query_hits},
+      {"query_misses", c.query_misses},
+      {"passed_through", c.passed_through},
+      {"writes", c.writes},
+      {"upstream_calls", c.upstream_calls},
+      {"evicted_items", c.evicted_items},
+      {"stream_records", c.stream_records},
+  };
+  for (const auto& [name, value] : counters) {
+    Key(w, name);
+    w.Uint64(value);
+  }
+  const uint64_t hits = c.item_hits + c.negative_hits + c.query_hits;
+  const uint64_t misses = c.item_misses + c.query_misses;
+  Key(w, "hit_ratio");
+  Number(w, hits + misses > 0 ? static_cast<double>(hits) / static_cast<double>(hits + misses) : 0);
+  Key(w, "upstream_ms_per_call");
+  Number(w, c.upstream_calls > 0 ? static_cast<double>(c.upstream_micros) / 1000.0 /
+                                       static_cast<double>(c.upstream_calls)
+                                 : 0);
+  Key(w, "memory_bytes");
+  w.Int64(c.memory_bytes);
+  Key(w, "stream_lag_seconds");
+  Number(w, c.stream_lag_seconds);
+  w.EndObject();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
 }  // namespace partstore::live

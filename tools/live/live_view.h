@@ -29,6 +29,7 @@
 #include <optional>
 #include <string>
 
+#include "partstore/cached_store.h"
 #include "partstore/database.h"
 #include "partstore/status.h"
 
@@ -48,5 +49,14 @@ struct LiveViewOptions {
 
 // The document, or a ValidationException for options out of range.
 Result<std::string> LiveViewJson(Database& db, const LiveViewOptions& options);
+
+// The document of a cache in front of another endpoint (`serve --upstream`): no engine, so no
+// partitions ("capacity": false, no resources), and its counters since it opened as "cache":
+//   {"item_hits", "negative_hits", "item_misses", "query_hits", "query_misses", "hit_ratio" (hits
+//    over hits and misses, items and pages together), "passed_through", "writes",
+//    "upstream_calls", "upstream_ms_per_call", "memory_bytes", "evicted_items",
+//    "stream_records", "stream_lag_seconds"}
+// (the page turns the counters into rates per second between two readings).
+std::string CacheViewJson(const CacheStats& stats);
 
 }  // namespace partstore::live
