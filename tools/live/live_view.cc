@@ -57,12 +57,18 @@ Status WriteResource(Database& db, const std::string& table,
                      const LiveViewOptions& options, JsonWriter& w) {
   PARTSTORE_ASSIGN_OR_RETURN(DescribePartitionsResult partitions,
                              db.DescribePartitions({.table_name = table, .index_name = index}));
-  PARTSTORE_ASSIGN_OR_RETURN(GetMetricsResult series, db.GetMetrics({.table_name = table,
-                                                                     .index_name = index,
-                                                                     .period = 1,
-                                                                     .start_time = first,
-                                                                     .end_time = last,
-                                                                     .include_partitions = true}));
+  // The resource's series over the window, and its partitions' last second only (a partition's
+  // whole window would be its own series: 120 points a partition, for nothing the page shows).
+  const GetMetricsRequest window{.table_name = table,
+                                 .index_name = index,
+                                 .period = 1,
+                                 .start_time = first,
+                                 .end_time = last};
+  PARTSTORE_ASSIGN_OR_RETURN(GetMetricsResult series, db.GetMetrics(window));
+  GetMetricsRequest last_second = window;
+  last_second.start_time = last;
+  last_second.include_partitions = true;
+  PARTSTORE_ASSIGN_OR_RETURN(GetMetricsResult per_partition, db.GetMetrics(last_second));
   PARTSTORE_ASSIGN_OR_RETURN(DescribeTableResult described,
                              db.DescribeTable({.table_name = table}));
   w.StartObject();
@@ -95,16 +101,16 @@ Status WriteResource(Database& db, const std::string& table,
   }
 
   // Partitions: the last whole second's consumption against what each may serve.
-  std::map<int, capacity::MetricCounters> last_second;
-  for (const PartitionMetrics& p : series.partitions) {
+  std::map<int, capacity::MetricCounters> consumed;
+  for (const PartitionMetrics& p : per_partition.partitions) {
     for (const capacity::MetricPoint& point : p.points) {
-      if (point.timestamp == last) last_second[p.partition_id] += point.counters;
+      if (point.timestamp == last) consumed[p.partition_id] += point.counters;
     }
   }
   Key(w, "partitions");
   w.StartArray();
   for (const PartitionDescription& p : partitions.partitions) {
-    const capacity::MetricCounters& c = last_second[p.partition_id];
+    const capacity::MetricCounters& c = consumed[p.partition_id];
     const double read = HalfUnitsToDouble(c.consumed_read_half_units);
     const double write = HalfUnitsToDouble(c.consumed_write_half_units);
     const double read_limit = std::min(p.allocated_read_units, p.max_read_units);
