@@ -164,6 +164,10 @@ TEST(CapacityEncodeTest, DescribePartitions) {
                     .right_id = 3,
                     .split_hash = 0x8000000000000000ull,
                     .reason = "HEAT"}};
+  result.recent_throttles = {{.time_seconds = 61.25,
+                              .partition_id = 3,
+                              .reason = "TableReadKeyRangeThroughputExceeded",
+                              .key = {{"PK", Value("hot")}}}};
   EXPECT_EQ(EncodeDescribePartitionsResult(result),
             R"({"TableName":"Tab","BillingMode":"PROVISIONED","Now":61.5,)"
             R"("Partitions":[{"PartitionId":3,"HashRangeStart":"00000000000000ff",)"
@@ -174,7 +178,9 @@ TEST(CapacityEncodeTest, DescribePartitions) {
             R"("AdaptiveWriteUnits":1,"ThrottledReadRequests":2,"ThrottledWriteRequests":3,)"
             R"("ThrottleEvents":6,"CreatedAt":60}],)"
             R"("Splits":[{"Time":60,"ParentId":0,"LeftId":2,"RightId":3,)"
-            R"("SplitHash":"8000000000000000","Reason":"HEAT"}]})");
+            R"("SplitHash":"8000000000000000","Reason":"HEAT"}],)"
+            R"("RecentThrottles":[{"Time":61.25,"PartitionId":3,)"
+            R"("Reason":"TableReadKeyRangeThroughputExceeded","Key":{"PK":{"S":"hot"}}}]})");
 
   // On-demand: the peaks; an index: its name; no partitions (never from the engine): [].
   DescribePartitionsResult on_demand;
@@ -185,7 +191,8 @@ TEST(CapacityEncodeTest, DescribePartitions) {
   on_demand.peak_write_units = 2000;
   EXPECT_EQ(EncodeDescribePartitionsResult(on_demand),
             R"({"TableName":"Tab","IndexName":"ByG","BillingMode":"PAY_PER_REQUEST","Now":0,)"
-            R"("PeakReadUnits":6000,"PeakWriteUnits":2000,"Partitions":[],"Splits":[]})");
+            R"("PeakReadUnits":6000,"PeakWriteUnits":2000,"Partitions":[],"Splits":[],)"
+            R"("RecentThrottles":[]})");
 }
 
 capacity::MetricPoint Point(int64_t timestamp) {
