@@ -202,29 +202,6 @@ void Replace(std::string& text, std::string_view from, std::string_view to) {
   }
 }
 
-std::string Escaped(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string PageHtml(std::string_view title) {
@@ -239,7 +216,9 @@ std::string PageHtml(std::string_view title) {
   std::string page(kHead);
   Replace(page, "@HEAT@", heat);
   Replace(page, "@THROTTLED@", sim::html::kThrottledColor);
-  Replace(page, "@TITLE@", Escaped(title));
+  std::string escaped;
+  sim::html::AppendEscaped(escaped, title);
+  Replace(page, "@TITLE@", escaped);
   page += legend;
   page += kTail;
   return page;
