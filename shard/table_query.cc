@@ -4,6 +4,7 @@
 //
 // Capacity (reference §2.2): the sizes of all items read (before the filter and the projection)
 // summed, then rounded up to 4 KB once; 0.5x when eventually consistent.
+#include <algorithm>
 #include <string>
 
 #include "core/capacity_units.h"
@@ -314,9 +315,19 @@ Result<PendingPage> Table::ReadQuery(const QueryRequest& request, const Prepared
 
   const bool forward = request.scan_index_forward.value_or(true);
   const SortRange range = index && schema.sort ? IndexRangeOf(keys) : RangeOf(keys);
-  // An LSI read of attributes its entries do not carry fetches the base items (charged per item).
-  const bool fetch = index && !index->global() && prepared.select == Select::kAllAttributes &&
-                     index->definition().projection != ProjectionType::kAll;
+  // An LSI read of attributes its entries do not carry fetches the base items (charged per item):
+  // Select ALL_ATTRIBUTES, or a ProjectionExpression naming an attribute the index does not
+  // project (DynamoDB's "Local Secondary Indexes" page: "If you query a local secondary index and
+  // request attributes that are not projected into the index, DynamoDB automatically fetches those
+  // attributes from the base table").
+  auto wants_unprojected = [&] {
+    if (prepared.select == Select::kAllAttributes) return true;
+    if (!prepared.projection) return false;
+    return std::any_of(prepared.projection->paths.begin(), prepared.projection->paths.end(),
+                       [&](const expr::Path& path) { return !index->Projects(path.top()); });
+  };
+  const bool fetch = index && !index->global() &&
+                     index->definition().projection != ProjectionType::kAll && wants_unprojected();
   ReadPage page(prepared.filter, prepared.projection, prepared.select, request.limit);
   std::vector<StoredItem> fetched_entries;  // entries whose base items are read after the lock
   StoredItem last;  // the item a full page stopped at (its key is the LastEvaluatedKey)

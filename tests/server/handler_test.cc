@@ -13,8 +13,9 @@
 #include <string_view>
 #include <utility>
 
-#include "tools/protocol/dispatch.h"
 #include "tools/protocol/content_coding.h"
+#include "tools/protocol/dispatch.h"
+#include "tools/server/authenticator.h"
 #include "tools/server/server.h"
 
 namespace partstore::server {
@@ -287,6 +288,78 @@ TEST_F(HandlerTest, OtherMethodsAndPathsAreUnknownOperations) {
     EXPECT_EQ(response.body(), kUnknownOperation);
     ExpectWireHeaders(response);
   }
+}
+
+// CORS as DynamoDB answers browsers (Alternator's test_cors.py, run against DynamoDB): nothing
+// without Origin; with it, Allow-Origin and Expose-Headers on every answer; a preflight (OPTIONS)
+// also echoes the requested method and headers and says how long to keep them.
+TEST_F(HandlerTest, CorsHeadersOnlyForRequestsWithAnOrigin) {
+  const std::array<std::string_view, 5> cors = {
+      "Access-Control-Allow-Origin", "Access-Control-Expose-Headers", "Access-Control-Max-Age",
+      "Access-Control-Allow-Methods", "Access-Control-Allow-Headers"};
+  HttpRequest plain = Post("DynamoDB_20120810.ListTables", "{}");
+  HttpResponse response = Call(plain);
+  for (std::string_view name : cors) EXPECT_EQ(Header(response, name), "<missing>") << name;
+
+  HttpRequest browser = Post("DynamoDB_20120810.ListTables", "{}");
+  browser.set(http::field::origin, "http://app.example:3000");
+  browser.set(http::field::access_control_request_method, "POST");  // ignored but on a preflight
+  response = Call(browser);
+  EXPECT_EQ(response.result(), http::status::ok);
+  EXPECT_EQ(response.body(), R"({"TableNames":[]})");
+  EXPECT_EQ(Header(response, "Access-Control-Allow-Origin"), "*");
+  EXPECT_EQ(Header(response, "Access-Control-Expose-Headers"),
+            "x-amzn-RequestId,x-amzn-ErrorType,x-amzn-ErrorMessage,Date,x-amz-crc32");
+  EXPECT_EQ(Header(response, "Access-Control-Max-Age"), "<missing>");
+  EXPECT_EQ(Header(response, "Access-Control-Allow-Methods"), "<missing>");
+  ExpectWireHeaders(response);  // the others stay as they are
+  // Errors too.
+  browser.set("X-Amz-Target", "DynamoDB_20120810.Nope");
+  response = Call(browser);
+  EXPECT_EQ(response.result(), http::status::bad_request);
+  EXPECT_EQ(Header(response, "Access-Control-Allow-Origin"), "*");
+
+  HttpRequest preflight(http::verb::options, "/", 11);
+  preflight.set(http::field::host, "localhost:8000");
+  preflight.set(http::field::origin, "http://app.example:3000");
+  preflight.set(http::field::access_control_request_method, "POST");
+  preflight.set(http::field::access_control_request_headers,
+                "content-type,x-amz-date,x-amz-target,authorization,amz-sdk-request");
+  response = Call(preflight);
+  EXPECT_EQ(response.result(), http::status::ok);
+  EXPECT_EQ(response.body(), "");
+  EXPECT_EQ(Header(response, "Access-Control-Allow-Origin"), "*");
+  EXPECT_EQ(Header(response, "Access-Control-Allow-Methods"), "POST");
+  EXPECT_EQ(Header(response, "Access-Control-Allow-Headers"),
+            "content-type,x-amz-date,x-amz-target,authorization,amz-sdk-request");
+  EXPECT_EQ(Header(response, "Access-Control-Max-Age"), "172800");
+  ExpectWireHeaders(response);
+  // An OPTIONS without Origin is not CORS: answered as any unknown request.
+  preflight.erase(http::field::origin);
+  response = Call(preflight);
+  EXPECT_EQ(response.body(), kUnknownOperation);
+  for (std::string_view name : cors) EXPECT_EQ(Header(response, name), "<missing>") << name;
+}
+
+TEST(HandlerCorsTest, APreflightNeedsNoSignature) {
+  Database db;
+  Result<AccessKeys> keys = AccessKeys::Parse("AKID secret\n");
+  ASSERT_TRUE(keys.ok());
+  HttpRequest preflight(http::verb::options, "/", 11);
+  preflight.set(http::field::host, "localhost:8000");
+  preflight.set(http::field::origin, "http://app.example");
+  preflight.set(http::field::access_control_request_method, "POST");
+  HttpResponse response = HandleRequest(db, preflight, {.access_keys = &*keys});
+  EXPECT_EQ(response.result(), http::status::ok);
+  EXPECT_EQ(Header(response, "Access-Control-Allow-Methods"), "POST");
+  // The request that follows must still be signed; its refusal carries CORS so that the browser
+  // can read it.
+  HttpRequest unsigned_request = Post("DynamoDB_20120810.ListTables", "{}");
+  unsigned_request.set(http::field::origin, "http://app.example");
+  response = HandleRequest(db, unsigned_request, {.access_keys = &*keys});
+  EXPECT_EQ(response.result(), http::status::bad_request);
+  EXPECT_NE(response.body().find("MissingAuthenticationTokenException"), std::string::npos);
+  EXPECT_EQ(Header(response, "Access-Control-Allow-Origin"), "*");
 }
 
 TEST_F(HandlerTest, InvalidJsonIsSerializationException) {

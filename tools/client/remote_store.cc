@@ -359,6 +359,8 @@ struct RemoteStore::Impl {
     return Send(service, operation, std::move(body), idempotent,
                 [&](std::string_view text) -> Result<R> {
                   rapidjson::Document document;
+                  // An empty body is an empty answer (TagResource's, UntagResource's).
+                  if (text.empty()) text = "{}";
                   if (!protocol::ParseJson(text, &document).ok() || !document.IsObject()) {
                     return Status::Internal(
                         std::string(operation) + " to " +

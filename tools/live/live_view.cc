@@ -59,11 +59,8 @@ Status WriteResource(Database& db, const std::string& table,
                              db.DescribePartitions({.table_name = table, .index_name = index}));
   // The resource's series over the window, and its partitions' last second only (a partition's
   // whole window would be its own series: 120 points a partition, for nothing the page shows).
-  const GetMetricsRequest window{.table_name = table,
-                                 .index_name = index,
-                                 .period = 1,
-                                 .start_time = first,
-                                 .end_time = last};
+  const GetMetricsRequest window{
+      .table_name = table, .index_name = index, .period = 1, .start_time = first, .end_time = last};
   PARTSTORE_ASSIGN_OR_RETURN(GetMetricsResult series, db.GetMetrics(window));
   GetMetricsRequest last_second = window;
   last_second.start_time = last;
@@ -81,15 +78,14 @@ Status WriteResource(Database& db, const std::string& table,
   Key(w, "billing_mode");
   String(w, partitions.billing_mode);
   if (partitions.billing_mode == "PROVISIONED") {
-    std::optional<ProvisionedThroughputDescription> provisioned =
-        described.table.provisioned_throughput;
+    const ProvisionedThroughputDescription* provisioned = &described.table.provisioned_throughput;
     if (index) {
-      provisioned.reset();
+      provisioned = nullptr;
       for (const auto& gsi : described.table.global_secondary_indexes) {
-        if (gsi.index_name == *index) provisioned = gsi.provisioned_throughput;
+        if (gsi.index_name == *index) provisioned = &gsi.provisioned_throughput;
       }
     }
-    if (provisioned) {
+    if (provisioned != nullptr) {
       Key(w, "provisioned");
       w.StartObject();
       Key(w, "read");

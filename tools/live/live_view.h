@@ -37,7 +37,7 @@ namespace partstore::live {
 
 struct LiveViewOptions {
   // Only this table (and its GSIs); a table that does not exist is ResourceNotFoundException.
-  std::optional<std::string> table;
+  std::optional<std::string> table{};
   // At most this many tables, the busiest first (the rest are counted in tables_total): the
   // document stays small with hundreds of tables.
   size_t max_tables = 20;

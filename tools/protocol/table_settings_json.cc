@@ -384,17 +384,20 @@ std::string EncodeListTagsOfResourceRequest(const ListTagsOfResourceRequest& req
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-std::string EncodeTagResourceResult(const TagResourceResult&) { return "{}"; }
+// TagResource and UntagResource answer HTTP 200 with an empty body, not "{}" (dynalite's
+// recorded behaviour, `cb(null, '')`; clients verified against DynamoDB expect no body).
+std::string EncodeTagResourceResult(const TagResourceResult&) { return ""; }
 
-// TagResource and UntagResource answer {} (members, if any, are ignored).
+// The results of TagResource and UntagResource: empty (RemoteStore reads no body as {}; members,
+// if any, are ignored).
 Result<TagResourceResult> DecodeTagResourceResult(const JsonValue& body) {
-  return ReadBody<TagResourceResult>(
-      body, "TagResource", [](const ResponseObject&, TagResourceResult&) {});
+  return ReadBody<TagResourceResult>(body, "TagResource",
+                                     [](const ResponseObject&, TagResourceResult&) {});
 }
 
 Result<TagResourceResult> DecodeUntagResourceResult(const JsonValue& body) {
-  return ReadBody<TagResourceResult>(
-      body, "UntagResource", [](const ResponseObject&, TagResourceResult&) {});
+  return ReadBody<TagResourceResult>(body, "UntagResource",
+                                     [](const ResponseObject&, TagResourceResult&) {});
 }
 
 std::string EncodeListTagsOfResourceResult(const ListTagsOfResourceResult& result) {

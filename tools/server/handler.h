@@ -44,9 +44,9 @@ struct Reply {
   std::string_view content_type = "application/x-amz-json-1.0";  // a literal
   std::string_view content_encoding;                             // a literal, or empty
   std::string body;
-  // Further header lines, each ending in "\r\n" (a literal, or empty): the live page's
-  // WWW-Authenticate and Cache-Control.
-  std::string_view extra_headers;
+  // Further header lines, each ending in "\r\n" (empty: none): CORS for a request with an Origin,
+  // the live page's WWW-Authenticate and Cache-Control.
+  std::string extra_headers;
 };
 
 struct HandlerOptions {
@@ -69,6 +69,10 @@ struct HandlerOptions {
 // Answers `request`. A compressed body (Content-Encoding) is decoded up to
 // options.max_body_bytes; the body of the answer is compressed per Accept-Encoding
 // (content_coding.h); with access keys, the signature is checked first (after the health check).
+// CORS as DynamoDB answers browsers: a request with an Origin header gets
+// Access-Control-Allow-Origin: * and Access-Control-Expose-Headers; a preflight (OPTIONS with an
+// Origin) is answered at once, with no body and no signature needed, echoing the requested method
+// and headers as allowed and with Access-Control-Max-Age; without Origin, none of these.
 Reply Answer(const protocol::Backend& backend, const HttpRequest& request,
              const HandlerOptions& options = {});
 inline Reply Answer(Database& db, const HttpRequest& request, const HandlerOptions& options = {}) {

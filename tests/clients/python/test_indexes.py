@@ -46,6 +46,22 @@ def test_lsi_query_orders_by_the_index_sort_key(indexed):
     full = indexed.query(IndexName="ByPlaced", Select="ALL_ATTRIBUTES",
                          KeyConditionExpression=Key("PK").eq("USER#1") & Key("placed").eq(100))
     assert full["Items"][0]["note"] == "x"
+    # So does a ProjectionExpression naming an attribute the LSI does not project (issue 50, item
+    # 4: DynamoDB fetches it from the base item, and charges for the fetch).
+    named = indexed.query(IndexName="ByPlaced", ProjectionExpression="SK, note, #t",
+                          ExpressionAttributeNames={"#t": "total"},
+                          ReturnConsumedCapacity="TOTAL",
+                          KeyConditionExpression=Key("PK").eq("USER#1") & Key("placed").gt(97))
+    assert named["Items"] == [{"SK": "ORDER#02", "note": "x", "total": 2},
+                              {"SK": "ORDER#01", "note": "x", "total": 1},
+                              {"SK": "ORDER#00", "note": "x", "total": 0}]
+    keys_only = indexed.query(IndexName="ByPlaced", ProjectionExpression="SK",
+                              ReturnConsumedCapacity="TOTAL",
+                              KeyConditionExpression=Key("PK").eq("USER#1") &
+                              Key("placed").gt(97))
+    assert keys_only["Items"] == [{"SK": "ORDER#02"}, {"SK": "ORDER#01"}, {"SK": "ORDER#00"}]
+    assert (named["ConsumedCapacity"]["CapacityUnits"] >
+            keys_only["ConsumedCapacity"]["CapacityUnits"])
 
 
 def test_gsi_paginator_and_maintenance(client, indexed):

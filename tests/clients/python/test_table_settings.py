@@ -150,3 +150,21 @@ def test_unknown_operations_are_named(endpoint):
     body = json.loads(error.value.read())
     assert body["__type"].endswith("UnknownOperationException")
     assert "DescribeGlobalTable" in body["message"]
+
+
+def test_tag_and_untag_answer_200_with_no_body(client, endpoint):
+    # DynamoDB answers TagResource and UntagResource with HTTP 200 and an empty body (issue 50,
+    # item 5; dynalite's recorded behaviour), which boto3 reads as an empty result.
+    name = unique_name("tagbody")
+    arn = create_table(client, name)["TableDescription"]["TableArn"]
+    for operation, body in (("TagResource", {"ResourceArn": arn,
+                                             "Tags": [{"Key": "k", "Value": "v"}]}),
+                            ("UntagResource", {"ResourceArn": arn, "TagKeys": ["k"]})):
+        request = urllib.request.Request(endpoint, data=json.dumps(body).encode(), headers={
+            "X-Amz-Target": f"DynamoDB_20120810.{operation}",
+            "Content-Type": "application/x-amz-json-1.0"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert (operation, response.status, response.read()) == (operation, 200, b"")
+    assert client.tag_resource(ResourceArn=arn, Tags=[{"Key": "a", "Value": "b"}])[
+        "ResponseMetadata"]["HTTPStatusCode"] == 200
+    client.delete_table(TableName=name)
