@@ -2,6 +2,8 @@
 // when the server has access keys.
 #include "tools/live/live_page.h"
 
+#include <openssl/crypto.h>
+
 #include <charconv>
 #include <string_view>
 
@@ -33,7 +35,10 @@ bool Authorized(const server::HttpRequest& request, const server::AccessKeys& ke
   const size_t colon = decoded.find(':');
   if (colon == std::string::npos) return false;
   const std::string* secret = keys.Find(std::string_view(decoded).substr(0, colon));
-  return secret != nullptr && *secret == std::string_view(decoded).substr(colon + 1);
+  const std::string_view given = std::string_view(decoded).substr(colon + 1);
+  // Compared in constant time, as the SigV4 check compares signatures (authenticator.cc).
+  return secret != nullptr && secret->size() == given.size() &&
+         CRYPTO_memcmp(secret->data(), given.data(), given.size()) == 0;
 }
 
 server::Reply Error(const Status& status) {
