@@ -70,17 +70,10 @@ int NestingDepth(const Value& value) {
   return 0;
 }
 
-namespace {
-
-Status CheckName(std::string_view name) {
-  if (name.empty()) return Status::Validation(std::string(messages::kEmptyAttributeName));
-  if (name.size() > kMaxAttributeNameSize) {
-    return Status::Validation(std::string(messages::kAttributeNameTooLarge));
-  }
-  return Status::Ok();
+Status AttributeNameError(std::string_view name) {
+  return Status::Validation(std::string(name.empty() ? messages::kEmptyAttributeName
+                                                     : messages::kAttributeNameTooLarge));
 }
-
-}  // namespace
 
 std::string_view EmptySetMessage(Type set_type) {
   switch (set_type) {
@@ -112,7 +105,7 @@ Status ValidateValue(const Value& value, int depth) {
       }
       if (const AttributeMap* map = value.if_map()) {
         for (const auto& [name, element] : *map) {
-          PARTSTORE_RETURN_IF_ERROR(CheckName(name));
+          PARTSTORE_RETURN_IF_ERROR(CheckAttributeName(name));
           PARTSTORE_RETURN_IF_ERROR(ValidateValue(element, depth + 1));
         }
       } else {
@@ -128,7 +121,7 @@ Status ValidateValue(const Value& value, int depth) {
 
 Status ValidateItem(const Item& item) {
   for (const auto& [name, value] : item) {
-    PARTSTORE_RETURN_IF_ERROR(CheckName(name));
+    PARTSTORE_RETURN_IF_ERROR(CheckAttributeName(name));
     PARTSTORE_RETURN_IF_ERROR(ValidateValue(value, 2));
   }
   if (ItemSize(item) > kMaxItemSize)

@@ -507,6 +507,7 @@ Table::KeyAccessBuffer Table::AccessOf(const EncodedKey& key, const Item* source
 namespace {
 
 constexpr std::string_view kKeyMismatch = "The provided key element does not match the schema";
+constexpr std::string_view kStartKeyInvalid = "The provided starting key is invalid";
 
 }  // namespace
 
@@ -533,17 +534,52 @@ Result<Table::EncodedKey> Table::EncodeItemKey(const Item& key) const {
   return out;
 }
 
+Status Table::CheckStartKeyAttribute(const Item& key, const KeyAttribute& attribute) {
+  auto it = key.find(attribute.name);
+  if (it == key.end()) return Status::Validation(std::string(kStartKeyInvalid));
+  if (it->second.type() != ValueTypeOf(attribute.type)) {
+    return Status::Validation(std::string(kKeyMismatch));
+  }
+  return Status::Ok();
+}
+
+size_t Table::StartKeySize(const SecondaryIndex* index) const {
+  size_t size = key_schema_.sort ? 2 : 1;
+  if (index == nullptr) return size;
+  for (const KeyAttribute* a :
+       {&index->definition().key.partition,
+        index->definition().key.sort ? &*index->definition().key.sort : nullptr}) {
+    if (a != nullptr && a->name != key_schema_.partition.name &&
+        !(key_schema_.sort && a->name == key_schema_.sort->name)) {
+      ++size;
+    }
+  }
+  return size;
+}
+
+Status Table::CheckQueryStartKeyPartition(const Item& key, const SecondaryIndex* index) const {
+  if (key.size() != StartKeySize(index)) return Status::Validation(std::string(kStartKeyInvalid));
+  return CheckStartKeyAttribute(key,
+                                index ? index->definition().key.partition : key_schema_.partition);
+}
+
 Result<Table::EncodedKey> Table::DecodeStartKey(const Item& key, StartKeyUse use) const {
-  // Texts (research catalogue §2.1, dynalite test/query.js against DynamoDB; Scan's from
-  // emulators): a key of the wrong shape or type is "The provided starting key is invalid" for a
-  // Query and "...: The provided key element does not match the schema" for a Scan; a key value
-  // DynamoDB refuses (empty, too long) appends its own message.
+  // Texts: dynalite test/query.js and test/scan.js, recorded against DynamoDB. A Scan's key of
+  // the wrong shape or type is "The provided starting key is invalid: The provided key element
+  // does not match the schema"; a Query's is "The provided starting key is invalid" for the
+  // wrong number of attributes or a key attribute missing, "The provided key element does not
+  // match the schema" for one of the wrong type. A key value DynamoDB refuses (empty, too long)
+  // is "The provided starting key is invalid: " and its own message.
+  if (use == StartKeyUse::kQuery) {
+    if (key.size() != StartKeySize(nullptr)) {
+      return Status::Validation(std::string(kStartKeyInvalid));
+    }
+    PARTSTORE_RETURN_IF_ERROR(CheckStartKeyAttribute(key, key_schema_.partition));
+    if (key_schema_.sort) PARTSTORE_RETURN_IF_ERROR(CheckStartKeyAttribute(key, *key_schema_.sort));
+  }
   Result<EncodedKey> encoded = EncodeItemKey(key);
   if (!encoded.ok() && encoded.error().code() == Code::kValidation) {
-    if (encoded.error().message() == kKeyMismatch && use == StartKeyUse::kQuery) {
-      return Status::Validation("The provided starting key is invalid");
-    }
-    return Status::Validation("The provided starting key is invalid: " +
+    return Status::Validation(std::string(kStartKeyInvalid) + ": " +
                               std::string(encoded.error().message()));
   }
   return encoded;

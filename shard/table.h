@@ -313,11 +313,18 @@ class Table : public std::enable_shared_from_this<Table> {
   Result<EncodedKey> EncodeItemKey(const Item& key) const;
   // The same for a whole item being written (key attributes present, right types; others ignored).
   Result<EncodedKey> EncodeItemKeyOfItem(const Item& item) const;
-  // An ExclusiveStartKey: exactly the key attributes with the right types, else "The provided
-  // starting key is invalid" (Query) / "...: The provided key element does not match the schema"
-  // (Scan); a refused key value appends its message.
+  // An ExclusiveStartKey: exactly the key attributes with the right types. DynamoDB's texts
+  // differ by operation (see table.cc); a refused key value appends its message.
   enum class StartKeyUse : uint8_t { kQuery, kScan };
   Result<EncodedKey> DecodeStartKey(const Item& key, StartKeyUse use) const;
+  // What DynamoDB checks of a Query's ExclusiveStartKey before its key condition: the number of
+  // attributes (the table's and the index's keys), then the read's partition key attribute.
+  Status CheckQueryStartKeyPartition(const Item& key, const SecondaryIndex* index) const;
+  // The attributes a start key has: the table's key attributes and the index's others.
+  size_t StartKeySize(const SecondaryIndex* index) const;
+  // One key attribute of a start key: missing "The provided starting key is invalid", of the
+  // wrong type "The provided key element does not match the schema".
+  static Status CheckStartKeyAttribute(const Item& key, const KeyAttribute& attribute);
   // The key attributes of `item` (a LastEvaluatedKey, a batch's key).
   Item KeyOf(const Item& item) const;
   Item KeyOf(const StoredItem& item) const;
@@ -575,7 +582,10 @@ class Table : public std::enable_shared_from_this<Table> {
   // projects everything.
   Status CheckIndexRead(const SecondaryIndex& index, const PreparedRead& prepared,
                         bool consistent_read) const;
-  // An index ExclusiveStartKey (exactly the index and table key attributes, typed) as an entry key.
+  // An index ExclusiveStartKey (exactly the index and table key attributes, typed) as an entry
+  // key: the wrong number "The provided starting key is invalid"; then the index's key
+  // attributes (CheckStartKeyAttribute); then the table's, missing or mistyped "The provided
+  // starting key is invalid: The provided key element does not match the schema".
   Result<SecondaryIndex::EntryKey> DecodeIndexStartKey(const SecondaryIndex& index,
                                                        const Item& key) const;
   // An index LastEvaluatedKey: the index keys and table keys of an entry.

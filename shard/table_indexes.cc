@@ -309,23 +309,12 @@ Status Table::CheckIndexRead(const SecondaryIndex& index, const PreparedRead& pr
 
 Result<SecondaryIndex::EntryKey> Table::DecodeIndexStartKey(const SecondaryIndex& index,
                                                             const Item& key) const {
+  // Texts and order: dynalite test/scan.js and test/query.js, recorded against DynamoDB.
   const Status invalid = Status::Validation("The provided starting key is invalid");
-  // Exactly the union of the table's and the index's key attributes, each of its key type.
-  std::vector<const KeyAttribute*> wanted{&key_schema_.partition};
-  if (key_schema_.sort) wanted.push_back(&*key_schema_.sort);
-  for (const KeyAttribute* a :
-       {&index.definition().key.partition,
-        index.definition().key.sort ? &*index.definition().key.sort : nullptr}) {
-    if (a == nullptr) continue;
-    bool seen = false;
-    for (const KeyAttribute* w : wanted) seen = seen || w->name == a->name;
-    if (!seen) wanted.push_back(a);
-  }
-  if (key.size() != wanted.size()) return invalid;
-  for (const KeyAttribute* a : wanted) {
-    auto it = key.find(a->name);
-    if (it == key.end() || it->second.type() != ValueTypeOf(a->type)) return invalid;
-  }
+  if (key.size() != StartKeySize(&index)) return invalid;
+  const KeySchema& index_key = index.definition().key;
+  PARTSTORE_RETURN_IF_ERROR(CheckStartKeyAttribute(key, index_key.partition));
+  if (index_key.sort) PARTSTORE_RETURN_IF_ERROR(CheckStartKeyAttribute(key, *index_key.sort));
   Item table_key = KeyOf(key);
   Result<EncodedKey> encoded = EncodeItemKey(table_key);
   if (!encoded.ok()) {

@@ -257,6 +257,14 @@ Result<PendingPage> Table::ReadQuery(const QueryRequest& request, const Prepared
   const KeySchema& schema = index ? index->definition().key : key_schema_;
   const StripeSet& stripes = index ? index->stripes() : stripes_;
 
+  // DynamoDB checks the start key's size and partition key attribute before the key condition
+  // (dynalite test/query.js: a mistyped partition key wins over a key condition on a non-key
+  // attribute, a mistyped sort key does not).
+  if (request.exclusive_start_key) {
+    PARTSTORE_RETURN_IF_ERROR(
+        CheckQueryStartKeyPartition(*request.exclusive_start_key, index.get()));
+  }
+
   // The key condition, against the key schema.
   expr::Condition legacy_key_condition;
   const expr::Condition* key_condition = nullptr;
@@ -278,8 +286,8 @@ Result<PendingPage> Table::ReadQuery(const QueryRequest& request, const Prepared
   AppendKeyEncoding(*keys.partition, &partition);
   const uint64_t hash = HashPartitionKey(partition);
 
-  // ExclusiveStartKey -> the entry key to continue after. Texts: dynalite test/query.js and the
-  // conformance suite (live DynamoDB).
+  // ExclusiveStartKey -> the entry key to continue after. Texts: dynalite test/query.js (recorded
+  // against DynamoDB).
   std::optional<std::string> start;
   if (request.exclusive_start_key) {
     const Item& esk = *request.exclusive_start_key;

@@ -75,19 +75,16 @@ Result<PendingPage> Table::ReadScan(const ScanRequest& request,
     PARTSTORE_ASSIGN_OR_RETURN(SecondaryIndex::EntryKey entry,
                                DecodeIndexStartKey(*index, *request.exclusive_start_key));
     start = EncodedKey{entry.hash, std::move(entry.partition), std::move(entry.entry)};
-    if (start->hash < first || start->hash > last) {
-      return Status::Validation("The provided starting key is invalid");
-    }
   } else if (request.exclusive_start_key) {
     PARTSTORE_ASSIGN_OR_RETURN(start,
                                DecodeStartKey(*request.exclusive_start_key, StartKeyUse::kScan));
-    if (start->hash < first || start->hash > last) {
-      // No live text found for this case; DynamoDB rejects a key outside the segment
-      // (scylladb test_scan.py), so the generic invalid-start-key text is used.
-      return Status::Validation(
-          "The provided starting key is invalid: The provided key element does not match the "
-          "schema");
-    }
+  }
+  if (start && (start->hash < first || start->hash > last)) {
+    // A key of another segment: dynalite test/scan.js, recorded against DynamoDB.
+    return Status::Validation(
+        "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
+        "ExclusiveStartKey with correct Segment. TotalSegments: " +
+        std::to_string(total) + " Segment: " + std::to_string(segment));
   }
 
   // Simulated partitions (the map's when capacity simulation is on): a page is charged per

@@ -18,6 +18,8 @@
 #include <array>
 #include <utility>
 
+#include "partstore/item.h"
+
 namespace partstore::expr {
 namespace {
 
@@ -184,6 +186,7 @@ bool Indexable(ComparisonOperator op) {
 // One Expected entry, checked and translated.
 Result<Condition> TranslateExpectedEntry(const ExpectedAttribute& e) {
   const std::string& name = e.name;
+  PARTSTORE_RETURN_IF_ERROR(CheckAttributeName(name));
   if (e.exists.has_value() && e.comparison_operator.has_value()) {
     return InvalidParameters(
         "Exists and ComparisonOperator cannot be used together for Attribute: " + name);
@@ -359,6 +362,7 @@ Result<std::optional<Condition>> TranslateFilter(
   std::vector<Condition> conditions;
   conditions.reserve(filter.size());
   for (const AttributeCondition& entry : filter) {
+    PARTSTORE_RETURN_IF_ERROR(CheckAttributeName(entry.name));
     PARTSTORE_RETURN_IF_ERROR(
         CheckComparisonArguments(entry.comparison_operator, entry.attribute_value_list));
     conditions.push_back(
@@ -441,6 +445,7 @@ Result<ProjectionExpression> TranslateAttributesToGet(std::span<const std::strin
   ProjectionExpression projection;
   projection.paths.reserve(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
+    PARTSTORE_RETURN_IF_ERROR(CheckAttributeName(names[i]));
     for (size_t j = 0; j < i; ++j) {
       if (names[j] == names[i]) {
         return InvalidParameters("Duplicate value in attribute name: " + names[i]);
@@ -456,6 +461,7 @@ Result<UpdateExpression> TranslateAttributeUpdates(std::span<const AttributeUpda
   update.from_attribute_updates = true;
   update.actions.reserve(updates.size());
   for (const AttributeUpdate& u : updates) {
+    PARTSTORE_RETURN_IF_ERROR(CheckAttributeName(u.name));
     const AttributeAction action = u.action.value_or(AttributeAction::kPut);
     if (!u.value.has_value()) {
       if (action != AttributeAction::kDelete) {

@@ -27,6 +27,8 @@
 #include <utility>
 #include <vector>
 
+#include "partstore/item.h"
+
 namespace partstore::expr {
 namespace {
 
@@ -372,6 +374,15 @@ Status CheckMapContents(const NameMap* names, const AttributeMap* values) {
         return Status::Validation(
             "ExpressionAttributeNames contains invalid key: Syntax error; key: \"" + key + "\"");
       }
+      // An empty name: DynamoDB's text as an application quotes it ("ExpressionAttributeNames
+      // contains invalid value: Empty attribute name for key #DE"). A name over 65535 bytes:
+      // a ValidationException starting "Attribute name" (scylladb test_limits.py, run against
+      // DynamoDB), the text items get.
+      if (name.empty()) {
+        return Status::Validation(
+            "ExpressionAttributeNames contains invalid value: Empty attribute name for key " + key);
+      }
+      PARTSTORE_RETURN_IF_ERROR(CheckAttributeName(name));
     }
   }
   if (values != nullptr) {

@@ -42,6 +42,16 @@ Status ValidateValue(const Value& value, int depth = 2);
 // DynamoDB's message for an empty set of `set_type` (SS, NS or BS).
 std::string_view EmptySetMessage(Type set_type);
 
+// An attribute name anywhere (an item's, a map key, a legacy parameter's, an expression's name):
+// kEmptyAttributeName when empty, kAttributeNameTooLarge over kMaxAttributeNameSize bytes.
+[[gnu::cold]] Status AttributeNameError(std::string_view name);
+inline Status CheckAttributeName(std::string_view name) {
+  if (name.empty() || name.size() > kMaxAttributeNameSize) [[unlikely]] {
+    return AttributeNameError(name);
+  }
+  return Status::Ok();
+}
+
 // Checks every attribute value and name (top-level and map keys: 1..65535 bytes), then the 400 KB
 // limit. Key rules are checked against
 // the table's key schema elsewhere (key.h).
@@ -68,8 +78,10 @@ inline constexpr std::string_view kEmptyBinarySet =
 inline constexpr std::string_view kEmptySet =
     "One or more parameter values were invalid: An AttributeValue may not contain an empty set.";
 // An attribute name (top-level or a map key) that is empty / longer than kMaxAttributeNameSize.
-// DynamoDB Local's text; DynamoDB's own is known only to be a ValidationException naming 65535
-// or 65536 for the long name.
+// DynamoDB Local's texts. DynamoDB's own is a ValidationException starting "Attribute name" for
+// the long name, in an item, AttributesToGet, AttributeUpdates and a name of
+// ExpressionAttributeNames (scylladb test_limits.py test_limit_attribute_length_nonkey_bad, run
+// against DynamoDB).
 inline constexpr std::string_view kEmptyAttributeName = "Empty attribute name";
 inline constexpr std::string_view kAttributeNameTooLarge =
     "Attribute name is too large, must be less than 65536 bytes";

@@ -436,6 +436,14 @@ TEST(LegacyFilterTest, Errors) {
   // Argument errors come before the ConditionalOperator rule.
   EXPECT_EQ(error({Cond("a", CO::kEq, {})}, ConditionalOperator::kAnd),
             kPrefix + "Invalid number of argument(s) for the EQ ComparisonOperator");
+  // Names as items have them: 1..65535 bytes; Expected's too.
+  EXPECT_EQ(error({Cond("", CO::kNull, {})}), "Empty attribute name");
+  EXPECT_EQ(error({Cond(std::string(65536, 'a'), CO::kNull, {})}),
+            "Attribute name is too large, must be less than 65536 bytes");
+  EXPECT_EQ(ExpectedError({Absent("")}), "Empty attribute name");
+  EXPECT_EQ(ExpectedError({Absent(std::string(65536, 'a'))}),
+            "Attribute name is too large, must be less than 65536 bytes");
+  EXPECT_EQ(ExpectedError({Absent(std::string(65535, 'a'))}), "<ok>");
 }
 
 TEST(LegacyFilterTest, QueryFilterMayNotNameKeys) {
@@ -560,6 +568,16 @@ TEST(LegacyAttributesToGetTest, ProjectsTopLevelNames) {
   EXPECT_EQ(project({"p", "c"}), (Item{{"p", "k"}, {"c", "s"}}));
   EXPECT_EQ(project({"nonexistent"}), Item{});
   EXPECT_EQ(project({"x.y"}), (Item{{"x.y", 1}}));  // a literal name, not a path
+  // Names as items have them: 1..65535 bytes.
+  for (const std::string& bad : {std::string(), std::string(65536, 'a')}) {
+    const std::vector<std::string> names{"a", bad};
+    Result<ProjectionExpression> refused = TranslateAttributesToGet(names);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().message(), bad.empty()
+                                             ? "Empty attribute name"
+                                             : "Attribute name is too large, must be less than "
+                                               "65536 bytes");
+  }
   std::vector<std::string> dup{"a", "b", "a"};
   Result<ProjectionExpression> p = TranslateAttributesToGet(dup);
   ASSERT_FALSE(p.ok());
@@ -595,6 +613,9 @@ TEST(LegacyAttributeUpdatesTest, ValidationMessages) {
   };
   EXPECT_EQ(error({AttributeUpdate{"a", std::nullopt, std::nullopt}}),
             kPrefix + "Only DELETE action is allowed when no attribute value is specified");
+  EXPECT_EQ(error({Put("", 1)}), "Empty attribute name");
+  EXPECT_EQ(error({Put(std::string(65536, 'a'), 1)}),
+            "Attribute name is too large, must be less than 65536 bytes");
   EXPECT_EQ(error({AttributeUpdate{"a", AttributeAction::kAdd, std::nullopt}}),
             kPrefix + "Only DELETE action is allowed when no attribute value is specified");
   for (const Value& v : {Value("b"), Value(3), B("b"), Value(true), Value::Nil(), L({2, 3}),

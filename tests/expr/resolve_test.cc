@@ -449,6 +449,15 @@ TEST(ResolveTest, CheckMaps) {
   NameMap bad_names = {{"a", "a"}};
   EXPECT_EQ(Resolver(&bad_names, nullptr).CheckMaps(1).message(),
             "ExpressionAttributeNames contains invalid key: Syntax error; key: \"a\"");
+  // A name's value: empty (DynamoDB's text as an application quotes it), over 65535 bytes.
+  NameMap empty_name = {{"#a", "a"}, {"#DE", ""}};
+  EXPECT_EQ(Resolver(&empty_name, nullptr).CheckMaps(1).message(),
+            "ExpressionAttributeNames contains invalid value: Empty attribute name for key #DE");
+  NameMap long_name = {{"#a", std::string(65536, 'a')}};
+  EXPECT_EQ(Resolver(&long_name, nullptr).CheckMaps(1).message(),
+            "Attribute name is too large, must be less than 65536 bytes");
+  long_name["#a"].pop_back();
+  EXPECT_TRUE(Resolver(&long_name, nullptr).CheckMaps(1).ok());
   AttributeMap bad_values;
   bad_values.insert_or_assign("v", Str("x"));
   EXPECT_EQ(Resolver(nullptr, &bad_values).CheckMaps(1).message(),

@@ -128,6 +128,26 @@ TEST(ConstraintsTest, CreateTable) {
       "satisfy enum value set: [HASH, RANGE]; "
       "Value 'FREE' at 'billingMode' failed to satisfy constraint: Member must satisfy enum "
       "value set: [PROVISIONED, PAY_PER_REQUEST]");
+  // A definition's name: the model's 1..255 (KeySchemaAttributeName), before its type.
+  r = Decode(DecodeCreateTableRequest, R"({"TableName": "abc",
+      "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"},
+                               {"AttributeName": "", "AttributeType": "Q"}],
+      "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}]})");
+  EXPECT_EQ(ErrorOf(r),
+            "Validation: 2 validation errors detected: "
+            "Value '' at 'attributeDefinitions.2.member.attributeName' failed to satisfy "
+            "constraint: Member must have length greater than or equal to 1; "
+            "Value 'Q' at 'attributeDefinitions.2.member.attributeType' failed to satisfy "
+            "constraint: Member must satisfy enum value set: [B, N, S]");
+  const std::string long_name(256, 'n');
+  r = Decode(DecodeCreateTableRequest, R"({"TableName": "abc",
+      "AttributeDefinitions": [{"AttributeName": "a", "AttributeType": "S"},
+                               {"AttributeName": ")" + long_name + R"(", "AttributeType": "S"}],
+      "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}]})");
+  EXPECT_EQ(ErrorOf(r), "Validation: 1 validation error detected: Value '" + long_name +
+                            "' at 'attributeDefinitions.2.member.attributeName' failed to "
+                            "satisfy constraint: Member must have length less than or equal to "
+                            "255");
   r = Decode(DecodeCreateTableRequest, R"({"TableName": "abc", "AttributeDefinitions": [],
       "KeySchema": [{"AttributeName": "a", "KeyType": "HASH"}, {"AttributeName": "b",
       "KeyType": "RANGE"}, {"AttributeName": "c", "KeyType": "RANGE"}]})");

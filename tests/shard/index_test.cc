@@ -193,6 +193,62 @@ TEST_F(IndexTest, EqualIndexKeysOrderByTableKeyAndPage) {
   EXPECT_EQ(seen, 6u);
 }
 
+// An index's ExclusiveStartKey, DynamoDB's texts and order (dynalite test/scan.js and
+// test/query.js, recorded against DynamoDB): the wrong number of attributes or an index key
+// missing, "...is invalid"; an index key of the wrong type, "...does not match the schema"; the
+// table's key missing or mistyped, "...is invalid: ...does not match the schema".
+TEST_F(IndexTest, IndexStartKeyTexts) {
+  const std::string invalid = "The provided starting key is invalid";
+  const std::string mismatch = "The provided key element does not match the schema";
+  const std::string table_mismatch = invalid + ": " + mismatch;
+  // GSI1 (GSI1PK, GSI1SK) over PK/SK strings: 4 attributes.
+  const std::vector<std::pair<Item, std::string>> gsi_cases = {
+      {Item{{"GSI1PK", "d"}, {"GSI1SK", "x"}, {"PK", "u"}}, invalid},
+      {Item{{"GSI1PK", "d"}, {"GSI1SK", "x"}, {"PK", "u"}, {"SK", "o"}, {"z", 1}}, invalid},
+      {Item{{"GSI1PK", 1}, {"GSI1SK", "x"}, {"PK", "u"}, {"SK", "o"}}, mismatch},
+      {Item{{"GSI1PK", "d"}, {"GSI1SK", 1}, {"PK", "u"}, {"SK", "o"}}, mismatch},
+      {Item{{"z", "d"}, {"GSI1SK", "x"}, {"PK", "u"}, {"SK", "o"}}, invalid},
+      {Item{{"GSI1PK", "d"}, {"GSI1SK", "x"}, {"PK", 1}, {"SK", "o"}}, table_mismatch},
+      {Item{{"GSI1PK", "d"}, {"GSI1SK", "x"}, {"z", "u"}, {"SK", "o"}}, table_mismatch},
+  };
+  for (const auto& [key, text] : gsi_cases) {
+    ScanRequest scan;
+    scan.table_name = "Orders";
+    scan.index_name = "GSI1";
+    scan.exclusive_start_key = key;
+    EXPECT_EQ(ErrorText(db_.Scan(scan)), text) << DebugString(Value::Map(key));
+    QueryRequest query;
+    query.table_name = "Orders";
+    query.index_name = "GSI1";
+    query.key_condition_expression = "GSI1PK = :d";
+    query.expression_attribute_values = AttributeMap{{":d", "d"}};
+    query.exclusive_start_key = key;
+    EXPECT_EQ(ErrorText(db_.Query(query)), text) << DebugString(Value::Map(key));
+  }
+  // Before the key condition only the size and the index's partition key are checked.
+  QueryRequest no_key;
+  no_key.table_name = "Orders";
+  no_key.index_name = "GSI1";
+  no_key.key_condition_expression = "z = :d";
+  no_key.expression_attribute_values = AttributeMap{{":d", "d"}};
+  no_key.exclusive_start_key = Item{{"GSI1PK", 1}, {"GSI1SK", "x"}, {"PK", "u"}, {"SK", "o"}};
+  EXPECT_EQ(ErrorText(db_.Query(no_key)), mismatch);
+  no_key.exclusive_start_key = Item{{"GSI1PK", "d"}, {"GSI1SK", 1}, {"PK", 1}, {"SK", "o"}};
+  EXPECT_EQ(ErrorText(db_.Query(no_key)), "Query condition missed key schema element: GSI1PK");
+  // The LSI ByPlaced (PK, placed) shares PK with the table: 3 attributes.
+  ScanRequest lsi;
+  lsi.table_name = "Orders";
+  lsi.index_name = "ByPlaced";
+  lsi.exclusive_start_key = Item{{"PK", "u"}, {"placed", "1"}, {"SK", "o"}};
+  EXPECT_EQ(ErrorText(db_.Scan(lsi)), mismatch);
+  lsi.exclusive_start_key = Item{{"PK", "u"}, {"placed", 1}, {"SK", 1}};
+  EXPECT_EQ(ErrorText(db_.Scan(lsi)), table_mismatch);
+  lsi.exclusive_start_key = Item{{"PK", "u"}, {"placed", 1}, {"SK", "o"}, {"x", 1}};
+  EXPECT_EQ(ErrorText(db_.Scan(lsi)), invalid);
+  lsi.exclusive_start_key = Item{{"PK", "u"}, {"placed", 1}, {"SK", "o"}};
+  EXPECT_TRUE(db_.Scan(lsi).ok());
+}
+
 TEST_F(IndexTest, SortConditionsOnIndexKeys) {
   for (int n : {5, 1, 3, 2, 4}) {
     MustPut(db_, "Orders", {{"PK", "U"}, {"SK", "O" + std::to_string(n)}, {"placed", n * 10}});

@@ -226,7 +226,22 @@ TEST_F(QueryScanTest, QueryValidation) {
   start.exclusive_start_key = Item{{"PK", "p"}};
   EXPECT_EQ(ErrorText(db_.Query(start)), "The provided starting key is invalid");
   start.exclusive_start_key = Item{{"PK", "p"}, {"n", "7"}};
+  EXPECT_EQ(ErrorText(db_.Query(start)), "The provided key element does not match the schema");
+  start.exclusive_start_key = Item{{"PK", "p"}, {"n", 7}, {"x", 1}};
   EXPECT_EQ(ErrorText(db_.Query(start)), "The provided starting key is invalid");
+  start.exclusive_start_key = Item{{"n", 7}, {"x", 1}};
+  EXPECT_EQ(ErrorText(db_.Query(start)), "The provided starting key is invalid");
+  // The start key's size and partition key are checked before the key condition, its sort key
+  // after (dynalite test/query.js, recorded against DynamoDB).
+  QueryRequest no_key = Q("x = :v", {{":v", 1}});
+  no_key.exclusive_start_key = Item{{"PK", 1}, {"z", "a"}};
+  EXPECT_EQ(ErrorText(db_.Query(no_key)), "The provided key element does not match the schema");
+  no_key.exclusive_start_key = Item{{"PK", "a"}, {"z", "a"}};
+  EXPECT_EQ(ErrorText(db_.Query(no_key)), "Query condition missed key schema element: PK");
+  no_key.exclusive_start_key = Item{{"PK", "a"}, {"n", "1"}};
+  EXPECT_EQ(ErrorText(db_.Query(no_key)), "Query condition missed key schema element: PK");
+  no_key.exclusive_start_key = Item{{"n", "a"}, {"z", "a"}};
+  EXPECT_EQ(ErrorText(db_.Query(no_key)), "The provided starting key is invalid");
   start.exclusive_start_key = Item{{"PK", ""}, {"n", 7}};
   EXPECT_EQ(ErrorText(db_.Query(start)),
             "The provided starting key is invalid: One or more parameter values are not valid. The "
@@ -347,6 +362,26 @@ TEST_F(QueryScanTest, ScanValidation) {
   EXPECT_EQ(ErrorText(db_.Scan(bad_start)),
             "The provided starting key is invalid: The provided key element does not match the "
             "schema");
+  // A start key of another segment (dynalite test/scan.js, recorded against DynamoDB): every
+  // key belongs to exactly one of 4 segments and is refused by the other 3.
+  int refused = 0;
+  for (int p = 0; p < 8; ++p) {
+    for (int segment = 0; segment < 4; ++segment) {
+      ScanRequest segmented;
+      segmented.table_name = "Items";
+      segmented.segment = segment;
+      segmented.total_segments = 4;
+      segmented.exclusive_start_key = Item{{"PK", "p" + std::to_string(p)}, {"n", 1}};
+      auto page = db_.Scan(segmented);
+      if (page.ok()) continue;
+      ++refused;
+      EXPECT_EQ(page.error().message(),
+                "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use "
+                "ExclusiveStartKey with correct Segment. TotalSegments: 4 Segment: " +
+                    std::to_string(segment));
+    }
+  }
+  EXPECT_EQ(refused, 8 * 3);
 }
 
 TEST_F(QueryScanTest, ReadCapacity) {

@@ -416,12 +416,6 @@ std::string RenderCollection(const JsonValue& array, std::string_view separator)
   return Status::Validation(std::move(message));
 }
 
-Status CheckAttributeName(std::string_view name) {
-  if (name.empty()) return Validation(messages::kEmptyAttributeName);
-  if (name.size() > kMaxAttributeNameSize) return Validation(messages::kAttributeNameTooLarge);
-  return Status::Ok();
-}
-
 Status DecodeValue(const JsonValue& json, int depth, Value* out);
 
 // Decodes the members of a name -> AttributeValue object into *out; the values stand at

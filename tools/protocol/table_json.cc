@@ -5,8 +5,8 @@
 // index.js's recorded ListTables message ("3 validation errors detected: Value '2147483647' at
 // 'limit' ...less than or equal to 100; Value '89hls;;f;d' at 'exclusiveStartTableName' ...
 // pattern ...; ... length less than or equal to 255"):
-//   CreateTable  attributeDefinitions (not null; each attributeName not null, attributeType not
-//                null and in [B, N, S]), tableName, provisionedThroughput (writeCapacityUnits,
+//   CreateTable  attributeDefinitions (not null; each attributeName not null and 1..255 long,
+//                attributeType not null and in [B, N, S]), tableName, provisionedThroughput (writeCapacityUnits,
 //                readCapacityUnits: not null, >= 1), keySchema (not null, length 1..2; each
 //                attributeName not null and 1..255 long, keyType not null and in [HASH, RANGE]),
 //                billingMode in [PROVISIONED, PAY_PER_REQUEST]
@@ -61,8 +61,12 @@ void AttributeDefinitionConstraints(Constraints& c, const JsonValue* list, bool 
   for (size_t i = 0; i < list->Size(); ++i) {
     const JsonValue& element = (*list)[static_cast<rapidjson::SizeType>(i)];
     if (element.IsNull()) continue;
-    c.Required(Field(element, "AttributeName"),
-               ElementPath("attributeDefinitions", i, "attributeName"));
+    const JsonValue* name = Field(element, "AttributeName");
+    const std::string name_path = ElementPath("attributeDefinitions", i, "attributeName");
+    c.Required(name, name_path);
+    // The model's KeySchemaAttributeName: 1..255 long (botocore's service-2.json; dynalite's
+    // older model had no length here).
+    if (name != nullptr && !c.full()) c.violations().Length(StringOf(*name), 1, 255, name_path);
     const JsonValue* type = Field(element, "AttributeType");
     const std::string path = ElementPath("attributeDefinitions", i, "attributeType");
     c.Required(type, path);
