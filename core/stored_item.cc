@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+#include <functional>
 #include <new>
 #include <vector>
 
@@ -502,6 +503,14 @@ void StoredItem::Unref() {
     ::operator delete(rep_);
   }
   rep_ = nullptr;
+}
+
+void StoredItem::ReleaseInAddressOrder(std::vector<StoredItem>& items) {
+  std::sort(items.begin(), items.end(), [](const StoredItem& a, const StoredItem& b) {
+    return std::less<const Rep*>()(a.rep_, b.rep_);
+  });
+  items.clear();
+  items.shrink_to_fit();
 }
 
 StoredItem StoredItem::Encode(const Item& item) {

@@ -164,11 +164,17 @@ StripeSet::StripeSet(size_t count, std::shared_ptr<MemoryAccount> account)
 }
 
 StripeSet::~StripeSet() {
-  if (account_ == nullptr) return;
+  // The item buffers are released in address order rather than stripe by stripe: buffers written
+  // over a long run lie all over the heap, and releasing 18 million of them in collection order
+  // cost a cache and TLB miss each (about 7 µs an item on this machine's VM; bench/README.md,
+  // "The simulator at the size of real workloads").
+  std::vector<StoredItem> items;
   for (const auto& stripe : stripes_) {
     stripe->AssertHeld();  // (being destroyed: nobody else can hold it)
-    account_->Add(-stripe->memory_bytes());
+    if (account_ != nullptr) account_->Add(-stripe->memory_bytes());
+    stripe->TakeItems(items);
   }
+  StoredItem::ReleaseInAddressOrder(items);
 }
 
 int64_t StripeSet::Sum(int64_t (Stripe::*counter)() const) const {

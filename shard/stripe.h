@@ -192,6 +192,12 @@ class Stripe {
     return order_valid_.load(std::memory_order_relaxed);
   }
 
+  // Moves every item handle of the stripe into `out` (see ItemCollection::TakeItems). For a
+  // stripe being destroyed: the caller holds the only reference to it.
+  void TakeItems(std::vector<StoredItem>& out) PARTSTORE_REQUIRES(mu_) {
+    for (auto& [key, collection] : map_) collection.TakeItems(out);
+  }
+
   // Memory (shard/memory_budget.h): Put and Erase report what they allocate and free (the map by
   // capacity, collections by MemoryBytes, key strings and item buffers as heap blocks) to
   // `account`; null: not counted. Set once, before the stripe is used.

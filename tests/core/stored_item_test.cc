@@ -209,6 +209,25 @@ static_assert(std::forward_iterator<MapView::iterator>);
 static_assert(std::forward_iterator<ListView::iterator>);
 static_assert(std::forward_iterator<SetView::iterator>);
 
+// Releasing many handles at once: every handle is released, in whatever order they came; a
+// buffer another handle still holds stays readable (an ALL projection shares its base's).
+TEST(StoredItemTest, ReleaseInAddressOrderReleasesEveryHandle) {
+  std::vector<StoredItem> items;
+  for (int i = 0; i < 1000; ++i) {
+    items.push_back(StoredItem::Encode({{"PK", "k" + std::to_string((i * 7919) % 1000)}}));
+  }
+  const StoredItem kept = items[500];
+  const std::string kept_pk(kept.Find("PK")->as_string());
+  EXPECT_EQ(kept.use_count(), 2u);
+  StoredItem::ReleaseInAddressOrder(items);
+  EXPECT_TRUE(items.empty());
+  EXPECT_EQ(kept.use_count(), 1u);
+  EXPECT_EQ(kept.Find("PK")->as_string(), kept_pk);
+  std::vector<StoredItem> none;
+  StoredItem::ReleaseInAddressOrder(none);
+  EXPECT_TRUE(none.empty());
+}
+
 TEST(StoredItemTest, CopiesShareOneBuffer) {
   StoredItem a = StoredItem::Encode({{"PK", "x"}});
   EXPECT_EQ(a.use_count(), 1u);

@@ -470,6 +470,22 @@ TEST_F(PreloadFromTest, LoadsDynamoDbJsonAndCsvFiles) {
   }
 }
 
+// What a run cost: its peak memory, and the time to free its Database unless the caller leaves
+// that to the process's exit (free_database false, `partstore simulate` with one workload).
+TEST_F(PreloadFromTest, ReportsPeakMemoryAndTeardown) {
+  std::ofstream(dir_ + "/rows.csv") << "PK,SK,v\nK#1,S#0,a\nK#2,S#0,b\n";
+  SimulationCost freed;
+  ASSERT_TRUE(Simulate(ParseToml(Workload(dir_ + "/rows.csv")), {}, &freed).ok());
+  EXPECT_GT(freed.peak_resident_bytes, 1 << 20);
+  EXPECT_GT(freed.teardown_wall_seconds, 0.0);
+  SimulationCost kept;
+  SimulateOptions options;
+  options.free_database = false;
+  ASSERT_TRUE(Simulate(ParseToml(Workload(dir_ + "/rows.csv")), options, &kept).ok());
+  EXPECT_EQ(kept.teardown_wall_seconds, 0.0);
+  EXPECT_GE(kept.peak_resident_bytes, freed.peak_resident_bytes);
+}
+
 TEST_F(PreloadFromTest, RefusesMissingFilesTemplatesBesideFromAndBadRecords) {
   auto missing = ParseWorkload(Workload(dir_ + "/nothing"), "test.toml");
   ASSERT_FALSE(missing.ok());

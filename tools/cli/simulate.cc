@@ -137,15 +137,19 @@ class LivePage {
   std::string error_;
 };
 
+// `last`: the process exits after this run, so its Database is left to the exit instead of being
+// freed item by item (SimulateOptions::free_database).
 Result<sim::Report> RunOne(const sim::Workload& workload, bool quiet, std::ostream& err,
                            const sim::Prices& prices = sim::DefaultPrices(),
                            const sim::Replay* replay = nullptr,
-                           const std::optional<Live>& live = std::nullopt) {
+                           const std::optional<Live>& live = std::nullopt, bool last = false) {
   Progress progress(workload.name, static_cast<double>(sim::TotalMicros(workload)) / 1e6,
                     !quiet && !live);
   sim::SimulationCost cost;
-  sim::SimulateOptions options{
-      .progress = [&](double f) { progress(f); }, .prices = prices, .replay = replay};
+  sim::SimulateOptions options{.progress = [&](double f) { progress(f); },
+                               .prices = prices,
+                               .replay = replay,
+                               .free_database = !last};
   std::optional<LivePage> page;
   if (live) {
     options.pace = live->pace;
@@ -157,12 +161,13 @@ Result<sim::Report> RunOne(const sim::Workload& workload, bool quiet, std::ostre
     fmt::print(
         err,
         "{}: {} requests in {:.2f} s wall-clock ({} simulated requests/s); preload {} items in "
-        "{:.2f} s\n",
+        "{:.2f} s; report {:.2f} s; peak memory {} MB\n",
         workload.name, sim::Grouped(cost.requests), cost.wall_seconds,
         sim::Grouped(
             cost.wall_seconds > 0 ? static_cast<double>(cost.requests) / cost.wall_seconds : 0.0,
             0),
-        sim::Grouped(cost.preload_items), cost.preload_wall_seconds);
+        sim::Grouped(cost.preload_items), cost.preload_wall_seconds, cost.report_wall_seconds,
+        sim::Grouped(static_cast<double>(cost.peak_resident_bytes) / (1024.0 * 1024.0), 0));
   }
   return report;
 }
@@ -302,10 +307,10 @@ int RunReplay(const SimulateCommand& command, const sim::Prices& prices, std::os
     fmt::print(err, "replaying {} requests of {} at {}x\n", sim::Grouped(replay->requests.size()),
                command.trace, *speed);
   }
-  auto report =
-      RunOne(replay->workload, command.quiet, err, prices, &*replay,
-             command.live ? std::optional<Live>(Live{.port = command.live_port, .pace = 1})
-                          : std::nullopt);
+  auto report = RunOne(
+      replay->workload, command.quiet, err, prices, &*replay,
+      command.live ? std::optional<Live>(Live{.port = command.live_port, .pace = 1}) : std::nullopt,
+      /*last=*/!command.advise);
   if (!report.ok()) {
     fmt::print(err, "partstore simulate: {}: {}\n", command.trace, report.status().message());
     return 1;
@@ -381,7 +386,8 @@ int RunSimulate(const SimulateCommand& command, std::ostream& out, std::ostream&
       return 2;
     }
     workloads.push_back(*workload);
-    auto report = RunOne(*workload, command.quiet, err, prices, nullptr, live);
+    const bool last = command.workloads.size() == 1 && !command.advise;
+    auto report = RunOne(*workload, command.quiet, err, prices, nullptr, live, last);
     if (!report.ok()) {
       fmt::print(err, "partstore simulate: {}: {}\n", spec, report.status().message());
       return 1;

@@ -4,8 +4,11 @@
 // with what each stage cost on this machine.
 #include "tools/simulator/simulation.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <memory>
+#include <vector>
 
 #include "partstore/database.h"
 #include "tools/simulator/pricing.h"
@@ -19,6 +22,13 @@ using internal::Driver;
 using internal::SecondsSince;
 
 namespace {
+
+// The process's peak resident set (getrusage; Linux counts ru_maxrss in KiB), 0 if unknown.
+int64_t PeakResidentBytes() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<int64_t>(usage.ru_maxrss) * 1024;
+}
 
 // What each cache saved: its hits times the mean read units of a read its table served, priced
 // as read request units for on-demand tables (CacheReport).
@@ -60,11 +70,29 @@ Result<Report> Simulate(const Workload& workload, const SimulateOptions& options
   if (workload.heat_split_seconds) {
     db_options.capacity.heat_split_seconds = *workload.heat_split_seconds;
   }
-  Database db(db_options);
-  Driver driver(workload, db, clock);
-  driver.SetReplay(options.replay);
+  auto owned = std::make_unique<Database>(db_options);
+  Database& db = *owned;
   SimulationCost local;
   SimulationCost* c = cost != nullptr ? cost : &local;
+  // Frees the Database last (after the driver, which refers to it), or leaves it to the exit.
+  struct Release {
+    std::unique_ptr<Database> db;
+    bool free;
+    SimulationCost* cost;
+    ~Release() {
+      if (!free) {
+        static std::vector<std::unique_ptr<Database>>* const kept =
+            new std::vector<std::unique_ptr<Database>>();
+        kept->push_back(std::move(db));
+        return;
+      }
+      const auto started = Clock::now();
+      db.reset();
+      cost->teardown_wall_seconds = SecondsSince(started);
+    }
+  } release{std::move(owned), options.free_database, c};
+  Driver driver(workload, db, clock);
+  driver.SetReplay(options.replay);
   PARTSTORE_RETURN_IF_ERROR(driver.SetUp(c));
   if (options.live) options.live(db, false);
   driver.Run(options, c);
@@ -77,6 +105,7 @@ Result<Report> Simulate(const Workload& workload, const SimulateOptions& options
     EstimateCacheSavings(options.prices, *report);
   }
   c->report_wall_seconds = SecondsSince(started);
+  c->peak_resident_bytes = PeakResidentBytes();
   return report;
 }
 
