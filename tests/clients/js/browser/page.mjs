@@ -7,7 +7,10 @@ import {
 } from '@aws-sdk/client-dynamodb';
 
 const out = document.getElementById('result');
-const endpoint = new URLSearchParams(location.search).get('endpoint');
+const params = new URLSearchParams(location.search);
+const endpoint = params.get('endpoint');
+// A table of its own per load (the check loads the page again if Chromium dumped it too early).
+const table = `FromTheBrowser${params.get('attempt') ?? ''}`;
 const client = new DynamoDBClient({
   endpoint,
   region: 'us-east-1',
@@ -18,15 +21,15 @@ const client = new DynamoDBClient({
 async function run() {
   const result = { origin: location.origin, endpoint };
   await client.send(new CreateTableCommand({
-    TableName: 'FromTheBrowser', BillingMode: 'PAY_PER_REQUEST',
+    TableName: table, BillingMode: 'PAY_PER_REQUEST',
     KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }],
     AttributeDefinitions: [{ AttributeName: 'PK', AttributeType: 'S' }],
   }));
   await client.send(new PutItemCommand({
-    TableName: 'FromTheBrowser', Item: { PK: { S: 'page' }, n: { N: '42' } },
+    TableName: table, Item: { PK: { S: 'page' }, n: { N: '42' } },
   }));
   const got = await client.send(new GetItemCommand({
-    TableName: 'FromTheBrowser', Key: { PK: { S: 'page' } },
+    TableName: table, Key: { PK: { S: 'page' } },
   }));
   result.item = got.Item;
   result.requestId = got.$metadata.requestId ?? null;  // from x-amzn-RequestId: exposed to the page
