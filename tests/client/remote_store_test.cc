@@ -27,6 +27,7 @@
 #include "tests/server/server_testutil.h"
 #include "tools/protocol/client_data_json.h"
 #include "tools/protocol/operations_json.h"
+#include "tools/protocol/table_settings_json.h"
 #include "tools/server/authenticator.h"
 
 namespace partstore {
@@ -217,6 +218,15 @@ TEST(RemoteStoreTest, AnswersAsTheEngineDoes) {
                                  : Show(described.status()));
     auto listed = s.ListTables({});
     out.push_back(listed.ok() ? std::to_string(listed->table_names.size()) : Show(listed.status()));
+    // Tags: TagResource and UntagResource answer an empty body on the wire, which the client
+    // reads as an empty answer.
+    const std::string arn = described.ok() ? described->table.table_arn : "";
+    out.push_back(s.TagResource({.resource_arn = arn, .tags = {{"team", "cart"}, {"env", "dev"}}})
+                      .status()
+                      .ToString());
+    out.push_back(s.UntagResource({.resource_arn = arn, .tag_keys = {"env"}}).status().ToString());
+    out.push_back(Show(s.ListTagsOfResource({.resource_arn = arn}),
+                       protocol::EncodeListTagsOfResourceResult));
   }
   ASSERT_EQ(answers[0].size(), answers[1].size());
   for (size_t i = 0; i < answers[0].size(); ++i) {

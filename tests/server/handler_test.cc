@@ -341,6 +341,22 @@ TEST_F(HandlerTest, CorsHeadersOnlyForRequestsWithAnOrigin) {
   for (std::string_view name : cors) EXPECT_EQ(Header(response, name), "<missing>") << name;
 }
 
+// The requested method and headers are echoed without CR or LF: a value cannot end its header
+// line and add one of its own.
+TEST_F(HandlerTest, APreflightEchoCannotAddAHeader) {
+  HttpRequest preflight(http::verb::options, "/", 11);
+  preflight.set(http::field::host, "localhost:8000");
+  preflight.set(http::field::origin, "http://app.example");
+  preflight.set(http::field::access_control_request_method, "POST\r\nX-Injected: 1");
+  preflight.set(http::field::access_control_request_headers, "a\nX-Other: 2");
+  HttpResponse response = Call(preflight);
+  EXPECT_EQ(response.result(), http::status::ok);
+  EXPECT_EQ(Header(response, "X-Injected"), "<missing>");
+  EXPECT_EQ(Header(response, "X-Other"), "<missing>");
+  EXPECT_EQ(Header(response, "Access-Control-Allow-Methods"), "POSTX-Injected: 1");
+  EXPECT_EQ(Header(response, "Access-Control-Allow-Headers"), "aX-Other: 2");
+}
+
 TEST(HandlerCorsTest, APreflightNeedsNoSignature) {
   Database db;
   Result<AccessKeys> keys = AccessKeys::Parse("AKID secret\n");

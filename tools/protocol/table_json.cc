@@ -6,10 +6,10 @@
 // 'limit' ...less than or equal to 100; Value '89hls;;f;d' at 'exclusiveStartTableName' ...
 // pattern ...; ... length less than or equal to 255"):
 //   CreateTable  attributeDefinitions (not null; each attributeName not null and 1..255 long,
-//                attributeType not null and in [B, N, S]), tableName, provisionedThroughput (writeCapacityUnits,
-//                readCapacityUnits: not null, >= 1), keySchema (not null, length 1..2; each
-//                attributeName not null and 1..255 long, keyType not null and in [HASH, RANGE]),
-//                billingMode in [PROVISIONED, PAY_PER_REQUEST]
+//                attributeType not null and in [B, N, S]), tableName, provisionedThroughput
+//                (writeCapacityUnits, readCapacityUnits: not null, >= 1), keySchema (not null,
+//                length 1..2; each attributeName not null and 1..255 long, keyType not null and
+//                in [HASH, RANGE]), billingMode in [PROVISIONED, PAY_PER_REQUEST]
 //   ListTables   limit 1..100, exclusiveStartTableName (pattern, length 3..255)
 // The echo of a too-long keySchema list is Java's toString of the elements, which DynamoDB's
 // service renders in its own (changing) format; partstore writes

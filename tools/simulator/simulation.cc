@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "partstore/database.h"
@@ -28,6 +29,15 @@ int64_t PeakResidentBytes() {
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
   return static_cast<int64_t>(usage.ru_maxrss) * 1024;
+}
+
+// Holds `db` until the process exits, never freeing it (SimulateOptions::free_database false). It
+// stays reachable, so a leak checker does not report it. Thread-safe.
+void KeepUntilExit(std::unique_ptr<Database> db) {
+  static std::mutex mu;
+  static auto* const kept = new std::vector<std::unique_ptr<Database>>();
+  std::lock_guard lock(mu);
+  kept->push_back(std::move(db));
 }
 
 // What each cache saved: its hits times the mean read units of a read its table served, priced
@@ -81,9 +91,7 @@ Result<Report> Simulate(const Workload& workload, const SimulateOptions& options
     SimulationCost* cost;
     ~Release() {
       if (!free) {
-        static std::vector<std::unique_ptr<Database>>* const kept =
-            new std::vector<std::unique_ptr<Database>>();
-        kept->push_back(std::move(db));
+        KeepUntilExit(std::move(db));
         return;
       }
       const auto started = Clock::now();
