@@ -6,8 +6,15 @@
 //   header  := refs:u32 (atomic) | item_size:u32 (DynamoDB's ItemSize, partstore/item.h)
 //              (8 bytes: the item's length is its map-body's own, read from its first bytes)
 //   item    := map-body            (the top-level attributes; a map without its tag)
-//   value   := tag:u8 payload      (tag = the Type enumerator, partstore/value.h: S=0 .. BS=9)
+//   value   := tag:u8 payload      (tag = the Type enumerator, partstore/value.h: S=0 .. BS=9,
+//                                   or kRunTag)
 //     S, B      varint(n) n bytes
+//     run       (tag kRunTag = 10) varint(n) byte: an S value of kMinRun..kMaxRun copies of one
+//               byte. Every such S value is written so, and no other: the encoding stays
+//               canonical. Its view reads the bytes from a shared buffer of that byte (FillOf),
+//               so a simulator's padding ("data": 400 x 'x') costs 4 bytes, not 400. Decode
+//               also takes such a value written out (as versions before runs wrote it: older
+//               snapshots and logs) and encodes the item again.
 //     N         varint(n) n bytes: the canonical decimal text (Number::ToString(), exact)
 //     BOOL      u8 (0 or 1)
 //     NULL      (nothing)
@@ -42,6 +49,36 @@ namespace partstore {
 
 // The encoder, the trusted readers the views use, and the checking decoder. One struct so that
 // the views' private constructors are reachable from one place.
+namespace {
+
+// A run: an S value of kMinRun..kMaxRun copies of one byte, encoded as its length and the byte.
+// The upper bound bounds the fill buffers: 64 KiB for each byte value a process uses (16 MiB if
+// it used all 256).
+constexpr uint8_t kRunTag = 10;
+constexpr size_t kMinRun = 32;
+constexpr size_t kMaxRun = 64 * 1024;
+
+// Whether `text` is a run (see above).
+bool IsRun(std::string_view text) {
+  return text.size() >= kMinRun && text.size() <= kMaxRun &&
+         std::memcmp(text.data(), text.data() + 1, text.size() - 1) == 0;
+}
+
+// kMaxRun copies of `byte`, made once per byte value on first use and kept for the process (the
+// views of runs point into it). Thread-safe.
+const char* FillOf(uint8_t byte) {
+  static std::atomic<const char*> fills[256];
+  const char* fill = fills[byte].load(std::memory_order_acquire);
+  if (fill != nullptr) return fill;
+  char* made = new char[kMaxRun];
+  std::memset(made, byte, kMaxRun);
+  if (fills[byte].compare_exchange_strong(fill, made, std::memory_order_acq_rel)) return made;
+  delete[] made;  // another thread made it first; `fill` holds theirs
+  return fill;
+}
+
+}  // namespace
+
 struct StoredItemCodec {
   // ---- Writing ------------------------------------------------------------------------------
   // Two passes and one allocation. The sizing pass computes every composite's body length (the
@@ -88,8 +125,10 @@ struct StoredItemCodec {
     // Encoded bytes of a value, its tag included.
     size_t Value(const partstore::Value& value) {
       switch (value.type()) {
-        case Type::kS:
-          return 1 + BytesLength(value.as_string().size());
+        case Type::kS: {
+          const std::string_view text = value.as_string();
+          return 1 + (IsRun(text) ? VarintLength(text.size()) + 1 : BytesLength(text.size()));
+        }
         case Type::kN:
           return 1 + BytesLength(value.as_number().ToString().size());
         case Type::kB:
@@ -183,9 +222,17 @@ struct StoredItemCodec {
     void Value(const partstore::Value& value) {
       *d++ = static_cast<char>(value.type());
       switch (value.type()) {
-        case Type::kS:
-          Bytes(value.as_string());
+        case Type::kS: {
+          const std::string_view text = value.as_string();
+          if (IsRun(text)) {
+            d[-1] = static_cast<char>(kRunTag);
+            Varint(static_cast<uint32_t>(text.size()));
+            *d++ = text[0];
+            return;
+          }
+          Bytes(text);
           return;
+        }
         case Type::kN:
           Bytes(value.as_number().ToString());
           return;
@@ -237,7 +284,12 @@ struct StoredItemCodec {
 
   // Reads one value at p and moves p past it.
   static ValueView ReadValue(const char*& p) {
-    const auto type = static_cast<Type>(static_cast<uint8_t>(*p++));
+    const auto tag = static_cast<uint8_t>(*p++);
+    if (tag == kRunTag) {
+      const uint32_t n = GetVarint(p);
+      return ValueView(Type::kS, {FillOf(static_cast<uint8_t>(*p++)), n});
+    }
+    const auto type = static_cast<Type>(tag);
     switch (type) {
       case Type::kS:
       case Type::kN:
@@ -294,6 +346,7 @@ struct StoredItemCodec {
   struct Reader {
     const char* p;
     const char* end;
+    bool* runs_written_out;  // set when a run is written out as bytes (Decode encodes again)
 
     size_t left() const { return static_cast<size_t>(end - p); }
     Status Varint(uint32_t* v) {
@@ -325,6 +378,15 @@ struct StoredItemCodec {
   static Status CheckValue(Reader& r, int depth, size_t* size) {
     if (r.p == r.end) return Status::Internal("stored item: truncated value");
     const auto tag = static_cast<uint8_t>(*r.p++);
+    if (tag == kRunTag) {
+      uint32_t n = 0;
+      if (Status s = r.Varint(&n); !s.ok()) return s;
+      if (n < kMinRun || n > kMaxRun) return Status::Internal("stored item: bad run length");
+      if (r.p == r.end) return Status::Internal("stored item: truncated run");
+      ++r.p;
+      *size += n;
+      return Status::Ok();
+    }
     if (tag > static_cast<uint8_t>(Type::kBS)) return Status::Internal("stored item: bad type tag");
     const auto type = static_cast<Type>(tag);
     switch (type) {
@@ -332,6 +394,7 @@ struct StoredItemCodec {
       case Type::kB: {
         std::string_view bytes;
         if (Status s = r.Bytes(&bytes); !s.ok()) return s;
+        if (type == Type::kS && IsRun(bytes)) *r.runs_written_out = true;
         *size += bytes.size();
         return Status::Ok();
       }
@@ -382,7 +445,7 @@ struct StoredItemCodec {
     if (Status s = r.Bytes(&body); !s.ok()) return s;
     if (count == 0) return Status::Internal("stored item: empty set");
     if (count > body.size()) return Status::Internal("stored item: set count past its bytes");
-    Reader elements{body.data(), body.data() + body.size()};
+    Reader elements{body.data(), body.data() + body.size(), r.runs_written_out};
     std::string_view previous;
     std::optional<Number> previous_number;
     for (uint32_t i = 0; i < count; ++i) {
@@ -426,7 +489,7 @@ struct StoredItemCodec {
     }
     const char* offsets = r.p;
     const char* body = offsets + static_cast<size_t>(count) * width;
-    Reader elements{body, body + n};
+    Reader elements{body, body + n, r.runs_written_out};
     std::string_view previous_name;
     for (uint32_t i = 0; i < count; ++i) {
       if (GetFixed(offsets + static_cast<size_t>(i) * width, width) !=
@@ -524,7 +587,8 @@ StoredItem StoredItem::Encode(const Item& item) {
 }
 
 Result<StoredItem> StoredItem::Decode(std::string_view bytes) {
-  Codec::Reader reader{bytes.data(), bytes.data() + bytes.size()};
+  bool runs_written_out = false;
+  Codec::Reader reader{bytes.data(), bytes.data() + bytes.size(), &runs_written_out};
   size_t size = 0;
   if (Status s = Codec::CheckIndexed(reader, /*is_map=*/true, /*depth=*/1, &size); !s.ok()) {
     return s;
@@ -533,7 +597,9 @@ Result<StoredItem> StoredItem::Decode(std::string_view bytes) {
   if (size > kMaxItemSize) return Status::Internal("stored item: larger than 400 KB");
   Rep* rep = Allocate(bytes.size(), size);
   std::memcpy(rep->bytes(), bytes.data(), bytes.size());
-  return StoredItem(rep);
+  StoredItem decoded(rep);
+  if (runs_written_out) return Encode(decoded.ToItem());  // an older version's encoding
+  return decoded;
 }
 
 StoredItem StoredItemCodec::Project(const StoredItem& source, std::vector<std::string_view> names) {

@@ -249,7 +249,7 @@ class StoredItem {
   // Checks and adopts an encoding read from outside (a snapshot file, a fuzzer): every length,
   // offset, tag, name (1..65535 bytes, sorted, unique), set (non-empty, sorted, unique), number
   // (canonical text) and the nesting and 400 KB limits; the size is computed from the attributes.
-  // What it accepts is exactly what Encode produces: Encode(Decode(b)->ToItem()) has the bytes b.
+  // It accepts what Encode produces, and an older version's written-out runs (encoded again).
   // `bytes` is the `item` part of the layout (what encoding() returns), without the header.
   // Errors are Code::kInternal, naming what is wrong.
   static Result<StoredItem> Decode(std::string_view bytes);

@@ -13,6 +13,7 @@
 
 #include "partstore/clock.h"
 #include "partstore/database.h"
+#include "tests/testutil/filler.h"
 
 namespace partstore {
 namespace {
@@ -425,7 +426,7 @@ TEST_F(CachedStoreTest, AKeysOnlyStreamForgetsTheChangedKeys) {
 
 TEST_F(CachedStoreTest, TheMemoryLimitEvictsLeastRecentlyUsedEntries) {
   Start(TableWithIndex(false, StreamViewType::kKeysOnly), {.memory_limit_bytes = 1 << 20});
-  const std::string payload(2000, 'x');
+  const std::string payload = partstore::testing::Filler(2000);
   for (int i = 0; i < 2000; ++i) {
     ASSERT_TRUE(
         cache_->PutItem({.table_name = "Tab", .item = Row("e" + std::to_string(i), "1", payload)})

@@ -14,9 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/stored_item_projection.h"
 #include "core/expr/evaluate.h"
 #include "core/expr/projection.h"
+#include "core/stored_item_projection.h"
 #include "partstore/item.h"
 #include "partstore/stored_item.h"
 #include "tests/expr/condition_builders.h"
@@ -92,8 +92,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(partstore::ValidateItem(item).ok());
   Check(decoded->item_size() == partstore::ItemSize(item));
   Check(*decoded == item);
+  // What Decode adopts is what Encode produces (an older version's written-out run encoded again).
   const StoredItem again = StoredItem::Encode(item);
-  Check(again.encoding() == bytes);
+  Check(again.encoding() == decoded->encoding());
   Check(partstore::protocol::ItemToJson(*decoded) == partstore::protocol::ItemToJson(item));
   // A projection onto every other attribute has the bytes of encoding those attributes.
   std::vector<std::string_view> names;

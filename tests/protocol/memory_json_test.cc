@@ -6,6 +6,7 @@
 
 #include "partstore/database.h"
 #include "tools/protocol/dispatch.h"
+#include "tests/testutil/filler.h"
 
 namespace partstore::protocol {
 namespace {
@@ -44,7 +45,7 @@ TEST_F(MemoryJsonTest, DescribeMemory) {
 }
 
 TEST_F(MemoryJsonTest, ARefusedWriteIsMemoryLimitExceededException) {
-  const std::string payload(4000, 'x');
+  const std::string payload = partstore::testing::Filler(4000);
   Response put;
   for (int i = 0; i < 1000; ++i) {
     put = Call("PutItem", R"({"TableName":"Tbl","Item":{"pk":{"S":"k)" + std::to_string(i) +

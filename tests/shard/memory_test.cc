@@ -16,6 +16,7 @@
 #include "partstore/database.h"
 #include "shard/database_state.h"
 #include "tests/shard/database_testutil.h"
+#include "tests/testutil/filler.h"
 #include "tests/testutil/sanitizers.h"
 
 // Sanitizers keep their own heap (mallinfo2 reads nothing) and quarantine freed memory (resident
@@ -53,7 +54,7 @@ Item ItemOf(int pk, int sk, size_t payload, const std::string& g = "g") {
   return {{"PK", Value("user#" + std::to_string(pk))},
           {"SK", Value("order#" + std::to_string(sk))},
           {"G", Value(g + std::to_string(pk % 7))},
-          {"v", Value(std::string(payload, 'x'))}};
+          {"v", Value(partstore::testing::Filler(payload))}};
 }
 
 Status Put(Database& db, const std::string& table, Item item) {

@@ -16,6 +16,7 @@
 #include "partstore/stream_subscription.h"
 #include "shard/database_state.h"
 #include "tests/shard/database_testutil.h"
+#include "tests/testutil/filler.h"
 
 namespace partstore::testing {
 namespace {
@@ -389,7 +390,7 @@ TEST_F(StreamTest, IteratorsExpireAfterFifteenMinutes) {
 TEST_F(StreamTest, TheByteCapTrimsTheOldestRecords) {
   Open({.max_bytes = 1 << 20});
   const std::string arn = Create("Big", StreamViewType::kNewImage);
-  const std::string blob(10'000, 'x');
+  const std::string blob = partstore::testing::Filler(10'000);
   for (int i = 0; i < 300; ++i) {  // about 3 MB of images
     MustPut(*db_, "Big", With(Key("k" + std::to_string(i), "1"), "blob", Value(blob)));
   }
@@ -408,7 +409,7 @@ TEST_F(StreamTest, KeysOnlyRecordsKeepOnlyTheKeys) {
   // of their own), so a 1 MiB cap trims nothing.
   Open({.max_bytes = 1 << 20});
   const std::string arn = Create("Big", StreamViewType::kKeysOnly);
-  const std::string blob(10'000, 'x');
+  const std::string blob = partstore::testing::Filler(10'000);
   for (int i = 0; i < 300; ++i) {
     MustPut(*db_, "Big", With(Key("k" + std::to_string(i), "1"), "blob", Value(blob)));
   }
@@ -529,7 +530,7 @@ TEST_F(StreamTest, EvictionsAndCacheModeReclaimsWriteNamedRemoveRecords) {
   options.memory = {.limit_bytes = 1 << 20, .policy = MemoryPolicy::kEvict};
   db_ = std::make_unique<Database>(options);
   const std::string arn_evicting = Create("Cache", StreamViewType::kKeysOnly);
-  const std::string blob(10'000, 'x');
+  const std::string blob = partstore::testing::Filler(10'000);
   for (int i = 0; i < 300; ++i) {  // 3 MB into 1 MiB
     MustPut(*db_, "Cache", With(Key("k" + std::to_string(i), "1"), "blob", Value(blob)));
   }

@@ -243,7 +243,9 @@ std::vector<BenchItem> Dataset::SeedItems() const {
                       {"name", "Wireless headphones"},
                       {"category", "electronics"},
                       {"price", "43.30"},
-                      {"description", std::string(120, 'd')}}});
+                      {"description",
+                       "Over-ear wireless headphones with active noise cancelling, "
+                       "40 hours of battery and a folding case."}}});
     for (int r = 0; r < o_.reviews_per_product; ++r) {
       items.push_back(
           {{{"PK", product},

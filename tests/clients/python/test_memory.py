@@ -12,7 +12,8 @@ from botocore.exceptions import ClientError
 
 from conftest import make_client, partstore, serve
 
-PAYLOAD = "x" * 2000
+# Text that takes memory: a stored item writes one byte repeated by its length.
+PAYLOAD = ("abcdefghijklmnopqrstuvwxyz" * 80)[:2000]
 
 
 def create(client, name):
