@@ -29,7 +29,7 @@ else()
   set(partstore_test_optimize_default -Og)
 endif()
 set(PARTSTORE_TEST_OPTIMIZE ${partstore_test_optimize_default} CACHE STRING
-    "Optimization of the test files (empty: the build type's)")
+    "Optimization flags of the test files, as on a command line (empty: the build type's)")
 
 # partstore_precompile(TARGET LAYER): TARGET precompiles cmake/pch/LAYER.h.
 function(partstore_precompile target layer)

@@ -17,6 +17,7 @@
 #include "tests/consistency/register_checker_testutil.h"
 #include "tests/consistency/workload_testutil.h"
 #include "tests/testutil/forwarding_store.h"
+#include "tests/testutil/filler.h"
 
 namespace partstore::consistency {
 namespace {
@@ -75,7 +76,7 @@ TEST(ConcurrentHistoryTest, AtTheMemoryLimitRefusedWritesAreRefusedWhole) {
   for (;; ++filled) {
     auto put = db->PutItem({.table_name = "Filler",
                             .item = {{"PK", Value("f" + std::to_string(filled))},
-                                     {"pad", Value(std::string(200, 'x'))}}});
+                                     {"pad", Value(partstore::testing::Filler(200))}}});
     if (!put.ok()) {
       ASSERT_EQ(put.status().code(), Code::kMemoryLimitExceeded) << put.status().ToString();
       break;

@@ -24,6 +24,7 @@
 #include "tests/consistency/wire_testutil.h"
 #include "tests/consistency/workload_testutil.h"
 #include "tests/testutil/serve_process.h"
+#include "tests/testutil/filler.h"
 
 namespace partstore::consistency {
 namespace {
@@ -115,7 +116,7 @@ TEST(WireHistoryTest, AtTheMemoryLimitRefusedWritesAreRefusedWhole) {
   for (;; ++filled) {
     auto put = filler->PutItem({.table_name = "Filler",
                                 .item = {{"PK", Value("f" + std::to_string(filled))},
-                                         {"pad", Value(std::string(200, 'x'))}}});
+                                         {"pad", Value(partstore::testing::Filler(200))}}});
     if (!put.ok()) {
       ASSERT_EQ(put.status().code(), Code::kMemoryLimitExceeded) << put.status().ToString();
       break;
@@ -142,7 +143,7 @@ TEST(WireHistoryTest, AtTheMemoryLimitRefusedWritesAreRefusedWhole) {
       if (now - start > std::chrono::seconds(60)) return;
       auto put = filler->PutItem({.table_name = "Filler",
                                   .item = {{"PK", Value("f" + std::to_string(n))},
-                                           {"pad", Value(std::string(200, 'x'))}}});
+                                           {"pad", Value(partstore::testing::Filler(200))}}});
       if (!full && !put.ok() && put.status().code() == Code::kMemoryLimitExceeded) full = now;
       std::this_thread::sleep_for(milliseconds(20));
     }

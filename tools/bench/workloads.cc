@@ -245,7 +245,7 @@ std::vector<BenchItem> Dataset::SeedItems() const {
                       {"price", "43.30"},
                       {"description",
                        "Over-ear wireless headphones with active noise cancelling, "
-                       "40 hours of battery and a folding case."}}});
+                       "40 hours of battery, a folding case, a cable and a pouch too."}}});
     for (int r = 0; r < o_.reviews_per_product; ++r) {
       items.push_back(
           {{{"PK", product},
