@@ -16,8 +16,8 @@
 #include "tests/consistency/append_checker_testutil.h"
 #include "tests/consistency/register_checker_testutil.h"
 #include "tests/consistency/workload_testutil.h"
-#include "tests/testutil/forwarding_store.h"
 #include "tests/testutil/filler.h"
+#include "tests/testutil/forwarding_store.h"
 
 namespace partstore::consistency {
 namespace {

@@ -23,8 +23,8 @@
 #include "tests/consistency/register_checker_testutil.h"
 #include "tests/consistency/wire_testutil.h"
 #include "tests/consistency/workload_testutil.h"
-#include "tests/testutil/serve_process.h"
 #include "tests/testutil/filler.h"
+#include "tests/testutil/serve_process.h"
 
 namespace partstore::consistency {
 namespace {
