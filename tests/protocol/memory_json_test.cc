@@ -5,8 +5,8 @@
 #include <string>
 
 #include "partstore/database.h"
-#include "tools/protocol/dispatch.h"
 #include "tests/testutil/filler.h"
+#include "tools/protocol/dispatch.h"
 
 namespace partstore::protocol {
 namespace {
