@@ -1,68 +1,28 @@
-// StoredItem's encoding (partstore/stored_item.h has the views that read it).
-//
-// Byte layout (all integers little-endian; varint = LEB128, 7 bits per byte, at most 5 bytes):
-//
-//   buffer  := header item
-//   header  := refs:u32 (atomic) | item_size:u32 (DynamoDB's ItemSize, partstore/item.h)
-//              (8 bytes: the item's length is its map-body's own, read from its first bytes)
-//   item    := map-body            (the top-level attributes; a map without its tag)
-//   value   := tag:u8 payload      (tag = the Type enumerator, partstore/value.h: S=0 .. BS=9,
-//                                   or kRunTag)
-//     S, B      varint(n) n bytes
-//     run       (tag kRunTag = 10) varint(n) byte: an S value of kMinRun..kMaxRun copies of one
-//               byte. Every such S value is written so, and no other: the encoding stays
-//               canonical. Its view reads the bytes from a shared buffer of that byte (FillOf),
-//               so a simulator's padding ("data": 400 x 'x') costs 4 bytes, not 400. Decode
-//               also takes such a value written out (as versions before runs wrote it: older
-//               snapshots and logs) and encodes the item again.
-//     N         varint(n) n bytes: the canonical decimal text (Number::ToString(), exact)
-//     BOOL      u8 (0 or 1)
-//     NULL      (nothing)
-//     SS, NS, BS  varint(count) varint(n) n bytes of elements, each varint(len) bytes, in the
-//               set's order (S and B by unsigned bytes, N numerically; N as canonical text)
-//     L         list-body
-//     M         map-body
-//   list-body := varint(count) varint(n) width:u8 offsets (count x width bytes) n bytes of
-//                elements, each a value
-//   map-body  := varint(count) varint(n) width:u8 offsets (count x width bytes) n bytes of
-//                entries, each varint(len) name value, sorted by name (unsigned bytes), unique
-//   offsets:     where each element or entry starts, from the start of the n bytes; width is
-//                1, 2 or 4, the smallest that holds n. They give O(1) list indexing and binary
-//                search of names; a reader that walks in order does not need them.
-//
-// Every composite carries its byte length, so any value can be skipped without reading it. An
-// item of 6 short attributes costs 8 header bytes plus about 4 per attribute (name length, tag,
-// value length, offset) over its DynamoDB size.
+// StoredItem: the encoder, the trusted readers the views use, the views, and projections. The
+// byte layout is in core/stored_item_format.h; the checking decoder in core/stored_item_decode.cc.
 
 #include "partstore/stored_item.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cstring>
 #include <functional>
 #include <new>
 #include <vector>
 
+#include "core/stored_item_format.h"
 #include "core/stored_item_projection.h"
 
 namespace partstore {
 
-// The encoder, the trusted readers the views use, and the checking decoder. One struct so that
-// the views' private constructors are reachable from one place.
 namespace {
 
-// A run: an S value of kMinRun..kMaxRun copies of one byte, encoded as its length and the byte.
-// The upper bound bounds the fill buffers: 64 KiB for each byte value a process uses (16 MiB if
-// it used all 256).
-constexpr uint8_t kRunTag = 10;
-constexpr size_t kMinRun = 32;
-constexpr size_t kMaxRun = 64 * 1024;
-
-// Whether `text` is a run (see above).
-bool IsRun(std::string_view text) {
-  return text.size() >= kMinRun && text.size() <= kMaxRun &&
-         std::memcmp(text.data(), text.data() + 1, text.size() - 1) == 0;
-}
+using stored_item_format::GetFixed;
+using stored_item_format::IsRun;
+using stored_item_format::kMaxRun;
+using stored_item_format::kRunTag;
+using stored_item_format::WidthFor;
 
 // kMaxRun copies of `byte`, made once per byte value on first use and kept for the process (the
 // views of runs point into it). Thread-safe.
@@ -79,6 +39,8 @@ const char* FillOf(uint8_t byte) {
 
 }  // namespace
 
+// The encoder and the trusted readers the views use. One struct so that the views' private
+// constructors are reachable from one place.
 struct StoredItemCodec {
   // ---- Writing ------------------------------------------------------------------------------
   // Two passes and one allocation. The sizing pass computes every composite's body length (the
@@ -86,7 +48,6 @@ struct StoredItemCodec {
   // item's buffer, taking the lengths in the same order (a composite's header, which holds n and
   // the offset width, comes before its body).
 
-  static uint8_t WidthFor(size_t n) { return n <= 0xFF ? 1 : n <= 0xFFFF ? 2 : 4; }
   static size_t VarintLength(size_t v) {
     size_t length = 1;
     while (v >= 0x80) {
@@ -275,13 +236,6 @@ struct StoredItemCodec {
     }
   }
 
-  static uint32_t GetFixed(const char* p, uint8_t width) {
-    uint32_t v = 0;
-    for (uint8_t i = 0; i < width; ++i)
-      v |= static_cast<uint32_t>(static_cast<uint8_t>(p[i])) << (8 * i);
-    return v;
-  }
-
   // Reads one value at p and moves p past it.
   static ValueView ReadValue(const char*& p) {
     const auto tag = static_cast<uint8_t>(*p++);
@@ -339,183 +293,6 @@ struct StoredItemCodec {
     out.offsets = p;
     out.body = {p + static_cast<size_t>(out.count) * out.width, n};
     return out;
-  }
-
-  // ---- Checked reading (Decode) -------------------------------------------------------------
-
-  struct Reader {
-    const char* p;
-    const char* end;
-    bool* runs_written_out;  // set when a run is written out as bytes (Decode encodes again)
-
-    size_t left() const { return static_cast<size_t>(end - p); }
-    Status Varint(uint32_t* v) {
-      *v = 0;
-      for (int shift = 0; shift < 35; shift += 7) {
-        if (p == end) return Status::Internal("stored item: truncated varint");
-        const auto byte = static_cast<uint8_t>(*p++);
-        if (shift == 28 && byte > 0x0F) return Status::Internal("stored item: varint overflows");
-        *v |= static_cast<uint32_t>(byte & 0x7F) << shift;
-        if (byte < 0x80) {
-          if (byte == 0 && shift > 0) return Status::Internal("stored item: overlong varint");
-          return Status::Ok();
-        }
-      }
-      return Status::Internal("stored item: varint too long");
-    }
-    Status Bytes(std::string_view* out) {
-      uint32_t n = 0;
-      if (Status s = Varint(&n); !s.ok()) return s;
-      if (n > left()) return Status::Internal("stored item: length past the end");
-      *out = {p, n};
-      p += n;
-      return Status::Ok();
-    }
-  };
-
-  // Checks one value at r.p (moving past it) standing at nesting level `depth`; adds its DynamoDB
-  // size to *size.
-  static Status CheckValue(Reader& r, int depth, size_t* size) {
-    if (r.p == r.end) return Status::Internal("stored item: truncated value");
-    const auto tag = static_cast<uint8_t>(*r.p++);
-    if (tag == kRunTag) {
-      uint32_t n = 0;
-      if (Status s = r.Varint(&n); !s.ok()) return s;
-      if (n < kMinRun || n > kMaxRun) return Status::Internal("stored item: bad run length");
-      if (r.p == r.end) return Status::Internal("stored item: truncated run");
-      ++r.p;
-      *size += n;
-      return Status::Ok();
-    }
-    if (tag > static_cast<uint8_t>(Type::kBS)) return Status::Internal("stored item: bad type tag");
-    const auto type = static_cast<Type>(tag);
-    switch (type) {
-      case Type::kS:
-      case Type::kB: {
-        std::string_view bytes;
-        if (Status s = r.Bytes(&bytes); !s.ok()) return s;
-        if (type == Type::kS && IsRun(bytes)) *r.runs_written_out = true;
-        *size += bytes.size();
-        return Status::Ok();
-      }
-      case Type::kN: {
-        std::string_view text;
-        if (Status s = r.Bytes(&text); !s.ok()) return s;
-        size_t number_size = 0;
-        if (Status s = CheckNumber(text, &number_size); !s.ok()) return s;
-        *size += number_size;
-        return Status::Ok();
-      }
-      case Type::kBool:
-        if (r.p == r.end || static_cast<uint8_t>(*r.p) > 1) {
-          return Status::Internal("stored item: bad BOOL");
-        }
-        ++r.p;
-        *size += 1;
-        return Status::Ok();
-      case Type::kNull:
-        *size += 1;
-        return Status::Ok();
-      case Type::kM:
-      case Type::kL:
-        if (depth > kMaxNestingDepth) return Status::Internal("stored item: nested too deep");
-        *size += 3;
-        return CheckIndexed(r, type == Type::kM, depth, size);
-      case Type::kSS:
-      case Type::kNS:
-      case Type::kBS:
-        return CheckSet(r, type, size);
-    }
-    return Status::Internal("stored item: bad type tag");
-  }
-
-  static Status CheckNumber(std::string_view text, size_t* size) {
-    Result<Number> number = Number::Parse(text);
-    if (!number.ok() || number->ToString() != text) {
-      return Status::Internal("stored item: a number not in canonical form");
-    }
-    *size = number->StorageSize();
-    return Status::Ok();
-  }
-
-  static Status CheckSet(Reader& r, Type type, size_t* size) {
-    uint32_t count = 0;
-    std::string_view body;
-    if (Status s = r.Varint(&count); !s.ok()) return s;
-    if (Status s = r.Bytes(&body); !s.ok()) return s;
-    if (count == 0) return Status::Internal("stored item: empty set");
-    if (count > body.size()) return Status::Internal("stored item: set count past its bytes");
-    Reader elements{body.data(), body.data() + body.size(), r.runs_written_out};
-    std::string_view previous;
-    std::optional<Number> previous_number;
-    for (uint32_t i = 0; i < count; ++i) {
-      std::string_view element;
-      if (Status s = elements.Bytes(&element); !s.ok()) return s;
-      if (type == Type::kNS) {
-        size_t number_size = 0;
-        if (Status s = CheckNumber(element, &number_size); !s.ok()) return s;
-        Number number = Number::Parse(element).value();
-        if (previous_number && !(*previous_number < number)) {
-          return Status::Internal("stored item: number set out of order");
-        }
-        previous_number = std::move(number);
-        *size += number_size;
-      } else {
-        if (i > 0 && !(previous < element))
-          return Status::Internal("stored item: set out of order");
-        previous = element;
-        *size += element.size();
-      }
-    }
-    if (elements.p != elements.end) return Status::Internal("stored item: bytes after a set");
-    return Status::Ok();
-  }
-
-  // A map-body (names and values) or list-body at r.p; `depth` is the level of the map or list
-  // itself (its elements stand at depth + 1). Adds the elements' sizes (not the 3 bytes of the
-  // container, which the caller counts for M and L but not for the item).
-  static Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size) {
-    uint32_t count = 0;
-    uint32_t n = 0;
-    if (Status s = r.Varint(&count); !s.ok()) return s;
-    if (Status s = r.Varint(&n); !s.ok()) return s;
-    if (r.p == r.end) return Status::Internal("stored item: truncated container");
-    const auto width = static_cast<uint8_t>(*r.p++);
-    if (width != WidthFor(n)) return Status::Internal("stored item: bad offset width");
-    if (count > n) return Status::Internal("stored item: container count past its bytes");
-    if (static_cast<size_t>(count) * width > r.left() ||
-        r.left() - static_cast<size_t>(count) * width < n) {
-      return Status::Internal("stored item: container past the end");
-    }
-    const char* offsets = r.p;
-    const char* body = offsets + static_cast<size_t>(count) * width;
-    Reader elements{body, body + n, r.runs_written_out};
-    std::string_view previous_name;
-    for (uint32_t i = 0; i < count; ++i) {
-      if (GetFixed(offsets + static_cast<size_t>(i) * width, width) !=
-          static_cast<size_t>(elements.p - body)) {
-        return Status::Internal("stored item: offset does not match its element");
-      }
-      if (is_map) {
-        std::string_view name;
-        if (Status s = elements.Bytes(&name); !s.ok()) return s;
-        if (name.empty() || name.size() > kMaxAttributeNameSize) {
-          return Status::Internal("stored item: bad attribute name length");
-        }
-        if (i > 0 && !(previous_name < name)) {
-          return Status::Internal("stored item: names out of order or repeated");
-        }
-        previous_name = name;
-        // Entries of M count 1 + name; the item's attributes count the name (see ItemSize).
-        *size += name.size() + (depth > 1 ? 1 : 0);
-      } else {
-        *size += 1;
-      }
-      if (Status s = CheckValue(elements, depth + 1, size); !s.ok()) return s;
-    }
-    if (elements.p != elements.end) return Status::Internal("stored item: bytes after a container");
-    r.p = elements.end;
-    return Status::Ok();
   }
 
   // ProjectStoredItem (core/stored_item_projection.h).
@@ -586,22 +363,6 @@ StoredItem StoredItem::Encode(const Item& item) {
   return StoredItem(rep);
 }
 
-Result<StoredItem> StoredItem::Decode(std::string_view bytes) {
-  bool runs_written_out = false;
-  Codec::Reader reader{bytes.data(), bytes.data() + bytes.size(), &runs_written_out};
-  size_t size = 0;
-  if (Status s = Codec::CheckIndexed(reader, /*is_map=*/true, /*depth=*/1, &size); !s.ok()) {
-    return s;
-  }
-  if (reader.p != reader.end) return Status::Internal("stored item: bytes after the item");
-  if (size > kMaxItemSize) return Status::Internal("stored item: larger than 400 KB");
-  Rep* rep = Allocate(bytes.size(), size);
-  std::memcpy(rep->bytes(), bytes.data(), bytes.size());
-  StoredItem decoded(rep);
-  if (runs_written_out) return Encode(decoded.ToItem());  // an older version's encoding
-  return decoded;
-}
-
 StoredItem StoredItemCodec::Project(const StoredItem& source, std::vector<std::string_view> names) {
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -632,7 +393,7 @@ StoredItem StoredItemCodec::Project(const StoredItem& source, std::vector<std::s
   const size_t length = Codec::IndexedLength(kept.size(), n);
   StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
   Codec::Writer writer{rep->bytes(), nullptr};
-  const uint8_t width = Codec::WidthFor(n);
+  const uint8_t width = WidthFor(n);
   writer.Varint(static_cast<uint32_t>(kept.size()));
   writer.Varint(static_cast<uint32_t>(n));
   *writer.d++ = static_cast<char>(width);
@@ -844,7 +605,7 @@ bool SetView::contains(std::string_view element) const {
 
 namespace stored_item_internal {
 const char* IndexedBody::Element(size_t i) const {
-  return body_.data() + StoredItemCodec::GetFixed(offsets_ + i * width_, width_);
+  return body_.data() + GetFixed(offsets_ + i * width_, width_);
 }
 }  // namespace stored_item_internal
 

@@ -1,0 +1,72 @@
+// StoredItem's encoding: the byte layout, and what the encoder (core/stored_item.cc), the checking
+// decoder (core/stored_item_decode.cc) and the views (partstore/stored_item.h) share.
+//
+// Byte layout (all integers little-endian; varint = LEB128, 7 bits per byte, at most 5 bytes):
+//
+//   buffer  := header item
+//   header  := refs:u32 (atomic) | item_size:u32 (DynamoDB's ItemSize, partstore/item.h)
+//              (8 bytes: the item's length is its map-body's own, read from its first bytes)
+//   item    := map-body            (the top-level attributes; a map without its tag)
+//   value   := tag:u8 payload      (tag = the Type enumerator, partstore/value.h: S=0 .. BS=9,
+//                                   or kRunTag)
+//     S, B      varint(n) n bytes
+//     run       (tag kRunTag = 10) varint(n) byte: an S value of kMinRun..kMaxRun copies of one
+//               byte. Every such S value is written so, and no other: the encoding stays
+//               canonical. Its view reads the bytes from a shared buffer of that byte (FillOf,
+//               core/stored_item.cc),
+//               so a simulator's padding ("data": 400 x 'x') costs 4 bytes, not 400. Decode
+//               also takes such a value written out (as versions before runs wrote it: older
+//               snapshots and logs) and encodes the item again.
+//     N         varint(n) n bytes: the canonical decimal text (Number::ToString(), exact)
+//     BOOL      u8 (0 or 1)
+//     NULL      (nothing)
+//     SS, NS, BS  varint(count) varint(n) n bytes of elements, each varint(len) bytes, in the
+//               set's order (S and B by unsigned bytes, N numerically; N as canonical text)
+//     L         list-body
+//     M         map-body
+//   list-body := varint(count) varint(n) width:u8 offsets (count x width bytes) n bytes of
+//                elements, each a value
+//   map-body  := varint(count) varint(n) width:u8 offsets (count x width bytes) n bytes of
+//                entries, each varint(len) name value, sorted by name (unsigned bytes), unique
+//   offsets:     where each element or entry starts, from the start of the n bytes; width is
+//                1, 2 or 4, the smallest that holds n. They give O(1) list indexing and binary
+//                search of names; a reader that walks in order does not need them.
+//
+// Every composite carries its byte length, so any value can be skipped without reading it. An
+// item of 6 short attributes costs 8 header bytes plus about 4 per attribute (name length, tag,
+// value length, offset) over its DynamoDB size.
+
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace partstore::stored_item_format {
+
+// A run: an S value of kMinRun..kMaxRun copies of one byte, encoded as its length and the byte.
+// The upper bound bounds the fill buffers: 64 KiB for each byte value a process uses (16 MiB if
+// it used all 256).
+inline constexpr uint8_t kRunTag = 10;
+inline constexpr size_t kMinRun = 32;
+inline constexpr size_t kMaxRun = 64 * 1024;
+
+// Whether `text` is a run (see above).
+inline bool IsRun(std::string_view text) {
+  return text.size() >= kMinRun && text.size() <= kMaxRun &&
+         std::memcmp(text.data(), text.data() + 1, text.size() - 1) == 0;
+}
+
+// The offset width of a composite whose body is n bytes: the smallest of 1, 2, 4 that holds n.
+inline uint8_t WidthFor(size_t n) { return n <= 0xFF ? 1 : n <= 0xFFFF ? 2 : 4; }
+
+// A little-endian integer of `width` bytes at p (an offset).
+inline uint32_t GetFixed(const char* p, uint8_t width) {
+  uint32_t v = 0;
+  for (uint8_t i = 0; i < width; ++i)
+    v |= static_cast<uint32_t>(static_cast<uint8_t>(p[i])) << (8 * i);
+  return v;
+}
+
+}  // namespace partstore::stored_item_format
