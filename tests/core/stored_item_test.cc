@@ -400,7 +400,9 @@ TEST(StoredItemTest, DecoderRefusesMalformedBytes) {
 
 TEST(StoredItemConcurrentTest, ReadersShareAndReleaseWhileWritersReplace) {
   // A shared slot holds the current version; writers replace it, readers copy it out under a
-  // short lock and read it afterwards. A reader's copy never changes under it.
+  // short lock and read it afterwards. A reader's copy never changes under it. The padding is a
+  // run (100 copies of one letter), read from that letter's shared fill: the first reads of each
+  // of the 26 letters race to make its fill (FillOf), which ThreadSanitizer checks.
   std::mutex mu;
   StoredItem slot = StoredItem::Encode({{"PK", "k"}, {"v", 0}, {"pad", std::string(100, 'a')}});
   std::atomic<bool> stop{false};
