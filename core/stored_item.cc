@@ -5,13 +5,16 @@
 
 #include <algorithm>
 #include <atomic>
+#include <boost/container/small_vector.hpp>
 #include <cassert>
 #include <cstring>
 #include <functional>
 #include <new>
+#include <span>
 #include <vector>
 
 #include "core/stored_item_format.h"
+#include "core/stored_item_patch.h"
 #include "core/stored_item_projection.h"
 
 namespace partstore {
@@ -297,6 +300,18 @@ struct StoredItemCodec {
 
   // ProjectStoredItem (core/stored_item_projection.h).
   static StoredItem Project(const StoredItem& source, std::vector<std::string_view> names);
+  // PatchStoredItem (core/stored_item_patch.h).
+  static StoredItem Patch(const StoredItem& source, std::span<const AttributeChange> changes);
+  // The header of a map-body of `count` entries and n bytes; returns where its entries start
+  // and sets *offsets to where its offsets go.
+  static char* MapHeader(Writer& writer, size_t count, size_t n, char** offsets) {
+    writer.Varint(static_cast<uint32_t>(count));
+    writer.Varint(static_cast<uint32_t>(n));
+    *writer.d++ = static_cast<char>(WidthFor(n));
+    *offsets = writer.d;
+    writer.d += count * WidthFor(n);
+    return writer.d;
+  }
 };
 
 namespace {
@@ -394,12 +409,8 @@ StoredItem StoredItemCodec::Project(const StoredItem& source, std::vector<std::s
   StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
   Codec::Writer writer{rep->bytes(), nullptr};
   const uint8_t width = WidthFor(n);
-  writer.Varint(static_cast<uint32_t>(kept.size()));
-  writer.Varint(static_cast<uint32_t>(n));
-  *writer.d++ = static_cast<char>(width);
-  char* offsets = writer.d;
-  char* const start = writer.d + kept.size() * width;
-  writer.d = start;
+  char* offsets;
+  char* const start = MapHeader(writer, kept.size(), n, &offsets);
   for (const Range& range : kept) {
     Codec::Writer::Offset(offsets, static_cast<size_t>(writer.d - start), width);
     const auto size = static_cast<size_t>(range.end - range.begin);
@@ -412,6 +423,74 @@ StoredItem StoredItemCodec::Project(const StoredItem& source, std::vector<std::s
 
 StoredItem ProjectStoredItem(const StoredItem& source, std::vector<std::string_view> names) {
   return StoredItemCodec::Project(source, std::move(names));
+}
+
+StoredItem StoredItemCodec::Patch(const StoredItem& source,
+                                  std::span<const AttributeChange> changes) {
+  // One pass over the source's entries, merged by name with the changes: what the new item
+  // holds, in order (a source entry's bytes, or a change's name and value), and its sizes. The
+  // sizer takes the new values' composite lengths in the order the writer writes them.
+  struct Piece {
+    const char* begin;  // a source entry's bytes [begin, end); null: `change`'s new value
+    const char* end;
+    const AttributeChange* change;
+  };
+  boost::container::small_vector<Piece, 16> pieces;
+  Sizer sizer;
+  size_t n = 0;
+  size_t item_size = source.item_size();
+  const MapView map = source.attributes();
+  const char* p = map.body_begin();
+  const char* const end = map.body_end();
+  auto change = changes.begin();
+  while (p != end || change != changes.end()) {
+    const char* next = p;
+    MapEntry entry;
+    if (p != end) entry = stored_item_internal::ReadEntry(next);
+    const int order = p == end                  ? 1
+                      : change == changes.end() ? -1
+                                                : entry.name.compare(change->name);
+    if (order < 0) {  // untouched: its bytes as they are
+      pieces.push_back({p, next, nullptr});
+      n += static_cast<size_t>(next - p);
+      p = next;
+      continue;
+    }
+    if (order == 0) {  // replaced or removed
+      item_size -= entry.name.size() + entry.value.Size();
+      p = next;
+    }
+    if (change->value != nullptr) {
+      pieces.push_back({nullptr, nullptr, &*change});
+      n += BytesLength(change->name.size()) + sizer.Value(*change->value);
+      item_size += AttributeSize(change->name, *change->value);
+    }
+    ++change;
+  }
+
+  const size_t length = IndexedLength(pieces.size(), n);
+  StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
+  Writer writer{rep->bytes(), sizer.bodies.data()};
+  const uint8_t width = WidthFor(n);
+  char* offsets;
+  char* const start = MapHeader(writer, pieces.size(), n, &offsets);
+  for (const Piece& piece : pieces) {
+    Writer::Offset(offsets, static_cast<size_t>(writer.d - start), width);
+    if (piece.change == nullptr) {
+      const auto size = static_cast<size_t>(piece.end - piece.begin);
+      std::memcpy(writer.d, piece.begin, size);
+      writer.d += size;
+    } else {
+      writer.Bytes(piece.change->name);
+      writer.Value(*piece.change->value);
+    }
+  }
+  assert(writer.d == rep->bytes() + length);
+  return StoredItem(rep);
+}
+
+StoredItem PatchStoredItem(const StoredItem& source, std::span<const AttributeChange> changes) {
+  return StoredItemCodec::Patch(source, changes);
 }
 
 MapView StoredItem::attributes() const {

@@ -1,0 +1,91 @@
+// PatchStoredItem: a new version written from the old one's bytes and the changed attributes is
+// byte for byte the encoding of the changed item (core/stored_item_patch.h).
+#include "core/stored_item_patch.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "partstore/item.h"
+#include "partstore/stored_item.h"
+#include "tests/testutil/random_values.h"
+
+namespace partstore {
+namespace stored_item_patch_test {
+
+// Applies `changes` (null: remove) to `item` as a tree and through PatchStoredItem, and checks
+// that the two encodings and sizes are equal.
+void ExpectPatchEqualsEncode(const Item& item, const std::vector<AttributeChange>& changes) {
+  Item changed = item;
+  for (const AttributeChange& change : changes) {
+    if (change.value == nullptr) {
+      changed.erase(std::string(change.name));
+    } else {
+      changed.insert_or_assign(std::string(change.name), *change.value);
+    }
+  }
+  const StoredItem patched = PatchStoredItem(StoredItem::Encode(item), changes);
+  const StoredItem encoded = StoredItem::Encode(changed);
+  EXPECT_EQ(patched.encoding(), encoded.encoding());
+  EXPECT_EQ(patched.item_size(), ItemSize(changed));
+  EXPECT_EQ(patched.ToItem(), changed);
+}
+
+TEST(StoredItemPatchTest, SetsReplacesAndRemovesAttributes) {
+  const Item item{{"pk", "user#1"}, {"b", 7}, {"d", Value::List({"x", 2})}, {"f", true}};
+  const Value text("new"), number(12), map = Value::Map({{"k", "v"}});
+  ExpectPatchEqualsEncode(item, {{"b", &text}});                    // replaced, same place
+  ExpectPatchEqualsEncode(item, {{"a", &number}, {"c", &map}});     // added between others
+  ExpectPatchEqualsEncode(item, {{"z", &text}});                    // added after the last
+  ExpectPatchEqualsEncode(item, {{"b", nullptr}, {"f", nullptr}});  // removed
+  ExpectPatchEqualsEncode(item, {{"c", nullptr}, {"e", nullptr}});  // absent: nothing changes
+  ExpectPatchEqualsEncode(item, {});                                // no change at all
+  ExpectPatchEqualsEncode(item, {{"b", nullptr}, {"d", nullptr}, {"f", nullptr}});  // key alone
+}
+
+TEST(StoredItemPatchTest, RunsAndLongValuesMoveTheOffsetWidth) {
+  // A body over 255 and then over 65,535 bytes takes 2- and 4-byte offsets; a run stays a run.
+  const Item item{{"pk", "k"}, {"data", std::string(400, 'x')}, {"tail", "t"}};
+  const Value longer(std::string(300, 'a') + "b"), huge(std::string(70'000, 'q') + "r");
+  const Value run(std::string(5'000, 'y'));
+  ExpectPatchEqualsEncode(item, {{"middle", &longer}});
+  ExpectPatchEqualsEncode(item, {{"middle", &huge}});
+  ExpectPatchEqualsEncode(item, {{"data", &run}});
+  ExpectPatchEqualsEncode(Item{{"pk", "k"}, {"big", std::string(300, 'a') + "z"}},
+                          {{"big", nullptr}});  // back to 1-byte offsets
+}
+
+TEST(StoredItemPatchTest, RandomChangesOnRandomItems) {
+  std::mt19937_64 rng(51'2026);
+  testing::RandomValueOptions options;
+  options.max_name_length = 2;  // few names, so that changes hit existing attributes
+  for (int round = 0; round < 2'000; ++round) {
+    Item item = testing::RandomItem(rng, 8, 3, options);
+    item.insert_or_assign("pk", "k");
+    std::vector<std::string> names;
+    std::vector<Value> values;
+    const int count = testing::RandomInt(rng, 0, 5);
+    for (int i = 0; i < count; ++i) names.push_back(testing::RandomAttributeName(rng, options));
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    values.reserve(names.size());
+    std::vector<AttributeChange> changes;
+    for (const std::string& name : names) {
+      if (testing::RandomChance(rng, 0.3)) {
+        changes.push_back({name, nullptr});
+      } else {
+        values.push_back(testing::RandomValue(rng, 3, options));
+        changes.push_back({name, &values.back()});
+      }
+    }
+    SCOPED_TRACE("round " + std::to_string(round));
+    ExpectPatchEqualsEncode(item, changes);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+}  // namespace stored_item_patch_test
+}  // namespace partstore
