@@ -253,6 +253,8 @@ class Table : public std::enable_shared_from_this<Table> {
   std::vector<IndexDefinition> index_definitions() const;
   // Every index's key checks for an item about to be written (batches validate before writing).
   Status CheckIndexKeysForWrite(const Item& item) const;
+  // Every index's CheckItem for an item about to be written.
+  static Status CheckIndexKeys(const IndexList& indexes, const Item& item);
 
   // Items and DynamoDB size (ItemSize, without the 100-byte overhead) summed over the stripes.
   int64_t item_count() const;
@@ -576,8 +578,6 @@ class Table : public std::enable_shared_from_this<Table> {
   std::optional<ItemCollectionMetrics> CollectionMetrics(
       ReturnItemCollectionMetrics mode, const IndexList& indexes, const EncodedKey& key,
       const Item& key_item, StripeLocking locking = StripeLocking::kTake) const;
-  // Every index's CheckItem for an item about to be written.
-  static Status CheckIndexKeys(const IndexList& indexes, const Item& item);
   // Reads of an index: no strongly consistent GSI reads, ALL_ATTRIBUTES only from a GSI that
   // projects everything.
   Status CheckIndexRead(const SecondaryIndex& index, const PreparedRead& prepared,

@@ -17,6 +17,7 @@
 #include "partstore/error_detail.h"
 #include "shard/prepared.h"
 #include "shard/table.h"
+#include "shard/updated_item.h"
 
 namespace partstore {
 
@@ -205,29 +206,13 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
     }
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
-  // An update rewrites the whole item (copy on write): the old version as a tree, changed, and
-  // encoded again.
-  std::optional<Item> old_tree;
-  if (existing != nullptr) old_tree = existing->ToItem();
-  PARTSTORE_ASSIGN_OR_RETURN(
-      expr::UpdateOutcome outcome,
-      expr::ApplyUpdate(prepared.update, old_tree ? &*old_tree : nullptr, key_schema_, wanted));
+  PARTSTORE_ASSIGN_OR_RETURN(UpdatedItem updated,
+                             UpdateItemVersion(prepared.update, existing, request.key, key_schema_,
+                                               indexes, wanted, context.rewrite));
   const size_t old_size = existing != nullptr ? existing->item_size() : 0;
   CapacityCharge charge;
-  if (outcome.exists) {
-    if (existing == nullptr) {
-      for (const auto& [name, value] : request.key) outcome.item.insert_or_assign(name, value);
-    }
-    if (context.rewrite != nullptr)
-      PARTSTORE_RETURN_IF_ERROR(context.rewrite->Rewrite(&outcome.item));
-    if (Status valid = ValidateItem(outcome.item); !valid.ok()) {
-      if (valid.message() == messages::kItemTooLarge) {
-        return Status::Validation("Item size to update has exceeded the maximum allowed size");
-      }
-      return valid;
-    }
-    PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, outcome.item));
-    const StoredItem item = StoredItem::Encode(outcome.item);
+  if (updated.item) {
+    const StoredItem& item = updated.item;
     const size_t new_size = item.item_size();
     if (!indexes.empty()) {
       PARTSTORE_RETURN_IF_ERROR(CheckItemCollectionLimit(
@@ -252,7 +237,6 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
       result.item_collection_metrics =
           CollectionMetrics(request.return_item_collection_metrics, indexes, key, request.key);
     }
-    if (request.return_values == ReturnValue::kAllNew) result.attributes = std::move(outcome.item);
   } else {
     // The update made nothing (REMOVE on a missing item): a write of nothing.
     charge.table_half_units = WriteHalfUnits(old_size);
@@ -265,10 +249,13 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
   AfterWrite();
   PARTSTORE_RETURN_IF_ERROR(Durable());
 
-  if (request.return_values == ReturnValue::kAllOld && old_tree)
-    result.attributes = std::move(old_tree);
-  if ((wanted != expr::UpdatedAttributes::kNone) && !outcome.attributes.empty()) {
-    result.attributes = std::move(outcome.attributes);
+  // The trees ALL_OLD and ALL_NEW return are built after the lock.
+  if (request.return_values == ReturnValue::kAllOld && old) result.attributes = old.ToItem();
+  if (request.return_values == ReturnValue::kAllNew && updated.item) {
+    result.attributes = updated.tree ? std::move(*updated.tree) : updated.item.ToItem();
+  }
+  if ((wanted != expr::UpdatedAttributes::kNone) && !updated.attributes.empty()) {
+    result.attributes = std::move(updated.attributes);
   }
   result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
   return result;

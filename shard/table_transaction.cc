@@ -12,6 +12,7 @@
 #include "core/expr/update.h"
 #include "partstore/error_detail.h"
 #include "shard/table.h"
+#include "shard/updated_item.h"
 
 namespace partstore {
 
@@ -60,25 +61,11 @@ Status Table::StageWrite(StagedWrite* write, const PreparedCondition* condition,
       write->new_item = StoredItem::Encode(*put);
       break;
     case StagedWrite::Kind::kUpdate: {
-      std::optional<Item> old_tree;
-      if (existing != nullptr) old_tree = existing->ToItem();
-      PARTSTORE_ASSIGN_OR_RETURN(expr::UpdateOutcome outcome,
-                                 expr::ApplyUpdate(update->update, old_tree ? &*old_tree : nullptr,
-                                                   key_schema_, expr::UpdatedAttributes::kNone));
-      if (!outcome.exists) break;  // REMOVE on a missing item: nothing to store
-      if (existing == nullptr) {
-        for (const auto& [name, value] : write->key_item)
-          outcome.item.insert_or_assign(name, value);
-      }
-      if (rewrite != nullptr) PARTSTORE_RETURN_IF_ERROR(rewrite->Rewrite(&outcome.item));
-      if (Status valid = ValidateItem(outcome.item); !valid.ok()) {
-        if (valid.message() == messages::kItemTooLarge) {
-          return Status::Validation("Item size to update has exceeded the maximum allowed size");
-        }
-        return valid;
-      }
-      PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, outcome.item));
-      write->new_item = StoredItem::Encode(outcome.item);
+      PARTSTORE_ASSIGN_OR_RETURN(
+          UpdatedItem updated,
+          UpdateItemVersion(update->update, existing, write->key_item, key_schema_, indexes,
+                            expr::UpdatedAttributes::kNone, rewrite));
+      write->new_item = std::move(updated.item);  // empty: REMOVE on a missing item
       break;
     }
   }
