@@ -427,63 +427,85 @@ StoredItem ProjectStoredItem(const StoredItem& source, std::vector<std::string_v
 
 StoredItem StoredItemCodec::Patch(const StoredItem& source,
                                   std::span<const AttributeChange> changes) {
-  // One pass over the source's entries, merged by name with the changes: what the new item
-  // holds, in order (a source entry's bytes, or a change's name and value), and its sizes. The
-  // sizer takes the new values' composite lengths in the order the writer writes them.
-  struct Piece {
-    const char* begin;  // a source entry's bytes [begin, end); null: `change`'s new value
-    const char* end;
-    const AttributeChange* change;
+  // The source's entries are found through its offsets (a binary search per change), and the
+  // runs of entries between changes are copied whole: only the changed entries are read.
+  const Indexed m = ReadIndexed(source.rep_->bytes());
+  auto offset = [&](size_t i) -> size_t {
+    return i == m.count ? m.body.size() : GetFixed(m.offsets + i * m.width, m.width);
   };
-  boost::container::small_vector<Piece, 16> pieces;
+  auto name_at = [&](size_t i) {
+    const char* p = m.body.data() + offset(i);
+    const uint32_t length = GetVarint(p);
+    return std::string_view(p, length);
+  };
+  // What the new item holds, in order: runs of source entries [first, last), or a change's new
+  // entry. The sizer takes the new values' composite lengths in the order the writer writes them.
+  struct Piece {
+    uint32_t first;
+    uint32_t last;
+    const AttributeChange* change;  // null: a run of source entries
+  };
+  boost::container::small_vector<Piece, 8> pieces;
   Sizer sizer;
+  size_t count = 0;
   size_t n = 0;
   size_t item_size = source.item_size();
-  const MapView map = source.attributes();
-  const char* p = map.body_begin();
-  const char* const end = map.body_end();
-  auto change = changes.begin();
-  while (p != end || change != changes.end()) {
-    const char* next = p;
-    MapEntry entry;
-    if (p != end) entry = stored_item_internal::ReadEntry(next);
-    const int order = p == end                  ? 1
-                      : change == changes.end() ? -1
-                                                : entry.name.compare(change->name);
-    if (order < 0) {  // untouched: its bytes as they are
-      pieces.push_back({p, next, nullptr});
-      n += static_cast<size_t>(next - p);
-      p = next;
-      continue;
+  size_t next = 0;  // the first source entry not yet placed
+  auto keep = [&](size_t last) {
+    if (last == next) return;
+    pieces.push_back({static_cast<uint32_t>(next), static_cast<uint32_t>(last), nullptr});
+    count += last - next;
+    n += offset(last) - offset(next);
+    next = last;
+  };
+  for (const AttributeChange& change : changes) {
+    size_t lo = next;
+    size_t hi = m.count;
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (name_at(mid) < change.name) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
     }
-    if (order == 0) {  // replaced or removed
+    keep(lo);
+    if (lo < m.count && name_at(lo) == change.name) {  // replaced or removed
+      const char* p = m.body.data() + offset(lo);
+      const MapEntry entry = stored_item_internal::ReadEntry(p);
       item_size -= entry.name.size() + entry.value.Size();
-      p = next;
+      next = lo + 1;
     }
-    if (change->value != nullptr) {
-      pieces.push_back({nullptr, nullptr, &*change});
-      n += BytesLength(change->name.size()) + sizer.Value(*change->value);
-      item_size += AttributeSize(change->name, *change->value);
+    if (change.value != nullptr) {
+      pieces.push_back({0, 0, &change});
+      ++count;
+      n += BytesLength(change.name.size()) + sizer.Value(*change.value);
+      item_size += AttributeSize(change.name, *change.value);
     }
-    ++change;
   }
+  keep(m.count);
 
-  const size_t length = IndexedLength(pieces.size(), n);
+  const size_t length = IndexedLength(count, n);
   StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
   Writer writer{rep->bytes(), sizer.bodies.data()};
   const uint8_t width = WidthFor(n);
   char* offsets;
-  char* const start = MapHeader(writer, pieces.size(), n, &offsets);
+  char* const start = MapHeader(writer, count, n, &offsets);
   for (const Piece& piece : pieces) {
-    Writer::Offset(offsets, static_cast<size_t>(writer.d - start), width);
-    if (piece.change == nullptr) {
-      const auto size = static_cast<size_t>(piece.end - piece.begin);
-      std::memcpy(writer.d, piece.begin, size);
-      writer.d += size;
-    } else {
+    const auto at = static_cast<size_t>(writer.d - start);
+    if (piece.change != nullptr) {
+      Writer::Offset(offsets, at, width);
       writer.Bytes(piece.change->name);
       writer.Value(*piece.change->value);
+      continue;
     }
+    const size_t from = offset(piece.first);
+    for (size_t i = piece.first; i < piece.last; ++i) {
+      Writer::Offset(offsets, offset(i) - from + at, width);
+    }
+    const size_t size = offset(piece.last) - from;
+    std::memcpy(writer.d, m.body.data() + from, size);
+    writer.d += size;
   }
   assert(writer.d == rep->bytes() + length);
   return StoredItem(rep);

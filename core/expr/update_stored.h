@@ -8,7 +8,9 @@
 // changed (the rest was valid when stored); the 400 KB limit is checked on the whole new item.
 // The result is byte for byte StoredItem::Encode of the item ApplyUpdate makes of the whole tree
 // (tests/expr/update_stored_test.cc checks that on random items and updates, and the fuzz target
-// update_stored_fuzz on any update text).
+// update_stored_fuzz on any update text). The common update, whole attributes SET to constants
+// or REMOVEd with no UPDATED_* asked for, does not build even that small tree: its changes are
+// the request's values.
 //
 // Thread safety: pure functions; thread-safe for const arguments.
 #pragma once
@@ -27,14 +29,14 @@ namespace partstore::expr {
 
 struct StoredUpdateOutcome {
   StoredItem item;  // the new version
-  // The new values of the top-level attributes the update names and of `also` (those the new
-  // item has): what a check of the new item's index keys reads (Table::CheckIndexKeys).
+  // The new values of the `also` attributes the new item has: what a check of the new item's
+  // index keys reads (Table::CheckIndexKeys).
   Item touched;
   // UPDATED_OLD or UPDATED_NEW when asked for, else empty (as UpdateOutcome::attributes).
   Item attributes;
 };
 
-// REQUIRES: `update` is resolved; !old.empty(). `also`: more top-level attributes to decode into
+// REQUIRES: `update` is resolved; !old.empty(). `also`: the top-level attributes to read into
 // `touched` (the indexes' key attributes). Errors: ApplyUpdate's, ValidateItem's (its
 // kItemTooLarge text when the new item is over 400 KB).
 Result<StoredUpdateOutcome> ApplyUpdateToStored(const UpdateExpression& update,
