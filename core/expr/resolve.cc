@@ -596,11 +596,14 @@ Result<UpdateExpression> Resolver::Resolve(const UpdateExpression& parsed) {
   constexpr ExpressionKind kind = ExpressionKind::kUpdate;
   UpdateExpression resolved = parsed;
   auto& actions = resolved.actions;
-  // Target paths, last action first: names, then overlap / conflict.
-  PathTrie trie;
+  // Target paths, last action first: names, then overlap / conflict (which one action cannot
+  // have: the common single SET skips the trie's allocations).
+  std::optional<PathTrie> trie;
+  if (actions.size() > 1) trie.emplace();
   for (size_t i = actions.size(); i-- > 0;) {
     PARTSTORE_RETURN_IF_ERROR(ResolvePath(&actions[i].path, kind));
-    if (std::optional<std::string> error = trie.Insert(actions[i].path)) {
+    if (!trie) continue;
+    if (std::optional<std::string> error = trie->Insert(actions[i].path)) {
       return Invalid(kind, *error);
     }
   }
