@@ -5,14 +5,24 @@
 //   SET a = a + :one, b = list_append(b, :l) REMOVE c ADD tags :s
 // on a 10-attribute item. The cost includes building the new item (a copy of the untouched
 // attributes), which UpdateItem needs anyway.
+//
+//   BM_Expr_UpdateStoredItem/in_place:0|1/shape:0|1   the new version of a stored item:
+//     in_place:0  the tree path UpdateItem took before issue 51: decode, ApplyUpdate,
+//                 ValidateItem, encode the whole item again
+//     in_place:1  ApplyUpdateToStored (core/expr/update_stored.h): what UpdateItem does now
+//     shape:0     YCSB's update, SET field3 = :v (100 B), on a record of 10 fields of 100 B
+//     shape:1     the four actions above on that record, with a, b, c and tags added
 #include <benchmark/benchmark.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/expr/ast.h"
 #include "core/expr/update.h"
+#include "core/expr/update_stored.h"
+#include "partstore/stored_item.h"
 
 namespace partstore::expr {
 namespace {
@@ -80,6 +90,66 @@ void BM_Expr_ApplyUpdateFourActions(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Expr_ApplyUpdateFourActions)->ArgName("updated_new")->Arg(0)->Arg(1);
+
+void BM_Expr_UpdateStoredItem(benchmark::State& state) {
+  const bool in_place = state.range(0) != 0;
+  const bool four_actions = state.range(1) != 0;
+  const KeySchema schema{KeyAttribute{"pk", KeyType::kString}, std::nullopt};
+  Item record{{"pk", "user6284781860667377211"}};
+  for (int i = 0; i < 10; ++i) {
+    std::string field(100, static_cast<char>('a' + i));
+    field[99] = '.';  // not a run of one byte
+    record.emplace("field" + std::to_string(i), std::move(field));
+  }
+  if (four_actions) {
+    record.emplace("a", 41);
+    record.emplace("b", Value::List({"created", "paid", "packed"}));
+    record.emplace("c", "obsolete");
+    record.emplace("tags", StringSet{"audio", "wireless"});
+  }
+  const StoredItem stored = StoredItem::Encode(record);
+  const AttributeMap values{{":v", std::string(99, 'z') + "!"},
+                            {":one", 1},
+                            {":l", Value::List({"shipped"})},
+                            {":s", StringSet{"premium"}}};
+  UpdateExpression update;
+  if (four_actions) {
+    update.actions.push_back(
+        UpdateAction{UpdateActionKind::kSet, Attr("a"),
+                     Call(OperandKind::kPlus, PathOf("a"), ValueOf(values.at(":one")))});
+    update.actions.push_back(
+        UpdateAction{UpdateActionKind::kSet, Attr("b"),
+                     Call(OperandKind::kListAppend, PathOf("b"), ValueOf(values.at(":l")))});
+    update.actions.push_back(UpdateAction{UpdateActionKind::kRemove, Attr("c"), {}});
+    update.actions.push_back(
+        UpdateAction{UpdateActionKind::kAdd, Attr("tags"), ValueOf(values.at(":s"))});
+  } else {
+    update.actions.push_back(
+        UpdateAction{UpdateActionKind::kSet, Attr("field3"), ValueOf(values.at(":v"))});
+  }
+
+  for (auto _ : state) {
+    StoredItem next;
+    if (in_place) {
+      Result<StoredUpdateOutcome> outcome =
+          ApplyUpdateToStored(update, stored, schema, UpdatedAttributes::kNone);
+      if (!outcome.ok()) state.SkipWithError("update failed");
+      next = std::move(outcome->item);
+    } else {
+      const Item tree = stored.ToItem();
+      Result<UpdateOutcome> outcome = ApplyUpdate(update, &tree, schema, UpdatedAttributes::kNone);
+      if (!outcome.ok() || !ValidateItem(outcome->item).ok()) state.SkipWithError("update failed");
+      next = StoredItem::Encode(outcome->item);
+    }
+    benchmark::DoNotOptimize(next);
+  }
+}
+BENCHMARK(BM_Expr_UpdateStoredItem)
+    ->ArgNames({"in_place", "shape"})
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Args({0, 1})
+    ->Args({1, 1});
 
 }  // namespace
 }  // namespace partstore::expr
