@@ -92,11 +92,17 @@ Result<StoredUpdateOutcome> ApplyUpdateToStored(const UpdateExpression& update,
   ChangeList changes;
   UpdateOutcome outcome;  // the general path's: the new values of what the update involves
   if (WholeAttributeChanges(update, key_schema, wanted, &changes)) {
-    // ValidateItem's checks of the new values, in its order (by name).
+    // ValidateItem's checks of the new values, in its order (by name), and a first size check
+    // (these attributes alone), before any of them is encoded.
+    size_t changed_size = 0;
     for (const AttributeChange& change : changes) {
       if (change.value == nullptr) continue;
       PARTSTORE_RETURN_IF_ERROR(CheckAttributeName(change.name));
       PARTSTORE_RETURN_IF_ERROR(ValidateValue(*change.value));
+      changed_size += AttributeSize(change.name, *change.value);
+    }
+    if (changed_size > kMaxItemSize) {
+      return Status::Validation(std::string(messages::kItemTooLarge));
     }
   } else {
     changes.clear();

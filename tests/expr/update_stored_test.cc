@@ -258,6 +258,16 @@ TEST(UpdateStoredTest, TheSizeLimitIsOnTheWholeNewItem) {
   ASSERT_FALSE(over.ok());
   EXPECT_EQ(over.status().message(), messages::kItemTooLarge);
 
+  // A value over 400 KB alone is refused (the in-place path checks it before encoding).
+  const AttributeMap huge_values{{":huge", Value(std::string(500'000, 'h') + "!")}};
+  Resolver huge_resolver(nullptr, &huge_values);
+  Result<UpdateExpression> huge = huge_resolver.Resolve(ParseUpdate("SET b = :huge").value());
+  ASSERT_TRUE(huge.ok());
+  Result<StoredUpdateOutcome> refused =
+      ApplyUpdateToStored(*huge, StoredItem::Encode(item), kStoredSchema, UpdatedAttributes::kNone);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(), messages::kItemTooLarge);
+
   Result<UpdateExpression> shrink = resolver.Resolve(ParseUpdate("SET a = :small").value());
   ASSERT_TRUE(shrink.ok());
   Result<StoredUpdateOutcome> under = ApplyUpdateToStored(*shrink, StoredItem::Encode(item),
