@@ -54,6 +54,22 @@ Operand Call(OperandKind kind, Operand a, Operand b) {
   return op;
 }
 
+// SET a = a + :one, b = list_append(b, :l) REMOVE c ADD tags :s, bound to `values` (which holds
+// :one, :l and :s and outlives the update).
+UpdateExpression FourActions(const AttributeMap& values) {
+  UpdateExpression update;
+  update.actions.push_back(
+      UpdateAction{UpdateActionKind::kSet, Attr("a"),
+                   Call(OperandKind::kPlus, PathOf("a"), ValueOf(values.at(":one")))});
+  update.actions.push_back(
+      UpdateAction{UpdateActionKind::kSet, Attr("b"),
+                   Call(OperandKind::kListAppend, PathOf("b"), ValueOf(values.at(":l")))});
+  update.actions.push_back(UpdateAction{UpdateActionKind::kRemove, Attr("c"), {}});
+  update.actions.push_back(
+      UpdateAction{UpdateActionKind::kAdd, Attr("tags"), ValueOf(values.at(":s"))});
+  return update;
+}
+
 void BM_Expr_ApplyUpdateFourActions(benchmark::State& state) {
   const UpdatedAttributes wanted =
       state.range(0) != 0 ? UpdatedAttributes::kUpdatedNew : UpdatedAttributes::kNone;
@@ -72,16 +88,7 @@ void BM_Expr_ApplyUpdateFourActions(benchmark::State& state) {
   const AttributeMap values{
       {":one", 1}, {":l", Value::List({"shipped"})}, {":s", StringSet{"premium"}}};
 
-  UpdateExpression update;
-  update.actions.push_back(
-      UpdateAction{UpdateActionKind::kSet, Attr("a"),
-                   Call(OperandKind::kPlus, PathOf("a"), ValueOf(values.at(":one")))});
-  update.actions.push_back(
-      UpdateAction{UpdateActionKind::kSet, Attr("b"),
-                   Call(OperandKind::kListAppend, PathOf("b"), ValueOf(values.at(":l")))});
-  update.actions.push_back(UpdateAction{UpdateActionKind::kRemove, Attr("c"), {}});
-  update.actions.push_back(
-      UpdateAction{UpdateActionKind::kAdd, Attr("tags"), ValueOf(values.at(":s"))});
+  const UpdateExpression update = FourActions(values);
 
   for (auto _ : state) {
     Result<UpdateOutcome> outcome = ApplyUpdate(update, &item, schema, wanted);
@@ -114,15 +121,7 @@ void BM_Expr_UpdateStoredItem(benchmark::State& state) {
                             {":s", StringSet{"premium"}}};
   UpdateExpression update;
   if (four_actions) {
-    update.actions.push_back(
-        UpdateAction{UpdateActionKind::kSet, Attr("a"),
-                     Call(OperandKind::kPlus, PathOf("a"), ValueOf(values.at(":one")))});
-    update.actions.push_back(
-        UpdateAction{UpdateActionKind::kSet, Attr("b"),
-                     Call(OperandKind::kListAppend, PathOf("b"), ValueOf(values.at(":l")))});
-    update.actions.push_back(UpdateAction{UpdateActionKind::kRemove, Attr("c"), {}});
-    update.actions.push_back(
-        UpdateAction{UpdateActionKind::kAdd, Attr("tags"), ValueOf(values.at(":s"))});
+    update = FourActions(values);
   } else {
     update.actions.push_back(
         UpdateAction{UpdateActionKind::kSet, Attr("field3"), ValueOf(values.at(":v"))});

@@ -252,7 +252,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
   // The trees ALL_OLD and ALL_NEW return are built after the lock.
   if (request.return_values == ReturnValue::kAllOld && old) result.attributes = old.ToItem();
   if (request.return_values == ReturnValue::kAllNew && updated.item) {
-    result.attributes = updated.tree ? std::move(*updated.tree) : updated.item.ToItem();
+    result.attributes = updated.item.ToItem();
   }
   if ((wanted != expr::UpdatedAttributes::kNone) && !updated.attributes.empty()) {
     result.attributes = std::move(updated.attributes);

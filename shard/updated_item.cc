@@ -1,6 +1,7 @@
 #include "shard/updated_item.h"
 
 #include <boost/container/small_vector.hpp>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -56,7 +57,6 @@ Result<UpdatedItem> UpdateItemVersion(const expr::UpdateExpression& update,
   if (Status valid = ValidateItem(outcome.item); !valid.ok()) return UpdateError(valid);
   PARTSTORE_RETURN_IF_ERROR(Table::CheckIndexKeys(indexes, outcome.item));
   out.item = StoredItem::Encode(outcome.item);
-  out.tree = std::move(outcome.item);
   return out;
 }
 

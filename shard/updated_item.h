@@ -6,10 +6,10 @@
 // changed and written beside the other attributes' bytes (expr::ApplyUpdateToStored). A new item,
 // and one write sharding rewrites (its rewriter takes a tree), is built as a tree and encoded.
 //
-// Thread safety: a pure function of its arguments; the caller holds the item's stripe.
+// Thread safety: a pure function of its arguments that takes no lock. Its callers run it with
+// the item's base stripe held exclusively (Table::UpdateItem, Table::StageWrite; the lock order
+// is in shard/table.h), and so does the rewriter it calls.
 #pragma once
-
-#include <optional>
 
 #include "core/expr/ast.h"
 #include "core/expr/update.h"
@@ -22,9 +22,8 @@
 namespace partstore {
 
 struct UpdatedItem {
-  StoredItem item;           // empty: the update made nothing (REMOVE on a missing item)
-  Item attributes;           // UPDATED_OLD / UPDATED_NEW, when asked for
-  std::optional<Item> tree;  // the new item as a tree, when it was built as one
+  StoredItem item;  // empty: the update made nothing (REMOVE on a missing item)
+  Item attributes;  // UPDATED_OLD / UPDATED_NEW, when asked for
 };
 
 // The version `update` makes of `existing` (null: no item; `key` then gives the new item its key
