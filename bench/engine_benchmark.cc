@@ -43,7 +43,6 @@
 // need an idle machine: with another session busy, the scheduler gives this process one core.
 // Figures and analysis: bench/README.md, "Engine (issue 4)".
 #include <benchmark/benchmark.h>
-#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -64,15 +63,11 @@
 #include <utility>
 #include <vector>
 
+#include "bench/memory_snapshot.h"
 #include "partstore/database.h"
 #include "partstore/item.h"
 #include "shard/database_state.h"
 #include "shard/table.h"
-
-// jemalloc's control interface, when jemalloc is the allocator (Debian's libjemalloc exports it
-// unprefixed); null otherwise.
-extern "C" int mallctl(const char* name, void* oldp, size_t* oldlenp, void* newp, size_t newlen)
-    __attribute__((weak));
 
 namespace partstore {
 namespace {
@@ -148,37 +143,8 @@ Value& At(AttributeMap& map, std::string_view name) { return map.find(name)->sec
 
 // ---- Memory --------------------------------------------------------------------------------
 
-struct MemorySnapshot {
-  int64_t rss = 0;   // bytes resident
-  int64_t heap = 0;  // bytes allocated and not freed, by the allocator's count
-};
-
-const char* AllocatorName() { return mallctl != nullptr ? "jemalloc" : "glibc"; }
-
-MemorySnapshot Snapshot() {
-  MemorySnapshot s;
-  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-    long size = 0, resident = 0;
-    if (std::fscanf(f, "%ld %ld", &size, &resident) == 2) {
-      s.rss = static_cast<int64_t>(resident) * sysconf(_SC_PAGESIZE);
-    }
-    std::fclose(f);
-  }
-  if (mallctl != nullptr) {
-    uint64_t epoch = 1;
-    size_t len = sizeof epoch;
-    mallctl("epoch", &epoch, &len, &epoch, len);
-    size_t allocated = 0;
-    len = sizeof allocated;
-    if (mallctl("stats.allocated", &allocated, &len, nullptr, 0) == 0) {
-      s.heap = static_cast<int64_t>(allocated);
-    }
-  } else {
-    struct mallinfo2 info = mallinfo2();
-    s.heap = static_cast<int64_t>(info.uordblks + info.hblkhd);
-  }
-  return s;
-}
+using bench::AllocatorName;
+using bench::MemorySnapshot;
 
 struct LoadStats {
   MemorySnapshot before, after;
@@ -231,7 +197,7 @@ Engine* BuildEngine() {
   Value& pk = At(put.item, "PK");
   Value& sk = At(put.item, "SK");
   KeyText text;
-  e->load.before = Snapshot();
+  e->load.before = bench::TakeMemorySnapshot();
   const auto start = std::chrono::steady_clock::now();
   for (uint32_t p = 0; p < kPartitions; ++p) {
     for (uint32_t s = 0; s < kItemsPerPartition; ++s) {
@@ -242,7 +208,7 @@ Engine* BuildEngine() {
     }
   }
   e->load.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  e->load.after = Snapshot();
+  e->load.after = bench::TakeMemorySnapshot();
   e->load.items = e->table->item_count();
   e->load.item_bytes = e->table->size_bytes();
   return e;
@@ -274,7 +240,7 @@ BareMap* BuildBareMap() {
   auto* m = new BareMap;
   const std::string value(kItemSize, 'v');
   std::string key;
-  m->load.before = Snapshot();
+  m->load.before = bench::TakeMemorySnapshot();
   const auto start = std::chrono::steady_clock::now();
   for (uint32_t p = 0; p < kPartitions; ++p) {
     for (uint32_t s = 0; s < kItemsPerPartition; ++s) {
@@ -285,7 +251,7 @@ BareMap* BuildBareMap() {
     }
   }
   m->load.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  m->load.after = Snapshot();
+  m->load.after = bench::TakeMemorySnapshot();
   m->load.items = kItems;
   m->load.item_bytes = static_cast<int64_t>(kItems) * static_cast<int64_t>(kItemSize);
   return m;

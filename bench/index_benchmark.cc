@@ -39,7 +39,6 @@
 // --benchmark_enable_random_interleaving=true, so drifting load hits every row alike.
 // Figures and analysis: bench/README.md, "Secondary indexes (issue 6)".
 #include <benchmark/benchmark.h>
-#include <malloc.h>
 
 #include <chrono>
 #include <cstdint>
@@ -50,12 +49,10 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/memory_snapshot.h"
 #include "partstore/database.h"
 #include "partstore/item.h"
 #include "shard/table.h"
-
-extern "C" int mallctl(const char* name, void* oldp, size_t* oldlenp, void* newp, size_t newlen)
-    __attribute__((weak));
 
 namespace partstore {
 namespace {
@@ -172,20 +169,7 @@ struct LoadStats {
   int64_t heap_bytes = 0;
 };
 
-int64_t HeapAllocated() {
-  if (mallctl != nullptr) {
-    uint64_t epoch = 1;
-    size_t len = sizeof epoch;
-    mallctl("epoch", &epoch, &len, &epoch, len);
-    size_t allocated = 0;
-    len = sizeof allocated;
-    if (mallctl("stats.allocated", &allocated, &len, nullptr, 0) == 0) {
-      return static_cast<int64_t>(allocated);
-    }
-  }
-  struct mallinfo2 info = mallinfo2();
-  return static_cast<int64_t>(info.uordblks + info.hblkhd);
-}
+using bench::HeapAllocated;
 
 GlobalSecondaryIndex Gsi(std::string name, int attr, ProjectionType projection) {
   GlobalSecondaryIndex gsi;
