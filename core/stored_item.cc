@@ -63,6 +63,11 @@ struct StoredItemCodec {
   static size_t IndexedLength(size_t count, size_t n) {
     return VarintLength(count) + VarintLength(n) + 1 + count * WidthFor(n) + n;
   }
+  // Encoded bytes of an S, N or B value, its tag included (Writer::Scalar).
+  static size_t ScalarLength(Type type, std::string_view payload) {
+    return 1 + (type == Type::kS && IsRun(payload) ? VarintLength(payload.size()) + 1
+                                                   : BytesLength(payload.size()));
+  }
 
   struct Sizer {
     std::vector<uint32_t> bodies;
@@ -89,10 +94,8 @@ struct StoredItemCodec {
     // Encoded bytes of a value, its tag included.
     size_t Value(const partstore::Value& value) {
       switch (value.type()) {
-        case Type::kS: {
-          const std::string_view text = value.as_string();
-          return 1 + (IsRun(text) ? VarintLength(text.size()) + 1 : BytesLength(text.size()));
-        }
+        case Type::kS:
+          return ScalarLength(Type::kS, value.as_string());
         case Type::kN:
           return 1 + BytesLength(value.as_number().ToString().size());
         case Type::kB:
@@ -183,25 +186,36 @@ struct StoredItemCodec {
       Varint(*body++);
       for (const auto& element : set) Bytes(to_bytes(element));
     }
+    // An S, N (its canonical text) or B value.
+    void Scalar(Type type, std::string_view payload) {
+      if (type == Type::kS && IsRun(payload)) {
+        *d++ = static_cast<char>(kRunTag);
+        Varint(static_cast<uint32_t>(payload.size()));
+        *d++ = payload[0];
+        return;
+      }
+      *d++ = static_cast<char>(type);
+      Bytes(payload);
+    }
     void Value(const partstore::Value& value) {
-      *d++ = static_cast<char>(value.type());
       switch (value.type()) {
-        case Type::kS: {
-          const std::string_view text = value.as_string();
-          if (IsRun(text)) {
-            d[-1] = static_cast<char>(kRunTag);
-            Varint(static_cast<uint32_t>(text.size()));
-            *d++ = text[0];
-            return;
-          }
-          Bytes(text);
+        case Type::kS:
+          Scalar(Type::kS, value.as_string());
           return;
-        }
         case Type::kN:
-          Bytes(value.as_number().ToString());
+          Scalar(Type::kN, value.as_number().ToString());
           return;
         case Type::kB:
-          Bytes(value.as_binary());
+          Scalar(Type::kB, value.as_binary());
+          return;
+        default:
+          break;
+      }
+      *d++ = static_cast<char>(value.type());
+      switch (value.type()) {
+        case Type::kS:
+        case Type::kN:
+        case Type::kB:
           return;
         case Type::kBool:
           *d++ = value.as_bool() ? 1 : 0;
@@ -300,6 +314,9 @@ struct StoredItemCodec {
 
   // ProjectStoredItem (core/stored_item_projection.h).
   static StoredItem Project(const StoredItem& source, std::vector<std::string_view> names);
+  // EmptyStoredItemOfSize and EncodeScalarAttributes (core/stored_item_projection.h).
+  static StoredItem EmptyOfSize(size_t item_size);
+  static StoredItem Scalars(std::span<const ScalarAttribute> attributes);
   // PatchStoredItem (core/stored_item_patch.h).
   static StoredItem Patch(const StoredItem& source, std::span<const AttributeChange> changes);
   // The header of a map-body of `count` entries and n bytes; returns where its entries start
@@ -423,6 +440,46 @@ StoredItem StoredItemCodec::Project(const StoredItem& source, std::vector<std::s
 
 StoredItem ProjectStoredItem(const StoredItem& source, std::vector<std::string_view> names) {
   return StoredItemCodec::Project(source, std::move(names));
+}
+
+StoredItem StoredItemCodec::EmptyOfSize(size_t item_size) {
+  const size_t length = IndexedLength(0, 0);
+  StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
+  Writer writer{rep->bytes(), nullptr};
+  char* offsets;
+  MapHeader(writer, 0, 0, &offsets);
+  assert(writer.d == rep->bytes() + length);
+  return StoredItem(rep);
+}
+
+StoredItem StoredItemCodec::Scalars(std::span<const ScalarAttribute> attributes) {
+  size_t n = 0;
+  size_t item_size = 0;
+  for (const ScalarAttribute& a : attributes) {
+    n += BytesLength(a.name.size()) + ScalarLength(a.type, a.payload);
+    item_size += a.name.size() + ValueView(a.type, a.payload).Size();
+  }
+  const size_t length = IndexedLength(attributes.size(), n);
+  StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
+  Writer writer{rep->bytes(), nullptr};
+  const uint8_t width = WidthFor(n);
+  char* offsets;
+  char* const start = MapHeader(writer, attributes.size(), n, &offsets);
+  for (const ScalarAttribute& a : attributes) {
+    Writer::Offset(offsets, static_cast<size_t>(writer.d - start), width);
+    writer.Bytes(a.name);
+    writer.Scalar(a.type, a.payload);
+  }
+  assert(writer.d == rep->bytes() + length);
+  return StoredItem(rep);
+}
+
+StoredItem EncodeScalarAttributes(std::span<const ScalarAttribute> attributes) {
+  return StoredItemCodec::Scalars(attributes);
+}
+
+StoredItem EmptyStoredItemOfSize(size_t item_size) {
+  return StoredItemCodec::EmptyOfSize(item_size);
 }
 
 StoredItem StoredItemCodec::Patch(const StoredItem& source,

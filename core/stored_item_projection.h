@@ -1,14 +1,16 @@
 // Projecting a StoredItem onto some of its top-level attributes, without building a tree: how
-// the engine makes a KEYS_ONLY or INCLUDE index entry, a stream record's keys and a key for the
-// write-ahead log. An engine helper, not part of the public API (partstore/stored_item.h).
+// the engine makes an INCLUDE index entry, a stream record's keys and a key for the write-ahead
+// log. An engine helper, not part of the public API (partstore/stored_item.h).
 //
 // Thread safety: a pure function of immutable values; thread-safe.
 #pragma once
 
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include "partstore/stored_item.h"
+#include "partstore/value.h"
 
 namespace partstore {
 
@@ -17,5 +19,22 @@ namespace partstore {
 // they are. When every attribute of `source` is named, it returns `source` itself (one more
 // reference to its buffer, no copy). REQUIRES: !source.empty().
 StoredItem ProjectStoredItem(const StoredItem& source, std::vector<std::string_view> names);
+
+// A top-level attribute of type S, N or B, given by its bytes (an N by its canonical text).
+struct ScalarAttribute {
+  std::string_view name;
+  Type type = Type::kS;
+  std::string_view payload;
+};
+
+// A StoredItem of `attributes`, written straight from their bytes: byte for byte what
+// StoredItem::Encode makes of the same item. How a KEYS_ONLY index entry's item is rebuilt from
+// its keys. REQUIRES: sorted by name (unsigned bytes), no name twice, valid names and values.
+StoredItem EncodeScalarAttributes(std::span<const ScalarAttribute> attributes);
+
+// A StoredItem with no attributes whose item_size() is `item_size`: what a KEYS_ONLY index keeps
+// for an entry, whose attributes its entry key already holds (shard/secondary_index.h). Its
+// buffer is 11 bytes, where the projected keys took one of their own.
+StoredItem EmptyStoredItemOfSize(size_t item_size);
 
 }  // namespace partstore

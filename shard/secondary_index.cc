@@ -1,6 +1,7 @@
 #include "shard/secondary_index.h"
 
 #include <algorithm>
+#include <cassert>
 #include <mutex>
 #include <shared_mutex>
 
@@ -36,6 +37,24 @@ SecondaryIndex::SecondaryIndex(IndexDefinition definition, KeySchema table_key, 
     std::sort(projected_.begin(), projected_.end());
     projected_.erase(std::unique(projected_.begin(), projected_.end()), projected_.end());
     projected_views_.assign(projected_.begin(), projected_.end());
+  }
+  if (entries_are_keys()) {
+    const KeySchema& key = definition_.key;
+    std::vector<const KeyAttribute*> parts;
+    if (key.sort) parts.push_back(&*key.sort);
+    if (global()) parts.push_back(&key.partition);
+    parts.push_back(&table_key_.partition);
+    if (table_key_.sort) parts.push_back(&*table_key_.sort);
+    for (size_t i = 0; i < parts.size(); ++i) {
+      const std::string& name = parts[i]->name;
+      const bool repeated = std::any_of(parts.begin(), parts.begin() + static_cast<ptrdiff_t>(i),
+                                        [&](const KeyAttribute* p) { return p->name == name; });
+      // projected_ holds these names sorted, each once.
+      const auto place = std::lower_bound(projected_.begin(), projected_.end(), name);
+      entry_key_parts_.push_back(
+          {parts[i], repeated ? -1 : static_cast<int>(place - projected_.begin())});
+    }
+    entry_key_attributes_ = projected_.size();
   }
 }
 
@@ -123,11 +142,96 @@ std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOf(const StoredItem& 
 
 StoredItem SecondaryIndex::Project(const StoredItem& item) const {
   if (definition_.projection == ProjectionType::kAll) return item;
+  if (entries_are_keys()) return EmptyStoredItemOfSize(ProjectedSize(item));
   return ProjectStoredItem(item, projected_views_);
+}
+
+namespace {
+
+// Takes the escaped component `rest` starts with (AppendEscapedComponent) off it and returns its
+// bytes unescaped: a view into `rest` when it holds no 0x00 byte, else written to *scratch.
+// nullopt when `rest` does not start with a component.
+std::optional<std::string_view> TakeEscapedComponent(std::string_view& rest, std::string* scratch) {
+  const size_t zero = rest.find('\0');
+  if (zero == std::string_view::npos || zero + 1 == rest.size()) return std::nullopt;
+  if (rest[zero + 1] == '\x01') {  // no escapes: the bytes as they are
+    const std::string_view bytes = rest.substr(0, zero);
+    rest.remove_prefix(zero + 2);
+    return bytes;
+  }
+  scratch->clear();
+  for (size_t i = 0; i + 1 < rest.size(); ++i) {
+    if (rest[i] != '\0') {
+      scratch->push_back(rest[i]);
+    } else if (rest[i + 1] == '\xFF') {
+      scratch->push_back('\0');
+      ++i;
+    } else if (rest[i + 1] == '\x01') {
+      rest.remove_prefix(i + 2);
+      return *scratch;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+StoredItem SecondaryIndex::EntryItem(std::string_view partition, std::string_view entry_key,
+                                     const StoredItem& entry) const {
+  if (!entries_are_keys()) return entry;
+  // The keys' encodings, in the entry key's order (entry_key_parts_): a GSI's partition key is the
+  // index partition's, an LSI's the table partition's; the last part, the table sort key, is
+  // what follows the escaped components; the others are escaped components.
+  ScalarAttribute keys[4];
+  std::string scratch[4];  // unescaped components, numbers' texts
+  const size_t parts = entry_key_parts_.size();
+  bool ok = true;
+  for (size_t i = 0; i < parts && ok; ++i) {
+    const EntryKeyPart& part = entry_key_parts_[i];
+    const bool index_partition = global() ? part.attribute == &definition_.key.partition
+                                          : part.attribute == &table_key_.partition;
+    std::optional<std::string_view> encoded;
+    if (index_partition) {
+      encoded = partition;
+    } else if (table_key_.sort && part.attribute == &*table_key_.sort) {
+      encoded = entry_key;
+      entry_key = {};
+    } else {
+      encoded = TakeEscapedComponent(entry_key, &scratch[i]);
+    }
+    if (!encoded) {
+      ok = false;
+    } else if (part.place >= 0) {
+      ScalarAttribute& key = keys[part.place];
+      key.name = part.attribute->name;
+      key.type = ValueTypeOf(part.attribute->type);
+      key.payload = *encoded;
+      if (part.attribute->type == KeyType::kNumber) {
+        Result<Value> number = DecodeKey(part.attribute->type, *encoded);
+        ok = number.ok();
+        if (ok) key.payload = scratch[i] = number->as_number().ToString();
+      }
+    }
+  }
+  // The keys are the index's own: they always decode, and nothing follows them.
+  ok = ok && entry_key.empty();
+  assert(ok);
+  if (!ok) return entry;
+  StoredItem item = EncodeScalarAttributes({keys, entry_key_attributes_});
+  assert(item.item_size() == entry.item_size());
+  return item;
+}
+
+size_t SecondaryIndex::EntryBufferBytes(size_t projected_size) const {
+  static const size_t kKeysOnly = EmptyStoredItemOfSize(0).footprint();
+  return entries_are_keys() ? kKeysOnly : projected_size;
 }
 
 bool SecondaryIndex::SharesBuffer(const StoredItem& item) const {
   if (definition_.projection == ProjectionType::kAll) return true;
+  if (entries_are_keys()) return false;
   if (item.attribute_count() > projected_.size()) return false;
   for (const MapEntry& entry : item.attributes()) {
     if (!std::binary_search(projected_.begin(), projected_.end(), entry.name)) return false;

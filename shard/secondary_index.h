@@ -12,9 +12,12 @@
 // key first, then table key; a prefix of an escaped value is the escape of a prefix, so
 // begins_with works on entry keys too (SortKeyBounds).
 //
-// An entry holds the item's projection: KEYS_ONLY = table keys + index keys, INCLUDE = those +
-// the listed attributes, ALL = the whole item. An item that lacks an index key attribute has no
-// entry (sparse index).
+// An entry holds the item's projection: INCLUDE = table keys + index keys + the listed
+// attributes, ALL = the whole item (the base item's buffer, shared). A KEYS_ONLY entry's
+// attributes are the four keys, and its partition and entry key hold them already: it keeps only
+// its projected size (EmptyStoredItemOfSize, 16 bytes of heap), and a reader rebuilds its item
+// from the keys (EntryItem). An item that lacks an index key attribute has no entry (sparse
+// index).
 //
 // Thread safety: the definition is immutable. Entries are guarded by the index's stripes, taken
 // by the table's writers after their base stripe and by readers of the index alone (the lock
@@ -97,12 +100,23 @@ class SecondaryIndex {
                                 std::string_view table_sort) const;
 
   // The entry stored for `item`: with an ALL projection the base item itself (its buffer
-  // shared, one more reference), else a buffer of the projected attributes' bytes.
+  // shared, one more reference); KEYS_ONLY, an item with no attributes and the projection's size;
+  // INCLUDE, a buffer of the projected attributes' bytes.
   StoredItem Project(const StoredItem& item) const;
+  // Whether entries are kept by their size, their attributes rebuilt from their keys (KEYS_ONLY).
+  bool entries_are_keys() const { return definition_.projection == ProjectionType::kKeysOnly; }
+  // The item of the entry `entry` stored under `entry_key` in the index partition `partition`
+  // (its encoded partition key): `entry` itself, or, when entries_are_keys(), the projection
+  // rebuilt from the keys (its bytes and item_size() those of Project's input projected).
+  StoredItem EntryItem(std::string_view partition, std::string_view entry_key,
+                       const StoredItem& entry) const;
+  // The heap an entry's own buffer takes for a projection of `projected_size` bytes, when it does
+  // not share the base item's (the memory budget's estimate of a write's growth).
+  size_t EntryBufferBytes(size_t projected_size) const;
   // The same as a tree (tests, models).
   Item Project(const Item& item) const;
-  // Whether Project(item) shares the item's buffer (ALL, or every attribute projected): memory
-  // counts a shared buffer once, in the table.
+  // Whether Project(item) shares the item's buffer (ALL, or INCLUDE with every attribute
+  // projected): memory counts a shared buffer once, in the table.
   bool SharesBuffer(const StoredItem& item) const;
   // The DynamoDB size of Project(item), without building the entry.
   size_t ProjectedSize(const StoredItem& item) const;
@@ -125,6 +139,15 @@ class SecondaryIndex {
   KeySchema table_key_;
   std::vector<std::string> projected_;  // sorted: keys + non-key attributes (not for ALL)
   std::vector<std::string_view> projected_views_;  // the same, for ProjectStoredItem
+  // KEYS_ONLY: the keys in the order the entry key holds them (index sort key, then for a GSI the
+  // index partition key and the table's, for an LSI the table's; then the table sort key), each
+  // with its place in the rebuilt item's name order, or -1 for a name an earlier key has.
+  struct EntryKeyPart {
+    const KeyAttribute* attribute;
+    int place;
+  };
+  std::vector<EntryKeyPart> entry_key_parts_;
+  size_t entry_key_attributes_ = 0;  // distinct names among them
   StripeSet stripes_;
 };
 

@@ -54,10 +54,12 @@ int64_t Table::GrowthOf(const EncodedKey& key, const StoredItem* existing, const
   for (const IndexWrite& w : plan) {
     const bool shares = w.index->SharesBuffer(item);
     if (w.put && !w.replaces) {
-      growth += kElementBytes + kCollectionBytes / 2 +
-                (shares ? 0 : static_cast<int64_t>(HeapBytes(w.new_size)));
+      growth +=
+          kElementBytes + kCollectionBytes / 2 +
+          (shares ? 0 : static_cast<int64_t>(HeapBytes(w.index->EntryBufferBytes(w.new_size))));
     } else if (w.put && !shares) {
-      growth += static_cast<int64_t>(w.new_size) - static_cast<int64_t>(w.old_size);
+      growth += static_cast<int64_t>(w.index->EntryBufferBytes(w.new_size)) -
+                static_cast<int64_t>(w.index->EntryBufferBytes(w.old_size));
     }
   }
   return growth;

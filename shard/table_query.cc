@@ -357,6 +357,15 @@ Result<PendingPage> Table::ReadQuery(const QueryRequest& request, const Prepared
     if (page.full()) last = item;
   };
   auto full = [&] { return !last.empty(); };
+  // The item at a cursor: a KEYS_ONLY index's entries are rebuilt from their keys.
+  const bool rebuild = index && index->entries_are_keys();
+  auto read_at = [&](const ItemCollection::Cursor& cursor) {
+    if (rebuild) {
+      read(index->EntryItem(partition, cursor.key(), cursor.item()));
+    } else {
+      read(cursor.item());
+    }
+  };
   {
     const Stripe& stripe = stripes.ForHash(hash);
     Stripe::ReadLock lock(stripe);
@@ -378,7 +387,7 @@ Result<PendingPage> Table::ReadQuery(const QueryRequest& request, const Prepared
         for (; cursor.valid() && !full() && range.BelowUpper(cursor.key()) &&
                (!range.prefix || cursor.key().starts_with(*range.prefix));
              cursor.Next()) {
-          read(cursor.item());
+          read_at(cursor);
         }
       } else {
         // Backward: from the last key within the upper bound (and before the start key).
@@ -400,7 +409,7 @@ Result<PendingPage> Table::ReadQuery(const QueryRequest& request, const Prepared
           options.start_inclusive ? cursor.SeekForPrev(*start) : cursor.SeekBefore(*start);
         }
         for (; cursor.valid() && !full() && range.AboveLower(cursor.key()); cursor.Prev()) {
-          read(cursor.item());
+          read_at(cursor);
         }
       }
     }

@@ -112,6 +112,8 @@ Result<PendingPage> Table::ReadScan(const ScanRequest& request,
   ReadPage page(prepared.filter, prepared.projection, prepared.select, request.limit);
   const Expiry expiry = CacheExpiry();
   StoredItem last_item;  // the item a full page stopped at
+  const bool rebuild = index && index->entries_are_keys();
+  StoredItem rebuilt;
   uint64_t stopped_at = last;
   const uint64_t from = start ? start->hash : first;
   for (size_t s = stripes_read.IndexOf(from); s < stripes_read.size() && !page.full(); ++s) {
@@ -144,10 +146,14 @@ Result<PendingPage> Table::ReadScan(const ScanRequest& request,
         cursor.SeekToFirst();
       }
       for (; cursor.valid() && !page.full(); cursor.Next()) {
-        if (expiry.Expired(cursor.item())) continue;  // cache mode: gone
-        account(entry.first.hash, page.Add(cursor.item()));
+        // A KEYS_ONLY index's entries are rebuilt from their keys.
+        const StoredItem& item =
+            rebuild ? (rebuilt = index->EntryItem(entry.first.key, cursor.key(), cursor.item()))
+                    : cursor.item();
+        if (expiry.Expired(item)) continue;  // cache mode: gone
+        account(entry.first.hash, page.Add(item));
         if (page.full()) {
-          last_item = cursor.item();
+          last_item = item;
           stopped_at = entry.first.hash;
         }
       }

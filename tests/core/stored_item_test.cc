@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <iterator>
 #include <mutex>
@@ -202,6 +203,45 @@ TEST(StoredItemTest, ProjectionKeepsTheChosenAttributesAsEncodingThemWould) {
   EXPECT_TRUE((keys == Item{{"PK", "a"}, {"SK", "b"}}));
   EXPECT_EQ(ProjectStoredItem(stored, {}).encoding(), StoredItem::Encode({}).encoding());
   EXPECT_TRUE(StoredItem::Decode(keys.encoding()).ok());
+}
+
+// A KEYS_ONLY index entry's item is written from its keys' bytes: the same encoding and size as
+// encoding the tree, for S (runs of one byte included), N and B values; an entry kept by its size
+// has no attributes.
+TEST(StoredItemTest, ScalarAttributesEncodeAsTheirTree) {
+  std::mt19937_64 rng(11);
+  testing::RandomValueOptions options;
+  options.allow_empty = false;
+  for (int i = 0; i < 500; ++i) {
+    SCOPED_TRACE(i);
+    Item item;
+    const int count = testing::RandomInt(rng, 0, 4);
+    for (int a = 0; a < count; ++a) {
+      const Type type = std::array{Type::kS, Type::kN, Type::kB}[testing::RandomInt(rng, 0, 2)];
+      Value value = testing::RandomScalar(rng, type, options);
+      if (type == Type::kS && rng() % 4 == 0) value = Value(std::string(32 + rng() % 40, 'k'));
+      item.insert_or_assign(testing::RandomAttributeName(rng), std::move(value));
+    }
+    std::vector<std::string> texts;  // the numbers' canonical texts
+    texts.reserve(item.size());
+    std::vector<ScalarAttribute> attributes;
+    for (const auto& [name, value] : item) {
+      ScalarAttribute& a = attributes.emplace_back(ScalarAttribute{name, value.type(), {}});
+      if (value.is(Type::kN)) {
+        a.payload = texts.emplace_back(value.as_number().ToString());
+      } else {
+        a.payload = value.is(Type::kS) ? value.as_string() : value.as_binary();
+      }
+    }
+    const StoredItem built = EncodeScalarAttributes(attributes);
+    const StoredItem want = StoredItem::Encode(item);
+    EXPECT_EQ(built.encoding(), want.encoding());
+    EXPECT_EQ(built.item_size(), want.item_size());
+  }
+  const StoredItem sized = EmptyStoredItemOfSize(123);
+  EXPECT_EQ(sized.attribute_count(), 0u);
+  EXPECT_EQ(sized.item_size(), 123u);
+  EXPECT_EQ(sized.encoding(), StoredItem::Encode({}).encoding());
 }
 
 // The views are C++20 ranges (std::ranges algorithms work on them).
