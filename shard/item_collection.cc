@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <iterator>
+#include <optional>
+#include <string>
 
 namespace partstore {
 namespace {
@@ -83,7 +85,7 @@ std::pair<const StoredItem*, bool> ItemCollection::InsertOrAssign(std::string_vi
   size_t s = large_ ? Route(sk) : 0;
   Segment* segment = &segments()[s];
   auto it = segment->lower_bound(sk);
-  if (it != segment->end() && it->first == sk) {
+  if (it != segment->end() && it->first.view() == sk) {
     total_size_ += item_size - it->second.item_size();
     it->second.swap(item);
     if (old != nullptr) *old = std::move(item);
@@ -106,7 +108,7 @@ std::pair<const StoredItem*, bool> ItemCollection::InsertOrAssign(std::string_vi
     const size_t n = segment->size();
     segment->reserve(std::min<size_t>(max_segment_, std::max<size_t>(n + 1, n + n / 2)));
   }
-  it = segment->emplace_hint(segment->begin() + index, std::string(sk), std::move(item));
+  it = segment->emplace_hint(segment->begin() + index, SortKey(sk), std::move(item));
   if (large_) ++large_->size;
   total_size_ += item_size;
   return {&it->second, true};
@@ -156,7 +158,7 @@ void ItemCollection::Split(size_t s) {
   segments[s].adopt_sequence(ordered_unique_range, std::move(lower));
   Segment right;
   right.adopt_sequence(ordered_unique_range, std::move(upper));
-  large_->separators.insert(large_->separators.begin() + s, right.begin()->first);
+  large_->separators.insert(large_->separators.begin() + s, std::string(right.begin()->first));
   segments.insert(segments.begin() + s + 1, std::move(right));
 }
 
@@ -212,7 +214,7 @@ void ItemCollection::Rebalance(size_t s) {
     right.adopt_sequence(ordered_unique_range, std::move(seq));
     left.erase(left.begin() + left_target, left.end());
   }
-  separators[r - 1] = right.begin()->first;
+  separators[r - 1] = std::string(right.begin()->first);
 }
 
 size_t ItemCollection::ContainerBytes() const {
@@ -232,20 +234,20 @@ size_t ItemCollection::ContainerBytes() const {
 bool ItemCollection::CheckInvariants() const {
   uint64_t total = 0;
   size_t count = 0;
-  const std::string* previous = nullptr;
+  std::optional<std::string_view> previous;
   for (size_t s = 0; s < segment_count(); ++s) {
     const Segment& segment = segments()[s];
     if (segment.size() > max_segment_ || segment.capacity() > max_segment_) return false;
     if (large_) {
       if (segment.empty() || segment.size() < min_segment_size()) return false;
-      if (s > 0 && segment.begin()->first < large_->separators[s - 1]) return false;
-      if (s + 1 < segment_count() && !(segment.rbegin()->first < large_->separators[s])) {
+      if (s > 0 && segment.begin()->first.view() < large_->separators[s - 1]) return false;
+      if (s + 1 < segment_count() && !(segment.rbegin()->first.view() < large_->separators[s])) {
         return false;
       }
     }
     for (const auto& [key, item] : segment) {
-      if (previous != nullptr && !(*previous < key)) return false;
-      previous = &key;
+      if (previous && !(*previous < key.view())) return false;
+      previous = key.view();
       if (item.empty()) return false;
       total += item.item_size();
       ++count;

@@ -28,7 +28,8 @@
 //     cuts the move cost by about a third, not the O(n) growth.
 //
 // Items. The collection holds StoredItems (partstore/stored_item.h): immutable, reference-counted
-// buffers, 8 bytes per element beside the key. A write replaces an item's handle, never the bytes
+// buffers, 8 bytes per element beside the key (a SortKey, shard/sort_key.h: 24 bytes, up to 23 of
+// them inline). A write replaces an item's handle, never the bytes
 // behind it, so a reader that copied a handle (one atomic increment) under the lock may read the
 // item after releasing the lock, and keeps reading the version it took.
 //
@@ -63,6 +64,7 @@
 #include <vector>
 
 #include "partstore/stored_item.h"
+#include "shard/sort_key.h"
 
 namespace partstore {
 
@@ -163,7 +165,7 @@ class ItemCollection {
   bool CheckInvariants() const;
 
  private:
-  using Segment = boost::container::flat_map<std::string, StoredItem, std::less<>>;
+  using Segment = boost::container::flat_map<SortKey, StoredItem, SortKeyLess>;
 
   // A collection past max_segment_size items.
   struct Large {
@@ -253,7 +255,7 @@ class ItemCollection::Cursor {
   }
 
   // REQUIRES: valid().
-  std::string_view key() const { return element().first; }
+  std::string_view key() const { return element().first.view(); }
   const StoredItem& item() const { return element().second; }
 
  private:

@@ -28,7 +28,7 @@ int64_t Stripe::NewKeyMapGrowth(PartitionKeyRef key) const {
 }
 
 int64_t Stripe::ItemBytes(std::string_view sk, const StoredItem& item, bool buffer) {
-  return static_cast<int64_t>(StringHeapBytes(sk.size()) +
+  return static_cast<int64_t>(HeapBytes(SortKey::HeapLength(sk.size())) +
                               (buffer ? HeapBytes(item.footprint()) : 0));
 }
 

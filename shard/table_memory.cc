@@ -46,7 +46,7 @@ int64_t Table::GrowthOf(const EncodedKey& key, const StoredItem* existing, const
   if (existing != nullptr) {
     growth -= static_cast<int64_t>(HeapBytes(existing->footprint()));
   } else {
-    growth += kElementBytes + static_cast<int64_t>(StringHeapBytes(key.sort.size()));
+    growth += kElementBytes + static_cast<int64_t>(HeapBytes(SortKey::HeapLength(key.sort.size())));
     const Stripe& stripe = stripes_.ForHash(key.hash);
     stripe.AssertReaderHeld();  // REQUIRES: the write's stripe held (see table.h)
     growth += stripe.NewKeyMapGrowth({key.hash, key.partition});

@@ -344,9 +344,9 @@ TEST(ItemCollectionTest, HashOnlySingleItemUnderTheEmptyKey) {
   EXPECT_EQ(c.size(), 1u);
   EXPECT_EQ(c.total_size(), ItemSize(item));
   EXPECT_EQ(c.segment_count(), 1u);
-  // One element array of exactly one element, nothing else.
-  EXPECT_EQ(c.ContainerBytes(),
-            sizeof(ItemCollection) + sizeof(std::pair<std::string, StoredItem>));
+  // One element array of exactly one element, nothing else: 32 bytes (a SortKey and a handle).
+  EXPECT_EQ(c.ContainerBytes(), sizeof(ItemCollection) + sizeof(std::pair<SortKey, StoredItem>));
+  EXPECT_EQ(sizeof(std::pair<SortKey, StoredItem>), 32u);
 
   auto cursor = std::as_const(c).NewCursor();
   cursor.Seek("");

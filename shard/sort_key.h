@@ -1,0 +1,111 @@
+// SortKey: the key of an ItemCollection element (shard/item_collection.h): an encoded sort key, or
+// an index entry key. 24 bytes holding up to 23 bytes of key inline; a longer key is one heap
+// block of exactly its length.
+//
+// Why not std::string: libstdc++'s is 32 bytes and keeps 15 inline, so a sort key of 16 to 23
+// bytes (`FOLLOWER#0000123#001`, an ISO date with a prefix) took a 32-byte heap block beside a
+// 32-byte string, and with the 8-byte item handle an element was 40 bytes. A SortKey makes the
+// element 32 bytes and keeps those keys inline: about 35 bytes an item on the seed model
+// (bench/README.md, "Index entries that cost bytes").
+//
+// Layout: raw_[23] is the tag: the inline length (0..23), or kHeap. A heap key keeps its pointer in
+// raw_[0..8) and its length in raw_[8..12).
+//
+// Thread safety: a value type; const methods may run concurrently.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <utility>
+
+namespace partstore {
+
+class SortKey {
+ public:
+  static constexpr size_t kInline = 23;
+
+  SortKey() noexcept { raw_[kInline] = 0; }
+  explicit SortKey(std::string_view bytes) {
+    if (bytes.size() <= kInline) {
+      if (!bytes.empty()) std::memcpy(raw_, bytes.data(), bytes.size());
+      raw_[kInline] = static_cast<char>(bytes.size());
+      return;
+    }
+    char* data = new char[bytes.size()];
+    std::memcpy(data, bytes.data(), bytes.size());
+    const auto size = static_cast<uint32_t>(bytes.size());
+    std::memcpy(raw_, &data, sizeof data);
+    std::memcpy(raw_ + sizeof data, &size, sizeof size);
+    raw_[kInline] = static_cast<char>(kHeap);
+  }
+  SortKey(const SortKey& other) : SortKey(other.view()) {}
+  SortKey(SortKey&& other) noexcept {
+    std::memcpy(raw_, other.raw_, sizeof raw_);
+    other.raw_[kInline] = 0;
+  }
+  SortKey& operator=(const SortKey& other) {
+    if (this != &other) {
+      SortKey copy(other);
+      swap(copy);
+    }
+    return *this;
+  }
+  SortKey& operator=(SortKey&& other) noexcept {
+    if (this != &other) {
+      Release();
+      std::memcpy(raw_, other.raw_, sizeof raw_);
+      other.raw_[kInline] = 0;
+    }
+    return *this;
+  }
+  ~SortKey() { Release(); }
+
+  void swap(SortKey& other) noexcept {
+    char t[sizeof raw_];
+    std::memcpy(t, raw_, sizeof raw_);
+    std::memcpy(raw_, other.raw_, sizeof raw_);
+    std::memcpy(other.raw_, t, sizeof raw_);
+  }
+
+  std::string_view view() const {
+    if (!on_heap()) return {raw_, static_cast<size_t>(raw_[kInline])};
+    return {heap_data(), heap_size()};
+  }
+  operator std::string_view() const { return view(); }  // NOLINT: a key reads as its bytes
+  size_t size() const { return on_heap() ? heap_size() : static_cast<size_t>(raw_[kInline]); }
+  bool on_heap() const { return static_cast<uint8_t>(raw_[kInline]) == kHeap; }
+
+  // The heap block a key of `length` bytes takes (before the allocator's rounding).
+  static size_t HeapLength(size_t length) { return length > kInline ? length : 0; }
+
+ private:
+  static constexpr uint8_t kHeap = 0xFF;
+
+  const char* heap_data() const {
+    const char* data;
+    std::memcpy(&data, raw_, sizeof data);
+    return data;
+  }
+  size_t heap_size() const {
+    uint32_t size;
+    std::memcpy(&size, raw_ + sizeof(char*), sizeof size);
+    return size;
+  }
+  void Release() {
+    if (on_heap()) delete[] heap_data();
+  }
+
+  alignas(8) char raw_[kInline + 1];
+};
+static_assert(sizeof(SortKey) == 24);
+
+// Orders SortKeys and string_views alike, by their bytes (unsigned, a prefix first): the
+// ItemCollection's transparent comparator.
+struct SortKeyLess {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const { return a < b; }
+};
+
+}  // namespace partstore
