@@ -4,6 +4,7 @@
 #include <cassert>
 #include <mutex>
 #include <shared_mutex>
+#include <utility>
 
 #include "core/item_attribute.h"
 #include "core/key_encoding.h"
@@ -40,19 +41,24 @@ SecondaryIndex::SecondaryIndex(IndexDefinition definition, KeySchema table_key, 
   }
   if (entries_are_keys()) {
     const KeySchema& key = definition_.key;
-    std::vector<const KeyAttribute*> parts;
-    if (key.sort) parts.push_back(&*key.sort);
-    if (global()) parts.push_back(&key.partition);
-    parts.push_back(&table_key_.partition);
-    if (table_key_.sort) parts.push_back(&*table_key_.sort);
+    using Source = EntryKeyPart::Source;
+    std::vector<std::pair<const KeyAttribute*, Source>> parts;
+    if (key.sort) parts.emplace_back(&*key.sort, Source::kComponent);
+    if (global()) {
+      parts.emplace_back(&key.partition, Source::kPartition);
+      parts.emplace_back(&table_key_.partition, Source::kComponent);
+    } else {
+      parts.emplace_back(&table_key_.partition, Source::kPartition);
+    }
+    if (table_key_.sort) parts.emplace_back(&*table_key_.sort, Source::kRest);
     for (size_t i = 0; i < parts.size(); ++i) {
-      const std::string& name = parts[i]->name;
+      const std::string& name = parts[i].first->name;
       const bool repeated = std::any_of(parts.begin(), parts.begin() + static_cast<ptrdiff_t>(i),
-                                        [&](const KeyAttribute* p) { return p->name == name; });
+                                        [&](const auto& p) { return p.first->name == name; });
       // projected_ holds these names sorted, each once.
       const auto place = std::lower_bound(projected_.begin(), projected_.end(), name);
-      entry_key_parts_.push_back(
-          {parts[i], repeated ? -1 : static_cast<int>(place - projected_.begin())});
+      entry_key_parts_.push_back({parts[i].first, parts[i].second,
+                                  repeated ? -1 : static_cast<int>(place - projected_.begin())});
     }
     entry_key_attributes_ = projected_.size();
   }
@@ -181,25 +187,24 @@ std::optional<std::string_view> TakeEscapedComponent(std::string_view& rest, std
 StoredItem SecondaryIndex::EntryItem(std::string_view partition, std::string_view entry_key,
                                      const StoredItem& entry) const {
   if (!entries_are_keys()) return entry;
-  // The keys' encodings, in the entry key's order (entry_key_parts_): a GSI's partition key is the
-  // index partition's, an LSI's the table partition's; the last part, the table sort key, is
-  // what follows the escaped components; the others are escaped components.
+  // The keys' encodings, in the entry key's order (entry_key_parts_).
   ScalarAttribute keys[4];
   std::string scratch[4];  // unescaped components, numbers' texts
   const size_t parts = entry_key_parts_.size();
   bool ok = true;
   for (size_t i = 0; i < parts && ok; ++i) {
     const EntryKeyPart& part = entry_key_parts_[i];
-    const bool index_partition = global() ? part.attribute == &definition_.key.partition
-                                          : part.attribute == &table_key_.partition;
     std::optional<std::string_view> encoded;
-    if (index_partition) {
-      encoded = partition;
-    } else if (table_key_.sort && part.attribute == &*table_key_.sort) {
-      encoded = entry_key;
-      entry_key = {};
-    } else {
-      encoded = TakeEscapedComponent(entry_key, &scratch[i]);
+    switch (part.source) {
+      case EntryKeyPart::Source::kPartition:
+        encoded = partition;
+        break;
+      case EntryKeyPart::Source::kComponent:
+        encoded = TakeEscapedComponent(entry_key, &scratch[i]);
+        break;
+      case EntryKeyPart::Source::kRest:
+        encoded = std::exchange(entry_key, {});
+        break;
     }
     if (!encoded) {
       ok = false;

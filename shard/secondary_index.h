@@ -141,9 +141,16 @@ class SecondaryIndex {
   std::vector<std::string_view> projected_views_;  // the same, for ProjectStoredItem
   // KEYS_ONLY: the keys in the order the entry key holds them (index sort key, then for a GSI the
   // index partition key and the table's, for an LSI the table's; then the table sort key), each
-  // with its place in the rebuilt item's name order, or -1 for a name an earlier key has.
+  // with where its encoding is, and its place in the rebuilt item's name order (-1 for a name an
+  // earlier key has).
   struct EntryKeyPart {
+    enum class Source : uint8_t {
+      kPartition,  // the index partition's encoded key
+      kComponent,  // the entry key's next escaped component
+      kRest,       // what follows the components (the table sort key)
+    };
     const KeyAttribute* attribute;
+    Source source;
     int place;
   };
   std::vector<EntryKeyPart> entry_key_parts_;
