@@ -244,17 +244,21 @@ struct StoredItemCodec {
 
   // ---- Trusted reading (buffers made by Encode or accepted by Decode) -----------------------
 
-  static uint32_t GetVarint(const char*& p) {
-    uint32_t v = 0;
-    for (int shift = 0;; shift += 7) {
-      const auto byte = static_cast<uint8_t>(*p++);
-      v |= static_cast<uint32_t>(byte & 0x7F) << shift;
-      if (byte < 0x80) return v;
-    }
+  static uint32_t GetVarint(const char*& p) { return stored_item_internal::ReadVarint(p); }
+
+  // Reads one value at p and moves p past it: S, N and B inline (partstore/stored_item.h), the
+  // others by ReadOther.
+  static ValueView ReadValue(const char*& p) { return stored_item_internal::ReadValue(p); }
+
+  // ReadOther into `out`, field by field (partstore/stored_item.h says why).
+  static void ReadOtherInto(const char*& p, ValueView& out) {
+    const ValueView value = ReadOther(p);
+    out.type_ = value.type_;
+    out.payload_ = value.payload_;
   }
 
-  // Reads one value at p and moves p past it.
-  static ValueView ReadValue(const char*& p) {
+  // A value whose tag is not S, N or B.
+  static ValueView ReadOther(const char*& p) {
     const auto tag = static_cast<uint8_t>(*p++);
     if (tag == kRunTag) {
       const uint32_t n = GetVarint(p);
@@ -262,14 +266,6 @@ struct StoredItemCodec {
     }
     const auto type = static_cast<Type>(tag);
     switch (type) {
-      case Type::kS:
-      case Type::kN:
-      case Type::kB: {
-        const uint32_t n = GetVarint(p);
-        ValueView view(type, {p, n});
-        p += n;
-        return view;
-      }
       case Type::kBool:
         return ValueView(type, {p++, 1});
       case Type::kNull:
@@ -292,6 +288,10 @@ struct StoredItemCodec {
         p += n;
         return ValueView(type, {start, static_cast<size_t>(p - start)});
       }
+      case Type::kS:
+      case Type::kN:
+      case Type::kB:
+        break;  // read inline
     }
     return ValueView();
   }
@@ -337,19 +337,12 @@ using Codec = StoredItemCodec;
 
 namespace stored_item_internal {
 
-ValueView ReadValue(const char*& p) { return Codec::ReadValue(p); }
+// The header's inline readers take S, N and B themselves: their tags are their Types, below the
+// other tags.
+static_assert(static_cast<uint8_t>(Type::kS) == 0 && static_cast<uint8_t>(Type::kN) == 1 &&
+              static_cast<uint8_t>(Type::kB) == 2 && kRunTag > 2);
 
-MapEntry ReadEntry(const char*& p) {
-  const std::string_view name = ReadBytes(p);
-  return {name, Codec::ReadValue(p)};
-}
-
-std::string_view ReadBytes(const char*& p) {
-  const uint32_t n = Codec::GetVarint(p);
-  const std::string_view bytes(p, n);
-  p += n;
-  return bytes;
-}
+void ReadOtherValueInto(const char*& p, ValueView& out) { Codec::ReadOtherInto(p, out); }
 
 }  // namespace stored_item_internal
 

@@ -320,6 +320,7 @@ Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request,
 
 Item Table::KeyOf(const Item& item) const {
   Item key;
+  key.reserve(key_schema_.sort ? 2 : 1);
   if (auto it = item.find(key_schema_.partition.name); it != item.end()) key.emplace(*it);
   if (key_schema_.sort) {
     if (auto it = item.find(key_schema_.sort->name); it != item.end()) key.emplace(*it);
@@ -329,6 +330,7 @@ Item Table::KeyOf(const Item& item) const {
 
 Item Table::KeyOf(const StoredItem& item) const {
   Item key;
+  key.reserve(key_schema_.sort ? 2 : 1);
   if (std::optional<ValueView> v = item.Find(key_schema_.partition.name)) {
     key.emplace(key_schema_.partition.name, v->ToValue());
   }

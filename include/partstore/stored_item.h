@@ -36,6 +36,11 @@ namespace partstore {
 class MapView;
 class ListView;
 class SetView;
+class ValueView;
+
+namespace stored_item_internal {
+inline void ReadValueInto(const char*& p, ValueView& out);
+}  // namespace stored_item_internal
 
 // One encoded value. Default-constructed: NULL.
 class ValueView {
@@ -62,6 +67,7 @@ class ValueView {
 
  private:
   friend struct StoredItemCodec;  // the library's own encoder/decoder, not for users
+  friend void stored_item_internal::ReadValueInto(const char*& p, ValueView& out);
   ValueView(Type type, std::string_view payload) : type_(type), payload_(payload) {}
 
   // Deep equality of two encoded values. The encoding is canonical (numbers as their canonical
@@ -87,15 +93,73 @@ struct MapEntry {
 
 namespace stored_item_internal {
 
-// Each reads the element at p (REQUIRES: a well-formed buffer) and moves p past it.
-ValueView ReadValue(const char*& p);
-MapEntry ReadEntry(const char*& p);
-std::string_view ReadBytes(const char*& p);
+// Each reads the element at p (REQUIRES: a well-formed buffer) and moves p past it. Inline, as
+// every view's iteration steps with them; the layout is core/stored_item_format.h's.
+
+// A varint: LEB128, 7 bits a byte.
+inline uint32_t ReadVarint(const char*& p) {
+  uint32_t v = 0;
+  for (int shift = 0;; shift += 7) {
+    const auto byte = static_cast<uint8_t>(*p++);
+    v |= static_cast<uint32_t>(byte & 0x7F) << shift;
+    if (byte < 0x80) return v;
+  }
+}
+
+// A value of any other type than S, N and B (out of line: core/stored_item.cc).
+void ReadOtherValueInto(const char*& p, ValueView& out);
+
+// The *Into forms write the element's fields into `out` one by one: an iterator's current element
+// is read back field by field, and a whole struct returned and copied would be built by narrow
+// stores and loaded by wide ones (a store-forwarding stall on every element, a third of a walk's
+// time).
+inline void ReadValueInto(const char*& p, ValueView& out) {
+  // S, N and B: the tag (their Type), varint(n), n bytes.
+  const auto tag = static_cast<uint8_t>(*p);
+  if (tag > static_cast<uint8_t>(Type::kB)) {
+    ReadOtherValueInto(p, out);
+    return;
+  }
+  ++p;
+  const uint32_t n = ReadVarint(p);
+  out.type_ = static_cast<Type>(tag);
+  out.payload_ = std::string_view(p, n);
+  p += n;
+}
+
+inline void ReadBytesInto(const char*& p, std::string_view& out) {
+  const uint32_t n = ReadVarint(p);
+  out = std::string_view(p, n);
+  p += n;
+}
+
+inline void ReadEntryInto(const char*& p, MapEntry& out) {
+  ReadBytesInto(p, out.name);
+  ReadValueInto(p, out.value);
+}
+
+inline ValueView ReadValue(const char*& p) {
+  ValueView out;
+  ReadValueInto(p, out);
+  return out;
+}
+
+inline std::string_view ReadBytes(const char*& p) {
+  std::string_view out;
+  ReadBytesInto(p, out);
+  return out;
+}
+
+inline MapEntry ReadEntry(const char*& p) {
+  MapEntry out;
+  ReadEntryInto(p, out);
+  return out;
+}
 
 // The iterator of every view: the elements of a composite are consecutive in the buffer, and
 // `Read` decodes one and steps over it. Multi-pass (the buffer is immutable); equal iterators
 // stand at the same byte.
-template <typename T, T (*Read)(const char*&)>
+template <typename T, void (*Read)(const char*&, T&)>
 class ElementIterator {
  public:
   using iterator_category = std::forward_iterator_tag;
@@ -127,7 +191,7 @@ class ElementIterator {
   void Load() {
     if (at_ == end_) return;
     next_ = at_;
-    current_ = Read(next_);
+    Read(next_, current_);
   }
   const char* at_ = nullptr;  // the current element, or end_
   const char* end_ = nullptr;
@@ -162,7 +226,7 @@ class IndexedBody {
 class SetView {
  public:
   using iterator =
-      stored_item_internal::ElementIterator<std::string_view, stored_item_internal::ReadBytes>;
+      stored_item_internal::ElementIterator<std::string_view, stored_item_internal::ReadBytesInto>;
 
   Type type() const { return type_; }
   size_t size() const { return count_; }
@@ -187,7 +251,8 @@ class SetView {
 class MapView : public stored_item_internal::IndexedBody {
  public:
   using Entry = MapEntry;
-  using iterator = stored_item_internal::ElementIterator<MapEntry, stored_item_internal::ReadEntry>;
+  using iterator =
+      stored_item_internal::ElementIterator<MapEntry, stored_item_internal::ReadEntryInto>;
 
   MapView() = default;
   iterator begin() const { return iterator(body_begin(), body_end()); }
@@ -211,7 +276,7 @@ class MapView : public stored_item_internal::IndexedBody {
 class ListView : public stored_item_internal::IndexedBody {
  public:
   using iterator =
-      stored_item_internal::ElementIterator<ValueView, stored_item_internal::ReadValue>;
+      stored_item_internal::ElementIterator<ValueView, stored_item_internal::ReadValueInto>;
 
   ListView() = default;
   iterator begin() const { return iterator(body_begin(), body_end()); }

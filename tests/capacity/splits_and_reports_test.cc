@@ -78,7 +78,9 @@ TEST(PartitionMapTest, EveryHashMapsToThePartitionHoldingIt) {
       EXPECT_EQ(resource.PartitionOf(p.begin), i);
       EXPECT_EQ(resource.PartitionOf(p.begin + (p.end - p.begin) / 2), i);
       EXPECT_EQ(resource.PartitionOf(p.end), i);
-      if (i > 0) EXPECT_EQ(p.begin, partitions[i - 1].end + 1);
+      if (i > 0) {
+        EXPECT_EQ(p.begin, partitions[i - 1].end + 1);
+      }
     }
     EXPECT_EQ(partitions.front().begin, 0u);
     EXPECT_EQ(partitions.back().end, UINT64_MAX);

@@ -73,21 +73,32 @@ class EngineSession final : public Session {
 
   Status Query(const TableSpec& table, bool on_gsi, std::string_view partition,
                std::string_view sort_prefix, int limit, ReadOutcome* outcome) override {
-    QueryRequest request;
-    request.table_name = table.name;
-    if (on_gsi) request.index_name = table.gsi_name;
-    expr::NameMap names{{"#pk", on_gsi ? table.gsi_partition_key : table.partition_key}};
-    AttributeMap values{{":pk", Value::String(std::string(partition))}};
-    if (sort_prefix.empty()) {
-      request.key_condition_expression = "#pk = :pk";
-    } else {
-      request.key_condition_expression = "#pk = :pk AND begins_with(#sk, :p)";
-      names.emplace("#sk", on_gsi ? table.gsi_sort_key : table.sort_key);
-      values.emplace(":p", Value::String(std::string(sort_prefix)));
+    // As Get: one request per session for each shape (the table, the index and whether there is
+    // a prefix), its values rewritten in place.
+    QueryRequest& request = query_[on_gsi ? 1 : 0][sort_prefix.empty() ? 0 : 1];
+    if (request.table_name != table.name) {
+      request = QueryRequest();
+      request.table_name = table.name;
+      if (on_gsi) request.index_name = table.gsi_name;
+      expr::NameMap names{{"#pk", on_gsi ? table.gsi_partition_key : table.partition_key}};
+      AttributeMap values{{":pk", Value::String(std::string())}};
+      if (sort_prefix.empty()) {
+        request.key_condition_expression = "#pk = :pk";
+      } else {
+        request.key_condition_expression = "#pk = :pk AND begins_with(#sk, :p)";
+        names.emplace("#sk", on_gsi ? table.gsi_sort_key : table.sort_key);
+        values.emplace(":p", Value::String(std::string()));
+      }
+      request.expression_attribute_names = std::move(names);
+      request.expression_attribute_values = std::move(values);
     }
-    request.expression_attribute_names = std::move(names);
-    request.expression_attribute_values = std::move(values);
+    for (auto& [name, value] : *request.expression_attribute_values) {
+      std::string* s = value.if_string();
+      if (s == nullptr) return Status::Internal("bench key is not a string");
+      s->assign(name == ":pk" ? partition : sort_prefix);
+    }
     request.limit = limit;
+    request.exclusive_start_key.reset();
     // Limit <= 100 small items: one page (1 MB) always holds them, but follow LastEvaluatedKey
     // as a client must.
     for (;;) {
@@ -114,7 +125,8 @@ class EngineSession final : public Session {
 
  private:
   Database& db_;
-  GetItemRequest get_;  // reused by Get
+  GetItemRequest get_;        // reused by Get
+  QueryRequest query_[2][2];  // reused by Query: [on_gsi][with a sort-key prefix]
 };
 
 class EngineTarget final : public Target {
