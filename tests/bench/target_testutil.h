@@ -92,6 +92,15 @@ inline void CheckTargetContract(Target& target) {
   ReadOutcome updated;
   ASSERT_TRUE(s.Get(hash, {"user1003", ""}, &updated).ok());
   EXPECT_EQ(updated.bytes, (8 + 8) + (6 + 100) + (6 + 5));
+  // A second update, of another item and attribute, changes only that one (a target that reuses
+  // its request must rewrite every part of it).
+  ASSERT_TRUE(s.Update(pair, {"USER#1", "USER#1"}, "name", "Bo").ok());
+  ReadOutcome renamed;
+  ASSERT_TRUE(s.Get(pair, {"USER#1", "USER#1"}, &renamed).ok());
+  EXPECT_EQ(renamed.bytes, (2 + 6) + (2 + 6) + (4 + 2));
+  ReadOutcome unchanged;
+  ASSERT_TRUE(s.Get(hash, {"user1003", ""}, &unchanged).ok());
+  EXPECT_EQ(unchanged.bytes, updated.bytes);
   ASSERT_TRUE(s.Put(hash, ContractItem({{"YCSB_KEY", "user1003"}, {"field0", "x"}})).ok());
   ReadOutcome replaced;
   ASSERT_TRUE(s.Get(hash, {"user1003", ""}, &replaced).ok());

@@ -29,6 +29,17 @@ void Count(const StoredItem& item, ReadOutcome* outcome) {
   }
 }
 
+// Rewrites the strings of a key KeyOf(table, ...) made to `key`'s.
+Status RewriteKey(const TableSpec& table, ItemKey key, Item* out) {
+  if (out->size() != (table.sort_key.empty() ? 1u : 2u)) *out = KeyOf(table, key);
+  for (auto& [name, value] : *out) {
+    std::string* s = value.if_string();
+    if (s == nullptr) return Status::Internal("bench key is not a string");
+    s->assign(name == table.partition_key ? key.partition : key.sort);
+  }
+  return Status::Ok();
+}
+
 class EngineSession final : public Session {
  public:
   explicit EngineSession(Database& db) : db_(db) {}
@@ -37,16 +48,11 @@ class EngineSession final : public Session {
     // One request per session, its strings rewritten in place, as a program reading in a loop
     // would: only the item read is allocated per call.
     GetItemRequest& request = get_;
-    if (request.table_name != table.name ||
-        request.key.size() != (table.sort_key.empty() ? 1 : 2)) {
+    if (request.table_name != table.name) {
       request.table_name = table.name;
       request.key = KeyOf(table, key);
     }
-    for (auto& [name, value] : request.key) {
-      std::string* s = value.if_string();
-      if (s == nullptr) return Status::Internal("bench key is not a string");
-      s->assign(name == table.partition_key ? key.partition : key.sort);
-    }
+    if (Status s = RewriteKey(table, key, &request.key); !s.ok()) return s;
     auto r = db_.GetItemView(request);
     if (!r.ok()) return r.status();
     if (r->item) Count(*r->item, outcome);
@@ -62,12 +68,20 @@ class EngineSession final : public Session {
 
   Status Update(const TableSpec& table, ItemKey key, std::string_view attribute,
                 std::string_view value) override {
-    UpdateItemRequest request;
-    request.table_name = table.name;
-    request.key = KeyOf(table, key);
-    request.update_expression = "SET #a = :v";
-    request.expression_attribute_names = expr::NameMap{{"#a", std::string(attribute)}};
-    request.expression_attribute_values = AttributeMap{{":v", Value::String(std::string(value))}};
+    // As Get: one request per session, its strings rewritten in place.
+    UpdateItemRequest& request = update_;
+    if (request.table_name != table.name) {
+      request.table_name = table.name;
+      request.key = KeyOf(table, key);
+      request.update_expression = "SET #a = :v";
+      request.expression_attribute_names = expr::NameMap{{"#a", std::string()}};
+      request.expression_attribute_values = AttributeMap{{":v", Value::String(std::string())}};
+    }
+    if (Status s = RewriteKey(table, key, &request.key); !s.ok()) return s;
+    request.expression_attribute_names->begin()->second.assign(attribute);
+    std::string* v = request.expression_attribute_values->begin()->second.if_string();
+    if (v == nullptr) return Status::Internal("bench value is not a string");
+    v->assign(value);
     return db_.UpdateItem(request).status();
   }
 
@@ -126,6 +140,7 @@ class EngineSession final : public Session {
  private:
   Database& db_;
   GetItemRequest get_;        // reused by Get
+  UpdateItemRequest update_;  // reused by Update
   QueryRequest query_[2][2];  // reused by Query: [on_gsi][with a sort-key prefix]
 };
 
