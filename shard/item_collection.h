@@ -28,7 +28,7 @@
 //     cuts the move cost by about a third, not the O(n) growth.
 //
 // Items. The collection holds StoredItems (partstore/stored_item.h): immutable, reference-counted
-// buffers, 8 bytes per element beside the key (a SortKey, shard/sort_key.h: 24 bytes, up to 23 of
+// buffers, 8 bytes per element beside the key (a SortKey, shard/compact_key.h: 24 bytes, up to 23 of
 // them inline). A write replaces an item's handle, never the bytes
 // behind it, so a reader that copied a handle (one atomic increment) under the lock may read the
 // item after releasing the lock, and keeps reading the version it took.
@@ -64,7 +64,7 @@
 #include <vector>
 
 #include "partstore/stored_item.h"
-#include "shard/sort_key.h"
+#include "shard/compact_key.h"
 
 namespace partstore {
 

@@ -33,8 +33,6 @@ inline size_t HeapBytes(size_t n) {
   const size_t step = std::bit_floor(n - 1) / 4;
   return (n + step - 1) / step * step;
 }
-// The heap block of a std::string of `length` bytes (libstdc++ keeps up to 15 inline).
-inline size_t StringHeapBytes(size_t length) { return length > 15 ? HeapBytes(length + 1) : 0; }
 
 class MemoryBudget {
  public:

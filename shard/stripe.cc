@@ -44,7 +44,7 @@ bool Stripe::Put(PartitionKeyRef key, std::string_view sk, StoredItem item, Stor
   int64_t memory = 0;
   auto it = map_.find(key);
   if (it == map_.end()) {
-    it = map_.try_emplace(StoredKey{key.hash, std::string(key.key)}, ItemCollection{}).first;
+    it = map_.try_emplace(StoredKey{key.hash, PartitionKeyBytes(key.key)}, ItemCollection{}).first;
     if (map_.capacity() != capacity) {
       // The map grew and moved every entry (and left no erased slot behind).
       order_valid_.store(false, std::memory_order_relaxed);
@@ -56,7 +56,7 @@ bool Stripe::Put(PartitionKeyRef key, std::string_view sk, StoredItem item, Stor
     } else if (KeepOrder()) {
       order_.insert(OrderPosition(key), &*it);
     }
-    memory += static_cast<int64_t>(StringHeapBytes(key.key.size())) +
+    memory += static_cast<int64_t>(HeapBytes(PartitionKeyBytes::HeapLength(key.key.size()))) +
               (static_cast<int64_t>(map_.capacity()) - static_cast<int64_t>(capacity)) * kSlotBytes;
   }
   ItemCollection& collection = it->second;
@@ -104,8 +104,9 @@ bool Stripe::Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old, bo
     if (account_ != nullptr) {
       // The collection's arrays and the key's heap block go; the slot stays (the map keeps its
       // capacity).
-      memory -= static_cast<int64_t>(container_before) +
-                static_cast<int64_t>(StringHeapBytes(it->first.key.size()));
+      memory -=
+          static_cast<int64_t>(container_before) +
+          static_cast<int64_t>(HeapBytes(PartitionKeyBytes::HeapLength(it->first.key.size())));
     }
     map_.erase(it);
     erased_since_growth_ = true;

@@ -67,10 +67,12 @@ struct PartitionKeyRef {
 
 class Stripe {
  public:
+  // The map's key: the encoded partition key inline up to 31 bytes (shard/compact_key.h), so a
+  // lookup compares it in the slot it probes.
   struct StoredKey {
     uint64_t hash = 0;
-    std::string key;
-    PartitionKeyRef ref() const { return {hash, key}; }
+    PartitionKeyBytes key;
+    PartitionKeyRef ref() const { return {hash, key.view()}; }
   };
   struct Hasher {
     using is_transparent = void;

@@ -28,7 +28,7 @@ void ExpectOrder(const Stripe& stripe, const std::set<Key>& model)
   size_t i = 0;
   for (const Key& k : model) {
     ASSERT_EQ(order[i]->first.hash, k.first) << i;
-    ASSERT_EQ(order[i]->first.key, k.second) << i;
+    ASSERT_EQ(order[i]->first.key.view(), k.second) << i;
     ++i;
   }
 }

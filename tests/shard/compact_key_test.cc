@@ -1,6 +1,7 @@
-// SortKey (shard/sort_key.h): inline up to 23 bytes, one heap block beyond; copies, moves and
-// swaps keep the bytes; it orders as std::string orders the same bytes.
-#include "shard/sort_key.h"
+// CompactKey (shard/compact_key.h), both sizes (SortKey: inline up to 23 bytes; PartitionKeyBytes:
+// up to 31), one heap block beyond; copies, moves and swaps keep the bytes; it orders as
+// std::string orders the same bytes.
+#include "shard/compact_key.h"
 
 #include <gtest/gtest.h>
 
@@ -20,41 +21,55 @@ std::string Bytes(size_t n, char first) {
   return s;
 }
 
-TEST(SortKeyTest, HoldsItsBytesInlineOrOnTheHeap) {
+template <typename Key>
+class CompactKeyTest : public ::testing::Test {};
+using KeyTypes = ::testing::Types<SortKey, PartitionKeyBytes>;
+TYPED_TEST_SUITE(CompactKeyTest, KeyTypes);
+
+TEST(CompactKeySizes, SizesAndInlineLengths) {
+  EXPECT_EQ(sizeof(SortKey), 24u);
+  EXPECT_EQ(SortKey::kInline, 23u);
+  EXPECT_EQ(sizeof(PartitionKeyBytes), 32u);
+  EXPECT_EQ(PartitionKeyBytes::kInline, 31u);
+}
+
+TYPED_TEST(CompactKeyTest, HoldsItsBytesInlineOrOnTheHeap) {
+  using Key = TypeParam;
   for (size_t n : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{22}, size_t{23}, size_t{24},
-                   size_t{64}, size_t{1024}}) {
+                   size_t{30}, size_t{31}, size_t{32}, size_t{64}, size_t{1024}}) {
     SCOPED_TRACE(n);
     const std::string bytes = Bytes(n, 'a');
-    const SortKey key(bytes);
+    const Key key(bytes);
     EXPECT_EQ(key.view(), bytes);
     EXPECT_EQ(key.size(), n);
-    EXPECT_EQ(key.on_heap(), n > SortKey::kInline);
-    EXPECT_EQ(SortKey::HeapLength(n), n > 23 ? n : 0);
+    EXPECT_EQ(key.on_heap(), n > Key::kInline);
+    EXPECT_EQ(Key::HeapLength(n), n > Key::kInline ? n : 0);
 
-    SortKey copy(key);
+    Key copy(key);
     EXPECT_EQ(copy.view(), bytes);
     if (key.on_heap()) {
       EXPECT_NE(copy.view().data(), key.view().data());
     }
-    SortKey moved(std::move(copy));
+    Key moved(std::move(copy));
     EXPECT_EQ(moved.view(), bytes);
     EXPECT_EQ(copy.view(), "");  // NOLINT(bugprone-use-after-move): moved-from is empty
 
-    SortKey assigned(std::string_view("x"));
+    Key assigned(std::string_view("x"));
     assigned = key;
     EXPECT_EQ(assigned.view(), bytes);
-    assigned = SortKey(std::string(40, 'y'));
+    assigned = Key(std::string(40, 'y'));
     EXPECT_EQ(assigned.view(), std::string(40, 'y'));
     assigned = assigned;  // NOLINT: self-assignment keeps the bytes
     EXPECT_EQ(assigned.view(), std::string(40, 'y'));
-    SortKey other(std::string_view("short"));
+    Key other(std::string_view("short"));
     other.swap(assigned);
     EXPECT_EQ(other.view(), std::string(40, 'y'));
     EXPECT_EQ(assigned.view(), "short");
   }
 }
 
-TEST(SortKeyTest, OrdersAsTheSameStrings) {
+TYPED_TEST(CompactKeyTest, OrdersAsTheSameStrings) {
+  using Key = TypeParam;
   std::mt19937_64 rng(7);
   std::vector<std::string> strings;
   for (int i = 0; i < 400; ++i) {
@@ -62,7 +77,7 @@ TEST(SortKeyTest, OrdersAsTheSameStrings) {
     for (char& c : s) c = static_cast<char>(rng() % 4 == 0 ? 0xFF - rng() % 3 : rng() % 3);
     strings.push_back(std::move(s));
   }
-  std::vector<SortKey> keys;
+  std::vector<Key> keys;
   for (const std::string& s : strings) keys.emplace_back(s);
   std::sort(strings.begin(), strings.end());
   std::sort(keys.begin(), keys.end(), SortKeyLess());

@@ -1,15 +1,21 @@
-// SortKey: the key of an ItemCollection element (shard/item_collection.h): an encoded sort key, or
-// an index entry key. 24 bytes holding up to 23 bytes of key inline; a longer key is one heap
-// block of exactly its length.
+// CompactKey<N>: a byte string of N bytes holding up to N - 1 bytes inline; a longer one is one
+// heap block of exactly its length. Two sizes are used:
+//   SortKey (24 bytes, up to 23 inline): the key of an ItemCollection element
+//     (shard/item_collection.h): an encoded sort key, or an index entry key;
+//   PartitionKeyBytes (32 bytes, up to 31 inline): a stripe's encoded partition key
+//     (shard/stripe.h).
 //
-// Why not std::string: libstdc++'s is 32 bytes and keeps 15 inline, so a sort key of 16 to 23
-// bytes (`FOLLOWER#0000123#001`, an ISO date with a prefix) took a 32-byte heap block beside a
-// 32-byte string, and with the 8-byte item handle an element was 40 bytes. A SortKey makes the
-// element 32 bytes and keeps those keys inline: about 35 bytes an item on the seed model
-// (bench/README.md, "Index entries that cost bytes").
+// Why not std::string: libstdc++'s is 32 bytes and keeps 15 inline.
+//   - A sort key of 16 to 23 bytes (`FOLLOWER#0000123#001`, an ISO date with a prefix) took a
+//     32-byte heap block beside a 32-byte string, and with the 8-byte item handle an element was
+//     40 bytes. A SortKey makes the element 32 bytes and keeps those keys inline: about 35 bytes
+//     an item on the seed model (bench/README.md, "Index entries that cost bytes").
+//   - A partition key of 16 to 31 bytes (`PRODUCT#00000123`, YCSB's `user` and 19-20 digits) was
+//     a pointer to a heap block: every lookup of it compared the key there, a second cache miss
+//     after the map's slot. A PartitionKeyBytes is the same 32 bytes with the key in the slot.
 //
-// Layout: raw_[23] is the tag: the inline length (0..23), or kHeap. A heap key keeps its pointer in
-// raw_[0..8) and its length in raw_[8..12).
+// Layout: raw_[N - 1] is the tag: the inline length (0..N - 1), or kHeap. A heap key keeps its
+// pointer in raw_[0..8) and its length in raw_[8..12).
 //
 // Thread safety: a value type; const methods may run concurrently.
 #pragma once
@@ -22,12 +28,14 @@
 
 namespace partstore {
 
-class SortKey {
+template <size_t N>
+class CompactKey {
  public:
-  static constexpr size_t kInline = 23;
+  static_assert(N >= 16 && N - 1 <= 0xFE, "room for the heap form; the tag below kHeap");
+  static constexpr size_t kInline = N - 1;
 
-  SortKey() noexcept { raw_[kInline] = 0; }
-  explicit SortKey(std::string_view bytes) {
+  CompactKey() noexcept { raw_[kInline] = 0; }
+  explicit CompactKey(std::string_view bytes) {
     if (bytes.size() <= kInline) {
       if (!bytes.empty()) std::memcpy(raw_, bytes.data(), bytes.size());
       raw_[kInline] = static_cast<char>(bytes.size());
@@ -40,19 +48,19 @@ class SortKey {
     std::memcpy(raw_ + sizeof data, &size, sizeof size);
     raw_[kInline] = static_cast<char>(kHeap);
   }
-  SortKey(const SortKey& other) : SortKey(other.view()) {}
-  SortKey(SortKey&& other) noexcept {
+  CompactKey(const CompactKey& other) : CompactKey(other.view()) {}
+  CompactKey(CompactKey&& other) noexcept {
     std::memcpy(raw_, other.raw_, sizeof raw_);
     other.raw_[kInline] = 0;
   }
-  SortKey& operator=(const SortKey& other) {
+  CompactKey& operator=(const CompactKey& other) {
     if (this != &other) {
-      SortKey copy(other);
+      CompactKey copy(other);
       swap(copy);
     }
     return *this;
   }
-  SortKey& operator=(SortKey&& other) noexcept {
+  CompactKey& operator=(CompactKey&& other) noexcept {
     if (this != &other) {
       Release();
       std::memcpy(raw_, other.raw_, sizeof raw_);
@@ -60,9 +68,9 @@ class SortKey {
     }
     return *this;
   }
-  ~SortKey() { Release(); }
+  ~CompactKey() { Release(); }
 
-  void swap(SortKey& other) noexcept {
+  void swap(CompactKey& other) noexcept {
     char t[sizeof raw_];
     std::memcpy(t, raw_, sizeof raw_);
     std::memcpy(raw_, other.raw_, sizeof raw_);
@@ -97,11 +105,14 @@ class SortKey {
     if (on_heap()) delete[] heap_data();
   }
 
-  alignas(8) char raw_[kInline + 1];
+  alignas(8) char raw_[N];
 };
-static_assert(sizeof(SortKey) == 24);
 
-// Orders SortKeys and string_views alike, by their bytes (unsigned, a prefix first): the
+using SortKey = CompactKey<24>;
+using PartitionKeyBytes = CompactKey<32>;
+static_assert(sizeof(SortKey) == 24 && sizeof(PartitionKeyBytes) == 32);
+
+// Orders CompactKeys and string_views alike, by their bytes (unsigned, a prefix first): the
 // ItemCollection's transparent comparator.
 struct SortKeyLess {
   using is_transparent = void;
