@@ -111,8 +111,8 @@ void ReadOtherValueInto(const char*& p, ValueView& out);
 
 // The *Into forms write the element's fields into `out` one by one: an iterator's current element
 // is read back field by field, and a whole struct returned and copied would be built by narrow
-// stores and loaded by wide ones (a store-forwarding stall on every element, a third of a walk's
-// time).
+// stores and loaded by wide ones: a store-forwarding stall on every element, two thirds of a
+// walk's time (bench/README.md, "Queries and writes that read less").
 inline void ReadValueInto(const char*& p, ValueView& out) {
   // S, N and B: the tag (their Type), varint(n), n bytes.
   const auto tag = static_cast<uint8_t>(*p);
