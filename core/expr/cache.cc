@@ -13,7 +13,9 @@
 #include "core/thread_annotations.h"
 
 namespace partstore::expr {
-namespace {
+// A named namespace, not an anonymous one: ExpressionCache::Shard (external linkage) holds a
+// Mutex, and in a unity build gcc warns of a member whose type has internal linkage.
+namespace cache_internal {
 
 class PARTSTORE_CAPABILITY("mutex") Mutex {
  public:
@@ -34,6 +36,13 @@ class PARTSTORE_SCOPED_CAPABILITY MutexLock {
  private:
   Mutex* mu_;
 };
+
+}  // namespace cache_internal
+
+using cache_internal::Mutex;
+using cache_internal::MutexLock;
+
+namespace {
 
 constexpr size_t kMaxShards = 16;
 
