@@ -92,8 +92,13 @@ inline void CheckTargetContract(Target& target) {
   ReadOutcome updated;
   ASSERT_TRUE(s.Get(hash, {"user1003", ""}, &updated).ok());
   EXPECT_EQ(updated.bytes, (8 + 8) + (6 + 100) + (6 + 5));
-  // A second update, of another item and attribute, changes only that one (a target that reuses
-  // its request must rewrite every part of it).
+  // A second update on the same table, of another item, attribute and value, then one on the
+  // other table: each changes only its own item (a target that reuses its request must rewrite
+  // every part of it).
+  ASSERT_TRUE(s.Update(hash, {"user1004", ""}, "extra", "Bo").ok());
+  ReadOutcome extended;
+  ASSERT_TRUE(s.Get(hash, {"user1004", ""}, &extended).ok());
+  EXPECT_EQ(extended.bytes, (8 + 8) + (6 + 100) + (6 + 100) + (5 + 2));
   ASSERT_TRUE(s.Update(pair, {"USER#1", "USER#1"}, "name", "Bo").ok());
   ReadOutcome renamed;
   ASSERT_TRUE(s.Get(pair, {"USER#1", "USER#1"}, &renamed).ok());
@@ -129,6 +134,10 @@ inline void CheckTargetContract(Target& target) {
   EXPECT_EQ(sort_keys.front(), "FOLLOWER#000");
   EXPECT_EQ(sort_keys.back(), "FOLLOWER#024");
   EXPECT_TRUE(std::is_sorted(sort_keys.begin(), sort_keys.end()));
+  // Another prefix on the same partition (a target that reuses its request must rewrite it).
+  ReadOutcome profile_only;
+  ASSERT_TRUE(s.Query(pair, false, "USER#1", "USER#", 25, &profile_only).ok());
+  EXPECT_EQ(profile_only.items, 1);
   ReadOutcome order;
   ASSERT_TRUE(s.Query(pair, false, "ORDER#1", "", 100, &order).ok());
   EXPECT_EQ(order.items, 4);

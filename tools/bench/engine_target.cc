@@ -139,6 +139,8 @@ class EngineSession final : public Session {
 
  private:
   Database& db_;
+  // Requests kept between calls, rebuilt when the table's name changes: a session's tables keep
+  // their TableSpec for its life (the runner prepares them before it makes sessions).
   GetItemRequest get_;        // reused by Get
   UpdateItemRequest update_;  // reused by Update
   QueryRequest query_[2][2];  // reused by Query: [on_gsi][with a sort-key prefix]
