@@ -140,12 +140,9 @@ constexpr std::string_view kNullStringSetMember =
 constexpr std::string_view kInvalidParameterPrefix = "One or more parameter values were invalid: ";
 constexpr std::string_view kNumberSetDuplicates = "Input collection contains duplicates";
 
-constexpr std::string_view kUnexpectedValueType = "Unexpected value type in payload";
+// (kUnexpectedValueType, kUnexpectedFieldType, kStructureNotExpected: attribute_value_json.h.)
 constexpr std::string_view kAttributeValueCollection =
     "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeValue";
-constexpr std::string_view kUnexpectedFieldType = "Unexpected field type";
-constexpr std::string_view kStructureNotExpected =
-    "Start of structure or map found where not expected";
 constexpr std::string_view kMapCollection =
     "Unrecognized collection type java.util.Map<java.lang.String, "
     "com.amazonaws.dynamodb.v20120810.AttributeValue>";
@@ -204,13 +201,7 @@ std::optional<Type> TypeOfMember(const JsonValue& name) {
 
 // ---- Step 1: shape -------------------------------------------------------------------------
 
-// Java's view of a JSON number: an integer literal is a NUMBER_VALUE, anything with a fraction or
-// an exponent a DECIMAL_VALUE.
-std::string_view NumberToken(const JsonValue& v) {
-  return v.IsDouble() ? "DECIMAL_VALUE" : "NUMBER_VALUE";
-}
-
-Status CheckString(const JsonValue& v) {
+Status CheckStringValue(const JsonValue& v) {
   if (v.IsString()) return Status::Ok();
   if (v.IsTrue()) return Serialization("TRUE_VALUE cannot be converted to String");
   if (v.IsFalse()) return Serialization("FALSE_VALUE cannot be converted to String");
@@ -256,7 +247,7 @@ Status CheckBlob(const JsonValue& v) {
   return Serialization(kStructureNotExpected);
 }
 
-Status CheckBoolean(const JsonValue& v) {
+Status CheckBooleanValue(const JsonValue& v) {
   if (v.IsBool()) return Status::Ok();
   if (v.IsString()) {
     return BooleanFromString(StringOf(v)) ? Status::Ok() : Serialization(kBooleanToken);
@@ -310,12 +301,12 @@ Status VisitTypeMember(const JsonValue& name, const JsonValue& v, std::vector<Fr
   switch (*type) {
     case Type::kS:
     case Type::kN:
-      return CheckString(v);
+      return CheckStringValue(v);
     case Type::kB:
       return CheckBlob(v);
     case Type::kBool:
     case Type::kNull:
-      return CheckBoolean(v);
+      return CheckBooleanValue(v);
     case Type::kSS:
     case Type::kNS:
       return Visit(v, Role::kStringList, stack);
@@ -331,7 +322,7 @@ Status VisitTypeMember(const JsonValue& name, const JsonValue& v, std::vector<Fr
 
 // The first SerializationException in `root` (read in `role`), in document order. Iterative:
 // the explicit stack grows with the input's depth, the call stack does not.
-Status CheckShape(const JsonValue& root, Role role) {
+Status CheckValueShape(const JsonValue& root, Role role) {
   std::vector<Frame> stack;
   PARTSTORE_RETURN_IF_ERROR(Visit(root, role, &stack));
   while (!stack.empty()) {
@@ -362,7 +353,7 @@ Status CheckShape(const JsonValue& root, Role role) {
         PARTSTORE_RETURN_IF_ERROR(Visit(element, Role::kAttributeValue, &stack));
         break;
       case Role::kStringList:
-        if (!element.IsNull()) PARTSTORE_RETURN_IF_ERROR(CheckString(element));
+        if (!element.IsNull()) PARTSTORE_RETURN_IF_ERROR(CheckStringValue(element));
         break;
       case Role::kBlobList:
         if (!element.IsNull()) PARTSTORE_RETURN_IF_ERROR(CheckBlob(element));
@@ -376,8 +367,8 @@ Status CheckShape(const JsonValue& root, Role role) {
 
 // ---- Step 2: validate and build ------------------------------------------------------------
 //
-// Runs only on JSON that passed CheckShape, so the JSON types are known; recursion stops at the
-// nesting limit.
+// Runs only on JSON that passed CheckValueShape, so the JSON types are known; recursion stops at
+// the nesting limit.
 
 // "[a, b]": the input collection as Java's List.toString() renders it (null as "null").
 std::string RenderCollection(const JsonValue& array, std::string_view separator) {
@@ -689,21 +680,21 @@ Status ParseJson(std::string_view text, rapidjson::Document* document) {
   return ParseStreamInto<0>(input, document, static_cast<rapidjson::CrtAllocator*>(nullptr));
 }
 
-Status CheckItemJson(const rapidjson::Value& json) { return CheckShape(json, Role::kItem); }
+Status CheckItemJson(const rapidjson::Value& json) { return CheckValueShape(json, Role::kItem); }
 
 Status CheckAttributeValueJson(const rapidjson::Value& json) {
-  return CheckShape(json, Role::kAttributeValue);
+  return CheckValueShape(json, Role::kAttributeValue);
 }
 
 Result<Value> DecodeAttributeValue(const rapidjson::Value& json, int depth) {
-  PARTSTORE_RETURN_IF_ERROR(CheckShape(json, Role::kAttributeValue));
+  PARTSTORE_RETURN_IF_ERROR(CheckValueShape(json, Role::kAttributeValue));
   Value value;
   PARTSTORE_RETURN_IF_ERROR(DecodeValue(json, depth, &value));
   return value;
 }
 
 Result<Item> DecodeItem(const rapidjson::Value& json) {
-  PARTSTORE_RETURN_IF_ERROR(CheckShape(json, Role::kItem));
+  PARTSTORE_RETURN_IF_ERROR(CheckValueShape(json, Role::kItem));
   if (json.IsNull()) return Validation(kNullAttributeValue);
   Item item;
   PARTSTORE_RETURN_IF_ERROR(DecodeMembers(json, kAttributeValueDepth, &item));

@@ -71,13 +71,37 @@ inline void Key(JsonWriter& w, std::string_view key) {
 inline void String(JsonWriter& w, std::string_view value) {
   w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
 }
+// The member `key` with `value` as a JSON string.
+inline void Key(JsonWriter& w, const char* key, std::string_view value) {
+  w.Key(key);
+  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+}
+// The JSON text written into `buffer`.
+inline std::string Finish(const rapidjson::StringBuffer& buffer) {
+  return {buffer.GetString(), buffer.GetSize()};
+}
 
 // A JSON string's text. REQUIRES: value.IsString().
 std::string_view StringOf(const rapidjson::Value& value);
+// The same, copied. REQUIRES: value != nullptr && value->IsString().
+inline std::string Str(const rapidjson::Value* value) { return std::string(StringOf(*value)); }
 // The strings DynamoDB converts to a Boolean (any case): true/false, yes/no, 1/0.
 std::optional<bool> BooleanFromString(std::string_view s);
 // A Boolean member: JSON true/false, or a string DynamoDB converts; false for anything else.
 bool BooleanOf(const rapidjson::Value& value);
+
+// SerializationException texts the AttributeValue shape check shares with the request decoders
+// (request_json.cc).
+inline constexpr std::string_view kUnexpectedValueType = "Unexpected value type in payload";
+inline constexpr std::string_view kUnexpectedFieldType = "Unexpected field type";
+inline constexpr std::string_view kStructureNotExpected =
+    "Start of structure or map found where not expected";
+
+// Java's view of a JSON number: an integer literal is a NUMBER_VALUE, anything with a fraction or
+// an exponent a DECIMAL_VALUE.
+inline std::string_view NumberToken(const rapidjson::Value& v) {
+  return v.IsDouble() ? "DECIMAL_VALUE" : "NUMBER_VALUE";
+}
 
 // The RapidJSON parse flags for request bodies: iterative (the call stack stays flat however deep
 // the input nests) and strict UTF-8 (every decoded string is valid UTF-8).

@@ -11,13 +11,6 @@
 namespace partstore::protocol {
 namespace {
 
-std::string Str(const JsonValue* value) { return std::string(StringOf(*value)); }
-
-void Key(JsonWriter& w, const char* key, std::string_view value) {
-  w.Key(key);
-  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-}
-
 void WriteDetails(const BackupDetails& d, JsonWriter& w) {
   Key(w, "BackupArn", d.backup_arn);
   Key(w, "BackupName", d.backup_name);

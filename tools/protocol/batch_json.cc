@@ -46,8 +46,8 @@ constexpr std::string_view kAttributesToGet = "AttributesToGet";
 constexpr std::string_view kConsistentRead = "ConsistentRead";
 constexpr std::string_view kPutRequest = "PutRequest";
 constexpr std::string_view kDeleteRequest = "DeleteRequest";
-constexpr std::string_view kPutItem = "Item";
-constexpr std::string_view kDeleteKey = "Key";
+constexpr std::string_view kPutRequestItem = "Item";
+constexpr std::string_view kDeleteRequestKey = "Key";
 // The results' members.
 constexpr std::string_view kResponses = "Responses";
 constexpr std::string_view kUnprocessedKeys = "UnprocessedKeys";
@@ -68,19 +68,23 @@ void TableNames(Constraints& c, const JsonValue& request_items, std::string_view
   if (!c.full()) c.violations().RequestItemsNames(RequestItemsOf(request_items), element);
 }
 
-enum GetMember { kGetRequestItems, kGetReturnConsumedCapacity, kGetMemberCount };
-constexpr MemberSpec kGetMembers[kGetMemberCount] = {
+enum BatchGetMember {
+  kBatchGetRequestItems,
+  kBatchGetReturnConsumedCapacity,
+  kBatchGetMemberCount
+};
+constexpr MemberSpec kBatchGetMembers[kBatchGetMemberCount] = {
     {"RequestItems", Shape::kBatchGetItems},
     {"ReturnConsumedCapacity", Shape::kString},
 };
 
-enum WriteMember {
-  kWriteRequestItems,
-  kWriteReturnConsumedCapacity,
-  kWriteReturnItemCollectionMetrics,
-  kWriteMemberCount,
+enum BatchWriteMember {
+  kBatchWriteRequestItems,
+  kBatchWriteReturnConsumedCapacity,
+  kBatchWriteReturnItemCollectionMetrics,
+  kBatchWriteMemberCount,
 };
-constexpr MemberSpec kWriteMembers[kWriteMemberCount] = {
+constexpr MemberSpec kBatchWriteMembers[kBatchWriteMemberCount] = {
     {"RequestItems", Shape::kBatchWriteItems},
     {"ReturnConsumedCapacity", Shape::kString},
     {"ReturnItemCollectionMetrics", Shape::kString},
@@ -128,7 +132,7 @@ void WriteWritesByTable(
       const bool put = write.kind == WriteRequest::Kind::kPut;
       Key(w, put ? kPutRequest : kDeleteRequest);
       w.StartObject();
-      Key(w, put ? kPutItem : kDeleteKey);
+      Key(w, put ? kPutRequestItem : kDeleteRequestKey);
       WriteItem(write.item, w);
       w.EndObject();
       w.EndObject();
@@ -141,16 +145,16 @@ void WriteWritesByTable(
 }  // namespace
 
 Result<BatchGetItemRequest> DecodeBatchGetItemRequest(const JsonValue& body) {
-  std::array<const JsonValue*, kGetMemberCount> m;
-  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "BatchGetItem", kGetMembers, m));
-  const JsonValue* items = m[kGetRequestItems];
+  std::array<const JsonValue*, kBatchGetMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "BatchGetItem", kBatchGetMembers, m));
+  const JsonValue* items = m[kBatchGetRequestItems];
   if (items == nullptr || items->MemberCount() == 0) {
     return Status::Validation("The requestItems parameter is required for BatchGetItem");
   }
 
   Constraints c;
-  c.Enum(m[kGetReturnConsumedCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
-         "returnConsumedCapacity");
+  c.Enum(m[kBatchGetReturnConsumedCapacity], kReturnConsumedCapacityNames,
+         kReturnConsumedCapacitySet, "returnConsumedCapacity");
   TableNames(c, *items, "key");
   for (const auto& entry : items->GetObject()) {
     if (entry.value.IsNull()) continue;
@@ -168,8 +172,9 @@ Result<BatchGetItemRequest> DecodeBatchGetItemRequest(const JsonValue& body) {
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
 
   BatchGetItemRequest request;
-  request.return_consumed_capacity = EnumOf(
-      m[kGetReturnConsumedCapacity], kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  request.return_consumed_capacity =
+      EnumOf(m[kBatchGetReturnConsumedCapacity], kReturnConsumedCapacityNames,
+             ReturnConsumedCapacity::kNone);
   for (const auto& entry : items->GetObject()) {
     const std::string table(StringOf(entry.name));
     std::erase_if(request.request_items, [&](const auto& t) { return t.first == table; });
@@ -201,25 +206,26 @@ std::string EncodeBatchGetItemRequest(const BatchGetItemRequest& request) {
   JsonBody body;
   body.writer().StartObject();
   MemberWriter w(body.writer());
-  WriteKeysByTable(kGetMembers[kGetRequestItems].name, request.request_items, body.writer());
-  w.Enum(kGetMembers[kGetReturnConsumedCapacity].name, request.return_consumed_capacity,
+  WriteKeysByTable(kBatchGetMembers[kBatchGetRequestItems].name, request.request_items,
+                   body.writer());
+  w.Enum(kBatchGetMembers[kBatchGetReturnConsumedCapacity].name, request.return_consumed_capacity,
          kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
   body.writer().EndObject();
   return body.Text();
 }
 
 Result<BatchWriteItemRequest> DecodeBatchWriteItemRequest(const JsonValue& body) {
-  std::array<const JsonValue*, kWriteMemberCount> m;
-  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "BatchWriteItem", kWriteMembers, m));
-  const JsonValue* items = m[kWriteRequestItems];
+  std::array<const JsonValue*, kBatchWriteMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "BatchWriteItem", kBatchWriteMembers, m));
+  const JsonValue* items = m[kBatchWriteRequestItems];
   if (items == nullptr || items->MemberCount() == 0) {
     return Status::Validation("The requestItems parameter is required for BatchWriteItem");
   }
 
   Constraints c;
-  c.Enum(m[kWriteReturnConsumedCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
-         "returnConsumedCapacity");
-  c.Enum(m[kWriteReturnItemCollectionMetrics], kReturnItemCollectionMetricsNames,
+  c.Enum(m[kBatchWriteReturnConsumedCapacity], kReturnConsumedCapacityNames,
+         kReturnConsumedCapacitySet, "returnConsumedCapacity");
+  c.Enum(m[kBatchWriteReturnItemCollectionMetrics], kReturnItemCollectionMetricsNames,
          kReturnItemCollectionMetricsSet, "returnItemCollectionMetrics");
   TableNames(c, *items, "request");
   if (!c.full())
@@ -231,10 +237,10 @@ Result<BatchWriteItemRequest> DecodeBatchWriteItemRequest(const JsonValue& body)
       const JsonValue& write = entry.value[static_cast<rapidjson::SizeType>(i)];
       const std::string path = prefix + std::to_string(i + 1) + ".member.";
       if (const JsonValue* put = Field(write, kPutRequest)) {
-        c.Required(Field(*put, kPutItem), path + "putRequest.item");
+        c.Required(Field(*put, kPutRequestItem), path + "putRequest.item");
       }
       if (const JsonValue* del = Field(write, kDeleteRequest)) {
-        c.Required(Field(*del, kDeleteKey), path + "deleteRequest.key");
+        c.Required(Field(*del, kDeleteRequestKey), path + "deleteRequest.key");
       }
     }
   }
@@ -250,10 +256,11 @@ Result<BatchWriteItemRequest> DecodeBatchWriteItemRequest(const JsonValue& body)
   }
 
   BatchWriteItemRequest request;
-  request.return_consumed_capacity = EnumOf(
-      m[kWriteReturnConsumedCapacity], kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  request.return_consumed_capacity =
+      EnumOf(m[kBatchWriteReturnConsumedCapacity], kReturnConsumedCapacityNames,
+             ReturnConsumedCapacity::kNone);
   request.return_item_collection_metrics =
-      EnumOf(m[kWriteReturnItemCollectionMetrics], kReturnItemCollectionMetricsNames,
+      EnumOf(m[kBatchWriteReturnItemCollectionMetrics], kReturnItemCollectionMetricsNames,
              ReturnItemCollectionMetrics::kNone);
   for (const auto& entry : items->GetObject()) {
     const std::string table(StringOf(entry.name));
@@ -265,11 +272,11 @@ Result<BatchWriteItemRequest> DecodeBatchWriteItemRequest(const JsonValue& body)
       WriteRequest decoded;
       if (const JsonValue* put = Field(write, kPutRequest)) {
         decoded.kind = WriteRequest::Kind::kPut;
-        PARTSTORE_ASSIGN_OR_RETURN(decoded.item, DecodeItem(*Field(*put, kPutItem)));
+        PARTSTORE_ASSIGN_OR_RETURN(decoded.item, DecodeItem(*Field(*put, kPutRequestItem)));
       } else {
         decoded.kind = WriteRequest::Kind::kDelete;
-        PARTSTORE_ASSIGN_OR_RETURN(decoded.item,
-                                   DecodeItem(*Field(*Field(write, kDeleteRequest), kDeleteKey)));
+        PARTSTORE_ASSIGN_OR_RETURN(
+            decoded.item, DecodeItem(*Field(*Field(write, kDeleteRequest), kDeleteRequestKey)));
       }
       writes.push_back(std::move(decoded));
     }
@@ -282,10 +289,12 @@ std::string EncodeBatchWriteItemRequest(const BatchWriteItemRequest& request) {
   JsonBody body;
   body.writer().StartObject();
   MemberWriter w(body.writer());
-  WriteWritesByTable(kWriteMembers[kWriteRequestItems].name, request.request_items, body.writer());
-  w.Enum(kWriteMembers[kWriteReturnConsumedCapacity].name, request.return_consumed_capacity,
-         kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
-  w.Enum(kWriteMembers[kWriteReturnItemCollectionMetrics].name,
+  WriteWritesByTable(kBatchWriteMembers[kBatchWriteRequestItems].name, request.request_items,
+                     body.writer());
+  w.Enum(kBatchWriteMembers[kBatchWriteReturnConsumedCapacity].name,
+         request.return_consumed_capacity, kReturnConsumedCapacityNames,
+         ReturnConsumedCapacity::kNone);
+  w.Enum(kBatchWriteMembers[kBatchWriteReturnItemCollectionMetrics].name,
          request.return_item_collection_metrics, kReturnItemCollectionMetricsNames,
          ReturnItemCollectionMetrics::kNone);
   body.writer().EndObject();
@@ -352,7 +361,7 @@ void ReadWriteRequest(const ResponseObject& write, std::vector<WriteRequest>* ou
   }
   WriteRequest decoded;
   decoded.kind = put ? WriteRequest::Kind::kPut : WriteRequest::Kind::kDelete;
-  const std::string_view member = put ? kPutItem : kDeleteKey;
+  const std::string_view member = put ? kPutRequestItem : kDeleteRequestKey;
   write.Object(put ? kPutRequest : kDeleteRequest, [&](const ResponseObject& request) {
     if (request.Find(member) == nullptr) return request.Fail(member, "present");
     request.Item(member, &decoded.item);

@@ -42,18 +42,14 @@ void Hash(JsonWriter& w, uint64_t hash) {
   w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
 }
 
-void Names(JsonWriter& w, const std::string& table_name,
-           const std::optional<std::string>& index_name) {
+void WriteNames(JsonWriter& w, const std::string& table_name,
+                const std::optional<std::string>& index_name) {
   Key(w, "TableName");
   String(w, table_name);
   if (index_name) {
     Key(w, "IndexName");
     String(w, *index_name);
   }
-}
-
-std::string Finish(const rapidjson::StringBuffer& buffer) {
-  return {buffer.GetString(), buffer.GetSize()};
 }
 
 void WritePoint(JsonWriter& w, const capacity::MetricPoint& point) {
@@ -151,17 +147,6 @@ constexpr MemberSpec kUpdateInsightsMembers[kUpdateInsightsMemberCount] = {
 };
 constexpr std::string_view kInsightsActionNames[] = {"ENABLE", "DISABLE"};
 
-// An int member's value for the engine's range check: values beyond int stay out of range
-// (4294967297 must not become 1).
-int NarrowForValidation(int64_t value) {
-  return static_cast<int>(std::clamp<int64_t>(value, INT32_MIN, INT32_MAX));
-}
-
-std::optional<int64_t> OptionalInteger(const JsonValue* value) {
-  if (value == nullptr) return std::nullopt;
-  return IntegerOf(*value);
-}
-
 // ---- The client's direction ----
 
 // {"TableName", "IndexName"?, ...}: a Contributor Insights request's leading members.
@@ -171,7 +156,7 @@ std::string EncodeInsightsRequest(const std::string& table_name,
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  Names(w, table_name, index_name);
+  WriteNames(w, table_name, index_name);
   if (action) {
     Key(w, "ContributorInsightsAction");
     String(w, kInsightsActionNames[static_cast<size_t>(*action)]);
@@ -336,7 +321,7 @@ std::string EncodeListContributorInsightsResult(const ListContributorInsightsRes
   w.StartArray();
   for (const ContributorInsightsSummary& summary : result.summaries) {
     w.StartObject();
-    Names(w, summary.table_name, summary.index_name);
+    WriteNames(w, summary.table_name, summary.index_name);
     Key(w, "ContributorInsightsStatus");
     String(w, summary.status);
     w.EndObject();
@@ -367,7 +352,7 @@ std::string EncodeUpdateContributorInsightsResult(const UpdateContributorInsight
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  Names(w, result.table_name, result.index_name);
+  WriteNames(w, result.table_name, result.index_name);
   Key(w, "ContributorInsightsStatus");
   String(w, result.status);
   w.EndObject();
@@ -389,7 +374,7 @@ std::string EncodeDescribeContributorInsightsResult(
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  Names(w, result.table_name, result.index_name);
+  WriteNames(w, result.table_name, result.index_name);
   Key(w, "ContributorInsightsRuleList");
   w.StartArray();
   for (const std::string& rule : result.rule_list) String(w, rule);
@@ -430,7 +415,7 @@ std::string EncodeDescribePartitionsResult(const DescribePartitionsResult& resul
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  Names(w, result.table_name, result.index_name);
+  WriteNames(w, result.table_name, result.index_name);
   Key(w, "BillingMode");
   String(w, result.billing_mode);
   Key(w, "Now");
@@ -526,7 +511,7 @@ std::string EncodeGetMetricsResult(const GetMetricsResult& result) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  Names(w, result.table_name, result.index_name);
+  WriteNames(w, result.table_name, result.index_name);
   Key(w, "Period");
   w.Int(result.period);
   WritePoints(w, result.points);
@@ -550,7 +535,7 @@ std::string EncodeGetContributorInsightsResult(const GetContributorInsightsResul
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  Names(w, result.table_name, result.index_name);
+  WriteNames(w, result.table_name, result.index_name);
   Key(w, "Rules");
   w.StartArray();
   for (const InsightsRuleResult& rule : result.rules) {

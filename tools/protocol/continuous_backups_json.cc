@@ -11,8 +11,12 @@
 namespace partstore::protocol {
 namespace {
 
-enum UpdateMember { kTableName, kSpecification, kUpdateMemberCount };
-constexpr MemberSpec kUpdateMembers[kUpdateMemberCount] = {
+enum UpdateBackupsMember {
+  kUpdateBackupsTableName,
+  kUpdateBackupsSpecification,
+  kUpdateBackupsMemberCount
+};
+constexpr MemberSpec kUpdateBackupsMembers[kUpdateBackupsMemberCount] = {
     {"TableName", Shape::kString},
     {"PointInTimeRecoverySpecification", Shape::kStructure},
 };
@@ -21,22 +25,13 @@ constexpr MemberSpec kSpecificationMembers[kSpecificationMemberCount] = {
     {"PointInTimeRecoveryEnabled", Shape::kBoolean},
     {"RecoveryPeriodInDays", Shape::kInteger},
 };
-constexpr MemberSpec kDescribeMembers[1] = {{"TableName", Shape::kString}};
-
-void Text(JsonWriter& w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
-
-std::string Finish(const rapidjson::StringBuffer& buffer) {
-  return {buffer.GetString(), buffer.GetSize()};
-}
+constexpr MemberSpec kDescribeBackupsMembers[1] = {{"TableName", Shape::kString}};
 
 // ContinuousBackupsStatus and PointInTimeRecoveryStatus spellings, as the encoder writes them.
 std::string_view EnabledName(bool enabled) { return enabled ? "ENABLED" : "DISABLED"; }
 std::string_view RecoveryStatusName(PointInTimeRecoveryStatus status) {
   return EnabledName(status == PointInTimeRecoveryStatus::kEnabled);
 }
-
 
 Result<ContinuousBackupsResult> DecodeContinuousBackups(const JsonValue& body,
                                                         std::string_view operation) {
@@ -68,24 +63,25 @@ Result<ContinuousBackupsResult> DecodeContinuousBackups(const JsonValue& body,
 }  // namespace
 
 Result<UpdateContinuousBackupsRequest> DecodeUpdateContinuousBackupsRequest(const JsonValue& body) {
-  std::array<const JsonValue*, kUpdateMemberCount> m;
-  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "UpdateContinuousBackups", kUpdateMembers, m));
+  std::array<const JsonValue*, kUpdateBackupsMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "UpdateContinuousBackups", kUpdateBackupsMembers, m));
   std::array<const JsonValue*, kSpecificationMemberCount> spec{};
-  if (m[kSpecification] != nullptr) {
-    PARTSTORE_RETURN_IF_ERROR(ReadMembers(*m[kSpecification], "PointInTimeRecoverySpecification",
-                                          kSpecificationMembers, spec));
+  if (m[kUpdateBackupsSpecification] != nullptr) {
+    PARTSTORE_RETURN_IF_ERROR(ReadMembers(*m[kUpdateBackupsSpecification],
+                                          "PointInTimeRecoverySpecification", kSpecificationMembers,
+                                          spec));
   }
   Constraints c;
-  c.Required(m[kTableName], "tableName");
-  c.TableName(m[kTableName]);
-  c.Required(m[kSpecification], "pointInTimeRecoverySpecification");
-  if (m[kSpecification] != nullptr) {
+  c.Required(m[kUpdateBackupsTableName], "tableName");
+  c.TableName(m[kUpdateBackupsTableName]);
+  c.Required(m[kUpdateBackupsSpecification], "pointInTimeRecoverySpecification");
+  if (m[kUpdateBackupsSpecification] != nullptr) {
     c.Required(spec[kEnabled], "pointInTimeRecoverySpecification.pointInTimeRecoveryEnabled");
     c.Range(spec[kRecoveryPeriod], 1, 35, "pointInTimeRecoverySpecification.recoveryPeriodInDays");
   }
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   UpdateContinuousBackupsRequest request;
-  request.table_name = std::string(StringOf(*m[kTableName]));
+  request.table_name = std::string(StringOf(*m[kUpdateBackupsTableName]));
   request.point_in_time_recovery_enabled = BooleanOf(*spec[kEnabled]);
   if (spec[kRecoveryPeriod] != nullptr) {
     request.recovery_period_in_days = IntegerOf(*spec[kRecoveryPeriod]);
@@ -98,7 +94,7 @@ std::string EncodeUpdateContinuousBackupsRequest(const UpdateContinuousBackupsRe
   JsonWriter w(buffer);
   w.StartObject();
   w.Key("TableName");
-  Text(w, request.table_name);
+  String(w, request.table_name);
   w.Key("PointInTimeRecoverySpecification");
   w.StartObject();
   w.Key("PointInTimeRecoveryEnabled");
@@ -115,7 +111,8 @@ std::string EncodeUpdateContinuousBackupsRequest(const UpdateContinuousBackupsRe
 Result<DescribeContinuousBackupsRequest> DecodeDescribeContinuousBackupsRequest(
     const JsonValue& body) {
   std::array<const JsonValue*, 1> m;
-  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeContinuousBackups", kDescribeMembers, m));
+  PARTSTORE_RETURN_IF_ERROR(
+      ReadMembers(body, "DescribeContinuousBackups", kDescribeBackupsMembers, m));
   Constraints c;
   c.Required(m[0], "tableName");
   c.TableName(m[0]);
@@ -129,7 +126,7 @@ std::string EncodeDescribeContinuousBackupsRequest(
   JsonWriter w(buffer);
   w.StartObject();
   w.Key("TableName");
-  Text(w, request.table_name);
+  String(w, request.table_name);
   w.EndObject();
   return Finish(buffer);
 }
@@ -190,14 +187,14 @@ std::string EncodeRestoreTableToPointInTimeRequest(
   w.StartObject();
   if (request.source_table_arn) {
     w.Key("SourceTableArn");
-    Text(w, *request.source_table_arn);
+    String(w, *request.source_table_arn);
   }
   if (request.source_table_name) {
     w.Key("SourceTableName");
-    Text(w, *request.source_table_name);
+    String(w, *request.source_table_name);
   }
   w.Key("TargetTableName");
-  Text(w, request.target_table_name);
+  String(w, request.target_table_name);
   if (request.use_latest_restorable_time) {
     w.Key("UseLatestRestorableTime");
     w.Bool(true);
@@ -241,11 +238,11 @@ std::string EncodeContinuousBackupsResult(const ContinuousBackupsResult& result)
   w.Key("ContinuousBackupsDescription");
   w.StartObject();
   w.Key("ContinuousBackupsStatus");
-  Text(w, EnabledName(d.continuous_backups_enabled));
+  String(w, EnabledName(d.continuous_backups_enabled));
   w.Key("PointInTimeRecoveryDescription");
   w.StartObject();
   w.Key("PointInTimeRecoveryStatus");
-  Text(w, RecoveryStatusName(pitr.point_in_time_recovery_status));
+  String(w, RecoveryStatusName(pitr.point_in_time_recovery_status));
   if (pitr.recovery_period_in_days) {
     w.Key("RecoveryPeriodInDays");
     w.Int64(*pitr.recovery_period_in_days);

@@ -19,10 +19,6 @@ namespace {
 
 // ---- Shared pieces ----
 
-ReturnConsumedCapacity CapacityOf(const JsonValue* value) {
-  return EnumOf(value, kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
-}
-
 // The members of a single-item response, into the object the caller has started.
 template <typename ItemT>
 void WriteResultMembers(const std::optional<ItemT>& attributes,
@@ -44,7 +40,7 @@ void WriteResultMembers(const std::optional<ItemT>& attributes,
 
 // One whole response object from a member writer.
 template <typename Result_>
-std::string EncodeObject(const Result_& result,
+std::string EncodeResult(const Result_& result,
                          void (*write_members)(const Result_&, JsonWriter&)) {
   rapidjson::StringBuffer buffer;
   JsonWriter writer(buffer);
@@ -192,11 +188,6 @@ constexpr MemberSpec kDeleteMembers[kDeleteMemberCount] = {
     {"ReturnConsumedCapacity", Shape::kString},
     {"ReturnItemCollectionMetrics", Shape::kString},
 };
-
-void TableName(Constraints& c, const JsonValue* name) {
-  c.Required(name, "tableName");
-  c.TableName(name);
-}
 
 }  // namespace
 
@@ -482,19 +473,19 @@ void WriteDeleteItemResultMembers(const DeleteItemResult& result, JsonWriter& wr
 }
 
 std::string EncodePutItemResult(const PutItemResult& result) {
-  return EncodeObject(result, WritePutItemResultMembers);
+  return EncodeResult(result, WritePutItemResultMembers);
 }
 std::string EncodeGetItemResult(const GetItemResult& result) {
-  return EncodeObject<GetItemResult>(result, WriteGetItemResultMembers);
+  return EncodeResult<GetItemResult>(result, WriteGetItemResultMembers);
 }
 std::string EncodeGetItemResult(const GetItemViewResult& result) {
-  return EncodeObject<GetItemViewResult>(result, WriteGetItemResultMembers);
+  return EncodeResult<GetItemViewResult>(result, WriteGetItemResultMembers);
 }
 std::string EncodeUpdateItemResult(const UpdateItemResult& result) {
-  return EncodeObject(result, WriteUpdateItemResultMembers);
+  return EncodeResult(result, WriteUpdateItemResultMembers);
 }
 std::string EncodeDeleteItemResult(const DeleteItemResult& result) {
-  return EncodeObject(result, WriteDeleteItemResultMembers);
+  return EncodeResult(result, WriteDeleteItemResultMembers);
 }
 
 // ---- Results, read back (client_data_json.h) ----

@@ -15,8 +15,6 @@
 namespace partstore::protocol {
 namespace {
 
-constexpr std::string_view kModelPackage = "com.amazonaws.dynamodb.v20120810.";
-
 // ---- Shapes ----
 
 // A List member (Parameters, Statements, TransactStatements).
@@ -47,12 +45,12 @@ Status CheckParameters(const JsonValue& v) {
 // transaction); a spec with an empty name is a member that form does not have.
 enum StatementMember {
   kStatement,
-  kParameters,
-  kConsistentRead,
-  kNextToken,
-  kReturnConsumedCapacity,
-  kLimit,
-  kOnFailure,
+  kStatementParameters,
+  kStatementConsistentRead,
+  kStatementNextToken,
+  kStatementReturnConsumedCapacity,
+  kStatementLimit,
+  kStatementOnFailure,
   kStatementMemberCount,
 };
 using StatementMembers = std::array<const JsonValue*, kStatementMemberCount>;
@@ -160,10 +158,10 @@ void StatementConstraints(Constraints& c, const StatementMembers& m, const std::
   if (m[kStatement] != nullptr && !c.full()) {
     c.violations().Length(StringOf(*m[kStatement]), 1, kMaxStatementLength, prefix + "statement");
   }
-  if (m[kParameters] != nullptr && m[kParameters]->Size() == 0 && !c.full()) {
+  if (m[kStatementParameters] != nullptr && m[kStatementParameters]->Size() == 0 && !c.full()) {
     c.violations().CollectionLength("[]", 0, 1, SIZE_MAX, prefix + "parameters");
   }
-  c.Enum(m[kOnFailure], kReturnValuesOnConditionCheckFailureNames,
+  c.Enum(m[kStatementOnFailure], kReturnValuesOnConditionCheckFailureNames,
          kReturnValuesOnConditionCheckFailureSet, prefix + "returnValuesOnConditionCheckFailure");
 }
 
@@ -182,10 +180,6 @@ ReturnValuesOnConditionCheckFailure OnFailureOf(const JsonValue* value) {
                 ReturnValuesOnConditionCheckFailure::kNone);
 }
 
-ReturnConsumedCapacity CapacityOf(const JsonValue* value) {
-  return EnumOf(value, kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
-}
-
 StatementMembers ElementMembers(const JsonValue& element, std::span<const MemberSpec> specs) {
   StatementMembers m{};
   if (element.IsObject()) (void)ReadObject(element, "", specs, m);
@@ -199,17 +193,17 @@ void WriteStatement(const Statement& statement, const MemberSpec (&specs)[kState
                     JsonWriter& writer) {
   MemberWriter w(writer);
   w.String(specs[kStatement].name, statement.statement);
-  w.ValueList(specs[kParameters].name, statement.parameters);
+  w.ValueList(specs[kStatementParameters].name, statement.parameters);
   if constexpr (requires { statement.consistent_read; }) {
-    w.TrueBool(specs[kConsistentRead].name, statement.consistent_read);
+    w.TrueBool(specs[kStatementConsistentRead].name, statement.consistent_read);
   }
   if constexpr (std::is_same_v<Statement, ExecuteStatementRequest>) {
-    w.OptionalString(specs[kNextToken].name, statement.next_token);
-    w.Enum(specs[kReturnConsumedCapacity].name, statement.return_consumed_capacity,
+    w.OptionalString(specs[kStatementNextToken].name, statement.next_token);
+    w.Enum(specs[kStatementReturnConsumedCapacity].name, statement.return_consumed_capacity,
            kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
-    w.OptionalInt(specs[kLimit].name, statement.limit);
+    w.OptionalInt(specs[kStatementLimit].name, statement.limit);
   }
-  w.Enum(specs[kOnFailure].name, statement.return_values_on_condition_check_failure,
+  w.Enum(specs[kStatementOnFailure].name, statement.return_values_on_condition_check_failure,
          kReturnValuesOnConditionCheckFailureNames, ReturnValuesOnConditionCheckFailure::kNone);
 }
 
@@ -218,7 +212,7 @@ constexpr std::string_view kItems = "Items";
 constexpr std::string_view kResultNextToken = "NextToken";
 constexpr std::string_view kConsumedCapacity = "ConsumedCapacity";
 constexpr std::string_view kLastEvaluatedKey = "LastEvaluatedKey";
-constexpr std::string_view kResponses = "Responses";
+constexpr std::string_view kResultResponses = "Responses";
 constexpr std::string_view kError = "Error";
 constexpr std::string_view kErrorCode = "Code";
 constexpr std::string_view kErrorMessage = "Message";
@@ -232,19 +226,21 @@ Result<ExecuteStatementRequest> DecodeExecuteStatementRequest(const JsonValue& b
   PARTSTORE_RETURN_IF_ERROR(ReadObject(body, "ExecuteStatement", kExecuteMembers, m));
   Constraints c;
   StatementConstraints(c, m, "");
-  c.Enum(m[kReturnConsumedCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
-         "returnConsumedCapacity");
-  c.Range(m[kLimit], 1, kIntMax, "limit");
+  c.Enum(m[kStatementReturnConsumedCapacity], kReturnConsumedCapacityNames,
+         kReturnConsumedCapacitySet, "returnConsumedCapacity");
+  c.Range(m[kStatementLimit], 1, kIntMax, "limit");
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
 
   ExecuteStatementRequest request;
   request.statement = std::string(StringOf(*m[kStatement]));
-  PARTSTORE_ASSIGN_OR_RETURN(request.parameters, DecodeParameters(m[kParameters]));
-  request.consistent_read = m[kConsistentRead] != nullptr && BooleanOf(*m[kConsistentRead]);
-  request.next_token = OptionalString(m[kNextToken]);
-  request.return_consumed_capacity = CapacityOf(m[kReturnConsumedCapacity]);
-  if (m[kLimit] != nullptr) request.limit = static_cast<int32_t>(IntegerOf(*m[kLimit]));
-  request.return_values_on_condition_check_failure = OnFailureOf(m[kOnFailure]);
+  PARTSTORE_ASSIGN_OR_RETURN(request.parameters, DecodeParameters(m[kStatementParameters]));
+  request.consistent_read =
+      m[kStatementConsistentRead] != nullptr && BooleanOf(*m[kStatementConsistentRead]);
+  request.next_token = OptionalString(m[kStatementNextToken]);
+  request.return_consumed_capacity = CapacityOf(m[kStatementReturnConsumedCapacity]);
+  if (m[kStatementLimit] != nullptr)
+    request.limit = static_cast<int32_t>(IntegerOf(*m[kStatementLimit]));
+  request.return_values_on_condition_check_failure = OnFailureOf(m[kStatementOnFailure]);
   return request;
 }
 
@@ -288,9 +284,10 @@ Result<BatchExecuteStatementRequest> DecodeBatchExecuteStatementRequest(const Js
     const StatementMembers s = ElementMembers(element, kBatchMembers);
     BatchStatementRequest statement;
     statement.statement = std::string(StringOf(*s[kStatement]));
-    PARTSTORE_ASSIGN_OR_RETURN(statement.parameters, DecodeParameters(s[kParameters]));
-    statement.consistent_read = s[kConsistentRead] != nullptr && BooleanOf(*s[kConsistentRead]);
-    statement.return_values_on_condition_check_failure = OnFailureOf(s[kOnFailure]);
+    PARTSTORE_ASSIGN_OR_RETURN(statement.parameters, DecodeParameters(s[kStatementParameters]));
+    statement.consistent_read =
+        s[kStatementConsistentRead] != nullptr && BooleanOf(*s[kStatementConsistentRead]);
+    statement.return_values_on_condition_check_failure = OnFailureOf(s[kStatementOnFailure]);
     request.statements.push_back(std::move(statement));
   }
   return request;
@@ -352,8 +349,8 @@ Result<ExecuteTransactionRequest> DecodeExecuteTransactionRequest(const JsonValu
     const StatementMembers s = ElementMembers(element, kTransactMembers);
     ParameterizedStatement statement;
     statement.statement = std::string(StringOf(*s[kStatement]));
-    PARTSTORE_ASSIGN_OR_RETURN(statement.parameters, DecodeParameters(s[kParameters]));
-    statement.return_values_on_condition_check_failure = OnFailureOf(s[kOnFailure]);
+    PARTSTORE_ASSIGN_OR_RETURN(statement.parameters, DecodeParameters(s[kStatementParameters]));
+    statement.return_values_on_condition_check_failure = OnFailureOf(s[kStatementOnFailure]);
     request.transact_statements.push_back(std::move(statement));
   }
   return request;
@@ -407,7 +404,7 @@ std::string EncodeBatchExecuteStatementResult(const BatchExecuteStatementResult&
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  Key(w, kResponses);
+  Key(w, kResultResponses);
   w.StartArray();
   for (const BatchStatementResponse& response : result.responses) {
     w.StartObject();
@@ -445,7 +442,7 @@ std::string EncodeExecuteTransactionResult(const ExecuteTransactionResult& resul
   JsonWriter w(buffer);
   w.StartObject();
   if (result.responses) {
-    Key(w, kResponses);
+    Key(w, kResultResponses);
     w.StartArray();
     for (const std::optional<Item>& item : *result.responses) {
       w.StartObject();
@@ -477,7 +474,7 @@ Result<ExecuteStatementResult> DecodeExecuteStatementResult(const JsonValue& bod
 Result<BatchExecuteStatementResult> DecodeBatchExecuteStatementResult(const JsonValue& body) {
   return ReadBody<BatchExecuteStatementResult>(
       body, "BatchExecuteStatement", [](const ResponseObject& o, BatchExecuteStatementResult& out) {
-        o.Objects(kResponses, [&](const ResponseObject& entry) {
+        o.Objects(kResultResponses, [&](const ResponseObject& entry) {
           BatchStatementResponse& response = out.responses.emplace_back();
           entry.Object(kError, [&](const ResponseObject& e) {
             BatchStatementError& error = response.error.emplace();
@@ -495,8 +492,8 @@ Result<BatchExecuteStatementResult> DecodeBatchExecuteStatementResult(const Json
 Result<ExecuteTransactionResult> DecodeExecuteTransactionResult(const JsonValue& body) {
   return ReadBody<ExecuteTransactionResult>(
       body, "ExecuteTransaction", [](const ResponseObject& o, ExecuteTransactionResult& out) {
-        if (o.Find(kResponses) != nullptr)
-          ReadItemResponses(o, kResponses, &out.responses.emplace());
+        if (o.Find(kResultResponses) != nullptr)
+          ReadItemResponses(o, kResultResponses, &out.responses.emplace());
         ReadConsumedCapacityList(o, &out.consumed_capacity);
       });
 }

@@ -25,25 +25,25 @@ namespace partstore::protocol {
 namespace {
 
 enum ReadMember {
-  kTableName,
-  kIndexName,
-  kKeyConditionExpression,
-  kFilterExpression,
-  kProjectionExpression,
-  kNames,
-  kValues,
-  kKeyConditions,
-  kFilter,  // QueryFilter or ScanFilter
-  kConditionalOperator,
-  kAttributesToGet,
-  kSelect,
-  kLimit,
-  kScanIndexForward,
-  kConsistentRead,
-  kExclusiveStartKey,
-  kReturnConsumedCapacity,
-  kSegment,
-  kTotalSegments,
+  kReadTableName,
+  kReadIndexName,
+  kReadKeyConditionExpression,
+  kReadFilterExpression,
+  kReadProjectionExpression,
+  kReadNames,
+  kReadValues,
+  kReadKeyConditions,
+  kReadFilter,  // QueryFilter or ScanFilter
+  kReadConditionalOperator,
+  kReadAttributesToGet,
+  kReadSelect,
+  kReadLimit,
+  kReadScanIndexForward,
+  kReadConsistentRead,
+  kReadExclusiveStartKey,
+  kReadReturnConsumedCapacity,
+  kReadSegment,
+  kReadTotalSegments,
   kReadMemberCount,
 };
 
@@ -95,22 +95,17 @@ constexpr MemberSpec kScanMembers[kReadMemberCount] = {
 using Members = std::array<const JsonValue*, kReadMemberCount>;
 
 void SelectAndIndex(Constraints& c, const Members& m) {
-  c.Enum(m[kSelect], kSelectNames, kSelectSet, "select");
-  c.Name(m[kIndexName], "indexName");
-}
-
-void TableName(Constraints& c, const Members& m) {
-  c.Required(m[kTableName], "tableName");
-  c.TableName(m[kTableName]);
+  c.Enum(m[kReadSelect], kSelectNames, kSelectSet, "select");
+  c.Name(m[kReadIndexName], "indexName");
 }
 
 void Capacity(Constraints& c, const Members& m) {
-  c.Enum(m[kReturnConsumedCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
+  c.Enum(m[kReadReturnConsumedCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
          "returnConsumedCapacity");
 }
 
 void ConditionalOperator(Constraints& c, const Members& m) {
-  c.Enum(m[kConditionalOperator], kConditionalOperatorNames, kConditionalOperatorSet,
+  c.Enum(m[kReadConditionalOperator], kConditionalOperatorNames, kConditionalOperatorSet,
          "conditionalOperator");
 }
 
@@ -132,33 +127,33 @@ std::string EncodeReadRequest(const Request& r, const MemberSpec (&specs)[kReadM
   body.writer().StartObject();
   MemberWriter w(body.writer());
   const auto name = [&specs](ReadMember member) { return specs[member].name; };
-  w.String(name(kTableName), r.table_name);
-  w.OptionalString(name(kIndexName), r.index_name);
+  w.String(name(kReadTableName), r.table_name);
+  w.OptionalString(name(kReadIndexName), r.index_name);
   if constexpr (kQuery) {
-    w.OptionalString(name(kKeyConditionExpression), r.key_condition_expression);
+    w.OptionalString(name(kReadKeyConditionExpression), r.key_condition_expression);
   }
-  w.OptionalString(name(kFilterExpression), r.filter_expression);
-  w.OptionalString(name(kProjectionExpression), r.projection_expression);
-  w.NameMap(name(kNames), r.expression_attribute_names);
-  w.ValueMap(name(kValues), r.expression_attribute_values);
+  w.OptionalString(name(kReadFilterExpression), r.filter_expression);
+  w.OptionalString(name(kReadProjectionExpression), r.projection_expression);
+  w.NameMap(name(kReadNames), r.expression_attribute_names);
+  w.ValueMap(name(kReadValues), r.expression_attribute_values);
   if constexpr (kQuery) {
-    w.Conditions(name(kKeyConditions), r.key_conditions);
-    w.Conditions(name(kFilter), r.query_filter);
+    w.Conditions(name(kReadKeyConditions), r.key_conditions);
+    w.Conditions(name(kReadFilter), r.query_filter);
   } else {
-    w.Conditions(name(kFilter), r.scan_filter);
+    w.Conditions(name(kReadFilter), r.scan_filter);
   }
-  w.OptionalConditionalOperator(name(kConditionalOperator), r.conditional_operator);
-  w.StringList(name(kAttributesToGet), r.attributes_to_get);
-  w.OptionalEnum(name(kSelect), r.select, kSelectNames);
-  w.OptionalInt(name(kLimit), r.limit);
-  if constexpr (kQuery) w.OptionalBool(name(kScanIndexForward), r.scan_index_forward);
-  w.TrueBool(name(kConsistentRead), r.consistent_read);
-  w.OptionalItem(name(kExclusiveStartKey), r.exclusive_start_key);
-  w.Enum(name(kReturnConsumedCapacity), r.return_consumed_capacity, kReturnConsumedCapacityNames,
-         ReturnConsumedCapacity::kNone);
+  w.OptionalConditionalOperator(name(kReadConditionalOperator), r.conditional_operator);
+  w.StringList(name(kReadAttributesToGet), r.attributes_to_get);
+  w.OptionalEnum(name(kReadSelect), r.select, kSelectNames);
+  w.OptionalInt(name(kReadLimit), r.limit);
+  if constexpr (kQuery) w.OptionalBool(name(kReadScanIndexForward), r.scan_index_forward);
+  w.TrueBool(name(kReadConsistentRead), r.consistent_read);
+  w.OptionalItem(name(kReadExclusiveStartKey), r.exclusive_start_key);
+  w.Enum(name(kReadReturnConsumedCapacity), r.return_consumed_capacity,
+         kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
   if constexpr (!kQuery) {
-    w.OptionalInt(name(kSegment), r.segment);
-    w.OptionalInt(name(kTotalSegments), r.total_segments);
+    w.OptionalInt(name(kReadSegment), r.segment);
+    w.OptionalInt(name(kReadTotalSegments), r.total_segments);
   }
   body.writer().EndObject();
   return body.Text();
@@ -173,51 +168,52 @@ Result<QueryRequest> DecodeQueryRequest(const JsonValue& body) {
   Constraints c;
   SelectAndIndex(c, m);
   Capacity(c, m);
-  c.Conditions(m[kFilter], "queryFilter");
-  TableName(c, m);
+  c.Conditions(m[kReadFilter], "queryFilter");
+  TableName(c, m[kReadTableName]);
   ConditionalOperator(c, m);
-  c.ListLength(m[kAttributesToGet], 1, 255, "attributesToGet");
+  c.ListLength(m[kReadAttributesToGet], 1, 255, "attributesToGet");
   // Query's Limit text names the member `Limit` and echoes no value (live captures, e.g.
   // faiface/fakecloud's Query handler and its conformance suite); Scan keeps "Value '0' at
   // 'limit'" in most regions (DynamoDB's new validation texts reached Scan in four regions only,
   // September 2026).
-  if (m[kLimit] != nullptr && IntegerOf(*m[kLimit]) < 1 && !c.full()) {
+  if (m[kReadLimit] != nullptr && IntegerOf(*m[kReadLimit]) < 1 && !c.full()) {
     c.violations().Add(
         "Value at 'Limit' failed to satisfy constraint: Member must have value greater than or "
         "equal to 1");
   }
-  c.Conditions(m[kKeyConditions], "keyConditions");
+  c.Conditions(m[kReadKeyConditions], "keyConditions");
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
 
   expr::RequestParameters parameters;
-  parameters.attributes_to_get = m[kAttributesToGet] != nullptr;
-  parameters.query_filter = m[kFilter] != nullptr;
-  parameters.conditional_operator = m[kConditionalOperator] != nullptr;
-  parameters.key_conditions = m[kKeyConditions] != nullptr;
-  parameters.projection_expression = m[kProjectionExpression] != nullptr;
-  parameters.filter_expression = m[kFilterExpression] != nullptr;
-  parameters.key_condition_expression = m[kKeyConditionExpression] != nullptr;
+  parameters.attributes_to_get = m[kReadAttributesToGet] != nullptr;
+  parameters.query_filter = m[kReadFilter] != nullptr;
+  parameters.conditional_operator = m[kReadConditionalOperator] != nullptr;
+  parameters.key_conditions = m[kReadKeyConditions] != nullptr;
+  parameters.projection_expression = m[kReadProjectionExpression] != nullptr;
+  parameters.filter_expression = m[kReadFilterExpression] != nullptr;
+  parameters.key_condition_expression = m[kReadKeyConditionExpression] != nullptr;
   PARTSTORE_RETURN_IF_ERROR(expr::CheckParameterMixing(parameters));
 
   QueryRequest request;
-  request.table_name = std::string(StringOf(*m[kTableName]));
-  PARTSTORE_ASSIGN_OR_RETURN(request.query_filter, DecodeConditions(m[kFilter]));
-  PARTSTORE_ASSIGN_OR_RETURN(request.exclusive_start_key, DecodeStartKey(m[kExclusiveStartKey]));
-  PARTSTORE_ASSIGN_OR_RETURN(request.key_conditions, DecodeConditions(m[kKeyConditions]));
-  PARTSTORE_ASSIGN_OR_RETURN(request.expression_attribute_values, DecodeValueMap(m[kValues]));
-  PARTSTORE_ASSIGN_OR_RETURN(request.expression_attribute_names, DecodeNameMap(m[kNames]));
-  request.index_name = OptionalString(m[kIndexName]);
-  request.key_condition_expression = OptionalString(m[kKeyConditionExpression]);
-  request.filter_expression = OptionalString(m[kFilterExpression]);
-  request.projection_expression = OptionalString(m[kProjectionExpression]);
-  request.conditional_operator = ConditionalOperatorOf(m[kConditionalOperator]);
-  request.attributes_to_get = DecodeStringList(m[kAttributesToGet]);
-  if (m[kSelect]) request.select = EnumOf(m[kSelect], kSelectNames, Select::kAllAttributes);
-  request.limit = Int32Of(m[kLimit]);
-  if (m[kScanIndexForward]) request.scan_index_forward = BooleanOf(*m[kScanIndexForward]);
-  request.consistent_read = m[kConsistentRead] && BooleanOf(*m[kConsistentRead]);
+  request.table_name = std::string(StringOf(*m[kReadTableName]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.query_filter, DecodeConditions(m[kReadFilter]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.exclusive_start_key,
+                             DecodeStartKey(m[kReadExclusiveStartKey]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.key_conditions, DecodeConditions(m[kReadKeyConditions]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.expression_attribute_values, DecodeValueMap(m[kReadValues]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.expression_attribute_names, DecodeNameMap(m[kReadNames]));
+  request.index_name = OptionalString(m[kReadIndexName]);
+  request.key_condition_expression = OptionalString(m[kReadKeyConditionExpression]);
+  request.filter_expression = OptionalString(m[kReadFilterExpression]);
+  request.projection_expression = OptionalString(m[kReadProjectionExpression]);
+  request.conditional_operator = ConditionalOperatorOf(m[kReadConditionalOperator]);
+  request.attributes_to_get = DecodeStringList(m[kReadAttributesToGet]);
+  if (m[kReadSelect]) request.select = EnumOf(m[kReadSelect], kSelectNames, Select::kAllAttributes);
+  request.limit = Int32Of(m[kReadLimit]);
+  if (m[kReadScanIndexForward]) request.scan_index_forward = BooleanOf(*m[kReadScanIndexForward]);
+  request.consistent_read = m[kReadConsistentRead] && BooleanOf(*m[kReadConsistentRead]);
   request.return_consumed_capacity = EnumOf(
-      m[kReturnConsumedCapacity], kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+      m[kReadReturnConsumedCapacity], kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
   return request;
 }
 
@@ -231,42 +227,43 @@ Result<ScanRequest> DecodeScanRequest(const JsonValue& body) {
 
   Constraints c;
   SelectAndIndex(c, m);
-  c.Range(m[kTotalSegments], 1, 1000000, "totalSegments");
+  c.Range(m[kReadTotalSegments], 1, 1000000, "totalSegments");
   Capacity(c, m);
-  TableName(c, m);
+  TableName(c, m[kReadTableName]);
   ConditionalOperator(c, m);
-  c.Conditions(m[kFilter], "scanFilter");
-  c.Range(m[kSegment], 0, 999999, "segment");
-  c.ListLength(m[kAttributesToGet], 1, 255, "attributesToGet");
-  c.Range(m[kLimit], 1, kIntMax, "limit");
+  c.Conditions(m[kReadFilter], "scanFilter");
+  c.Range(m[kReadSegment], 0, 999999, "segment");
+  c.ListLength(m[kReadAttributesToGet], 1, 255, "attributesToGet");
+  c.Range(m[kReadLimit], 1, kIntMax, "limit");
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
 
   expr::RequestParameters parameters;
-  parameters.attributes_to_get = m[kAttributesToGet] != nullptr;
-  parameters.scan_filter = m[kFilter] != nullptr;
-  parameters.conditional_operator = m[kConditionalOperator] != nullptr;
-  parameters.projection_expression = m[kProjectionExpression] != nullptr;
-  parameters.filter_expression = m[kFilterExpression] != nullptr;
+  parameters.attributes_to_get = m[kReadAttributesToGet] != nullptr;
+  parameters.scan_filter = m[kReadFilter] != nullptr;
+  parameters.conditional_operator = m[kReadConditionalOperator] != nullptr;
+  parameters.projection_expression = m[kReadProjectionExpression] != nullptr;
+  parameters.filter_expression = m[kReadFilterExpression] != nullptr;
   PARTSTORE_RETURN_IF_ERROR(expr::CheckParameterMixing(parameters));
 
   ScanRequest request;
-  request.table_name = std::string(StringOf(*m[kTableName]));
-  PARTSTORE_ASSIGN_OR_RETURN(request.scan_filter, DecodeConditions(m[kFilter]));
-  PARTSTORE_ASSIGN_OR_RETURN(request.exclusive_start_key, DecodeStartKey(m[kExclusiveStartKey]));
-  PARTSTORE_ASSIGN_OR_RETURN(request.expression_attribute_values, DecodeValueMap(m[kValues]));
-  PARTSTORE_ASSIGN_OR_RETURN(request.expression_attribute_names, DecodeNameMap(m[kNames]));
-  request.index_name = OptionalString(m[kIndexName]);
-  request.filter_expression = OptionalString(m[kFilterExpression]);
-  request.projection_expression = OptionalString(m[kProjectionExpression]);
-  request.conditional_operator = ConditionalOperatorOf(m[kConditionalOperator]);
-  request.attributes_to_get = DecodeStringList(m[kAttributesToGet]);
-  if (m[kSelect]) request.select = EnumOf(m[kSelect], kSelectNames, Select::kAllAttributes);
-  request.limit = Int32Of(m[kLimit]);
-  request.segment = Int32Of(m[kSegment]);
-  request.total_segments = Int32Of(m[kTotalSegments]);
-  request.consistent_read = m[kConsistentRead] && BooleanOf(*m[kConsistentRead]);
+  request.table_name = std::string(StringOf(*m[kReadTableName]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.scan_filter, DecodeConditions(m[kReadFilter]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.exclusive_start_key,
+                             DecodeStartKey(m[kReadExclusiveStartKey]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.expression_attribute_values, DecodeValueMap(m[kReadValues]));
+  PARTSTORE_ASSIGN_OR_RETURN(request.expression_attribute_names, DecodeNameMap(m[kReadNames]));
+  request.index_name = OptionalString(m[kReadIndexName]);
+  request.filter_expression = OptionalString(m[kReadFilterExpression]);
+  request.projection_expression = OptionalString(m[kReadProjectionExpression]);
+  request.conditional_operator = ConditionalOperatorOf(m[kReadConditionalOperator]);
+  request.attributes_to_get = DecodeStringList(m[kReadAttributesToGet]);
+  if (m[kReadSelect]) request.select = EnumOf(m[kReadSelect], kSelectNames, Select::kAllAttributes);
+  request.limit = Int32Of(m[kReadLimit]);
+  request.segment = Int32Of(m[kReadSegment]);
+  request.total_segments = Int32Of(m[kReadTotalSegments]);
+  request.consistent_read = m[kReadConsistentRead] && BooleanOf(*m[kReadConsistentRead]);
   request.return_consumed_capacity = EnumOf(
-      m[kReturnConsumedCapacity], kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+      m[kReadReturnConsumedCapacity], kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
   return request;
 }
 

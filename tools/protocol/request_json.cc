@@ -51,45 +51,37 @@
 namespace partstore::protocol {
 namespace {
 
-constexpr std::string_view kModelPackage = "com.amazonaws.dynamodb.v20120810.";
-constexpr std::string_view kStructureNotExpected =
-    "Start of structure or map found where not expected";
-constexpr std::string_view kUnexpectedFieldType = "Unexpected field type";
-constexpr std::string_view kUnexpectedValueType = "Unexpected value type in payload";
 constexpr std::string_view kParameterizedCast =
     "class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl cannot be cast to class "
     "java.lang.Class (sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl and "
     "java.lang.Class are in module java.base of loader 'bootstrap')";
 
-[[gnu::cold]] Status Serialization(std::string message) {
+[[gnu::cold]] Status SerializationError(std::string message) {
   return Status::Serialization(std::move(message));
-}
-
-std::string_view NumberToken(const JsonValue& v) {
-  return v.IsDouble() ? "DECIMAL_VALUE" : "NUMBER_VALUE";
 }
 
 Status CheckString(const JsonValue& v) {
   if (v.IsString() || v.IsNull()) return Status::Ok();
-  if (v.IsTrue()) return Serialization("TRUE_VALUE cannot be converted to String");
-  if (v.IsFalse()) return Serialization("FALSE_VALUE cannot be converted to String");
+  if (v.IsTrue()) return SerializationError("TRUE_VALUE cannot be converted to String");
+  if (v.IsFalse()) return SerializationError("FALSE_VALUE cannot be converted to String");
   if (v.IsNumber())
-    return Serialization(std::string(NumberToken(v)) + " cannot be converted to String");
-  if (v.IsArray()) return Serialization("Unrecognized collection type class java.lang.String");
-  return Serialization(std::string(kStructureNotExpected));
+    return SerializationError(std::string(NumberToken(v)) + " cannot be converted to String");
+  if (v.IsArray()) return SerializationError("Unrecognized collection type class java.lang.String");
+  return SerializationError(std::string(kStructureNotExpected));
 }
 
 Status CheckBoolean(const JsonValue& v) {
   if (v.IsBool() || v.IsNull()) return Status::Ok();
   if (v.IsString()) {
     if (BooleanFromString(StringOf(v))) return Status::Ok();
-    return Serialization("Unexpected token received from parser");
+    return SerializationError("Unexpected token received from parser");
   }
   if (v.IsNumber()) {
-    return Serialization(std::string(NumberToken(v)) + " cannot be converted to Boolean");
+    return SerializationError(std::string(NumberToken(v)) + " cannot be converted to Boolean");
   }
-  if (v.IsArray()) return Serialization("Unrecognized collection type class java.lang.Boolean");
-  return Serialization(std::string(kStructureNotExpected));
+  if (v.IsArray())
+    return SerializationError("Unrecognized collection type class java.lang.Boolean");
+  return SerializationError(std::string(kStructureNotExpected));
 }
 
 Status CheckInteger(const JsonValue& v, std::string_view type, int64_t min, int64_t max) {
@@ -100,17 +92,17 @@ Status CheckInteger(const JsonValue& v, std::string_view type, int64_t min, int6
                                 : (std::isfinite(d) && std::trunc(d) >= static_cast<double>(min) &&
                                    std::trunc(d) <= static_cast<double>(max));
     if (in_range) return Status::Ok();
-    return Serialization(std::string(NumberToken(v)) + " cannot be converted to " +
-                         std::string(type));
+    return SerializationError(std::string(NumberToken(v)) + " cannot be converted to " +
+                              std::string(type));
   }
   std::string suffix = " cannot be converted to " + std::string(type);
-  if (v.IsString()) return Serialization("STRING_VALUE" + suffix);
-  if (v.IsTrue()) return Serialization("TRUE_VALUE" + suffix);
-  if (v.IsFalse()) return Serialization("FALSE_VALUE" + suffix);
+  if (v.IsString()) return SerializationError("STRING_VALUE" + suffix);
+  if (v.IsTrue()) return SerializationError("TRUE_VALUE" + suffix);
+  if (v.IsFalse()) return SerializationError("FALSE_VALUE" + suffix);
   if (v.IsArray()) {
-    return Serialization("Unrecognized collection type class java.lang." + std::string(type));
+    return SerializationError("Unrecognized collection type class java.lang." + std::string(type));
   }
-  return Serialization(std::string(kStructureNotExpected));
+  return SerializationError(std::string(kStructureNotExpected));
 }
 
 // A Double (partstore's extensions only: DynamoDB's model has none). Any JSON number converts;
@@ -118,38 +110,43 @@ Status CheckInteger(const JsonValue& v, std::string_view type, int64_t min, int6
 Status CheckDouble(const JsonValue& v) {
   if (v.IsNull() || v.IsNumber()) return Status::Ok();
   constexpr std::string_view kSuffix = " cannot be converted to Double";
-  if (v.IsString()) return Serialization("STRING_VALUE" + std::string(kSuffix));
-  if (v.IsTrue()) return Serialization("TRUE_VALUE" + std::string(kSuffix));
-  if (v.IsFalse()) return Serialization("FALSE_VALUE" + std::string(kSuffix));
-  if (v.IsArray()) return Serialization("Unrecognized collection type class java.lang.Double");
-  return Serialization(std::string(kStructureNotExpected));
+  if (v.IsString()) return SerializationError("STRING_VALUE" + std::string(kSuffix));
+  if (v.IsTrue()) return SerializationError("TRUE_VALUE" + std::string(kSuffix));
+  if (v.IsFalse()) return SerializationError("FALSE_VALUE" + std::string(kSuffix));
+  if (v.IsArray()) return SerializationError("Unrecognized collection type class java.lang.Double");
+  return SerializationError(std::string(kStructureNotExpected));
 }
+
+}  // namespace
 
 // A list; `parameterized` when it stands as a map value or list element.
 Status CheckListOuter(const JsonValue& v, bool parameterized) {
   if (v.IsArray() || v.IsNull()) return Status::Ok();
-  if (v.IsObject()) return Serialization(std::string(kStructureNotExpected));
-  return Serialization(std::string(parameterized ? kParameterizedCast : kUnexpectedFieldType));
-}
-
-// A map whose values are `value_class` (fully qualified).
-Status CheckMapOuter(const JsonValue& v, std::string_view value_class, bool parameterized) {
-  if (v.IsObject() || v.IsNull()) return Status::Ok();
-  if (v.IsArray()) {
-    return Serialization("Unrecognized collection type java.util.Map<java.lang.String, " +
-                         std::string(value_class) + ">");
-  }
-  return Serialization(std::string(parameterized ? kParameterizedCast : kUnexpectedFieldType));
+  if (v.IsObject()) return SerializationError(std::string(kStructureNotExpected));
+  return SerializationError(std::string(parameterized ? kParameterizedCast : kUnexpectedFieldType));
 }
 
 // A structure named `name`; `in_collection` when it is a map value or list element.
 Status CheckStructOuter(const JsonValue& v, std::string_view name, bool in_collection) {
   if (v.IsObject() || v.IsNull()) return Status::Ok();
   if (v.IsArray()) {
-    return Serialization("Unrecognized collection type class " + std::string(kModelPackage) +
-                         std::string(name));
+    return SerializationError("Unrecognized collection type class " + std::string(kModelPackage) +
+                              std::string(name));
   }
-  return Serialization(std::string(in_collection ? kUnexpectedValueType : kUnexpectedFieldType));
+  return SerializationError(
+      std::string(in_collection ? kUnexpectedValueType : kUnexpectedFieldType));
+}
+
+namespace {
+
+// A map whose values are `value_class` (fully qualified).
+Status CheckMapOuter(const JsonValue& v, std::string_view value_class, bool parameterized) {
+  if (v.IsObject() || v.IsNull()) return Status::Ok();
+  if (v.IsArray()) {
+    return SerializationError("Unrecognized collection type java.util.Map<java.lang.String, " +
+                              std::string(value_class) + ">");
+  }
+  return SerializationError(std::string(parameterized ? kParameterizedCast : kUnexpectedFieldType));
 }
 
 std::string ModelClass(std::string_view name) {
@@ -159,7 +156,7 @@ std::string ModelClass(std::string_view name) {
 // An AttributeValue standing as a structure member (Expected.Value, AttributeUpdates.Value).
 Status CheckAttributeValueField(const JsonValue& v) {
   if (v.IsNull()) return Status::Ok();
-  if (!v.IsObject() && !v.IsArray()) return Serialization(std::string(kUnexpectedFieldType));
+  if (!v.IsObject() && !v.IsArray()) return SerializationError(std::string(kUnexpectedFieldType));
   return CheckAttributeValueJson(v);
 }
 
@@ -251,7 +248,7 @@ Status CheckStringList(const JsonValue& v) {
 // A key in BatchGetItem's Keys list: a Map<String, AttributeValue> standing as a list element.
 Status CheckKeyInList(const JsonValue& v) {
   if (!v.IsObject() && !v.IsArray() && !v.IsNull()) {
-    return Serialization(std::string(kParameterizedCast));
+    return SerializationError(std::string(kParameterizedCast));
   }
   return CheckItemJson(v);
 }
@@ -481,10 +478,10 @@ Status ReadMembers(const JsonValue& body, std::string_view operation,
                    std::span<const MemberSpec> specs, std::span<const JsonValue*> out) {
   for (const JsonValue*& slot : out) slot = nullptr;
   if (body.IsArray()) {
-    return Serialization("Unrecognized collection type class " + std::string(kModelPackage) +
-                         std::string(operation) + "Input");
+    return SerializationError("Unrecognized collection type class " + std::string(kModelPackage) +
+                              std::string(operation) + "Input");
   }
-  if (!body.IsObject()) return Serialization(std::string(kUnexpectedValueType));
+  if (!body.IsObject()) return SerializationError(std::string(kUnexpectedValueType));
   for (const auto& member : body.GetObject()) {
     const std::string_view name = StringOf(member.name);
     for (size_t i = 0; i < specs.size(); ++i) {

@@ -18,6 +18,7 @@
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -82,6 +83,15 @@ Status ReadMembers(const JsonValue& body, std::string_view operation,
 
 // The shape check of one value standing where the model has `shape` as a structure member.
 Status CheckShape(const JsonValue& value, Shape shape);
+
+// The outer shape alone of a List member and of a structure named `name` (null passes), for a
+// decoder that checks their insides itself (transaction_json.cc). `parameterized` /
+// `in_collection`: the value stands as a map value or list element.
+Status CheckListOuter(const JsonValue& v, bool parameterized);
+Status CheckStructOuter(const JsonValue& v, std::string_view name, bool in_collection);
+
+// The package of DynamoDB's model classes, as SerializationException texts name them.
+inline constexpr std::string_view kModelPackage = "com.amazonaws.dynamodb.v20120810.";
 
 // ---- Step 2: model constraints ---------------------------------------------------------------
 
@@ -148,6 +158,12 @@ class Constraints {
   ConstraintViolations violations_;
 };
 
+// A required table name at 'tableName': Required, then TableName.
+inline void TableName(Constraints& c, const JsonValue* name) {
+  c.Required(name, "tableName");
+  c.TableName(name);
+}
+
 // The names of ReturnConsumedCapacity, ReturnValues, ... in enum order (index = enum value).
 inline constexpr std::string_view kReturnConsumedCapacityNames[] = {"NONE", "TOTAL", "INDEXES"};
 inline constexpr std::string_view kReturnValueNames[] = {"NONE", "ALL_OLD", "UPDATED_OLD",
@@ -175,9 +191,23 @@ template <typename E>
 E EnumOf(const JsonValue* value, std::span<const std::string_view> names, E absent) {
   return value == nullptr ? absent : static_cast<E>(EnumIndex(*value, names));
 }
+// A ReturnConsumedCapacity member (NONE when absent).
+inline ReturnConsumedCapacity CapacityOf(const JsonValue* value) {
+  return EnumOf(value, kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+}
 
 // An Integer / Long member, truncated toward zero if it has a fraction.
 int64_t IntegerOf(const JsonValue& value);
+// The same for an optional member: nullopt when absent (null).
+inline std::optional<int64_t> OptionalInteger(const JsonValue* value) {
+  if (value == nullptr) return std::nullopt;
+  return IntegerOf(*value);
+}
+// An Integer member's value for the engine's range check: values beyond int32 stay out of range
+// (4294967297 must not become 1).
+inline int32_t NarrowForValidation(int64_t value) {
+  return static_cast<int32_t>(std::clamp<int64_t>(value, INT32_MIN, INT32_MAX));
+}
 // A Double member (any JSON number).
 double DoubleOf(const JsonValue& value);
 

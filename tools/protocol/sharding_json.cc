@@ -44,18 +44,18 @@ constexpr std::string_view kStrategySet = "[RANDOM, CALCULATED]";
 // ---- Member tables ----
 
 enum PutPolicyMember {
-  kPutTableName,
-  kPutIndexName,
-  kPutKey,
-  kPutKeyMatch,
-  kPutShardCount,
-  kPutSuffixFormat,
-  kPutStrategy,
-  kPutCalculatedFrom,
-  kPutLogicalKeyAttribute,
-  kPutMemberCount,
+  kPutPolicyTableName,
+  kPutPolicyIndexName,
+  kPutPolicyKey,
+  kPutPolicyKeyMatch,
+  kPutPolicyShardCount,
+  kPutPolicySuffixFormat,
+  kPutPolicyStrategy,
+  kPutPolicyCalculatedFrom,
+  kPutPolicyLogicalKeyAttribute,
+  kPutPolicyMemberCount,
 };
-constexpr MemberSpec kPutMembers[kPutMemberCount] = {
+constexpr MemberSpec kPutPolicyMembers[kPutPolicyMemberCount] = {
     {"TableName", Shape::kString},
     {"IndexName", Shape::kString},
     {"Key", Shape::kString},
@@ -68,20 +68,20 @@ constexpr MemberSpec kPutMembers[kPutMemberCount] = {
 };
 
 enum DeletePolicyMember {
-  kDeleteTableName,
-  kDeleteIndexName,
-  kDeleteKey,
-  kDeleteKeyMatch,
-  kDeleteMemberCount,
+  kDeletePolicyTableName,
+  kDeletePolicyIndexName,
+  kDeletePolicyKey,
+  kDeletePolicyKeyMatch,
+  kDeletePolicyMemberCount,
 };
-constexpr MemberSpec kDeleteMembers[kDeleteMemberCount] = {
+constexpr MemberSpec kDeletePolicyMembers[kDeletePolicyMemberCount] = {
     {"TableName", Shape::kString},
     {"IndexName", Shape::kString},
     {"Key", Shape::kString},
     {"KeyMatch", Shape::kString},
 };
 
-constexpr MemberSpec kDescribeMembers[] = {{"TableName", Shape::kString}};
+constexpr MemberSpec kDescribePoliciesMembers[] = {{"TableName", Shape::kString}};
 
 // ShardedAggregate's own member; the rest of its body is a Query.
 constexpr MemberSpec kAggregateMembers[] = {{"SumAttribute", Shape::kString}};
@@ -100,12 +100,6 @@ void KeyAndMatch(Constraints& c, const JsonValue* key, const JsonValue* match) {
 
 sharding::KeyMatch KeyMatchOf(const JsonValue* value) {
   return EnumOf(value, kKeyMatchNames, sharding::KeyMatch::kExact);
-}
-
-// An Integer member's value for the engine's range check: values beyond int32 stay out of range
-// (the shape check already rejects them; this keeps the narrowing well defined regardless).
-int32_t NarrowForValidation(int64_t value) {
-  return static_cast<int32_t>(std::clamp<int64_t>(value, INT32_MIN, INT32_MAX));
 }
 
 void WriteShardUse(const ShardUse& shards, JsonWriter& w) {
@@ -136,50 +130,52 @@ std::string EncodePolicyResult(const sharding::ShardingPolicy& policy) {
 // ---- Decoders ----
 
 Result<PutShardingPolicyRequest> DecodePutShardingPolicyRequest(const JsonValue& body) {
-  std::array<const JsonValue*, kPutMemberCount> m;
-  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "PutShardingPolicy", kPutMembers, m));
+  std::array<const JsonValue*, kPutPolicyMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "PutShardingPolicy", kPutPolicyMembers, m));
   Constraints c;
-  Names(c, m[kPutTableName], m[kPutIndexName]);
-  KeyAndMatch(c, m[kPutKey], m[kPutKeyMatch]);
-  c.Required(m[kPutShardCount], "shardCount");
-  c.Enum(m[kPutStrategy], kStrategyNames, kStrategySet, "strategy");
+  Names(c, m[kPutPolicyTableName], m[kPutPolicyIndexName]);
+  KeyAndMatch(c, m[kPutPolicyKey], m[kPutPolicyKeyMatch]);
+  c.Required(m[kPutPolicyShardCount], "shardCount");
+  c.Enum(m[kPutPolicyStrategy], kStrategyNames, kStrategySet, "strategy");
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
 
   PutShardingPolicyRequest request;
-  request.table_name = std::string(StringOf(*m[kPutTableName]));
+  request.table_name = std::string(StringOf(*m[kPutPolicyTableName]));
   sharding::ShardingPolicy& policy = request.policy;
-  policy.index_name = OptionalString(m[kPutIndexName]);
-  policy.key = std::string(StringOf(*m[kPutKey]));
-  policy.match = KeyMatchOf(m[kPutKeyMatch]);
-  policy.shard_count = NarrowForValidation(IntegerOf(*m[kPutShardCount]));
-  if (m[kPutSuffixFormat]) policy.suffix_format = std::string(StringOf(*m[kPutSuffixFormat]));
-  policy.strategy = EnumOf(m[kPutStrategy], kStrategyNames, sharding::ShardStrategy::kRandom);
-  policy.calculated_from = OptionalString(m[kPutCalculatedFrom]);
-  if (m[kPutLogicalKeyAttribute]) {
-    policy.logical_key_attribute = std::string(StringOf(*m[kPutLogicalKeyAttribute]));
+  policy.index_name = OptionalString(m[kPutPolicyIndexName]);
+  policy.key = std::string(StringOf(*m[kPutPolicyKey]));
+  policy.match = KeyMatchOf(m[kPutPolicyKeyMatch]);
+  policy.shard_count = NarrowForValidation(IntegerOf(*m[kPutPolicyShardCount]));
+  if (m[kPutPolicySuffixFormat])
+    policy.suffix_format = std::string(StringOf(*m[kPutPolicySuffixFormat]));
+  policy.strategy = EnumOf(m[kPutPolicyStrategy], kStrategyNames, sharding::ShardStrategy::kRandom);
+  policy.calculated_from = OptionalString(m[kPutPolicyCalculatedFrom]);
+  if (m[kPutPolicyLogicalKeyAttribute]) {
+    policy.logical_key_attribute = std::string(StringOf(*m[kPutPolicyLogicalKeyAttribute]));
   }
   return request;
 }
 
 Result<DeleteShardingPolicyRequest> DecodeDeleteShardingPolicyRequest(const JsonValue& body) {
-  std::array<const JsonValue*, kDeleteMemberCount> m;
-  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DeleteShardingPolicy", kDeleteMembers, m));
+  std::array<const JsonValue*, kDeletePolicyMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DeleteShardingPolicy", kDeletePolicyMembers, m));
   Constraints c;
-  Names(c, m[kDeleteTableName], m[kDeleteIndexName]);
-  KeyAndMatch(c, m[kDeleteKey], m[kDeleteKeyMatch]);
+  Names(c, m[kDeletePolicyTableName], m[kDeletePolicyIndexName]);
+  KeyAndMatch(c, m[kDeletePolicyKey], m[kDeletePolicyKeyMatch]);
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   return DeleteShardingPolicyRequest{
-      .table_name = std::string(StringOf(*m[kDeleteTableName])),
-      .index_name = OptionalString(m[kDeleteIndexName]),
-      .key = std::string(StringOf(*m[kDeleteKey])),
-      .match = KeyMatchOf(m[kDeleteKeyMatch]),
+      .table_name = std::string(StringOf(*m[kDeletePolicyTableName])),
+      .index_name = OptionalString(m[kDeletePolicyIndexName]),
+      .key = std::string(StringOf(*m[kDeletePolicyKey])),
+      .match = KeyMatchOf(m[kDeletePolicyKeyMatch]),
   };
 }
 
 Result<DescribeShardingPoliciesRequest> DecodeDescribeShardingPoliciesRequest(
     const JsonValue& body) {
   std::array<const JsonValue*, 1> m;
-  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeShardingPolicies", kDescribeMembers, m));
+  PARTSTORE_RETURN_IF_ERROR(
+      ReadMembers(body, "DescribeShardingPolicies", kDescribePoliciesMembers, m));
   Constraints c;
   Names(c, m[0], nullptr);
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());

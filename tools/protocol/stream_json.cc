@@ -21,14 +21,6 @@ constexpr std::string_view kIteratorTypeSet =
 constexpr std::string_view kShardFilterTypeNames[] = {"CHILD_SHARDS"};
 constexpr std::string_view kShardFilterTypeSet = "[CHILD_SHARDS]";
 
-void Text(JsonWriter& w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
-
-std::string Finish(const rapidjson::StringBuffer& buffer) {
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
-
 int32_t IntOf(const JsonValue* value) { return static_cast<int32_t>(IntegerOf(*value)); }
 
 // ---- The client's direction ----
@@ -37,7 +29,7 @@ int32_t IntOf(const JsonValue* value) { return static_cast<int32_t>(IntegerOf(*v
 void OptionalText(JsonWriter& w, const char* key, const std::optional<std::string>& value) {
   if (!value) return;
   w.Key(key);
-  Text(w, *value);
+  String(w, *value);
 }
 void OptionalInt(JsonWriter& w, const char* key, const std::optional<int32_t>& value) {
   if (!value) return;
@@ -147,16 +139,16 @@ std::string EncodeDescribeStreamRequest(const DescribeStreamRequest& request) {
   JsonWriter w(buffer);
   w.StartObject();
   w.Key("StreamArn");
-  Text(w, request.stream_arn);
+  String(w, request.stream_arn);
   OptionalInt(w, "Limit", request.limit);
   OptionalText(w, "ExclusiveStartShardId", request.exclusive_start_shard_id);
   if (request.shard_filter) {
     w.Key("ShardFilter");
     w.StartObject();
     w.Key("Type");
-    Text(w, ShardFilterTypeName(request.shard_filter->type));
+    String(w, ShardFilterTypeName(request.shard_filter->type));
     w.Key("ShardId");
-    Text(w, request.shard_filter->shard_id);
+    String(w, request.shard_filter->shard_id);
     w.EndObject();
   }
   w.EndObject();
@@ -189,11 +181,11 @@ std::string EncodeGetShardIteratorRequest(const GetShardIteratorRequest& request
   JsonWriter w(buffer);
   w.StartObject();
   w.Key("StreamArn");
-  Text(w, request.stream_arn);
+  String(w, request.stream_arn);
   w.Key("ShardId");
-  Text(w, request.shard_id);
+  String(w, request.shard_id);
   w.Key("ShardIteratorType");  // required: written even for TRIM_HORIZON
-  Text(w, ShardIteratorTypeName(request.shard_iterator_type));
+  String(w, ShardIteratorTypeName(request.shard_iterator_type));
   OptionalText(w, "SequenceNumber", request.sequence_number);
   w.EndObject();
   return Finish(buffer);
@@ -218,7 +210,7 @@ std::string EncodeGetRecordsRequest(const GetRecordsRequest& request) {
   JsonWriter w(buffer);
   w.StartObject();
   w.Key("ShardIterator");
-  Text(w, request.shard_iterator);
+  String(w, request.shard_iterator);
   OptionalInt(w, "Limit", request.limit);
   w.EndObject();
   return Finish(buffer);
@@ -233,17 +225,17 @@ std::string EncodeListStreamsResult(const ListStreamsResult& result) {
   for (const StreamSummary& s : result.streams) {
     w.StartObject();
     w.Key("StreamArn");
-    Text(w, s.stream_arn);
+    String(w, s.stream_arn);
     w.Key("TableName");
-    Text(w, s.table_name);
+    String(w, s.table_name);
     w.Key("StreamLabel");
-    Text(w, s.stream_label);
+    String(w, s.stream_label);
     w.EndObject();
   }
   w.EndArray();
   if (result.last_evaluated_stream_arn) {
     w.Key("LastEvaluatedStreamArn");
-    Text(w, *result.last_evaluated_stream_arn);
+    String(w, *result.last_evaluated_stream_arn);
   }
   w.EndObject();
   return Finish(buffer);
@@ -270,25 +262,25 @@ std::string EncodeDescribeStreamResult(const DescribeStreamResult& result) {
   w.Key("StreamDescription");
   w.StartObject();
   w.Key("StreamArn");
-  Text(w, d.stream_arn);
+  String(w, d.stream_arn);
   w.Key("StreamLabel");
-  Text(w, d.stream_label);
+  String(w, d.stream_label);
   w.Key("StreamStatus");
-  Text(w, StreamStatusName(d.stream_status));
+  String(w, StreamStatusName(d.stream_status));
   w.Key("StreamViewType");
-  Text(w, StreamViewTypeName(d.stream_view_type));
+  String(w, StreamViewTypeName(d.stream_view_type));
   w.Key("CreationRequestDateTime");
   w.Double(d.creation_request_date_time);
   w.Key("TableName");
-  Text(w, d.table_name);
+  String(w, d.table_name);
   w.Key("KeySchema");
   w.StartArray();
   for (const KeySchemaElement& k : d.key_schema) {
     w.StartObject();
     w.Key("AttributeName");
-    Text(w, k.attribute_name);
+    String(w, k.attribute_name);
     w.Key("KeyType");
-    Text(w, k.key_type == KeyRoleName::kHash ? "HASH" : "RANGE");
+    String(w, k.key_type == KeyRoleName::kHash ? "HASH" : "RANGE");
     w.EndObject();
   }
   w.EndArray();
@@ -297,26 +289,26 @@ std::string EncodeDescribeStreamResult(const DescribeStreamResult& result) {
   for (const StreamShard& s : d.shards) {
     w.StartObject();
     w.Key("ShardId");
-    Text(w, s.shard_id);
+    String(w, s.shard_id);
     w.Key("SequenceNumberRange");
     w.StartObject();
     w.Key("StartingSequenceNumber");
-    Text(w, s.sequence_number_range.starting_sequence_number);
+    String(w, s.sequence_number_range.starting_sequence_number);
     if (s.sequence_number_range.ending_sequence_number) {
       w.Key("EndingSequenceNumber");
-      Text(w, *s.sequence_number_range.ending_sequence_number);
+      String(w, *s.sequence_number_range.ending_sequence_number);
     }
     w.EndObject();
     if (s.parent_shard_id) {
       w.Key("ParentShardId");
-      Text(w, *s.parent_shard_id);
+      String(w, *s.parent_shard_id);
     }
     w.EndObject();
   }
   w.EndArray();
   if (d.last_evaluated_shard_id) {
     w.Key("LastEvaluatedShardId");
-    Text(w, *d.last_evaluated_shard_id);
+    String(w, *d.last_evaluated_shard_id);
   }
   w.EndObject();
   w.EndObject();
@@ -355,7 +347,7 @@ std::string EncodeGetShardIteratorResult(const GetShardIteratorResult& result) {
   JsonWriter w(buffer);
   w.StartObject();
   w.Key("ShardIterator");
-  Text(w, result.shard_iterator);
+  String(w, result.shard_iterator);
   w.EndObject();
   return Finish(buffer);
 }
@@ -376,15 +368,15 @@ std::string EncodeGetRecordsResult(const GetRecordsResult& result, std::string_v
   for (const StreamRecord& r : result.records) {
     w.StartObject();
     w.Key("eventID");
-    Text(w, r.event_id);
+    String(w, r.event_id);
     w.Key("eventName");
-    Text(w, StreamEventNameText(r.event_name));
+    String(w, StreamEventNameText(r.event_name));
     w.Key("eventVersion");
     w.String("1.1");
     w.Key("eventSource");
     w.String("aws:dynamodb");
     w.Key("awsRegion");
-    Text(w, region);
+    String(w, region);
     w.Key("dynamodb");
     w.StartObject();
     w.Key("ApproximateCreationDateTime");
@@ -400,17 +392,18 @@ std::string EncodeGetRecordsResult(const GetRecordsResult& result, std::string_v
       WriteItem(*r.old_image, w);
     }
     w.Key("SequenceNumber");
-    Text(w, r.sequence_number);
+    String(w, r.sequence_number);
     w.Key("SizeBytes");
     w.Int64(r.size_bytes);
     w.Key("StreamViewType");
-    Text(w, StreamViewTypeName(r.stream_view_type));
+    String(w, StreamViewTypeName(r.stream_view_type));
     w.EndObject();
     if (r.remover != StreamRemover::kClient) {
       w.Key("userIdentity");
       w.StartObject();
       w.Key("PrincipalId");
-      Text(w, r.remover == StreamRemover::kTimeToLive ? kTimeToLivePrincipal : kEvictionPrincipal);
+      String(w,
+             r.remover == StreamRemover::kTimeToLive ? kTimeToLivePrincipal : kEvictionPrincipal);
       w.Key("Type");
       w.String("Service");
       w.EndObject();
@@ -420,7 +413,7 @@ std::string EncodeGetRecordsResult(const GetRecordsResult& result, std::string_v
   w.EndArray();
   if (result.next_shard_iterator) {
     w.Key("NextShardIterator");
-    Text(w, *result.next_shard_iterator);
+    String(w, *result.next_shard_iterator);
   }
   w.EndObject();
   return Finish(buffer);

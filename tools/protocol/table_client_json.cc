@@ -16,10 +16,6 @@ namespace {
 
 using client_control::WriteIndexThroughputMembers;
 
-std::string Finish(const rapidjson::StringBuffer& buffer) {
-  return {buffer.GetString(), buffer.GetSize()};
-}
-
 // `key`: "ProvisionedThroughput" or "ProvisionedThroughputOverride".
 void WriteThroughputRequest(std::string_view key, const std::optional<ProvisionedThroughput>& t,
                             JsonWriter& w) {

@@ -302,11 +302,6 @@ std::optional<BillingMode> BillingModeOf(const JsonValue* value) {
   return EnumOf(value, kBillingModeNames, BillingMode::kProvisioned);
 }
 
-void TableName(Constraints& c, const JsonValue* name) {
-  c.Required(name, "tableName");
-  c.TableName(name);
-}
-
 std::string Wrap(std::string_view key, const TableDescription& table, bool deleting = false) {
   rapidjson::StringBuffer buffer;
   JsonWriter writer(buffer);
@@ -361,21 +356,21 @@ constexpr MemberSpec kListMembers[kListMemberCount] = {
     {"Limit", Shape::kInteger},
 };
 
-enum UpdateMember {
-  kUpdateTableName,
-  kUpdateAttributeDefinitions,
-  kUpdateBillingMode,
-  kUpdateProvisionedThroughput,
-  kUpdateGlobalSecondaryIndexUpdates,
-  kUpdateStreamSpecification,
-  kUpdateTableClass,
-  kUpdateDeletionProtectionEnabled,
-  kUpdateSseSpecification,
-  kUpdateOnDemandThroughput,
-  kUpdateWarmThroughput,
-  kUpdateMemberCount,
+enum UpdateTableMember {
+  kUpdateTableTableName,
+  kUpdateTableAttributeDefinitions,
+  kUpdateTableBillingMode,
+  kUpdateTableProvisionedThroughput,
+  kUpdateTableGlobalSecondaryIndexUpdates,
+  kUpdateTableStreamSpecification,
+  kUpdateTableTableClass,
+  kUpdateTableDeletionProtectionEnabled,
+  kUpdateTableSseSpecification,
+  kUpdateTableOnDemandThroughput,
+  kUpdateTableWarmThroughput,
+  kUpdateTableMemberCount,
 };
-constexpr MemberSpec kUpdateMembers[kUpdateMemberCount] = {
+constexpr MemberSpec kUpdateTableMembers[kUpdateTableMemberCount] = {
     {"TableName", Shape::kString},
     {"AttributeDefinitions", Shape::kAttributeDefinitions},
     {"BillingMode", Shape::kString},
@@ -515,30 +510,30 @@ Result<ListTablesRequest> DecodeListTablesRequest(const JsonValue& body) {
 }
 
 Result<UpdateTableRequest> DecodeUpdateTableRequest(const JsonValue& body) {
-  std::array<const JsonValue*, kUpdateMemberCount> m;
-  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "UpdateTable", kUpdateMembers, m));
+  std::array<const JsonValue*, kUpdateTableMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "UpdateTable", kUpdateTableMembers, m));
   Constraints c;
-  AttributeDefinitionConstraints(c, m[kUpdateAttributeDefinitions], /*required=*/false);
-  TableName(c, m[kUpdateTableName]);
-  ThroughputConstraints(c, m[kUpdateProvisionedThroughput]);
-  IndexUpdateConstraints(c, m[kUpdateGlobalSecondaryIndexUpdates]);
-  c.Enum(m[kUpdateBillingMode], kBillingModeNames, kBillingModeSet, "billingMode");
-  StreamSpecificationConstraints(c, m[kUpdateStreamSpecification]);
+  AttributeDefinitionConstraints(c, m[kUpdateTableAttributeDefinitions], /*required=*/false);
+  TableName(c, m[kUpdateTableTableName]);
+  ThroughputConstraints(c, m[kUpdateTableProvisionedThroughput]);
+  IndexUpdateConstraints(c, m[kUpdateTableGlobalSecondaryIndexUpdates]);
+  c.Enum(m[kUpdateTableBillingMode], kBillingModeNames, kBillingModeSet, "billingMode");
+  StreamSpecificationConstraints(c, m[kUpdateTableStreamSpecification]);
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   UpdateTableRequest request;
-  request.table_name = std::string(StringOf(*m[kUpdateTableName]));
-  request.attribute_definitions = DecodeAttributeDefinitions(m[kUpdateAttributeDefinitions]);
-  request.billing_mode = BillingModeOf(m[kUpdateBillingMode]);
-  request.provisioned_throughput = DecodeThroughput(m[kUpdateProvisionedThroughput]);
+  request.table_name = std::string(StringOf(*m[kUpdateTableTableName]));
+  request.attribute_definitions = DecodeAttributeDefinitions(m[kUpdateTableAttributeDefinitions]);
+  request.billing_mode = BillingModeOf(m[kUpdateTableBillingMode]);
+  request.provisioned_throughput = DecodeThroughput(m[kUpdateTableProvisionedThroughput]);
   request.global_secondary_index_updates =
-      DecodeIndexUpdates(m[kUpdateGlobalSecondaryIndexUpdates]);
-  request.stream_specification = DecodeStreamSpecification(m[kUpdateStreamSpecification]);
+      DecodeIndexUpdates(m[kUpdateTableGlobalSecondaryIndexUpdates]);
+  request.stream_specification = DecodeStreamSpecification(m[kUpdateTableStreamSpecification]);
   PARTSTORE_RETURN_IF_ERROR(DecodeSettings(
-      SettingsMembers{.table_class = m[kUpdateTableClass],
-                      .deletion_protection_enabled = m[kUpdateDeletionProtectionEnabled],
-                      .sse_specification = m[kUpdateSseSpecification],
-                      .on_demand_throughput = m[kUpdateOnDemandThroughput],
-                      .warm_throughput = m[kUpdateWarmThroughput],
+      SettingsMembers{.table_class = m[kUpdateTableTableClass],
+                      .deletion_protection_enabled = m[kUpdateTableDeletionProtectionEnabled],
+                      .sse_specification = m[kUpdateTableSseSpecification],
+                      .on_demand_throughput = m[kUpdateTableOnDemandThroughput],
+                      .warm_throughput = m[kUpdateTableWarmThroughput],
                       .tags = nullptr},
       &request));
   return request;

@@ -9,12 +9,6 @@
 namespace partstore::protocol {
 namespace {
 
-// An Integer / Long member ReadMembers found, or absent.
-std::optional<int64_t> OptionalInteger(const JsonValue* value) {
-  if (value == nullptr) return std::nullopt;
-  return IntegerOf(*value);
-}
-
 // The members' shapes (SerializationException for a wrong JSON type, as elsewhere).
 constexpr MemberSpec kSseMembers[] = {
     {"Enabled", Shape::kBoolean}, {"SSEType", Shape::kString}, {"KMSMasterKeyId", Shape::kString}};
@@ -83,7 +77,7 @@ Result<std::vector<Tag>> DecodeTags(const JsonValue* list) {
   return tags;
 }
 
-void WriteUnits(JsonWriter& w, std::string_view name, const std::optional<int64_t>& units) {
+void WriteUnitsMember(JsonWriter& w, std::string_view name, const std::optional<int64_t>& units) {
   Key(w, name);
   w.Int64(units.value_or(-1));
 }
@@ -237,8 +231,8 @@ void WriteThroughputSettings(const std::optional<OnDemandThroughput>& on_demand,
   if (on_demand) {
     Key(w, "OnDemandThroughput");
     w.StartObject();
-    WriteUnits(w, "MaxReadRequestUnits", on_demand->max_read_request_units);
-    WriteUnits(w, "MaxWriteRequestUnits", on_demand->max_write_request_units);
+    WriteUnitsMember(w, "MaxReadRequestUnits", on_demand->max_read_request_units);
+    WriteUnitsMember(w, "MaxWriteRequestUnits", on_demand->max_write_request_units);
     w.EndObject();
   }
   if (warm) {
@@ -301,9 +295,9 @@ constexpr MemberSpec kTagMembers[kTagMemberCount] = {{"ResourceArn", Shape::kStr
 enum UntagMember { kUntagArn, kUntagKeys, kUntagMemberCount };
 constexpr MemberSpec kUntagMembers[kUntagMemberCount] = {{"ResourceArn", Shape::kString},
                                                          {"TagKeys", Shape::kStringList}};
-enum ListTagsMember { kListArn, kListNextToken, kListMemberCount };
-constexpr MemberSpec kListTagsMembers[kListMemberCount] = {{"ResourceArn", Shape::kString},
-                                                           {"NextToken", Shape::kString}};
+enum ListTagsMember { kListTagsArn, kListTagsNextToken, kListTagsMemberCount };
+constexpr MemberSpec kListTagsMembers[kListTagsMemberCount] = {{"ResourceArn", Shape::kString},
+                                                               {"NextToken", Shape::kString}};
 
 }  // namespace
 
@@ -359,14 +353,14 @@ std::string EncodeUntagResourceRequest(const UntagResourceRequest& request) {
 }
 
 Result<ListTagsOfResourceRequest> DecodeListTagsOfResourceRequest(const JsonValue& body) {
-  std::array<const JsonValue*, kListMemberCount> m;
+  std::array<const JsonValue*, kListTagsMemberCount> m;
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "ListTagsOfResource", kListTagsMembers, m));
   Constraints c;
-  c.Required(m[kListArn], "resourceArn");
+  c.Required(m[kListTagsArn], "resourceArn");
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   ListTagsOfResourceRequest request;
-  request.resource_arn = std::string(StringOf(*m[kListArn]));
-  if (m[kListNextToken]) request.next_token = std::string(StringOf(*m[kListNextToken]));
+  request.resource_arn = std::string(StringOf(*m[kListTagsArn]));
+  if (m[kListTagsNextToken]) request.next_token = std::string(StringOf(*m[kListTagsNextToken]));
   return request;
 }
 

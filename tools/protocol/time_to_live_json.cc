@@ -13,15 +13,15 @@
 namespace partstore::protocol {
 namespace {
 
-enum UpdateMember { kUpdateTableName, kUpdateSpecification, kUpdateMemberCount };
-constexpr MemberSpec kUpdateMembers[kUpdateMemberCount] = {
+enum TtlUpdateMember { kTtlTableName, kTtlSpecification, kTtlUpdateMemberCount };
+constexpr MemberSpec kTtlUpdateMembers[kTtlUpdateMemberCount] = {
     {"TableName", Shape::kString},
     {"TimeToLiveSpecification", Shape::kTimeToLiveSpecification},
 };
-constexpr MemberSpec kDescribeMembers[1] = {{"TableName", Shape::kString}};
+constexpr MemberSpec kTtlDescribeMembers[1] = {{"TableName", Shape::kString}};
 
-// A member of an object, null when absent or JSON null.
-const JsonValue* MemberOf(const JsonValue& object, const char* name) {
+// The first occurrence of a member of an object, null when absent or JSON null.
+const JsonValue* FirstMemberOf(const JsonValue& object, const char* name) {
   auto it = object.FindMember(name);
   return it == object.MemberEnd() || it->value.IsNull() ? nullptr : &it->value;
 }
@@ -32,26 +32,17 @@ std::string_view StatusName(TimeToLiveStatus status) {
   return kStatusNames[static_cast<size_t>(status)];
 }
 
-void Text(JsonWriter& w, std::string_view s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
-
-std::string Finish(const rapidjson::StringBuffer& buffer) {
-  return {buffer.GetString(), buffer.GetSize()};
-}
-
-
 }  // namespace
 
 Result<UpdateTimeToLiveRequest> DecodeUpdateTimeToLiveRequest(const JsonValue& body) {
-  std::array<const JsonValue*, kUpdateMemberCount> m;
-  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "UpdateTimeToLive", kUpdateMembers, m));
-  const JsonValue* spec = m[kUpdateSpecification];
-  const JsonValue* attribute = spec != nullptr ? MemberOf(*spec, "AttributeName") : nullptr;
-  const JsonValue* enabled = spec != nullptr ? MemberOf(*spec, "Enabled") : nullptr;
+  std::array<const JsonValue*, kTtlUpdateMemberCount> m;
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "UpdateTimeToLive", kTtlUpdateMembers, m));
+  const JsonValue* spec = m[kTtlSpecification];
+  const JsonValue* attribute = spec != nullptr ? FirstMemberOf(*spec, "AttributeName") : nullptr;
+  const JsonValue* enabled = spec != nullptr ? FirstMemberOf(*spec, "Enabled") : nullptr;
   Constraints c;
-  c.Required(m[kUpdateTableName], "tableName");
-  c.TableName(m[kUpdateTableName]);
+  c.Required(m[kTtlTableName], "tableName");
+  c.TableName(m[kTtlTableName]);
   c.Required(spec, "timeToLiveSpecification");
   if (spec != nullptr) {
     c.Required(attribute, "timeToLiveSpecification.attributeName");
@@ -62,7 +53,7 @@ Result<UpdateTimeToLiveRequest> DecodeUpdateTimeToLiveRequest(const JsonValue& b
   }
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
   UpdateTimeToLiveRequest request;
-  request.table_name = std::string(StringOf(*m[kUpdateTableName]));
+  request.table_name = std::string(StringOf(*m[kTtlTableName]));
   request.time_to_live_specification.attribute_name = std::string(StringOf(*attribute));
   request.time_to_live_specification.enabled = BooleanOf(*enabled);
   return request;
@@ -73,13 +64,13 @@ std::string EncodeUpdateTimeToLiveRequest(const UpdateTimeToLiveRequest& request
   JsonWriter w(buffer);
   w.StartObject();
   w.Key("TableName");
-  Text(w, request.table_name);
+  String(w, request.table_name);
   w.Key("TimeToLiveSpecification");
   w.StartObject();
   w.Key("Enabled");
   w.Bool(request.time_to_live_specification.enabled);
   w.Key("AttributeName");
-  Text(w, request.time_to_live_specification.attribute_name);
+  String(w, request.time_to_live_specification.attribute_name);
   w.EndObject();
   w.EndObject();
   return Finish(buffer);
@@ -87,7 +78,7 @@ std::string EncodeUpdateTimeToLiveRequest(const UpdateTimeToLiveRequest& request
 
 Result<DescribeTimeToLiveRequest> DecodeDescribeTimeToLiveRequest(const JsonValue& body) {
   std::array<const JsonValue*, 1> m;
-  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeTimeToLive", kDescribeMembers, m));
+  PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "DescribeTimeToLive", kTtlDescribeMembers, m));
   Constraints c;
   c.Required(m[0], "tableName");
   c.TableName(m[0]);
@@ -100,7 +91,7 @@ std::string EncodeDescribeTimeToLiveRequest(const DescribeTimeToLiveRequest& req
   JsonWriter w(buffer);
   w.StartObject();
   w.Key("TableName");
-  Text(w, request.table_name);
+  String(w, request.table_name);
   w.EndObject();
   return Finish(buffer);
 }

@@ -36,49 +36,23 @@
 namespace partstore::protocol {
 namespace {
 
-constexpr std::string_view kModelPackage = "com.amazonaws.dynamodb.v20120810.";
-constexpr std::string_view kStructureNotExpected =
-    "Start of structure or map found where not expected";
-constexpr std::string_view kUnexpectedFieldType = "Unexpected field type";
-constexpr std::string_view kUnexpectedValueType = "Unexpected value type in payload";
-
-// ---- Shapes ----
-
-// A List member (TransactItems).
-Status CheckListOuter(const JsonValue& v) {
-  if (v.IsArray() || v.IsNull()) return Status::Ok();
-  if (v.IsObject()) return Status::Serialization(std::string(kStructureNotExpected));
-  return Status::Serialization(std::string(kUnexpectedFieldType));
-}
-
-// A structure named `name`; `in_collection` when it is a list element.
-Status CheckStructOuter(const JsonValue& v, std::string_view name, bool in_collection) {
-  if (v.IsObject() || v.IsNull()) return Status::Ok();
-  if (v.IsArray()) {
-    return Status::Serialization("Unrecognized collection type class " +
-                                 std::string(kModelPackage) + std::string(name));
-  }
-  return Status::Serialization(
-      std::string(in_collection ? kUnexpectedValueType : kUnexpectedFieldType));
-}
-
 // ---- The actions ----
 
 // The members of a write action, in one layout for all four (a spec with an empty name is a
 // member that action does not have; ReadMembers skips it).
 enum ActionMember {
-  kTableName,
-  kKeyOrItem,
-  kUpdateExpression,
-  kConditionExpression,
-  kNames,
-  kValues,
-  kOnFailure,
+  kActionTableName,
+  kActionKeyOrItem,
+  kActionUpdateExpression,
+  kActionConditionExpression,
+  kActionNames,
+  kActionValues,
+  kActionOnFailure,
   kActionMemberCount,
 };
 using ActionMembers = std::array<const JsonValue*, kActionMemberCount>;
 
-constexpr MemberSpec kConditionCheckMembers[kActionMemberCount] = {
+constexpr MemberSpec kConditionCheckActionMembers[kActionMemberCount] = {
     {"TableName", Shape::kString},
     {"Key", Shape::kItem},
     {"", Shape::kString},
@@ -87,7 +61,7 @@ constexpr MemberSpec kConditionCheckMembers[kActionMemberCount] = {
     {"ExpressionAttributeValues", Shape::kItem},
     {"ReturnValuesOnConditionCheckFailure", Shape::kString},
 };
-constexpr MemberSpec kPutMembers[kActionMemberCount] = {
+constexpr MemberSpec kPutActionMembers[kActionMemberCount] = {
     {"TableName", Shape::kString},
     {"Item", Shape::kItem},
     {"", Shape::kString},
@@ -96,7 +70,7 @@ constexpr MemberSpec kPutMembers[kActionMemberCount] = {
     {"ExpressionAttributeValues", Shape::kItem},
     {"ReturnValuesOnConditionCheckFailure", Shape::kString},
 };
-constexpr MemberSpec kDeleteMembers[kActionMemberCount] = {
+constexpr MemberSpec kDeleteActionMembers[kActionMemberCount] = {
     {"TableName", Shape::kString},
     {"Key", Shape::kItem},
     {"", Shape::kString},
@@ -105,7 +79,7 @@ constexpr MemberSpec kDeleteMembers[kActionMemberCount] = {
     {"ExpressionAttributeValues", Shape::kItem},
     {"ReturnValuesOnConditionCheckFailure", Shape::kString},
 };
-constexpr MemberSpec kUpdateMembers[kActionMemberCount] = {
+constexpr MemberSpec kUpdateActionMembers[kActionMemberCount] = {
     {"TableName", Shape::kString},
     {"Key", Shape::kItem},
     {"UpdateExpression", Shape::kString},
@@ -124,16 +98,22 @@ struct ActionSpec {
   std::span<const MemberSpec> members;
 };
 constexpr ActionSpec kActions[] = {
-    {ActionKind::kConditionCheck, "ConditionCheck", "conditionCheck", kConditionCheckMembers},
-    {ActionKind::kPut, "Put", "put", kPutMembers},
-    {ActionKind::kDelete, "Delete", "delete", kDeleteMembers},
-    {ActionKind::kUpdate, "Update", "update", kUpdateMembers},
+    {ActionKind::kConditionCheck, "ConditionCheck", "conditionCheck", kConditionCheckActionMembers},
+    {ActionKind::kPut, "Put", "put", kPutActionMembers},
+    {ActionKind::kDelete, "Delete", "delete", kDeleteActionMembers},
+    {ActionKind::kUpdate, "Update", "update", kUpdateActionMembers},
 };
 
 // TransactGetItem's one action, Get.
-enum GetMember { kGetTableName, kGetKey, kGetProjectionExpression, kGetNames, kGetMemberCount };
-using GetMembers = std::array<const JsonValue*, kGetMemberCount>;
-constexpr MemberSpec kGetMembers[kGetMemberCount] = {
+enum GetActionMember {
+  kGetActionTableName,
+  kGetActionKey,
+  kGetActionProjectionExpression,
+  kGetActionNames,
+  kGetActionMemberCount
+};
+using GetActionMembers = std::array<const JsonValue*, kGetActionMemberCount>;
+constexpr MemberSpec kGetActionMembers[kGetActionMemberCount] = {
     {"TableName", Shape::kString},
     {"Key", Shape::kItem},
     {"ProjectionExpression", Shape::kString},
@@ -169,7 +149,7 @@ Status CheckGetItem(const JsonValue& element) {
   if (element.IsNull()) return Status::Ok();
   for (const auto& member : element.GetObject()) {
     if (StringOf(member.name) == "Get") {
-      PARTSTORE_RETURN_IF_ERROR(CheckAction(member.value, "Get", kGetMembers));
+      PARTSTORE_RETURN_IF_ERROR(CheckAction(member.value, "Get", kGetActionMembers));
     }
   }
   return Status::Ok();
@@ -187,7 +167,7 @@ Status ReadTransactMembers(const JsonValue& body, std::string_view operation,
     for (size_t i = 0; i < specs.size(); ++i) {
       if (specs[i].name != name) continue;
       if (i == 0) {
-        PARTSTORE_RETURN_IF_ERROR(CheckListOuter(member.value));
+        PARTSTORE_RETURN_IF_ERROR(CheckListOuter(member.value, /*parameterized=*/false));
         if (member.value.IsArray()) {
           for (const JsonValue& element : member.value.GetArray()) {
             PARTSTORE_RETURN_IF_ERROR(check_element(element));
@@ -212,26 +192,26 @@ std::array<const JsonValue*, N> MembersOf(const JsonValue* action, std::string_v
   return m;
 }
 
-std::string ElementPath(size_t index) {
+std::string TransactItemPath(size_t index) {
   return "transactItems." + std::to_string(index + 1) + ".member.";
 }
 
-void TableName(Constraints& c, const JsonValue* name, const std::string& path) {
+void TableNameAt(Constraints& c, const JsonValue* name, const std::string& path) {
   c.Required(name, path);
   c.TableName(name, path);
 }
 
 void WriteActionConstraints(Constraints& c, const ActionSpec& spec, const ActionMembers& m,
                             const std::string& prefix) {
-  TableName(c, m[kTableName], prefix + "tableName");
-  c.Enum(m[kOnFailure], kReturnValuesOnConditionCheckFailureNames,
+  TableNameAt(c, m[kActionTableName], prefix + "tableName");
+  c.Enum(m[kActionOnFailure], kReturnValuesOnConditionCheckFailureNames,
          kReturnValuesOnConditionCheckFailureSet, prefix + "returnValuesOnConditionCheckFailure");
-  c.Required(m[kKeyOrItem], prefix + (spec.kind == ActionKind::kPut ? "item" : "key"));
+  c.Required(m[kActionKeyOrItem], prefix + (spec.kind == ActionKind::kPut ? "item" : "key"));
   if (spec.kind == ActionKind::kUpdate) {
-    c.Required(m[kUpdateExpression], prefix + "updateExpression");
+    c.Required(m[kActionUpdateExpression], prefix + "updateExpression");
   }
   if (spec.kind == ActionKind::kConditionCheck) {
-    c.Required(m[kConditionExpression], prefix + "conditionExpression");
+    c.Required(m[kActionConditionExpression], prefix + "conditionExpression");
   }
 }
 
@@ -248,13 +228,13 @@ struct ActionValues {
 
 Result<ActionValues> DecodeAction(const ActionMembers& m) {
   ActionValues out;
-  out.table_name = std::string(StringOf(*m[kTableName]));
-  PARTSTORE_ASSIGN_OR_RETURN(out.key_or_item, DecodeItem(*m[kKeyOrItem]));
-  out.update_expression = OptionalString(m[kUpdateExpression]);
-  out.condition_expression = OptionalString(m[kConditionExpression]);
-  PARTSTORE_ASSIGN_OR_RETURN(out.names, DecodeNameMap(m[kNames]));
-  PARTSTORE_ASSIGN_OR_RETURN(out.values, DecodeValueMap(m[kValues]));
-  out.on_failure = EnumOf(m[kOnFailure], kReturnValuesOnConditionCheckFailureNames,
+  out.table_name = std::string(StringOf(*m[kActionTableName]));
+  PARTSTORE_ASSIGN_OR_RETURN(out.key_or_item, DecodeItem(*m[kActionKeyOrItem]));
+  out.update_expression = OptionalString(m[kActionUpdateExpression]);
+  out.condition_expression = OptionalString(m[kActionConditionExpression]);
+  PARTSTORE_ASSIGN_OR_RETURN(out.names, DecodeNameMap(m[kActionNames]));
+  PARTSTORE_ASSIGN_OR_RETURN(out.values, DecodeValueMap(m[kActionValues]));
+  out.on_failure = EnumOf(m[kActionOnFailure], kReturnValuesOnConditionCheckFailureNames,
                           ReturnValuesOnConditionCheckFailure::kNone);
   return out;
 }
@@ -323,7 +303,11 @@ constexpr MemberSpec kWriteMembers[kWriteMemberCount] = {
     {"ReturnItemCollectionMetrics", Shape::kString},
 };
 
-enum GetRequestMember { kGetTransactItems, kGetReturnConsumedCapacity, kGetRequestMemberCount };
+enum GetRequestMember {
+  kGetRequestTransactItems,
+  kGetRequestReturnConsumedCapacity,
+  kGetRequestMemberCount
+};
 constexpr MemberSpec kGetRequestMembers[kGetRequestMemberCount] = {
     {"TransactItems", Shape::kStringList},  // checked by CheckGetItem
     {"ReturnConsumedCapacity", Shape::kString},
@@ -332,7 +316,7 @@ constexpr MemberSpec kGetRequestMembers[kGetRequestMemberCount] = {
 // ---- Encoding ----
 
 // The response members.
-constexpr std::string_view kResponses = "Responses";
+constexpr std::string_view kTransactResponses = "Responses";
 constexpr std::string_view kResponseItem = "Item";
 
 // One write action's object, its members named by `spec` (an empty name: not the action's).
@@ -342,19 +326,19 @@ void WriteAction(const ActionSpec& spec, const Action& action, JsonWriter& write
   MemberWriter w(writer);
   w.Key(spec.name);
   writer.StartObject();
-  w.String(name(kTableName), action.table_name);
+  w.String(name(kActionTableName), action.table_name);
   if constexpr (std::is_same_v<Action, PutItemRequest>) {
-    w.Item(name(kKeyOrItem), action.item);
+    w.Item(name(kActionKeyOrItem), action.item);
   } else {
-    w.Item(name(kKeyOrItem), action.key);
+    w.Item(name(kActionKeyOrItem), action.key);
   }
   if constexpr (std::is_same_v<Action, UpdateItemRequest>) {
-    w.OptionalString(name(kUpdateExpression), action.update_expression);
+    w.OptionalString(name(kActionUpdateExpression), action.update_expression);
   }
-  w.OptionalString(name(kConditionExpression), action.condition_expression);
-  w.NameMap(name(kNames), action.expression_attribute_names);
-  w.ValueMap(name(kValues), action.expression_attribute_values);
-  w.Enum(name(kOnFailure), action.return_values_on_condition_check_failure,
+  w.OptionalString(name(kActionConditionExpression), action.condition_expression);
+  w.NameMap(name(kActionNames), action.expression_attribute_names);
+  w.ValueMap(name(kActionValues), action.expression_attribute_values);
+  w.Enum(name(kActionOnFailure), action.return_values_on_condition_check_failure,
          kReturnValuesOnConditionCheckFailureNames, ReturnValuesOnConditionCheckFailure::kNone);
   writer.EndObject();
 }
@@ -386,7 +370,7 @@ Result<TransactWriteItemsRequest> DecodeTransactWriteItemsRequest(const JsonValu
         if (action == nullptr) continue;
         WriteActionConstraints(c, spec,
                                MembersOf<kActionMemberCount>(action, spec.name, spec.members),
-                               ElementPath(i) + std::string(spec.path) + ".");
+                               TransactItemPath(i) + std::string(spec.path) + ".");
       }
     }
   }
@@ -447,21 +431,21 @@ Result<TransactGetItemsRequest> DecodeTransactGetItemsRequest(const JsonValue& b
   std::array<const JsonValue*, kGetRequestMemberCount> m;
   PARTSTORE_RETURN_IF_ERROR(
       ReadTransactMembers(body, "TransactGetItems", kGetRequestMembers, m, CheckGetItem));
-  const JsonValue* items = m[kGetTransactItems];
+  const JsonValue* items = m[kGetRequestTransactItems];
 
   Constraints c;
-  c.Enum(m[kGetReturnConsumedCapacity], kReturnConsumedCapacityNames, kReturnConsumedCapacitySet,
-         "returnConsumedCapacity");
+  c.Enum(m[kGetRequestReturnConsumedCapacity], kReturnConsumedCapacityNames,
+         kReturnConsumedCapacitySet, "returnConsumedCapacity");
   c.Required(items, "transactItems");
   if (items != nullptr) {
     for (size_t i = 0; i < items->Size(); ++i) {
       const JsonValue* get = Field(&(*items)[static_cast<rapidjson::SizeType>(i)], "Get");
-      const std::string prefix = ElementPath(i) + "get";
+      const std::string prefix = TransactItemPath(i) + "get";
       c.Required(get, prefix);
       if (get == nullptr) continue;
-      const GetMembers g = MembersOf<kGetMemberCount>(get, "Get", kGetMembers);
-      TableName(c, g[kGetTableName], prefix + ".tableName");
-      c.Required(g[kGetKey], prefix + ".key");
+      const GetActionMembers g = MembersOf<kGetActionMemberCount>(get, "Get", kGetActionMembers);
+      TableNameAt(c, g[kGetActionTableName], prefix + ".tableName");
+      c.Required(g[kGetActionKey], prefix + ".key");
     }
   }
   PARTSTORE_RETURN_IF_ERROR(c.ToStatus());
@@ -469,16 +453,19 @@ Result<TransactGetItemsRequest> DecodeTransactGetItemsRequest(const JsonValue& b
   TransactGetItemsRequest request;
   request.transact_items.reserve(items->Size());
   for (const JsonValue& element : items->GetArray()) {
-    const GetMembers g = MembersOf<kGetMemberCount>(Field(&element, "Get"), "Get", kGetMembers);
+    const GetActionMembers g =
+        MembersOf<kGetActionMemberCount>(Field(&element, "Get"), "Get", kGetActionMembers);
     TransactGetItem item;
-    item.get.table_name = std::string(StringOf(*g[kGetTableName]));
-    PARTSTORE_ASSIGN_OR_RETURN(item.get.key, DecodeItem(*g[kGetKey]));
-    item.get.projection_expression = OptionalString(g[kGetProjectionExpression]);
-    PARTSTORE_ASSIGN_OR_RETURN(item.get.expression_attribute_names, DecodeNameMap(g[kGetNames]));
+    item.get.table_name = std::string(StringOf(*g[kGetActionTableName]));
+    PARTSTORE_ASSIGN_OR_RETURN(item.get.key, DecodeItem(*g[kGetActionKey]));
+    item.get.projection_expression = OptionalString(g[kGetActionProjectionExpression]);
+    PARTSTORE_ASSIGN_OR_RETURN(item.get.expression_attribute_names,
+                               DecodeNameMap(g[kGetActionNames]));
     request.transact_items.push_back(std::move(item));
   }
-  request.return_consumed_capacity = EnumOf(
-      m[kGetReturnConsumedCapacity], kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  request.return_consumed_capacity =
+      EnumOf(m[kGetRequestReturnConsumedCapacity], kReturnConsumedCapacityNames,
+             ReturnConsumedCapacity::kNone);
   return request;
 }
 
@@ -487,22 +474,24 @@ std::string EncodeTransactGetItemsRequest(const TransactGetItemsRequest& request
   JsonWriter& writer = body.writer();
   writer.StartObject();
   MemberWriter w(writer);
-  w.Key(kGetRequestMembers[kGetTransactItems].name);
+  w.Key(kGetRequestMembers[kGetRequestTransactItems].name);
   writer.StartArray();
   for (const TransactGetItem& item : request.transact_items) {
     writer.StartObject();
     w.Key("Get");
     writer.StartObject();
-    w.String(kGetMembers[kGetTableName].name, item.get.table_name);
-    w.Item(kGetMembers[kGetKey].name, item.get.key);
-    w.OptionalString(kGetMembers[kGetProjectionExpression].name, item.get.projection_expression);
-    w.NameMap(kGetMembers[kGetNames].name, item.get.expression_attribute_names);
+    w.String(kGetActionMembers[kGetActionTableName].name, item.get.table_name);
+    w.Item(kGetActionMembers[kGetActionKey].name, item.get.key);
+    w.OptionalString(kGetActionMembers[kGetActionProjectionExpression].name,
+                     item.get.projection_expression);
+    w.NameMap(kGetActionMembers[kGetActionNames].name, item.get.expression_attribute_names);
     writer.EndObject();
     writer.EndObject();
   }
   writer.EndArray();
-  w.Enum(kGetRequestMembers[kGetReturnConsumedCapacity].name, request.return_consumed_capacity,
-         kReturnConsumedCapacityNames, ReturnConsumedCapacity::kNone);
+  w.Enum(kGetRequestMembers[kGetRequestReturnConsumedCapacity].name,
+         request.return_consumed_capacity, kReturnConsumedCapacityNames,
+         ReturnConsumedCapacity::kNone);
   writer.EndObject();
   return body.Text();
 }
@@ -521,7 +510,7 @@ std::string EncodeTransactGetItemsResult(const TransactGetItemsResult& result) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  Key(w, kResponses);
+  Key(w, kTransactResponses);
   w.StartArray();
   for (const std::optional<Item>& item : result.responses) {
     w.StartObject();
@@ -546,11 +535,11 @@ Result<TransactWriteItemsResult> DecodeTransactWriteItemsResult(const JsonValue&
 }
 
 Result<TransactGetItemsResult> DecodeTransactGetItemsResult(const JsonValue& body) {
-  return ReadBody<TransactGetItemsResult>(body, "TransactGetItems",
-                                          [](const ResponseObject& o, TransactGetItemsResult& out) {
-                                            ReadItemResponses(o, kResponses, &out.responses);
-                                            ReadConsumedCapacityList(o, &out.consumed_capacity);
-                                          });
+  return ReadBody<TransactGetItemsResult>(
+      body, "TransactGetItems", [](const ResponseObject& o, TransactGetItemsResult& out) {
+        ReadItemResponses(o, kTransactResponses, &out.responses);
+        ReadConsumedCapacityList(o, &out.consumed_capacity);
+      });
 }
 
 void WriteCancellationReasons(const std::vector<CancellationReason>& reasons, JsonWriter& w) {

@@ -15,7 +15,6 @@ namespace {
 using transfer::ExportDescription;
 using transfer::ImportDescription;
 
-std::string Str(const JsonValue* value) { return std::string(StringOf(*value)); }
 std::optional<std::string> OptStr(const JsonValue* value) {
   if (value == nullptr) return std::nullopt;
   return Str(value);
@@ -177,10 +176,6 @@ Result<transfer::ImportRequest> DecodeImport(const JsonValue& body) {
 
 // ---- Responses ----
 
-void Key(JsonWriter& w, const char* key, std::string_view value) {
-  w.Key(key);
-  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-}
 void KeyIf(JsonWriter& w, const char* key, const std::optional<std::string>& value) {
   if (value) Key(w, key, std::string_view(*value));
 }
@@ -305,7 +300,7 @@ void WriteImport(const ImportDescription& d, JsonWriter& w, bool summary) {
 }
 
 template <typename Write>
-Response Answer(Write write) {
+Response OkResponse(Write write) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
@@ -314,14 +309,14 @@ Response Answer(Write write) {
   return {200, std::string(buffer.GetString(), buffer.GetSize())};
 }
 
-constexpr std::string_view kOperations[] = {
+constexpr std::string_view kTransferOperations[] = {
     "ExportTableToPointInTime", "DescribeExport", "ListExports", "ImportTable",
     "DescribeImport",           "ListImports"};
 
 }  // namespace
 
 bool IsTransferOperation(std::string_view operation) {
-  for (std::string_view name : kOperations) {
+  for (std::string_view name : kTransferOperations) {
     if (name == operation) return true;
   }
   return false;
@@ -338,7 +333,7 @@ Response Serve(transfer::Transfers* transfers, const Result<Request>& request, C
   if (transfers == nullptr) return ErrorResponse(transfer::Transfers::NotConfigured());
   auto result = call(*transfers, *request);
   if (!result.ok()) return ErrorResponse(result.error());
-  return Answer([&](JsonWriter& w) { write(*result, w); });
+  return OkResponse([&](JsonWriter& w) { write(*result, w); });
 }
 
 void WriteExportDescription(const ExportDescription& e, JsonWriter& w) {
