@@ -79,4 +79,24 @@ class ConstraintViolations {
 // Whether `name` is a valid table or index name (3..255 characters of [a-zA-Z0-9_.-]).
 bool IsValidName(std::string_view name);
 
+// A table name's constraints alone, as a request carrying only a name reports them.
+inline Status CheckTableName(std::string_view name) {
+  ConstraintViolations violations;
+  violations.TableName(name);
+  return violations.ToStatus();
+}
+
+// The prefix of DynamoDB's "parameter values were invalid" ValidationExceptions (CreateTable,
+// UpdateTable, the index definitions), and the "[a, b]" list of names they print.
+inline constexpr std::string_view kInvalidParameterValues =
+    "One or more parameter values were invalid: ";
+inline std::string NameList(const std::vector<std::string>& names) {
+  std::string out = "[";
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += names[i];
+  }
+  return out + "]";
+}
+
 }  // namespace partstore

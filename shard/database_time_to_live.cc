@@ -13,12 +13,6 @@ namespace partstore {
 
 namespace {
 
-Status CheckTableName(std::string_view name) {
-  ConstraintViolations violations;
-  violations.TableName(name);
-  return violations.ToStatus();
-}
-
 int64_t Micros(double seconds) { return static_cast<int64_t>(seconds * 1e6); }
 
 bool ManualClock(const DatabaseOptions& options) {

@@ -9,17 +9,8 @@ namespace partstore {
 
 namespace {
 
-constexpr std::string_view kInvalid = "One or more parameter values were invalid: ";
-
-Status Invalid(std::string text) { return Status::Validation(std::string(kInvalid) + text); }
-
-std::string NameList(const std::vector<std::string>& names) {
-  std::string out = "[";
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += names[i];
-  }
-  return out + "]";
+Status Invalid(std::string text) {
+  return Status::Validation(std::string(kInvalidParameterValues) + text);
 }
 
 Result<ProjectionType> ProjectionOf(const Projection& projection) {

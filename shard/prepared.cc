@@ -58,12 +58,6 @@ Result<expr::ProjectionExpression> ProjectionOf(expr::Resolver& resolver,
   return resolver.Resolve(*parsed);
 }
 
-Status CheckTableName(std::string_view name) {
-  ConstraintViolations violations;
-  violations.TableName(name);
-  return violations.ToStatus();
-}
-
 // PutItem and DeleteItem share their parameters' shapes.
 template <typename Request>
 Result<PreparedCondition> PrepareConditionalWrite(const Request& request,

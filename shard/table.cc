@@ -29,15 +29,6 @@ std::string NewTableId() {
                      hi & 0xFFFF, lo >> 48, lo & 0xFFFFFFFFFFFFull);
 }
 
-std::string NameList(const std::vector<std::string>& names) {
-  std::string out = "[";
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += names[i];
-  }
-  return out + "]";
-}
-
 void CheckThroughputConstraints(const std::optional<ProvisionedThroughput>& throughput,
                                 ConstraintViolations* violations) {
   if (!throughput) return;

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <utility>
 
+#include "shard/constraints.h"
 #include "shard/table.h"
 #include "shard/tags.h"
 #include "shard/throughput_settings.h"
@@ -16,8 +17,6 @@
 
 namespace partstore {
 namespace {
-
-constexpr std::string_view kInvalid = "One or more parameter values were invalid: ";
 
 constexpr std::array<std::string_view, 2> kTableClassNames = {"STANDARD",
                                                               "STANDARD_INFREQUENT_ACCESS"};
@@ -30,15 +29,16 @@ constexpr int64_t kInitialOnDemandWriteUnits = 4000;
 Status CheckSse(const SseSpecification& sse) {
   const bool enabled = sse.enabled.value_or(false);
   if (sse.sse_type && *sse.sse_type == "AES256") {
-    return Status::Validation(fmt::format("{}SSEType AES256 is not supported", kInvalid));
+    return Status::Validation(
+        fmt::format("{}SSEType AES256 is not supported", kInvalidParameterValues));
   }
   if (!enabled && sse.sse_type) {
     return Status::Validation(
-        fmt::format("{}SSEType can not be specified if Enabled is false", kInvalid));
+        fmt::format("{}SSEType can not be specified if Enabled is false", kInvalidParameterValues));
   }
   if (!enabled && sse.kms_master_key_id) {
-    return Status::Validation(
-        fmt::format("{}KMSMasterKeyId can not be specified if Enabled is false", kInvalid));
+    return Status::Validation(fmt::format(
+        "{}KMSMasterKeyId can not be specified if Enabled is false", kInvalidParameterValues));
   }
   return Status::Ok();
 }
@@ -52,7 +52,7 @@ Status CheckOnDemand(const OnDemandThroughput& throughput, bool update,
     if (value && *value < 1 && !(update && *value == -1)) {
       return Status::Validation(
           fmt::format("{}Requested {} for OnDemandThroughput for {} is outside of valid range",
-                      kInvalid, name, resource));
+                      kInvalidParameterValues, name, resource));
     }
   }
   return Status::Ok();
@@ -62,7 +62,8 @@ Status OnDemandOnProvisioned(const OnDemandThroughput& throughput, std::string_v
   return Status::Validation(fmt::format(
       "{}{} for OnDemandThroughput{} cannot be specified when the table BillingMode is "
       "PROVISIONED",
-      kInvalid, throughput.max_read_request_units ? "MaxReadRequestUnits" : "MaxWriteRequestUnits",
+      kInvalidParameterValues,
+      throughput.max_read_request_units ? "MaxReadRequestUnits" : "MaxWriteRequestUnits",
       resource));
 }
 
@@ -80,12 +81,12 @@ Status CheckWarm(const WarmThroughput& want, int64_t read_floor, int64_t write_f
       return Status::Validation(
           fmt::format("{}Requested {}UnitsPerSecond for WarmThroughput for {} is lower than "
                       "initial throughput for OnDemand",
-                      kInvalid, name, resource));
+                      kInvalidParameterValues, name, resource));
     }
     return Status::Validation(
         fmt::format("{}Requested {}UnitsPerSecond for WarmThroughput for {} is lower than {}"
                     "CapacityUnits of ProvisionedThroughput",
-                    kInvalid, name, resource, name));
+                    kInvalidParameterValues, name, resource, name));
   }
   if (!current) return Status::Ok();
   for (auto [wanted, had, name] :
@@ -95,7 +96,7 @@ Status CheckWarm(const WarmThroughput& want, int64_t read_floor, int64_t write_f
       return Status::Validation(fmt::format(
           "{}Requested {}UnitsPerSecond for WarmThroughput for {} is lower than current "
           "WarmThroughput, decreasing WarmThroughput is not supported",
-          kInvalid, name, resource));
+          kInvalidParameterValues, name, resource));
     }
   }
   return Status::Ok();
@@ -267,31 +268,34 @@ Status Table::CheckSettingsChange(const UpdateTableRequest& request) const {
   if (request.sse_specification && crowded) {
     return Status::Validation(fmt::format(
         "{}Server-Side Encryption modification must be the only operation in the request",
-        kInvalid));
+        kInvalidParameterValues));
   }
   if (request.table_class && crowded) {
-    return Status::Validation(fmt::format(
-        "{}TableClass modification must be the only operation in the request", kInvalid));
+    return Status::Validation(
+        fmt::format("{}TableClass modification must be the only operation in the request",
+                    kInvalidParameterValues));
   }
   if (request.deletion_protection_enabled && crowded) {
-    return Status::Validation(fmt::format(
-        "{}DeletionProtection modification must be the only operation in the request", kInvalid));
+    return Status::Validation(
+        fmt::format("{}DeletionProtection modification must be the only operation in the request",
+                    kInvalidParameterValues));
   }
   if (request.warm_throughput && crowded) {
-    return Status::Validation(
-        fmt::format("{}WarmThroughput must be the only operation in the request", kInvalid));
+    return Status::Validation(fmt::format(
+        "{}WarmThroughput must be the only operation in the request", kInvalidParameterValues));
   }
   if (request.on_demand_throughput &&
       (index_updates || request.provisioned_throughput || request.stream_specification)) {
     return Status::Validation(fmt::format(
         "{}OnDemandThroughput can only be combined with BillingMode in an UpdateTable request",
-        kInvalid));
+        kInvalidParameterValues));
   }
   const TableDescription& d = description_;
   if (request.sse_specification) {
     PARTSTORE_RETURN_IF_ERROR(CheckSse(*request.sse_specification));
     if (!request.sse_specification->enabled.value_or(false) && !d.sse_description) {
-      return Status::Validation(fmt::format("{}Table is already encrypted by default", kInvalid));
+      return Status::Validation(
+          fmt::format("{}Table is already encrypted by default", kInvalidParameterValues));
     }
   }
   if (request.on_demand_throughput) {

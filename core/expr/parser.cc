@@ -435,24 +435,19 @@ using internal::Parser;
 
 // ---- Entry points ---------------------------------------------------------------------------
 
-Status Invalid(ExpressionKind kind, std::string_view message) {
-  std::string text("Invalid ");
-  text.append(ParameterName(kind)).append(": ").append(message);
-  return Status::Validation(std::move(text));
-}
-
 // Stage 0.
 Status CheckSize(std::string_view text, ExpressionKind kind) {
-  if (text.empty()) return Invalid(kind, "The expression can not be empty;");
+  if (text.empty()) return InvalidExpression(kind, "The expression can not be empty;");
   if (text.size() <= kMaxExpressionSize) return Status::Ok();
   const size_t units = Utf16Length(text);
   if (units <= kMaxExpressionSize) return Status::Ok();
   // DynamoDB names the size only for condition-grammar expressions.
   if (kind == ExpressionKind::kUpdate || kind == ExpressionKind::kProjection) {
-    return Invalid(kind, "Expression size has exceeded the maximum allowed size;");
+    return InvalidExpression(kind, "Expression size has exceeded the maximum allowed size;");
   }
-  return Invalid(kind, "Expression size has exceeded the maximum allowed size; expression size: " +
-                           std::to_string(units));
+  return InvalidExpression(
+      kind, "Expression size has exceeded the maximum allowed size; expression size: " +
+                std::to_string(units));
 }
 
 // The token buffer is reused by each thread's parses.
@@ -483,6 +478,12 @@ std::string_view ParameterName(ExpressionKind kind) {
   return "Expression";
 }
 
+Status InvalidExpression(ExpressionKind kind, std::string_view message) {
+  std::string text("Invalid ");
+  text.append(ParameterName(kind)).append(": ").append(message);
+  return Status::Validation(std::move(text));
+}
+
 Result<Condition> ParseCondition(std::string_view text, ExpressionKind kind) {
   if (kind == ExpressionKind::kUpdate || kind == ExpressionKind::kProjection) {
     return Status::Internal("ParseCondition: not a condition expression kind");
@@ -491,10 +492,10 @@ Result<Condition> ParseCondition(std::string_view text, ExpressionKind kind) {
   Condition condition;
   Parser parser(text, Grammar::kCondition, TokenBuffer());
   if (!parser.ParseConditionRoot(&condition) || !parser.Finish() || parser.has_walk_error()) {
-    return Invalid(kind, parser.message());
+    return InvalidExpression(kind, parser.message());
   }
   internal::TreeValidator validator;
-  if (!validator.Visit(condition)) return Invalid(kind, validator.message);
+  if (!validator.Visit(condition)) return InvalidExpression(kind, validator.message);
   return condition;
 }
 
@@ -504,17 +505,17 @@ Result<UpdateExpression> ParseUpdate(std::string_view text) {
   UpdateExpression update;
   Parser parser(text, Grammar::kUpdate, TokenBuffer());
   if (!parser.ParseUpdateRoot(&update) || !parser.Finish() || parser.has_walk_error()) {
-    return Invalid(kind, parser.message());
+    return InvalidExpression(kind, parser.message());
   }
   // DynamoDB keeps the actions on a stack, so it validates them last to first: every action's
   // path, then every action's value.
   internal::TreeValidator validator;
   for (auto it = update.actions.rbegin(); it != update.actions.rend(); ++it) {
-    if (!validator.VisitPath(it->path)) return Invalid(kind, validator.message);
+    if (!validator.VisitPath(it->path)) return InvalidExpression(kind, validator.message);
   }
   for (auto it = update.actions.rbegin(); it != update.actions.rend(); ++it) {
     if (it->kind == UpdateActionKind::kSet && !validator.Visit(it->operand)) {
-      return Invalid(kind, validator.message);
+      return InvalidExpression(kind, validator.message);
     }
   }
   return update;
@@ -526,11 +527,11 @@ Result<ProjectionExpression> ParseProjection(std::string_view text) {
   ProjectionExpression projection;
   Parser parser(text, Grammar::kProjection, TokenBuffer());
   if (!parser.ParseProjectionRoot(&projection) || !parser.Finish() || parser.has_walk_error()) {
-    return Invalid(kind, parser.message());
+    return InvalidExpression(kind, parser.message());
   }
   internal::TreeValidator validator;
   for (auto it = projection.paths.rbegin(); it != projection.paths.rend(); ++it) {
-    if (!validator.VisitPath(*it)) return Invalid(kind, validator.message);
+    if (!validator.VisitPath(*it)) return InvalidExpression(kind, validator.message);
   }
   return projection;
 }

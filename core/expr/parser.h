@@ -24,6 +24,8 @@ enum class ExpressionKind : uint8_t { kCondition, kFilter, kKeyCondition, kUpdat
 // "ConditionExpression", "FilterExpression", "KeyConditionExpression", "UpdateExpression",
 // "ProjectionExpression".
 std::string_view ParameterName(ExpressionKind kind);
+// The ValidationException "Invalid <ParameterName(kind)>: <message>".
+Status InvalidExpression(ExpressionKind kind, std::string_view message);
 
 inline constexpr size_t kMaxExpressionSize = 4096;  // bytes; 4096 is accepted, 4097 rejected
 inline constexpr int kMaxOperators = 300;           // operators and functions (not parentheses)

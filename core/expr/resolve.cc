@@ -34,14 +34,6 @@ namespace {
 
 // ---- Messages --------------------------------------------------------------------------------
 
-Status Invalid(ExpressionKind kind, std::string_view message) {
-  std::string text = "Invalid ";
-  text += ParameterName(kind);
-  text += ": ";
-  text += message;
-  return Status::Validation(std::move(text));
-}
-
 // The type set of a document path operand as DynamoDB prints it (live text via dynalite's
 // tests: "operand type: {NS,SS,L,BS,N,M,B,BOOL,NULL,S}").
 // attribute_type's valid names, in DynamoDB's order.
@@ -298,7 +290,7 @@ Status CheckOperandTypes(ExpressionKind kind, std::string_view op, TypeMask allo
       message += op;
       message += ", operand type: ";
       message += types.symbols;
-      return Invalid(kind, message);
+      return InvalidExpression(kind, message);
     }
   }
   return Status::Ok();
@@ -316,7 +308,7 @@ Status CheckDistinct(ExpressionKind kind, std::string_view op,
       message += op;
       message += ", first operand: ";
       message += operands[0].path.ToListString();
-      return Invalid(kind, message);
+      return InvalidExpression(kind, message);
     }
   }
   return Status::Ok();
@@ -326,7 +318,7 @@ Status RequirePath(ExpressionKind kind, std::string_view op, const Operand& oper
   if (operand.kind == OperandKind::kPath) return Status::Ok();
   std::string message = "Operator or function requires a document path; operator or function: ";
   message += op;
-  return Invalid(kind, message);
+  return InvalidExpression(kind, message);
 }
 
 // Java HashSet order of `keys` (a subset of a request map holding `map_size` keys), as DynamoDB
@@ -444,10 +436,11 @@ Status Resolver::ResolvePath(Path* path, ExpressionKind kind) {
     if (element.is_index() || element.name.empty() || element.name[0] != '#') continue;
     auto it = names_ != nullptr ? names_->find(element.name) : NameMap::const_iterator();
     if (names_ == nullptr || it == names_->end()) {
-      return Invalid(kind,
-                     "An expression attribute name used in the document path is not defined; "
-                     "attribute name: " +
-                         element.name);
+      return InvalidExpression(
+          kind,
+          "An expression attribute name used in the document path is not defined; "
+          "attribute name: " +
+              element.name);
     }
     used_names_.insert(it->first);
     element.name = it->second;
@@ -461,10 +454,11 @@ Status Resolver::ResolveValue(Operand* operand, ExpressionKind kind) {
   auto it =
       values_ != nullptr ? values_->find(operand->placeholder) : AttributeMap::const_iterator();
   if (values_ == nullptr || it == values_->end()) {
-    return Invalid(kind,
-                   "An expression attribute value used in expression is not defined; attribute "
-                   "value: " +
-                       operand->placeholder);
+    return InvalidExpression(
+        kind,
+        "An expression attribute value used in expression is not defined; attribute "
+        "value: " +
+            operand->placeholder);
   }
   used_values_.insert(it->first);
   operand->value = &it->second;
@@ -529,16 +523,18 @@ Status Resolver::ResolveCondition(Condition* condition, ExpressionKind kind) {
         const Value& lower = *operands[1].value;
         const Value& upper = *operands[2].value;
         if (lower.type() != upper.type()) {
-          return Invalid(kind,
-                         "The BETWEEN operator requires same data type for lower and upper "
-                         "bounds; lower bound operand: " +
-                             BoundText(lower) + ", upper bound operand: " + BoundText(upper));
+          return InvalidExpression(
+              kind,
+              "The BETWEEN operator requires same data type for lower and upper "
+              "bounds; lower bound operand: " +
+                  BoundText(lower) + ", upper bound operand: " + BoundText(upper));
         }
         if (Compare(lower, upper) == std::partial_ordering::greater) {
-          return Invalid(kind,
-                         "The BETWEEN operator requires upper bound to be greater than or equal "
-                         "to lower bound; lower bound operand: " +
-                             BoundText(lower) + ", upper bound operand: " + BoundText(upper));
+          return InvalidExpression(
+              kind,
+              "The BETWEEN operator requires upper bound to be greater than or equal "
+              "to lower bound; lower bound operand: " +
+                  BoundText(lower) + ", upper bound operand: " + BoundText(upper));
         }
       }
       return Status::Ok();
@@ -546,9 +542,9 @@ Status Resolver::ResolveCondition(Condition* condition, ExpressionKind kind) {
     case ConditionKind::kIn: {
       PARTSTORE_RETURN_IF_ERROR(CheckDistinct(kind, op, operands));
       if (operands.size() > kMaxInOperands + 1) {
-        return Invalid(kind,
-                       "The IN operator is provided with too many operands; number of operands: " +
-                           std::to_string(operands.size() - 1));
+        return InvalidExpression(
+            kind, "The IN operator is provided with too many operands; number of operands: " +
+                      std::to_string(operands.size() - 1));
       }
       return Status::Ok();
     }
@@ -565,14 +561,14 @@ Status Resolver::ResolveCondition(Condition* condition, ExpressionKind kind) {
             "Incorrect operand type for operator or function; operator or function: "
             "attribute_type, operand type: ";
         message += TypesOf(type_operand).symbols;
-        return Invalid(kind, message);
+        return InvalidExpression(kind, message);
       }
       const std::string& name = type_operand.value->as_string();
       if (!TypeFromName(name).has_value()) {
         std::string message =
             "Invalid attribute type name found; type: " + name + ", valid types: ";
         message += kValidTypeNames;
-        return Invalid(kind, message);
+        return InvalidExpression(kind, message);
       }
       return Status::Ok();
     }
@@ -604,7 +600,7 @@ Result<UpdateExpression> Resolver::Resolve(const UpdateExpression& parsed) {
     PARTSTORE_RETURN_IF_ERROR(ResolvePath(&actions[i].path, kind));
     if (!trie) continue;
     if (std::optional<std::string> error = trie->Insert(actions[i].path)) {
-      return Invalid(kind, *error);
+      return InvalidExpression(kind, *error);
     }
   }
   // Values, last action first.
@@ -626,7 +622,7 @@ Result<UpdateExpression> Resolver::Resolve(const UpdateExpression& parsed) {
       message += LongTypeName(type);
       message +=
           add ? ", typeSet: ALLOWED_FOR_ADD_OPERAND" : ", typeSet: ALLOWED_FOR_DELETE_OPERAND";
-      return Invalid(kind, message);
+      return InvalidExpression(kind, message);
     }
   }
   return resolved;
@@ -639,7 +635,7 @@ Result<ProjectionExpression> Resolver::Resolve(const ProjectionExpression& parse
   for (size_t i = resolved.paths.size(); i-- > 0;) {
     PARTSTORE_RETURN_IF_ERROR(ResolvePath(&resolved.paths[i], kind));
     if (std::optional<std::string> error = trie.Insert(resolved.paths[i])) {
-      return Invalid(kind, *error);
+      return InvalidExpression(kind, *error);
     }
   }
   return resolved;

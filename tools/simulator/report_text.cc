@@ -14,8 +14,7 @@ namespace {
 // workload's top_n, as the HTML report).
 constexpr size_t kPartitionsShown = 8;
 
-
-std::string ResourceName(const ResourceReport& r) {
+std::string ResourceLabel(const ResourceReport& r) {
   return r.index ? r.table + " / " + *r.index : r.table;
 }
 
@@ -96,8 +95,8 @@ void CostSection(std::string& out, const Bill& bill) {
 void Resource(std::string& out, const ResourceReport& r, double seconds) {
   const auto live = std::count_if(r.partitions.begin(), r.partitions.end(),
                                   [](const PartitionReport& p) { return !p.retired_seconds; });
-  out += fmt::format("\n  {} ({}, {} partition{} at the end)\n", ResourceName(r), Capacity(r), live,
-                     live == 1 ? "" : "s");
+  out += fmt::format("\n  {} ({}, {} partition{} at the end)\n", ResourceLabel(r), Capacity(r),
+                     live, live == 1 ? "" : "s");
   out += fmt::format("    consumed {} RCU ({}/s, peak {}/s), {} WCU ({}/s, peak {}/s)\n",
                      Grouped(r.consumed_read_units, 1), Grouped(r.consumed_read_units / seconds, 1),
                      Grouped(r.peak_read_units, 1), Grouped(r.consumed_write_units, 1),
@@ -227,16 +226,18 @@ std::string ReportText(const Report& r) {
   if (!r.caches.empty()) {
     out += "\nCaches (in front of their tables; hits never reached a partition):\n";
     for (const CacheReport& c : r.caches) {
-      out += Wrapped(fmt::format(
-          "{}: {} hit ({} items, {} 'no such item', {} pages), {} missed; {} read units saved "
-          "(estimated){}",
-          c.table, Percent(c.hit_ratio), Grouped(c.item_hits), Grouped(c.negative_hits),
-          Grouped(c.query_hits), Grouped(c.item_misses + c.query_misses),
-          Grouped(c.read_units_saved, 1),
-          c.cost_saved > 0 ? ", " + Money(c.cost_saved) + " " + r.cost.currency + " saved"
-                           : std::string(" (provisioned: the bill is the same; the table can be "
-                                         "provisioned for the misses)")),
-                     "  ", 98);
+      out += Wrapped(
+          fmt::format(
+              "{}: {} hit ({} items, {} 'no such item', {} pages), {} missed; {} read units saved "
+              "(estimated){}",
+              c.table, Percent(c.hit_ratio), Grouped(c.item_hits), Grouped(c.negative_hits),
+              Grouped(c.query_hits), Grouped(c.item_misses + c.query_misses),
+              Grouped(c.read_units_saved, 1),
+              c.cost_saved > 0
+                  ? ", " + Money(c.cost_saved) + " " + r.cost.currency + " saved"
+                  : std::string(" (provisioned: the bill is the same; the table can be "
+                                "provisioned for the misses)")),
+          "  ", 98);
     }
   }
   CostSection(out, r.cost);
