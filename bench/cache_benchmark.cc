@@ -16,7 +16,7 @@
 #include "partstore/cached_store.h"
 #include "partstore/database.h"
 
-namespace partstore {
+namespace partstore::cache_benchmark {
 namespace {
 
 constexpr int kKeys = 10000;
@@ -113,4 +113,4 @@ void BM_Cache_QueryHit(benchmark::State& state) {
 BENCHMARK(BM_Cache_QueryHit)->Threads(1)->Threads(2)->UseRealTime();
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::cache_benchmark

@@ -24,7 +24,7 @@
 
 #include "partstore/database.h"
 
-namespace partstore {
+namespace partstore::capacity_benchmark {
 namespace {
 
 constexpr int kKeys = 100'000;
@@ -171,4 +171,4 @@ BENCHMARK(BM_Capacity_PutItem)
 BENCHMARK(BM_Capacity_Simulated)->UseRealTime();
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::capacity_benchmark

@@ -9,7 +9,7 @@
 #include "partstore/item.h"
 #include "partstore/number.h"
 
-namespace partstore {
+namespace partstore::core_benchmark {
 namespace {
 
 Number N(std::string_view text) { return Number::Parse(text).value(); }
@@ -105,4 +105,4 @@ void BM_Item_Copy(benchmark::State& state) {
 BENCHMARK(BM_Item_Copy);
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::core_benchmark

@@ -69,7 +69,7 @@
 #include "shard/database_state.h"
 #include "shard/table.h"
 
-namespace partstore {
+namespace partstore::engine_benchmark {
 namespace {
 
 constexpr int kPartitions = 100'000;
@@ -665,4 +665,4 @@ BENCHMARK(BM_Engine_CollectionInsert)->Arg(100)->Arg(1000)->Arg(10000)->Arg(1000
 #undef PARTSTORE_THREADED
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::engine_benchmark

@@ -11,7 +11,7 @@
 #include "core/expr/resolve.h"
 #include "partstore/item.h"
 
-namespace partstore::expr {
+namespace partstore::expr::evaluate_benchmark {
 namespace {
 
 Number N(std::string_view text) { return Number::Parse(text).value(); }
@@ -97,4 +97,4 @@ void BM_Expr_Project(benchmark::State& state) {
 BENCHMARK(BM_Expr_Project);
 
 }  // namespace
-}  // namespace partstore::expr
+}  // namespace partstore::expr::evaluate_benchmark

@@ -22,7 +22,7 @@
 #include "partstore/database.h"
 #include "tools/simulator/key_chooser.h"
 
-namespace partstore {
+namespace partstore::eviction_benchmark {
 namespace {
 
 constexpr int64_t kKeys = 1'000'000;
@@ -106,4 +106,4 @@ void BM_Eviction_HitRatio(benchmark::State& state) {
 BENCHMARK(BM_Eviction_HitRatio)->Arg(5)->Arg(10)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::eviction_benchmark

@@ -9,7 +9,7 @@
 #include "core/expr/cache.h"
 #include "core/expr/parser.h"
 
-namespace partstore::expr {
+namespace partstore::expr::expression_benchmark {
 namespace {
 
 constexpr std::string_view kCondition = "attribute_not_exists(PK) AND #s = :s OR size(tags) > :n";
@@ -88,4 +88,4 @@ BENCHMARK(BM_Expr_CacheHit);
 BENCHMARK(BM_Expr_CacheHit)->Threads(2)->UseRealTime();
 
 }  // namespace
-}  // namespace partstore::expr
+}  // namespace partstore::expr::expression_benchmark

@@ -47,7 +47,7 @@
 #include "partstore/remote_store.h"
 #include "tools/server/server.h"
 
-namespace partstore {
+namespace partstore::graph_benchmark {
 namespace {
 
 constexpr int kUsers = 10'000;
@@ -372,4 +372,4 @@ BENCHMARK(BM_Graph_Served_Bfs)->UseRealTime()->Iterations(kBfsPairs);
 BENCHMARK(BM_Graph_Served_Recommend)->UseRealTime()->Iterations(kRecommendUsers);
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::graph_benchmark

@@ -54,7 +54,7 @@
 #include "partstore/item.h"
 #include "shard/table.h"
 
-namespace partstore {
+namespace partstore::index_benchmark {
 namespace {
 
 constexpr int kItemsPerPartition = 10;
@@ -440,4 +440,4 @@ const int kRegistered = [] {
 }();
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::index_benchmark

@@ -29,7 +29,7 @@
 #include "partstore/item.h"
 #include "shard/item_collection.h"
 
-namespace partstore {
+namespace partstore::item_collection_benchmark {
 namespace {
 
 constexpr size_t kKeyLength = 20;
@@ -228,4 +228,4 @@ BENCHMARK(BM_SegmentSizeSweep_Find)->Apply(SweepArgs);
 BENCHMARK(BM_SegmentSizeSweep_Scan10)->Apply(SweepArgs);
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::item_collection_benchmark

@@ -9,7 +9,7 @@
 #include "partstore/item.h"
 #include "tools/protocol/attribute_value_json.h"
 
-namespace partstore {
+namespace partstore::json_benchmark {
 namespace {
 
 Number N(std::string_view text) { return *Number::Parse(text); }
@@ -113,4 +113,4 @@ BENCHMARK_CAPTURE(BM_Json_EncodeItemReusedBuffer, 1KB, 0);
 BENCHMARK_CAPTURE(BM_Json_EncodeItemReusedBuffer, 100KB, 1);
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::json_benchmark

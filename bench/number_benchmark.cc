@@ -7,7 +7,7 @@
 
 #include "partstore/number.h"
 
-namespace partstore {
+namespace partstore::number_benchmark {
 namespace {
 
 // Typical item attributes: counters, prices, timestamps, small negatives.
@@ -117,4 +117,4 @@ void BM_Number_AppendTo(benchmark::State& state) {
 BENCHMARK(BM_Number_AppendTo);
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::number_benchmark

@@ -17,7 +17,7 @@
 #include "core/partiql/parser.h"
 #include "partstore/database.h"
 
-namespace partstore {
+namespace partstore::partiql_benchmark {
 namespace {
 
 constexpr int kItems = 10000;
@@ -71,8 +71,8 @@ void BM_PartiQL_SelectByKey(benchmark::State& state) {
   Database& db = Bench();
   int64_t i = 0;
   for (auto _ : state) {
-    auto r = db.ExecuteStatement({.statement = std::string(kSelect),
-                                  .parameters = std::vector<Value>{Value(KeyOf(i++))}});
+    auto r = db.ExecuteStatement(
+        {.statement = std::string(kSelect), .parameters = std::vector<Value>{Value(KeyOf(i++))}});
     if (!r.ok() || r->items.size() != 1) state.SkipWithError("SELECT failed");
   }
   state.SetItemsProcessed(state.iterations());
@@ -117,4 +117,4 @@ void BM_PartiQL_UpdateItem(benchmark::State& state) {
 BENCHMARK(BM_PartiQL_UpdateItem);
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::partiql_benchmark

@@ -37,7 +37,7 @@
 #include "tools/transfer/export_writer.h"
 #include "tools/transfer/import_reader.h"
 
-namespace partstore {
+namespace partstore::persistence_benchmark {
 namespace {
 
 std::string SnapshotPath(int64_t items, bool gsi) {
@@ -337,4 +337,4 @@ BENCHMARK(BM_Backup)
     ->UseRealTime();
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::persistence_benchmark

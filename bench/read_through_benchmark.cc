@@ -12,7 +12,7 @@
 #include "partstore/database.h"
 #include "partstore/read_through.h"
 
-namespace partstore {
+namespace partstore::read_through_benchmark {
 namespace {
 
 constexpr int kKeys = 10000;
@@ -64,4 +64,4 @@ void BM_ReadThrough_Hit(benchmark::State& state) {
 BENCHMARK(BM_ReadThrough_Hit)->Threads(1)->Threads(2)->UseRealTime();
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::read_through_benchmark

@@ -27,7 +27,7 @@
 #include "partstore/item.h"
 #include "tools/bench/workloads.h"
 
-namespace partstore {
+namespace partstore::seed_memory_benchmark {
 namespace {
 
 constexpr int64_t kUsers = 3'720;  // about 200,000 items
@@ -116,4 +116,4 @@ const int kRegistered = [] {
 }();
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::seed_memory_benchmark

@@ -40,7 +40,7 @@
 #include "partstore/database.h"
 #include "shard/stripe.h"
 
-namespace partstore {
+namespace partstore::sharding_benchmark {
 namespace {
 
 constexpr int kFeedItems = 2'000;
@@ -334,4 +334,4 @@ BENCHMARK(BM_Sharding_HotKey)
     ->UseRealTime();
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::sharding_benchmark

@@ -18,7 +18,7 @@
 #include "tools/simulator/simulation.h"
 #include "tools/simulator/workload_toml.h"
 
-namespace partstore::sim {
+namespace partstore::sim::simulation_benchmark {
 namespace {
 
 constexpr const char* kPointOps = R"(
@@ -108,4 +108,4 @@ void BM_Simulate_Builtin(benchmark::State& state) {
 BENCHMARK(BM_Simulate_Builtin)->DenseRange(0, 4)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
-}  // namespace partstore::sim
+}  // namespace partstore::sim::simulation_benchmark

@@ -10,7 +10,7 @@
 #include "partstore/stored_item.h"
 #include "tools/protocol/attribute_value_json.h"
 
-namespace partstore {
+namespace partstore::stored_item_benchmark {
 namespace {
 
 // The seed e-commerce user profile: 6 attributes, ~160 bytes of DynamoDB size.
@@ -154,4 +154,4 @@ void BM_StoredItem_JsonFromEncoding(benchmark::State& state) {
 BENCHMARK(BM_StoredItem_JsonFromEncoding)->Arg(0)->Arg(1);
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::stored_item_benchmark

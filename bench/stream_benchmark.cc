@@ -18,7 +18,7 @@
 #include "partstore/database.h"
 #include "partstore/stream_subscription.h"
 
-namespace partstore {
+namespace partstore::stream_benchmark {
 namespace {
 
 constexpr int kKeys = 100'000;
@@ -123,4 +123,4 @@ void BM_Stream_Subscription(benchmark::State& state) {
 BENCHMARK(BM_Stream_Subscription)->Unit(benchmark::kMillisecond);
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::stream_benchmark

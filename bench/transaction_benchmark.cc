@@ -13,7 +13,7 @@
 
 #include "partstore/database.h"
 
-namespace partstore {
+namespace partstore::transaction_benchmark {
 namespace {
 
 constexpr int kItems = 100'000;
@@ -130,4 +130,4 @@ BENCHMARK(BM_Tx_Get)->ArgName("items")->Arg(2)->Arg(10)->Arg(100);
 BENCHMARK(BM_Tx_GetSingly)->ArgName("items")->Arg(2)->Arg(10)->Arg(100);
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::transaction_benchmark

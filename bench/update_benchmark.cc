@@ -24,7 +24,7 @@
 #include "core/expr/update_stored.h"
 #include "partstore/stored_item.h"
 
-namespace partstore::expr {
+namespace partstore::expr::update_benchmark {
 namespace {
 
 Path Attr(std::string name) {
@@ -151,4 +151,4 @@ BENCHMARK(BM_Expr_UpdateStoredItem)
     ->Args({1, 1});
 
 }  // namespace
-}  // namespace partstore::expr
+}  // namespace partstore::expr::update_benchmark

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "partstore/remote_store.h"
+#include "tools/bench/items.h"
 #include "tools/client/aws_config.h"
 #include "tools/client/http_client.h"
 
@@ -44,20 +45,6 @@ std::string RegionOfHost(std::string_view host) {
 }
 
 Value S(std::string_view s) { return Value::String(std::string(s)); }
-
-Item KeyOf(const TableSpec& table, ItemKey key) {
-  Item out;
-  out.emplace(table.partition_key, S(key.partition));
-  if (!table.sort_key.empty()) out.emplace(table.sort_key, S(key.sort));
-  return out;
-}
-
-Item ToItem(const BenchItem& item) {
-  Item out;
-  out.reserve(item.attributes.size());
-  for (const Attribute& a : item.attributes) out.emplace(a.name, S(a.value));
-  return out;
-}
 
 // One item read: its attribute names and top-level S values count, as the engine target counts
 // them (the bench's items hold only S values).

@@ -2,22 +2,10 @@
 
 #include <utility>
 
+#include "tools/bench/items.h"
+
 namespace partstore::bench {
 namespace {
-
-Item ToItem(const BenchItem& item) {
-  Item out;
-  out.reserve(item.attributes.size());
-  for (const Attribute& a : item.attributes) out.emplace(a.name, Value::String(a.value));
-  return out;
-}
-
-Item KeyOf(const TableSpec& table, ItemKey key) {
-  Item out;
-  out.emplace(table.partition_key, Value::String(std::string(key.partition)));
-  if (!table.sort_key.empty()) out.emplace(table.sort_key, Value::String(std::string(key.sort)));
-  return out;
-}
 
 // Reads use the view calls (GetItemView, QueryView, ScanView): an in-process cache reads the
 // stored items in place, as these do.
