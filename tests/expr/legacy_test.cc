@@ -14,20 +14,17 @@
 #include "core/expr/key_condition.h"
 #include "core/expr/projection.h"
 #include "core/expr/update.h"
+#include "tests/expr/condition_builders.h"
 
 namespace partstore::expr {
 namespace {
 
 using CO = ComparisonOperator;
 
-Number N(std::string_view text) { return Number::Parse(text).value(); }
-Value L(std::initializer_list<Value> elements) { return Value::List(ValueList(elements)); }
-Value SS(std::initializer_list<std::string> elements) { return Value(StringSet(elements)); }
-Value NS(std::initializer_list<std::string_view> elements) {
-  std::vector<Number> numbers;
-  for (std::string_view e : elements) numbers.push_back(N(e));
-  return Value(NumberSet(std::move(numbers)));
-}
+using builders::L;
+using builders::N;
+using builders::NS;
+using builders::SS;
 Value B(std::string bytes) { return Value::Binary(std::move(bytes)); }
 
 const std::string kPrefix = "One or more parameter values were invalid: ";

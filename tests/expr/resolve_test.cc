@@ -18,12 +18,14 @@ namespace {
 
 using namespace builders;  // NOLINT
 
-Operand Plus(Operand a, Operand b) { return Fn2(OperandKind::kPlus, std::move(a), std::move(b)); }
-Operand Minus(Operand a, Operand b) { return Fn2(OperandKind::kMinus, std::move(a), std::move(b)); }
-Operand ListAppend(Operand a, Operand b) {
+Operand PlusOp(Operand a, Operand b) { return Fn2(OperandKind::kPlus, std::move(a), std::move(b)); }
+Operand MinusOp(Operand a, Operand b) {
+  return Fn2(OperandKind::kMinus, std::move(a), std::move(b));
+}
+Operand ListAppendOp(Operand a, Operand b) {
   return Fn2(OperandKind::kListAppend, std::move(a), std::move(b));
 }
-Operand IfNotExists(Operand a, Operand b) {
+Operand IfNotExistsOp(Operand a, Operand b) {
   return Fn2(OperandKind::kIfNotExists, std::move(a), std::move(b));
 }
 
@@ -251,7 +253,7 @@ TEST(ResolveTest, ResolvedTreeBindsNamesAndValues) {
 
 // ---- UpdateExpression ------------------------------------------------------------------------
 
-struct UpdateCase {
+struct ResolveUpdateCase {
   const char* label;
   UpdateExpression update;
   std::string error;
@@ -269,8 +271,8 @@ std::string Conflict(std::string_view one, std::string_view two) {
          std::string(one) + ", path two: " + std::string(two);
 }
 
-std::vector<UpdateCase> UpdateCases() {
-  std::vector<UpdateCase> cases;
+std::vector<ResolveUpdateCase> ResolveUpdateCases() {
+  std::vector<ResolveUpdateCase> cases;
   auto add = [&](const char* label, UpdateExpression u, std::string error) {
     cases.push_back({label, std::move(u), std::move(error)});
   };
@@ -343,32 +345,32 @@ std::vector<UpdateCase> UpdateCases() {
       UE("An expression attribute value used in expression is not defined; attribute value: :zz"));
 
   // SET operators.
-  add("+ with a string", Update({Set("a", Plus(ValOp(":s"), ValOp(":n")))}),
+  add("+ with a string", Update({Set("a", PlusOp(ValOp(":s"), ValOp(":n")))}),
       UE("Incorrect operand type for operator or function; operator or function: +, operand type: "
          "S"));
-  add("- with a list", Update({Set("a", Minus(PathOp("a"), ValOp(":l")))}),
+  add("- with a list", Update({Set("a", MinusOp(PathOp("a"), ValOp(":l")))}),
       UE("Incorrect operand type for operator or function; operator or function: -, operand type: "
          "L"));
-  add("+ of paths", Update({Set("a", Plus(PathOp("a"), PathOp("b")))}), "");
-  add("list_append with a number", Update({Set("a", ListAppend(ValOp(":n"), PathOp("a")))}),
+  add("+ of paths", Update({Set("a", PlusOp(PathOp("a"), PathOp("b")))}), "");
+  add("list_append with a number", Update({Set("a", ListAppendOp(ValOp(":n"), PathOp("a")))}),
       UE("Incorrect operand type for operator or function; operator or function: list_append, "
          "operand type: N"));
-  add("list_append", Update({Set("a", ListAppend(PathOp("a"), ValOp(":l")))}), "");
+  add("list_append", Update({Set("a", ListAppendOp(PathOp("a"), ValOp(":l")))}), "");
   add("list_append(if_not_exists(...), :l)",
-      Update({Set("a", ListAppend(IfNotExists(PathOp("a"), ValOp(":l")), ValOp(":l")))}), "");
-  add("if_not_exists needs a path", Update({Set("a", IfNotExists(ValOp(":s"), ValOp(":n")))}),
+      Update({Set("a", ListAppendOp(IfNotExistsOp(PathOp("a"), ValOp(":l")), ValOp(":l")))}), "");
+  add("if_not_exists needs a path", Update({Set("a", IfNotExistsOp(ValOp(":s"), ValOp(":n")))}),
       UE("Operator or function requires a document path; operator or function: if_not_exists"));
-  add("if_not_exists repeats its path", Update({Set("a", IfNotExists(PathOp("b"), PathOp("b")))}),
+  add("if_not_exists repeats its path", Update({Set("a", IfNotExistsOp(PathOp("b"), PathOp("b")))}),
       UE(std::string(kDistinct) + "operator: if_not_exists, first operand: [b]"));
   add("+ of if_not_exists",
-      Update({Set("a", Plus(IfNotExists(PathOp("a"), ValOp(":n")), ValOp(":n")))}), "");
+      Update({Set("a", PlusOp(IfNotExistsOp(PathOp("a"), ValOp(":n")), ValOp(":n")))}), "");
   return cases;
 }
 
 TEST(ResolveTest, UpdateCases) {
   NameMap names = TestNames();
   AttributeMap values = TestValues();
-  for (UpdateCase& c : UpdateCases()) {
+  for (ResolveUpdateCase& c : ResolveUpdateCases()) {
     SCOPED_TRACE(c.label);
     Resolver resolver(&names, &values);
     Result<UpdateExpression> result = resolver.Resolve(c.update);

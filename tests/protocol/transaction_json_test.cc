@@ -18,7 +18,7 @@
 namespace partstore::protocol {
 namespace {
 
-Value N(std::string_view text) { return Value(*Number::Parse(text)); }
+Value NumberValue(std::string_view text) { return Value(*Number::Parse(text)); }
 
 // ---- TransactWriteItems: members ----
 
@@ -60,7 +60,8 @@ TEST(DecodeTransactWriteItemsTest, EveryMemberOfEveryAction) {
   EXPECT_EQ(check.condition_check->key, (Item{{"PK", S("a")}}));
   EXPECT_EQ(check.condition_check->condition_expression, "#b >= :min");
   EXPECT_EQ(check.condition_check->expression_attribute_names, (expr::NameMap{{"#b", "balance"}}));
-  EXPECT_EQ(check.condition_check->expression_attribute_values, (AttributeMap{{":min", N("10")}}));
+  EXPECT_EQ(check.condition_check->expression_attribute_values,
+            (AttributeMap{{":min", NumberValue("10")}}));
   EXPECT_EQ(check.condition_check->return_values_on_condition_check_failure,
             ReturnValuesOnConditionCheckFailure::kAllOld);
 
@@ -68,7 +69,7 @@ TEST(DecodeTransactWriteItemsTest, EveryMemberOfEveryAction) {
   ASSERT_TRUE(put.put);
   EXPECT_FALSE(put.condition_check || put.del || put.update);
   EXPECT_EQ(put.put->table_name, "Accounts");
-  EXPECT_EQ(put.put->item, (Item{{"PK", S("b")}, {"n", N("1.5")}}));
+  EXPECT_EQ(put.put->item, (Item{{"PK", S("b")}, {"n", NumberValue("1.5")}}));
   EXPECT_EQ(put.put->condition_expression, "attribute_not_exists(#p)");
   EXPECT_EQ(put.put->expression_attribute_names, (expr::NameMap{{"#p", "PK"}}));
   EXPECT_EQ(put.put->expression_attribute_values, (AttributeMap{{":unused", S("x")}}));
@@ -92,12 +93,12 @@ TEST(DecodeTransactWriteItemsTest, EveryMemberOfEveryAction) {
   ASSERT_TRUE(update.update);
   EXPECT_FALSE(update.condition_check || update.put || update.del);
   EXPECT_EQ(update.update->table_name, "Other");
-  EXPECT_EQ(update.update->key, (Item{{"PK", S("d")}, {"SK", N("2")}}));
+  EXPECT_EQ(update.update->key, (Item{{"PK", S("d")}, {"SK", NumberValue("2")}}));
   EXPECT_EQ(update.update->update_expression, "SET #n = #n + :one");
   EXPECT_EQ(update.update->condition_expression, "#n < :max");
   EXPECT_EQ(update.update->expression_attribute_names, (expr::NameMap{{"#n", "n"}}));
   EXPECT_EQ(update.update->expression_attribute_values,
-            (AttributeMap{{":one", N("1")}, {":max", N("9")}}));
+            (AttributeMap{{":one", NumberValue("1")}, {":max", NumberValue("9")}}));
   EXPECT_EQ(update.update->return_values_on_condition_check_failure,
             ReturnValuesOnConditionCheckFailure::kAllOld);
 }
@@ -356,7 +357,7 @@ TEST(DecodeTransactGetItemsTest, EveryMember) {
   EXPECT_FALSE(first.attributes_to_get);  // not a member of Get
   const GetItemRequest& second = r->transact_items[1].get;
   EXPECT_EQ(second.table_name, "Other");
-  EXPECT_EQ(second.key, (Item{{"id", N("7")}}));
+  EXPECT_EQ(second.key, (Item{{"id", NumberValue("7")}}));
   EXPECT_FALSE(second.projection_expression);
   EXPECT_FALSE(second.expression_attribute_names);
 
@@ -448,7 +449,7 @@ TEST(EncodeTransactionTest, WriteResult) {
 TEST(EncodeTransactionTest, GetResult) {
   EXPECT_EQ(EncodeTransactGetItemsResult({}), R"({"Responses":[]})");
   TransactGetItemsResult result;
-  result.responses = {Item{{"pk", S("a")}, {"n", N("2")}}, std::nullopt, Item{}};
+  result.responses = {Item{{"pk", S("a")}, {"n", NumberValue("2")}}, std::nullopt, Item{}};
   EXPECT_EQ(EncodeTransactGetItemsResult(result),
             R"({"Responses":[{"Item":{"n":{"N":"2"},"pk":{"S":"a"}}},{},{"Item":{}}]})");
   result.consumed_capacity = {Capacity("T", 12)};

@@ -14,7 +14,7 @@
 namespace partstore {
 namespace {
 
-std::string Bytes(size_t n, char first) {
+std::string KeyBytes(size_t n, char first) {
   std::string s(n, first);
   for (size_t i = 0; i < n; ++i) s[i] = static_cast<char>(first + static_cast<char>(i % 7));
   if (n > 2) s[n / 2] = '\0';  // a zero byte inside: a key is bytes, not a C string
@@ -38,7 +38,7 @@ TYPED_TEST(CompactKeyTest, HoldsItsBytesInlineOrOnTheHeap) {
   for (size_t n : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{22}, size_t{23}, size_t{24},
                    size_t{30}, size_t{31}, size_t{32}, size_t{64}, size_t{1024}}) {
     SCOPED_TRACE(n);
-    const std::string bytes = Bytes(n, 'a');
+    const std::string bytes = KeyBytes(n, 'a');
     const Key key(bytes);
     EXPECT_EQ(key.view(), bytes);
     EXPECT_EQ(key.size(), n);

@@ -21,7 +21,7 @@
 namespace partstore::testing {
 namespace {
 
-constexpr int64_t kEpoch = 1'800'000'000;
+constexpr int64_t kEpochSeconds = 1'800'000'000;
 
 class StreamTest : public ::testing::Test {
  protected:
@@ -31,7 +31,7 @@ class StreamTest : public ::testing::Test {
     DatabaseOptions options;
     options.capacity.enabled = true;
     options.capacity.clock = clock_;
-    options.time_to_live.epoch_at_clock_zero = kEpoch;
+    options.time_to_live.epoch_at_clock_zero = kEpochSeconds;
     options.time_to_live.expiry_mode = ExpiryMode::kDynamoDb;
     options.streams = streams;
     db_ = std::make_unique<Database>(options);
@@ -102,7 +102,7 @@ TEST_F(StreamTest, DescribeTableShowsTheStreamAndItsArnNamesTheLabel) {
   EXPECT_EQ(d.stream_specification->stream_view_type, StreamViewType::kNewImage);
   ASSERT_TRUE(d.latest_stream_label.has_value());
   EXPECT_EQ(arn, d.table_arn + "/stream/" + *d.latest_stream_label);
-  // The label is the creation time on the database clock: kEpoch is 2027-01-15T08:00:00 UTC.
+  // The label is the creation time on the database clock: kEpochSeconds is 2027-01-15T08:00:00 UTC.
   EXPECT_EQ(*d.latest_stream_label, "2027-01-15T08:00:00.000");
   // A table without a stream reports none.
   ASSERT_TRUE(db_->CreateTable(Table("Plain", std::nullopt)).ok());
@@ -212,7 +212,8 @@ TEST_F(StreamTest, AMixedWorkloadWritesOneRecordPerChangeInWriteOrder) {
   batch.request_items.push_back(
       {"Orders",
        {{WriteRequest::Kind::kPut, With(Key("b", "1"), "v", N("1"))},
-        {WriteRequest::Kind::kPut, With(Key("c", "1"), "exp", N(std::to_string(kEpoch + 10)))}}});
+        {WriteRequest::Kind::kPut,
+         With(Key("c", "1"), "exp", N(std::to_string(kEpochSeconds + 10)))}}});
   ASSERT_TRUE(db_->BatchWriteItem(batch).ok());  // INSERT b, INSERT c
   TransactWriteItemsRequest tx;
   tx.transact_items.push_back(
@@ -256,7 +257,7 @@ TEST_F(StreamTest, AMixedWorkloadWritesOneRecordPerChangeInWriteOrder) {
     ids.insert(r.event_id);
     EXPECT_EQ(r.stream_view_type, StreamViewType::kNewAndOldImages);
     EXPECT_EQ(r.approximate_creation_date_time, std::floor(r.approximate_creation_date_time));
-    EXPECT_GE(r.approximate_creation_date_time, kEpoch);
+    EXPECT_GE(r.approximate_creation_date_time, kEpochSeconds);
   }
   EXPECT_EQ(ids.size(), records.size());
   // a's first MODIFY: keys (PK "a": 2+1, SK "1": 2+1) + old (6 + v 1+2) + new (the same).
@@ -549,13 +550,13 @@ TEST_F(StreamTest, EvictionsAndCacheModeReclaimsWriteNamedRemoveRecords) {
   DatabaseOptions cache;
   cache.capacity.enabled = true;
   cache.capacity.clock = clock_;
-  cache.time_to_live.epoch_at_clock_zero = kEpoch;
+  cache.time_to_live.epoch_at_clock_zero = kEpochSeconds;
   cache.time_to_live.expiry_mode = ExpiryMode::kCache;
   cache.time_to_live.expiry_delay_seconds = 1e6;  // the sweeper leaves it: the write reclaims it
   db_ = std::make_unique<Database>(cache);
   const std::string arn = Create("Ttl", StreamViewType::kOldImage);
   ASSERT_TRUE(db_->UpdateTimeToLive({"Ttl", {"exp", true}}).ok());
-  MustPut(*db_, "Ttl", With(Key("a", "1"), "exp", N(std::to_string(kEpoch + 10))));
+  MustPut(*db_, "Ttl", With(Key("a", "1"), "exp", N(std::to_string(kEpochSeconds + 10))));
   Advance(11);
   MustPut(*db_, "Ttl", Key("a", "1"));
   std::vector<StreamRecord> ttl = ReadAll(arn);

@@ -13,7 +13,7 @@
 namespace partstore {
 namespace {
 
-using Key = std::pair<uint64_t, std::string>;
+using StripeKey = std::pair<uint64_t, std::string>;
 
 // A partition key with one item (a collection exists while it holds an item).
 const StoredItem& OneItem() {
@@ -21,12 +21,12 @@ const StoredItem& OneItem() {
   return item;
 }
 
-void ExpectOrder(const Stripe& stripe, const std::set<Key>& model)
+void ExpectOrder(const Stripe& stripe, const std::set<StripeKey>& model)
     PARTSTORE_REQUIRES_SHARED(stripe.mutex()) {
   const auto& order = stripe.Ordered();
   ASSERT_EQ(order.size(), model.size());
   size_t i = 0;
-  for (const Key& k : model) {
+  for (const StripeKey& k : model) {
     ASSERT_EQ(order[i]->first.hash, k.first) << i;
     ASSERT_EQ(order[i]->first.key.view(), k.second) << i;
     ++i;
@@ -36,7 +36,7 @@ void ExpectOrder(const Stripe& stripe, const std::set<Key>& model)
 TEST(StripeOrder, MaintainedInPlaceAndRebuiltAcrossTheLimit) {
   Stripe stripe;
   Stripe::WriteLock lock(stripe);
-  std::set<Key> model;
+  std::set<StripeKey> model;
   std::mt19937_64 random(7);
   auto add = [&](uint64_t hash, std::string key) {
     stripe.AssertHeld();  // the test's lock, taken above (lambdas are analysed on their own)
@@ -76,7 +76,7 @@ TEST(StripeOrder, MaintainedInPlaceAndRebuiltAcrossTheLimit) {
     ExpectOrder(stripe, model);
   }
   // A key that exists is not added twice.
-  const Key existing = *model.begin();
+  const StripeKey existing = *model.begin();
   EXPECT_FALSE(stripe.Put({existing.first, existing.second}, "", OneItem()));
   ExpectOrder(stripe, model);
   EXPECT_EQ(stripe.item_count(), static_cast<int64_t>(model.size()));
@@ -88,7 +88,7 @@ TEST(StripeOrder, MaintainedInPlaceAndRebuiltAcrossTheLimit) {
 TEST(StripeOrder, KeptInPlaceForTheBudgetThenInvalidated) {
   Stripe stripe;
   Stripe::WriteLock lock(stripe);
-  std::set<Key> model;
+  std::set<StripeKey> model;
   std::mt19937_64 random(11);
   auto add = [&](std::string key) {
     stripe.AssertHeld();
@@ -118,17 +118,17 @@ TEST(StripeOrder, KeptInPlaceForTheBudgetThenInvalidated) {
 TEST(StripeOrder, SurvivesTheMapRehashingInPlace) {
   Stripe stripe;
   Stripe::WriteLock lock(stripe);
-  std::set<Key> model;
+  std::set<StripeKey> model;
   std::mt19937_64 random(23);
   for (int i = 0; i < 3'000; ++i) {
-    const Key k{random(), "k" + std::to_string(i)};
+    const StripeKey k{random(), "k" + std::to_string(i)};
     stripe.Put({k.first, k.second}, "", OneItem());
     model.insert(k);
   }
   ExpectOrder(stripe, model);
   for (int round = 0; round < 400; ++round) {
     for (int i = 0; i < 16; ++i) {
-      const Key k{random(), "c" + std::to_string(round) + "-" + std::to_string(i)};
+      const StripeKey k{random(), "c" + std::to_string(round) + "-" + std::to_string(i)};
       stripe.Put({k.first, k.second}, "", OneItem());
       model.insert(k);
       auto victim = model.begin();

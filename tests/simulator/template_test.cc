@@ -7,7 +7,7 @@
 namespace partstore::sim {
 namespace {
 
-Template MustParse(std::string_view text) {
+Template MustParseTemplate(std::string_view text) {
   Result<Template> parsed = Template::Parse(text);
   EXPECT_TRUE(parsed.ok()) << text << ": " << parsed.status().ToString();
   return parsed.ok() ? *parsed : Template();
@@ -22,7 +22,7 @@ std::string ParseError(std::string_view text) {
 }
 
 TEST(TemplateTest, LiteralOnly) {
-  const Template t = MustParse("META");
+  const Template t = MustParseTemplate("META");
   EXPECT_EQ(t.text(), "META");
   EXPECT_FALSE(t.empty());
   EXPECT_EQ(t.Expand({.key = 5}), "META");
@@ -30,14 +30,14 @@ TEST(TemplateTest, LiteralOnly) {
 }
 
 TEST(TemplateTest, EmptyTemplate) {
-  const Template t = MustParse("");
+  const Template t = MustParseTemplate("");
   EXPECT_TRUE(t.empty());
   EXPECT_EQ(t.Expand({.key = 5}), "");
   EXPECT_TRUE(Template().empty());
 }
 
 TEST(TemplateTest, ExpandsEveryPlaceholder) {
-  const Template t = MustParse("P#{key}#I#{item}#S#{seq}#T#{time}");
+  const Template t = MustParseTemplate("P#{key}#I#{item}#S#{seq}#T#{time}");
   EXPECT_EQ(t.Expand({.key = 42, .item = 7, .seq = 1234, .time_millis = 1500}),
             "P#42#I#7#S#1234#T#000000001500");
   EXPECT_TRUE(t.uses(Template::Field::kKey));
@@ -48,7 +48,7 @@ TEST(TemplateTest, ExpandsEveryPlaceholder) {
 }
 
 TEST(TemplateTest, UsesOnlyWhatItNames) {
-  const Template t = MustParse("{key}");
+  const Template t = MustParseTemplate("{key}");
   EXPECT_TRUE(t.uses(Template::Field::kKey));
   EXPECT_FALSE(t.uses(Template::Field::kItem));
   EXPECT_FALSE(t.uses(Template::Field::kSeq));
@@ -58,30 +58,30 @@ TEST(TemplateTest, UsesOnlyWhatItNames) {
 }
 
 TEST(TemplateTest, WidthsZeroPad) {
-  EXPECT_EQ(MustParse("{key:06}").Expand({.key = 42}), "000042");
-  EXPECT_EQ(MustParse("{item:03}").Expand({.item = 5}), "005");
-  EXPECT_EQ(MustParse("{seq:08}").Expand({.seq = 123}), "00000123");
-  EXPECT_EQ(MustParse("{key:01}").Expand({.key = 0}), "0");
+  EXPECT_EQ(MustParseTemplate("{key:06}").Expand({.key = 42}), "000042");
+  EXPECT_EQ(MustParseTemplate("{item:03}").Expand({.item = 5}), "005");
+  EXPECT_EQ(MustParseTemplate("{seq:08}").Expand({.seq = 123}), "00000123");
+  EXPECT_EQ(MustParseTemplate("{key:01}").Expand({.key = 0}), "0");
   // A width never truncates.
-  EXPECT_EQ(MustParse("{key:02}").Expand({.key = 12345}), "12345");
-  EXPECT_EQ(MustParse("{key:020}").Expand({.key = 1}), std::string(19, '0') + "1");
+  EXPECT_EQ(MustParseTemplate("{key:02}").Expand({.key = 12345}), "12345");
+  EXPECT_EQ(MustParseTemplate("{key:020}").Expand({.key = 1}), std::string(19, '0') + "1");
 }
 
 TEST(TemplateTest, TimeDefaultsToTwelveDigits) {
-  EXPECT_EQ(MustParse("{time}").Expand({.time_millis = 0}), "000000000000");
-  EXPECT_EQ(MustParse("{time}").Expand({.time_millis = 86'400'000}), "000086400000");
-  EXPECT_EQ(MustParse("{time:04}").Expand({.time_millis = 12}), "0012");
+  EXPECT_EQ(MustParseTemplate("{time}").Expand({.time_millis = 0}), "000000000000");
+  EXPECT_EQ(MustParseTemplate("{time}").Expand({.time_millis = 86'400'000}), "000086400000");
+  EXPECT_EQ(MustParseTemplate("{time:04}").Expand({.time_millis = 12}), "0012");
 }
 
 TEST(TemplateTest, DoubledBracesAreLiterals) {
-  EXPECT_EQ(MustParse("{{key}}").Expand({.key = 3}), "{key}");
-  EXPECT_EQ(MustParse("a{{{key}}}b").Expand({.key = 7}), "a{7}b");
-  EXPECT_EQ(MustParse("}}{{").Expand({}), "}{");
-  EXPECT_FALSE(MustParse("{{key}}").uses(Template::Field::kKey));
+  EXPECT_EQ(MustParseTemplate("{{key}}").Expand({.key = 3}), "{key}");
+  EXPECT_EQ(MustParseTemplate("a{{{key}}}b").Expand({.key = 7}), "a{7}b");
+  EXPECT_EQ(MustParseTemplate("}}{{").Expand({}), "}{");
+  EXPECT_FALSE(MustParseTemplate("{{key}}").uses(Template::Field::kKey));
 }
 
 TEST(TemplateTest, ExpandAppends) {
-  const Template t = MustParse("#{key}");
+  const Template t = MustParseTemplate("#{key}");
   std::string out = "USER";
   t.Expand({.key = 9}, out);
   t.Expand({.key = 10}, out);
@@ -89,7 +89,7 @@ TEST(TemplateTest, ExpandAppends) {
 }
 
 TEST(TemplateTest, KeepsItsText) {
-  EXPECT_EQ(MustParse("ORDER#{seq:08}").text(), "ORDER#{seq:08}");
+  EXPECT_EQ(MustParseTemplate("ORDER#{seq:08}").text(), "ORDER#{seq:08}");
 }
 
 TEST(TemplateTest, UnknownPlaceholder) {
