@@ -3,14 +3,17 @@
 # and optimize again in every file (Item's flat_map, Value's variant). Two remedies, each with a
 # switch (bench/README.md, "Build time", has the figures):
 #
-# - PARTSTORE_UNITY: the engine's libraries (core, shard, the simulator) and every test binary
-#   compile their files in batches of PARTSTORE_UNITY_BATCH_SIZE (CMake's unity builds), so that
-#   the headers and the templates are compiled once per batch instead of once per file. A test
-#   file whose file-local helpers clash with a neighbour's is compiled alone
-#   (partstore_unity_alone in tests/CMakeLists.txt); in the libraries, two files' helpers of the
-#   same name are one helper in a shared header instead.
-# - PARTSTORE_PCH: the JSON protocol, whose files' local helpers too often share names for a
-#   unity build, precompiles the headers its files all include (cmake/pch/protocol.h).
+# - PARTSTORE_UNITY: every library, the program, the benchmarks and every test binary compile
+#   their files in batches (CMake's unity builds), so that the headers and the templates are
+#   compiled once per batch instead of once per file: PARTSTORE_UNITY_BATCH_SIZE files for the
+#   code, PARTSTORE_UNITY_TEST_BATCH_SIZE for the tests (0: one batch per test binary; two test
+#   batches of 8 shard files took 50 s at g++ -Og, the same 16 files as one batch 31 s).
+#   So a file-local name (anonymous namespace, static) must be unique in its library, and in its
+#   test folder: a helper two files need is one helper in a shared header. Each library and test
+#   binary compiles as one batch (checked with clang -fsyntax-only on the Unity/unity_*_cxx.cxx
+#   files of a tree configured with both batch sizes 0), so any batch size works.
+# - PARTSTORE_PCH: the JSON protocol also precompiles the headers its files all include
+#   (cmake/pch/protocol.h).
 #
 # - PARTSTORE_TEST_OPTIMIZE: test files are compiled with less optimization than the code they test
 #   (g++ -Og, clang -O0; the folders' *_testutil.cc helpers keep the tree's level). A test body
@@ -21,8 +24,9 @@
 # All are on by default; turn PARTSTORE_UNITY off when editing one file again and again, so that
 # only that file recompiles.
 option(PARTSTORE_PCH "Precompile the JSON protocol's common headers" ON)
-option(PARTSTORE_UNITY "Compile the engine's libraries and the tests in batches (unity build)" ON)
+option(PARTSTORE_UNITY "Compile the libraries, the program and the tests in batches (unity build)" ON)
 set(PARTSTORE_UNITY_BATCH_SIZE 8 CACHE STRING "Source files per unity batch")
+set(PARTSTORE_UNITY_TEST_BATCH_SIZE 0 CACHE STRING "Test files per unity batch (0: a whole test binary)")
 if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   set(partstore_test_optimize_default -O0)
 else()
@@ -42,10 +46,20 @@ function(partstore_precompile target layer)
   endif()
 endfunction()
 
-# partstore_unity(TARGET): TARGET's sources compiled in batches.
+# partstore_unity(TARGET [BATCH_SIZE]): TARGET's sources compiled in batches, of
+# PARTSTORE_UNITY_BATCH_SIZE files unless BATCH_SIZE says otherwise.
 function(partstore_unity target)
+  set(batch ${PARTSTORE_UNITY_BATCH_SIZE})
+  if(ARGC GREATER 1)
+    set(batch ${ARGV1})
+  endif()
   if(PARTSTORE_UNITY)
-    set_target_properties(${target} PROPERTIES UNITY_BUILD ON
-                          UNITY_BUILD_BATCH_SIZE ${PARTSTORE_UNITY_BATCH_SIZE})
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${batch})
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+      # g++ takes a .cc file a batch includes for a header, and warns when a class there has a
+      # member of a type from the file's anonymous namespace (the warning is for headers, which
+      # several files include; a batch includes each source once).
+      target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+    endif()
   endif()
 endfunction()
