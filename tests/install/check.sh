@@ -11,7 +11,7 @@ cmake --install "$build" --prefix "$scratch/prefix" >/dev/null
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S "$source/tests/install" -B "$scratch/build" "${generator[@]}" \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$scratch/prefix" \
+  -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O0" -DCMAKE_PREFIX_PATH="$scratch/prefix" \
   -DEXAMPLE_SOURCE="$source/examples/single_table.cc" >/dev/null
 cmake --build "$scratch/build" -j2 >/dev/null
 "$scratch/build/consumer"

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "tests/simulator/simulation_testutil.h"
+#include "tests/testutil/sanitizers.h"
 #include "tools/simulator/report_json.h"
 #include "tools/simulator/scenarios.h"
 #include "tools/simulator/workload_toml.h"
@@ -72,8 +73,9 @@ TEST(SimulationTest, SameWorkloadAndSeedGiveByteIdenticalJson) {
   const Scenario* scenario = FindScenario("viral-product");
   ASSERT_NE(scenario, nullptr);
   Workload workload = ParseToml(std::string(scenario->toml));
-  // Shortened: the same phases, a tenth of the time.
-  for (Phase& phase : workload.phases) phase.duration_micros /= 10;
+  // Shortened: the same phases, a tenth of the time (a fortieth under a sanitizer, whose heap
+  // makes a simulated second about ten times as long).
+  for (Phase& phase : workload.phases) phase.duration_micros /= PARTSTORE_TEST_SANITIZED ? 40 : 10;
   const std::string first = ReportJson(RunWorkload(workload));
   const std::string second = ReportJson(RunWorkload(workload));
   EXPECT_EQ(first, second);
@@ -177,9 +179,11 @@ TEST(SimulationTest, EveryBuiltInScenarioParsesAndRunsConsistently) {
     auto parsed = ParseWorkload(scenario.toml, scenario.file);
     ASSERT_TRUE(parsed.ok()) << parsed.status().message();
     Workload workload = *parsed;
-    // A twentieth of the time keeps the test quick; the full runs are the CLI's.
+    // A twentieth of the time keeps the test quick (an eightieth under a sanitizer); the full
+    // runs are the CLI's.
+    const int64_t shorter = PARTSTORE_TEST_SANITIZED ? 80 : 20;
     for (Phase& phase : workload.phases) {
-      phase.duration_micros = std::max<int64_t>(phase.duration_micros / 20, 1'000'000);
+      phase.duration_micros = std::max<int64_t>(phase.duration_micros / shorter, 1'000'000);
     }
     const Report report = RunWorkload(workload);
     EXPECT_EQ(report.totals.errors, 0) << (report.errors.empty() ? "" : report.errors[0].message);
@@ -358,7 +362,7 @@ name = "quiet"
 duration = "70m"
 rate = 0
 )",
-                                              R"(
+                                                  R"(
   [[phases.mix]]
   op = "get"
   table = "Tab"
@@ -378,7 +382,7 @@ table = "Tab"
 key = "HOT"
 shards = 4
 )",
-                                        "duration = \"1s\"\nrate = 10", R"(
+                                            "duration = \"1s\"\nrate = 10", R"(
   [[phases.mix]]
   op = "batch_get"
   table = "Tab"
