@@ -9,7 +9,7 @@
 namespace partstore {
 namespace {
 
-using ::partstore::testing::N;
+using ::partstore::testing::numbers::N;
 
 Value NestedMaps(int levels) {
   Value v = Value::Map({});

@@ -12,7 +12,7 @@
 namespace partstore {
 namespace {
 
-using ::partstore::testing::N;
+using ::partstore::testing::numbers::N;
 
 int SignOf(int c) { return (c > 0) - (c < 0); }
 int SignOf(std::partial_ordering o) { return o < 0 ? -1 : o > 0 ? 1 : 0; }
@@ -35,8 +35,8 @@ Number RandomNumber(std::mt19937_64& rng) {
   std::uniform_int_distribution<int> adjusted(-130, 125);
   int e = adjusted(rng);
   if (coin(rng)) e = std::uniform_int_distribution<int>(-3, 3)(rng);  // many collisions nearby
-  std::string text = (coin(rng) ? "-" : "") + digits.substr(0, 1) + "." + digits.substr(1) +
-                     "e" + std::to_string(e);
+  std::string text = (coin(rng) ? "-" : "") + digits.substr(0, 1) + "." + digits.substr(1) + "e" +
+                     std::to_string(e);
   return Number::Parse(text).value();
 }
 
@@ -54,10 +54,30 @@ TEST(KeyEncodingTest, EqualNumbersEncodeEqually) {
 }
 
 TEST(KeyEncodingTest, KnownNumberOrder) {
-  const std::vector<std::string_view> ascending = {
-      "-9.9999999999999999999999999999999999999E125", "-1E10", "-101", "-100", "-99", "-1.01",
-      "-1", "-0.5", "-1E-130", "0", "1E-130", "0.001", "0.5", "1", "1.01", "1.1", "2", "9.99",
-      "10", "99", "100", "101", "1E10", "9.9999999999999999999999999999999999999E125"};
+  const std::vector<std::string_view> ascending = {"-9.9999999999999999999999999999999999999E125",
+                                                   "-1E10",
+                                                   "-101",
+                                                   "-100",
+                                                   "-99",
+                                                   "-1.01",
+                                                   "-1",
+                                                   "-0.5",
+                                                   "-1E-130",
+                                                   "0",
+                                                   "1E-130",
+                                                   "0.001",
+                                                   "0.5",
+                                                   "1",
+                                                   "1.01",
+                                                   "1.1",
+                                                   "2",
+                                                   "9.99",
+                                                   "10",
+                                                   "99",
+                                                   "100",
+                                                   "101",
+                                                   "1E10",
+                                                   "9.9999999999999999999999999999999999999E125"};
   for (size_t i = 0; i + 1 < ascending.size(); ++i) {
     EXPECT_LT(EncodeKey(Value(N(ascending[i]))), EncodeKey(Value(N(ascending[i + 1]))))
         << ascending[i] << " < " << ascending[i + 1];
@@ -98,7 +118,8 @@ TEST(KeyEncodingTest, RandomNumbersOrderAndRoundTrip) {
   std::vector<std::pair<std::string, Number>> encoded;
   for (const Number& n : numbers) encoded.emplace_back(EncodeKey(Value(n)), n);
   std::sort(encoded.begin(), encoded.end());
-  for (size_t i = 0; i + 1 < encoded.size(); ++i) ASSERT_LE(encoded[i].second, encoded[i + 1].second);
+  for (size_t i = 0; i + 1 < encoded.size(); ++i)
+    ASSERT_LE(encoded[i].second, encoded[i + 1].second);
 }
 
 TEST(KeyEncodingTest, RandomStringsAndBytesOrderAndRoundTrip) {

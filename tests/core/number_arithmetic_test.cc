@@ -15,8 +15,8 @@ namespace {
 
 using ::partstore::testing::kOverflow;
 using ::partstore::testing::kUnderflow;
-using ::partstore::testing::N;
 using ::partstore::testing::Zeros;
+using ::partstore::testing::numbers::N;
 
 // ---------------------------------------------------------------------------------------------
 // Comparison.

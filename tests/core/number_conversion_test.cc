@@ -15,7 +15,7 @@
 namespace partstore {
 namespace {
 
-using ::partstore::testing::N;
+using ::partstore::testing::numbers::N;
 
 // ---------------------------------------------------------------------------------------------
 // Integers.

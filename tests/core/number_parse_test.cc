@@ -24,8 +24,8 @@ using ::partstore::testing::kNotNumeric;
 using ::partstore::testing::kOverflow;
 using ::partstore::testing::kTooManyDigits;
 using ::partstore::testing::kUnderflow;
-using ::partstore::testing::N;
 using ::partstore::testing::Zeros;
+using ::partstore::testing::numbers::N;
 
 // ---------------------------------------------------------------------------------------------
 // Parse and canonical output.

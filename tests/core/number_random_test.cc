@@ -21,8 +21,8 @@ namespace {
 using ::partstore::testing::kOverflow;
 using ::partstore::testing::kTooManyDigits;
 using ::partstore::testing::kUnderflow;
-using ::partstore::testing::N;
 using ::partstore::testing::Zeros;
+using ::partstore::testing::numbers::N;
 
 using boost::multiprecision::cpp_int;
 

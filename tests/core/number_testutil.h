@@ -23,10 +23,16 @@ inline constexpr char kUnderflow[] =
 
 inline std::string Zeros(int n) { return std::string(static_cast<size_t>(n), '0'); }
 
+// In a namespace of its own: shard/database_testutil.h's testing::N makes a Value, and a binary
+// that links tests of both folders (the TSan tree's concurrent_tests) would otherwise hold two
+// inline functions of one mangled name (the return type is not part of it), one of them wrong.
+namespace numbers {
+
 inline Number N(std::string_view text) {
   Result<Number> r = Number::Parse(text);
   EXPECT_TRUE(r.ok()) << text << ": " << r.status().ToString();
   return r.ok() ? *r : Number();
 }
 
+}  // namespace numbers
 }  // namespace partstore::testing

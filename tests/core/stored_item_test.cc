@@ -22,7 +22,7 @@
 namespace partstore {
 namespace {
 
-using testing::N;
+using ::partstore::testing::numbers::N;
 
 // Encodes, checks the views against the tree, decodes the encoding back and compares bytes.
 void ExpectRoundTrip(const Item& item) {

@@ -9,7 +9,7 @@
 namespace partstore {
 namespace {
 
-using ::partstore::testing::N;
+using ::partstore::testing::numbers::N;
 
 TEST(ValueTest, TypesOfConversions) {
   EXPECT_EQ(Value("x").type(), Type::kS);
