@@ -10,8 +10,8 @@
 #   batches of 8 shard files took 50 s at g++ -Og, the same 16 files as one batch 31 s).
 #   So a file-local name (anonymous namespace, static) must be unique in its library, and in its
 #   test folder: a helper two files need is one helper in a shared header. Each library and test
-#   binary compiles as one batch (checked with clang -fsyntax-only on the Unity/unity_*_cxx.cxx
-#   files of a tree configured with both batch sizes 0), so any batch size works.
+#   binary compiles as one batch, so any batch size works: tools/unity_check.sh checks it (clang
+#   -fsyntax-only on the Unity/unity_*_cxx.cxx files of a tree configured with both sizes 0).
 # - PARTSTORE_PCH: the JSON protocol also precompiles the headers its files all include
 #   (cmake/pch/protocol.h).
 #
