@@ -24,6 +24,10 @@ for entry in json.load(open(tree + "/compile_commands.json")):
     command = re.sub(r" -o \S+", " ", entry["command"])
     command = re.sub(r" -MD -MT \S+ -MF \S+", " ", command).replace(" -c ", " -fsyntax-only ")
     checks.append((source, command, entry["directory"]))
+unknown = [t for t in targets if not any("/%s.dir/" % t in c[0] for c in checks)]
+if unknown:
+    sys.exit("unity_check: no unity batch of %s (a library or test binary's target name, e.g. "
+             "partstore_protocol or shard_tests)" % ", ".join(unknown))
 def run(check):
     source, command, directory = check
     done = subprocess.run(command, shell=True, cwd=directory, capture_output=True, text=True)
