@@ -10,37 +10,10 @@
 #include <unordered_map>
 #include <utility>
 
+#include "core/mutex.h"
 #include "core/thread_annotations.h"
 
 namespace partstore::expr {
-// A named namespace, not an anonymous one: ExpressionCache::Shard (external linkage) holds a
-// Mutex, and in a unity build gcc warns of a member whose type has internal linkage.
-namespace cache_internal {
-
-class PARTSTORE_CAPABILITY("mutex") Mutex {
- public:
-  void Lock() PARTSTORE_ACQUIRE() { mu_.lock(); }
-  void Unlock() PARTSTORE_RELEASE() { mu_.unlock(); }
-
- private:
-  std::mutex mu_;
-};
-
-class PARTSTORE_SCOPED_CAPABILITY MutexLock {
- public:
-  explicit MutexLock(Mutex* mu) PARTSTORE_ACQUIRE(mu) : mu_(mu) { mu_->Lock(); }
-  ~MutexLock() PARTSTORE_RELEASE() { mu_->Unlock(); }
-  MutexLock(const MutexLock&) = delete;
-  MutexLock& operator=(const MutexLock&) = delete;
-
- private:
-  Mutex* mu_;
-};
-
-}  // namespace cache_internal
-
-using cache_internal::Mutex;
-using cache_internal::MutexLock;
 
 namespace {
 
