@@ -2,21 +2,27 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
 namespace partstore {
 
 namespace {
 
-bool IsNameChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '.' || c == '-';
-}
+// [a-zA-Z0-9_.-] as a table: every request's table name is checked against it.
+constexpr std::array<bool, 256> kNameChars = [] {
+  std::array<bool, 256> table{};
+  for (int c = 'a'; c <= 'z'; ++c) table[c] = true;
+  for (int c = 'A'; c <= 'Z'; ++c) table[c] = true;
+  for (int c = '0'; c <= '9'; ++c) table[c] = true;
+  table['_'] = table['.'] = table['-'] = true;
+  return table;
+}();
 
 bool MatchesNamePattern(std::string_view name) {
   if (name.empty()) return false;
-  for (char c : name) {
-    if (!IsNameChar(c)) return false;
-  }
-  return true;
+  bool all = true;
+  for (char c : name) all &= kNameChars[static_cast<unsigned char>(c)];
+  return all;
 }
 
 }  // namespace

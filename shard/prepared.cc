@@ -1,5 +1,6 @@
 #include "shard/prepared.h"
 
+#include <array>
 #include <memory>
 #include <span>
 #include <string>
@@ -58,6 +59,19 @@ Result<expr::ProjectionExpression> ProjectionOf(expr::Resolver& resolver,
   return resolver.Resolve(*parsed);
 }
 
+// The expression parameters a request carries (at most three: Query's), without a heap
+// allocation per request.
+class PresentKinds {
+ public:
+  void push_back(ExpressionKind kind) { kinds_[size_++] = kind; }
+  bool empty() const { return size_ == 0; }
+  operator std::span<const ExpressionKind>() const { return {kinds_.data(), size_}; }
+
+ private:
+  std::array<ExpressionKind, 3> kinds_{};
+  size_t size_ = 0;
+};
+
 // PutItem and DeleteItem share their parameters' shapes.
 template <typename Request>
 Result<PreparedCondition> PrepareConditionalWrite(const Request& request,
@@ -76,7 +90,7 @@ Result<PreparedCondition> PrepareConditionalWrite(const Request& request,
 
   expr::Resolver resolver(OrNull(request.expression_attribute_names),
                           OrNull(request.expression_attribute_values));
-  std::vector<ExpressionKind> present;
+  PresentKinds present;
   if (request.condition_expression) present.push_back(ExpressionKind::kCondition);
   static constexpr ExpressionKind kValueKinds[] = {ExpressionKind::kCondition};
   PARTSTORE_RETURN_IF_ERROR(resolver.CheckMaps(present, kValueKinds));
@@ -107,7 +121,7 @@ Result<PreparedProjection> PrepareProjection(const Request& request, expr::Expre
   PARTSTORE_RETURN_IF_ERROR(expr::CheckParameterMixing(parameters));
 
   expr::Resolver resolver(OrNull(request.expression_attribute_names), nullptr);
-  std::vector<ExpressionKind> present;
+  PresentKinds present;
   if (request.projection_expression) present.push_back(ExpressionKind::kProjection);
   PARTSTORE_RETURN_IF_ERROR(resolver.CheckMaps(present, {}));
 
@@ -164,7 +178,7 @@ Status PrepareReadExpressions(const Request& request,
                               expr::ExpressionCache* cache, PreparedRead* out) {
   expr::Resolver resolver(OrNull(request.expression_attribute_names),
                           OrNull(request.expression_attribute_values));
-  std::vector<ExpressionKind> present;
+  PresentKinds present;
   if (request.filter_expression) present.push_back(ExpressionKind::kFilter);
   if (request.projection_expression) present.push_back(ExpressionKind::kProjection);
   if (key_condition_expression) present.push_back(ExpressionKind::kKeyCondition);
@@ -222,7 +236,7 @@ Result<PreparedUpdate> PrepareUpdate(const UpdateItemRequest& request, std::stri
 
   expr::Resolver resolver(OrNull(request.expression_attribute_names),
                           OrNull(request.expression_attribute_values));
-  std::vector<ExpressionKind> present;
+  PresentKinds present;
   if (request.update_expression) present.push_back(ExpressionKind::kUpdate);
   if (request.condition_expression) present.push_back(ExpressionKind::kCondition);
   static constexpr ExpressionKind kValueKinds[] = {ExpressionKind::kUpdate,

@@ -16,6 +16,7 @@
 // Thread safety: not thread-safe; one per request.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -37,7 +38,11 @@ class ReadPage {
       : filter_(filter ? &*filter : nullptr),
         projection_(projection ? &*projection : nullptr),
         count_only_(select == Select::kCount),
-        limit_(limit ? static_cast<int64_t>(*limit) : INT64_MAX) {}
+        limit_(limit ? static_cast<int64_t>(*limit) : INT64_MAX) {
+    // One allocation for a page of up to kReserved items instead of a vector grown 1, 2, 4, ...
+    // (five allocations and four moves for a Query of 11 items).
+    read_.reserve(static_cast<size_t>(std::min<int64_t>(limit_, kReserved)));
+  }
 
   // Reads one stored item; returns its ItemSize. REQUIRES: !full().
   size_t Add(StoredItem item) {
@@ -122,6 +127,8 @@ class ReadPage {
   }
 
  private:
+  static constexpr int64_t kReserved = 64;
+
   const expr::Condition* filter_;
   const expr::ProjectionExpression* projection_;
   bool count_only_;

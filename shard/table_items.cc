@@ -329,16 +329,23 @@ Item Table::KeyOf(const Item& item) const {
 }
 
 Item Table::KeyOf(const StoredItem& item) const {
-  Item key;
-  key.reserve(key_schema_.sort ? 2 : 1);
+  // Every Query that stops at its Limit returns one: the entries are put in order and adopted,
+  // with no search or move of an insert.
+  Item::sequence_type entries;
+  entries.reserve(key_schema_.sort ? 2 : 1);
   if (std::optional<ValueView> v = item.Find(key_schema_.partition.name)) {
-    key.emplace(key_schema_.partition.name, v->ToValue());
+    entries.emplace_back(key_schema_.partition.name, v->ToValue());
   }
   if (key_schema_.sort) {
     if (std::optional<ValueView> v = item.Find(key_schema_.sort->name)) {
-      key.emplace(key_schema_.sort->name, v->ToValue());
+      entries.emplace_back(key_schema_.sort->name, v->ToValue());
     }
   }
+  if (entries.size() == 2 && entries[1].first < entries[0].first) {
+    std::swap(entries[0], entries[1]);
+  }
+  Item key;
+  key.adopt_sequence(boost::container::ordered_unique_range, std::move(entries));
   return key;
 }
 

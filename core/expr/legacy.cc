@@ -315,6 +315,15 @@ Status CheckConditionalOperator(std::optional<ConditionalOperator> conditional_o
 }
 
 Status CheckParameterMixing(const RequestParameters& p) {
+  // Every request passes through here: name the parameters only when there is an error to
+  // report.
+  const bool any_legacy = p.attribute_updates || p.attributes_to_get || p.expected ||
+                          p.query_filter || p.scan_filter || p.conditional_operator ||
+                          (p.key_conditions && p.key_condition_expression);
+  const bool any_expression = p.update_expression || p.projection_expression ||
+                              p.condition_expression || p.filter_expression ||
+                              p.key_condition_expression;
+  if (!any_legacy || !any_expression) return Status::Ok();
   std::string legacy;
   std::string expressions;
   auto add = [](std::string* list, bool present, std::string_view name) {
@@ -334,7 +343,6 @@ Status CheckParameterMixing(const RequestParameters& p) {
   add(&expressions, p.condition_expression, "ConditionExpression");
   add(&expressions, p.filter_expression, "FilterExpression");
   add(&expressions, p.key_condition_expression, "KeyConditionExpression");
-  if (legacy.empty() || expressions.empty()) return Status::Ok();
   return Status::Validation(
       "Can not use both expression and non-expression parameters in the same request: "
       "Non-expression parameters: {" +

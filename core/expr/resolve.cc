@@ -431,6 +431,14 @@ Status Resolver::CheckMaps(std::span<const ExpressionKind> present,
   return CheckMapContents(names_, value_kinds.empty() ? nullptr : values_);
 }
 
+void Resolver::MarkUsed(UsedKeys* used, const std::string& key) {
+  if (!Used(*used, key)) used->push_back(&key);
+}
+
+bool Resolver::Used(const UsedKeys& used, const std::string& key) {
+  return std::find(used.begin(), used.end(), &key) != used.end();
+}
+
 Status Resolver::ResolvePath(Path* path, ExpressionKind kind) {
   for (PathElement& element : path->elements) {
     if (element.is_index() || element.name.empty() || element.name[0] != '#') continue;
@@ -442,7 +450,7 @@ Status Resolver::ResolvePath(Path* path, ExpressionKind kind) {
           "attribute name: " +
               element.name);
     }
-    used_names_.insert(it->first);
+    MarkUsed(&used_names_, it->first);
     element.name = it->second;
   }
   return Status::Ok();
@@ -460,7 +468,7 @@ Status Resolver::ResolveValue(Operand* operand, ExpressionKind kind) {
         "value: " +
             operand->placeholder);
   }
-  used_values_.insert(it->first);
+  MarkUsed(&used_values_, it->first);
   operand->value = &it->second;
   return Status::Ok();
 }
@@ -645,7 +653,7 @@ Status Resolver::CheckAllUsed() const {
   if (names_ != nullptr && used_names_.size() < names_->size()) {
     std::vector<std::string_view> unused;
     for (const auto& [key, name] : *names_) {
-      if (!used_names_.contains(key)) unused.push_back(key);
+      if (!Used(used_names_, key)) unused.push_back(key);
     }
     return Status::Validation(
         "Value provided in ExpressionAttributeNames unused in expressions: keys: " +
@@ -654,7 +662,7 @@ Status Resolver::CheckAllUsed() const {
   if (values_ != nullptr && used_values_.size() < values_->size()) {
     std::vector<std::string_view> unused;
     for (const auto& [key, value] : *values_) {
-      if (!used_values_.contains(key)) unused.push_back(key);
+      if (!Used(used_values_, key)) unused.push_back(key);
     }
     return Status::Validation(
         "Value provided in ExpressionAttributeValues unused in expressions: keys: " +

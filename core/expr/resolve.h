@@ -24,8 +24,7 @@
 // trees, which point into `values`.
 #pragma once
 
-#include <map>
-#include <set>
+#include <boost/container/small_vector.hpp>
 #include <span>
 #include <string>
 
@@ -79,10 +78,17 @@ class Resolver {
   Status ResolveOperand(Operand* operand, ExpressionKind kind);
   Status ResolveCondition(Condition* condition, ExpressionKind kind);
 
+  // The keys used so far, each once: pointers to the maps' own keys (the maps do not change
+  // while a Resolver is alive). A request names a few placeholders, so a short vector searched
+  // in order costs less than a set's node per key.
+  using UsedKeys = boost::container::small_vector<const std::string*, 8>;
+  static void MarkUsed(UsedKeys* used, const std::string& key);
+  static bool Used(const UsedKeys& used, const std::string& key);
+
   const NameMap* names_;
   const AttributeMap* values_;
-  std::set<std::string, std::less<>> used_names_;
-  std::set<std::string, std::less<>> used_values_;
+  UsedKeys used_names_;
+  UsedKeys used_values_;
 };
 
 }  // namespace partstore::expr
