@@ -54,10 +54,9 @@ internal::DatabaseState::DatabaseState(DatabaseOptions options)
 }
 
 Result<std::shared_ptr<Table>> internal::DatabaseState::GetTable(std::string_view name) const {
-  std::shared_lock lock(mu_);
-  auto it = tables_.find(name);
-  if (it == tables_.end()) return Status::ResourceNotFound();
-  return it->second;
+  std::shared_ptr<Table> table = lookup_.Find(name);
+  if (table == nullptr) return Status::ResourceNotFound();
+  return table;
 }
 
 namespace {
@@ -242,6 +241,7 @@ Result<DeleteTableResult> Database::DeleteTable(const DeleteTableRequest& reques
     state_->LogControl(persist::WalRecord::kDeleteTable, table->log_number(), {});
     deleted = true;
   }
+  state_->ForgetTable(request.table_name);
   table->set_status(TableStatus::kDeleting);
   DeleteTableResult result;
   result.table_description = table->Describe();

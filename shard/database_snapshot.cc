@@ -230,16 +230,19 @@ class SnapshotLoad {
       : db_(db), state_(state), restore_numbers_(restore_numbers) {}
   ~SnapshotLoad() {
     if (done_) return;
-    std::unique_lock lock(state_.mu_);
-    for (const std::shared_ptr<Table>& table : tables_) {
-      auto it = state_.tables_.find(table->name());
-      if (it != state_.tables_.end() && it->second == table) {
-        state_.tables_.erase(it);
-        // (A database with a log logged the table's creation: its removal too.)
-        state_.LogControl(persist::WalRecord::kDeleteTable, table->log_number(), {});
+    {
+      std::unique_lock lock(state_.mu_);
+      for (const std::shared_ptr<Table>& table : tables_) {
+        auto it = state_.tables_.find(table->name());
+        if (it != state_.tables_.end() && it->second == table) {
+          state_.tables_.erase(it);
+          // (A database with a log logged the table's creation: its removal too.)
+          state_.LogControl(persist::WalRecord::kDeleteTable, table->log_number(), {});
+        }
+        table->DiscardStreams();
       }
-      table->DiscardStreams();
     }
+    for (const std::shared_ptr<Table>& table : tables_) state_.ForgetTable(table->name());
     for (const std::shared_ptr<Stream>& stream : orphans_) state_.streams_->Remove(stream.get());
   }
 

@@ -4,16 +4,17 @@
 // expression cache. Not installed; not for users.
 //
 // Lock order (the whole engine's: shard/table.h): mu (the catalogue) is held only to find, add
-// or remove a table, never with a table's locks; sharding_mu serializes read-modify-writes of
-// a table's PolicySet (the table's policy lock is a leaf under it); insights_mu, tokens_mu and
-// sweeper_mu are leaves (a transaction marks its token logged under its stripe locks; a snapshot
-// reads the tokens under every base stripe), never held while a transaction waits (the sweeper
-// thread holds none while it sweeps). snapshot_mu serializes snapshots: taken first, then mu
-// (shared) and every base stripe (shared). An eviction takes the budget's evictor_mu, then
-// evict_mu, then mu (shared) and stripes; a writer starts one only with no lock held. The trace
-// recorder's mutex (partstore/trace.h) is a leaf: requests are recorded after they return, with no
-// lock held; table definitions under control_mu (shared) alone (CreateTable, UpdateTable,
-// DeleteTable).
+// or remove a table, never with a table's locks; a slot of lookup_ is taken before it (a miss
+// looks the catalogue up under the slot's lock), and ForgetTable is called with neither held;
+// sharding_mu serializes read-modify-writes of a table's PolicySet (the table's policy lock is a
+// leaf under it); insights_mu, tokens_mu and sweeper_mu are leaves (a transaction marks its token
+// logged under its stripe locks; a snapshot reads the tokens under every base stripe), never held
+// while a transaction waits (the sweeper thread holds none while it sweeps). snapshot_mu serializes
+// snapshots: taken first, then mu (shared) and every base stripe (shared). An eviction takes the
+// budget's evictor_mu, then evict_mu, then mu (shared) and stripes; a writer starts one only with
+// no lock held. The trace recorder's mutex (partstore/trace.h) is a leaf: requests are recorded
+// after they return, with no lock held; table definitions under control_mu (shared) alone
+// (CreateTable, UpdateTable, DeleteTable).
 #pragma once
 
 #include <condition_variable>
@@ -33,6 +34,7 @@
 #include "partstore/database.h"
 #include "shard/persist/write_ahead_log.h"
 #include "shard/table.h"
+#include "shard/table_lookup.h"
 
 namespace partstore {
 // ResourceNotFoundException for a table name no table holds (shard/database.cc).
@@ -122,6 +124,15 @@ struct DatabaseState {
   std::shared_ptr<expr::ExpressionCache> cache_;  // shared with the tables
   mutable std::shared_mutex mu_;                  // guards tables_
   std::map<std::string, std::shared_ptr<Table>, std::less<>> tables_;
+  // GetTable's lookups (shard/table_lookup.h). A table erased from tables_ is forgotten here
+  // (ForgetTable) before its removal returns. Declared after tables_: destroyed first, it holds
+  // no table beyond the state's life.
+  mutable TableLookup lookup_{[this](std::string_view name) -> std::shared_ptr<Table> {
+    std::shared_lock lock(mu_);
+    auto it = tables_.find(name);
+    return it == tables_.end() ? nullptr : it->second;
+  }};
+  void ForgetTable(std::string_view name) const { lookup_.Forget(name); }
   // When Contributor Insights last changed per "table" or "table/index"
   // (DescribeContributorInsights' LastUpdateDateTime, seconds since the epoch).
   std::mutex insights_mu_;  // guards insights_updated_
