@@ -4,8 +4,8 @@
 // expression cache. Not installed; not for users.
 //
 // Lock order (the whole engine's: shard/table.h): mu (the catalogue) is held only to find, add
-// or remove a table, never with a table's locks; a slot of lookup_ is taken before it (a miss
-// looks the catalogue up under the slot's lock), and ForgetTable is called with neither held;
+// or remove a table, never with a table's locks; lookup_'s slot mutexes are leaves (a lookup
+// that misses takes mu with none held);
 // sharding_mu serializes read-modify-writes of a table's PolicySet (the table's policy lock is a
 // leaf under it); insights_mu, tokens_mu and sweeper_mu are leaves (a transaction marks its token
 // logged under its stripe locks; a snapshot reads the tokens under every base stripe), never held

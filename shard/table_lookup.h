@@ -16,16 +16,20 @@
 //
 // A slot never answers "no such table": a name it does not hold is looked up in the catalogue.
 // So adding a table needs nothing; a table removed from the catalogue must be forgotten by every
-// slot (Forget) before its removal returns, or a slot would keep answering with it.
+// slot (Forget) before its removal returns, or a slot would keep answering with it. A lookup that
+// found the table in the catalogue just before its removal keeps it in its slot only if no Forget
+// began since (a generation count, checked under the slot's lock).
 //
 // Thread safety: Find and Forget may be called from any thread at once. Each slot has its own
-// mutex, uncontended unless two running threads share the slot. Lock order: a slot's mutex, then
-// (on a miss) the catalogue's mutex, shared, through `find`; Forget takes the slots' mutexes one
-// at a time and must be called with no catalogue lock held.
+// mutex, uncontended unless two running threads share the slot. Lock order: the slots' mutexes
+// are leaves, held only to read or change their slot; the catalogue's lookup (`find`) runs with
+// none held, so a caller may hold the catalogue's own lock.
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -72,6 +76,7 @@ class TableLookup {
   static size_t ThreadSlot();
 
   CatalogueFind find_;
+  std::atomic<uint64_t> generation_{0};  // Forget calls begun
   std::array<Slot, kSlots> slots_;
 };
 

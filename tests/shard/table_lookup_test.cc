@@ -1,7 +1,8 @@
 // The Database's table lookups through per-thread slots (shard/table_lookup.h): a slot never
 // answers with a table the catalogue no longer holds, never keeps one alive, and holds any number
-// of tables in turn. The races of lookups with CreateTable / DeleteTable are
-// DatabaseConcurrentTest.CreateDeleteDescribeRaceWithItemOperations (run under ThreadSanitizer).
+// of tables in turn. The tests with threads are named *Concurrent* so that CI runs them under
+// ThreadSanitizer too; the races of lookups with CreateTable / DeleteTable are
+// DatabaseConcurrentTest.CreateDeleteDescribeRaceWithItemOperations.
 #include "shard/table_lookup.h"
 
 #include <gtest/gtest.h>
@@ -41,7 +42,7 @@ void OnSeveralThreads(int n, Body body) {
   for (std::thread& t : threads) t.join();
 }
 
-TEST(TableLookupTest, ADeletedTableIsFreedOnceDeleteTableReturns) {
+TEST(TableLookupConcurrentTest, ADeletedTableIsFreedOnceDeleteTableReturns) {
   Database db;
   MustCreate(db, "Gone", StringKeys(false));
   MustPut(db, "Gone", Item{{"PK", "a"}});
@@ -60,7 +61,7 @@ TEST(TableLookupTest, ADeletedTableIsFreedOnceDeleteTableReturns) {
   EXPECT_TRUE(weak.expired());
 }
 
-TEST(TableLookupTest, EveryThreadFindsTheTableThatReplacedADeletedOne) {
+TEST(TableLookupConcurrentTest, EveryThreadFindsTheTableThatReplacedADeletedOne) {
   Database db;
   MustCreate(db, "Reborn", StringKeys(false));
   MustPut(db, "Reborn", Item{{"PK", "a"}, {"v", "old"}});
