@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <latch>
 #include <memory>
 #include <optional>
@@ -82,6 +83,49 @@ TEST(TableLookupConcurrentTest, EveryThreadFindsTheTableThatReplacedADeletedOne)
   replaced.count_down();
   for (std::thread& t : threads) t.join();
   EXPECT_FALSE(MustGet(db, "Reborn", Item{{"PK", "a"}}).has_value());
+}
+
+// Readers race with a table dropped and created again under the same name, its key attribute
+// named differently each time. A read that began and ended while one version stood (no DeleteTable
+// or CreateTable running meanwhile) must reach that version: a slot holding an older one would
+// answer "The provided key element does not match the schema".
+TEST(TableLookupConcurrentTest, NoReaderFindsAVersionDroppedBeforeItsRead) {
+  Database db;
+  auto schema_of = [](uint64_t version) {
+    KeySchema schema;
+    schema.partition = {version % 2 == 0 ? "even" : "odd", KeyType::kString};
+    return schema;
+  };
+  ASSERT_TRUE(db.CreateTable(SimpleTable("Flip", schema_of(0))).ok());
+  // state: the version standing, times two, plus one while a DeleteTable / CreateTable runs.
+  std::atomic<uint64_t> state{0};
+  std::atomic<bool> done{false};
+  std::atomic<int> checked{0};
+  std::vector<std::thread> readers;
+  for (int r = 0; r < 3; ++r) {
+    readers.emplace_back([&] {
+      while (!done.load()) {
+        const uint64_t before = state.load();
+        if (before % 2 == 1) continue;
+        const uint64_t version = before / 2;
+        const std::string name = schema_of(version).partition.name;
+        auto got = db.GetItem({.table_name = "Flip", .key = Item{{name, "k"}}});
+        if (state.load() != before) continue;  // a change ran meanwhile: any answer will do
+        ASSERT_TRUE(got.ok()) << "version " << version << ": " << got.status().ToString();
+        ++checked;
+      }
+    });
+  }
+  for (uint64_t version = 1; version <= 200; ++version) {
+    state.store(2 * (version - 1) + 1);
+    ASSERT_TRUE(db.DeleteTable({.table_name = "Flip"}).ok());
+    ASSERT_TRUE(db.CreateTable(SimpleTable("Flip", schema_of(version))).ok());
+    state.store(2 * version);
+    std::this_thread::yield();
+  }
+  done = true;
+  for (std::thread& t : readers) t.join();
+  EXPECT_GT(checked.load(), 0);
 }
 
 TEST(TableLookupTest, MoreTablesThanASlotHoldsEachAnswerForItself) {
