@@ -315,7 +315,7 @@ Status DatabaseState::OpenDataDirectory(Database& db) {
   }
   // A snapshot of what was loaded and replayed: the replayed segments are deleted once it is in
   // place (with a log, by the snapshot's own truncation).
-  PARTSTORE_RETURN_IF_ERROR(SaveSnapshot(db, snapshot, /*truncate_log=*/true).status());
+  PARTSTORE_RETURN_IF_ERROR(SaveSnapshot(snapshot, /*truncate_log=*/true).status());
   if (!wal_) WriteAheadLog::RemoveBefore(directory, UINT64_MAX);
   return Status::Ok();
 }

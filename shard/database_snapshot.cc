@@ -74,10 +74,10 @@ void CopyStreams(const std::vector<TableCopy>& tables, StreamRegistry& registry,
 }  // namespace
 
 Result<SnapshotInfo> Database::SaveSnapshot(const std::string& path) {
-  return state_->SaveSnapshot(*this, path, /*truncate_log=*/false);
+  return state_->SaveSnapshot(path, /*truncate_log=*/false);
 }
 
-Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(Database& db, const std::string& path,
+Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(const std::string& path,
                                                            bool truncate_log) {
   std::lock_guard one_at_a_time(snapshot_mu_);
   const auto start = std::chrono::steady_clock::now();
@@ -103,9 +103,10 @@ Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(Database& db, const s
           ttl.time_to_live_status == TimeToLiveStatus::kEnabling) {
         copy.settings.time_to_live_attribute = ttl.attribute_name;
       }
-      Result<DescribeShardingPoliciesResult> policies =
-          db.DescribeShardingPolicies({.table_name = name});
-      if (policies.ok()) copy.settings.sharding_policies = std::move(policies->policies);
+      // From the table in hand: a lookup by name would take the catalogue's lock again.
+      for (const auto& policy : table->sharding_policies()->policies()) {
+        copy.settings.sharding_policies.push_back(policy->definition());
+      }
       copy.streams = table->Streams();  // (none starts: control-plane changes wait)
     }
     StripeLocks locks;
@@ -216,7 +217,7 @@ Result<SnapshotInfo> Database::CreateSnapshot(const CreateSnapshotRequest&) {
         "No data directory is configured (DatabaseOptions::persistence; partstore serve "
         "--data-dir)");
   }
-  return state_->SaveSnapshot(*this, state_->SnapshotPath(), /*truncate_log=*/true);
+  return state_->SaveSnapshot(state_->SnapshotPath(), /*truncate_log=*/true);
 }
 
 namespace {
@@ -515,7 +516,7 @@ Result<SnapshotInfo> internal::DatabaseState::LoadSnapshot(Database& db, const s
   // With a log, the loaded items are made durable the way they came: in a snapshot (loads are
   // not logged item by item), which also truncates the log.
   if (loaded == nullptr && wal_) {
-    PARTSTORE_RETURN_IF_ERROR(SaveSnapshot(db, SnapshotPath(), /*truncate_log=*/true).status());
+    PARTSTORE_RETURN_IF_ERROR(SaveSnapshot(SnapshotPath(), /*truncate_log=*/true).status());
   }
   info.seconds = SecondsSince(start);
   return info;

@@ -113,7 +113,7 @@ struct DatabaseState {
     uint64_t log_generation = 0;
     std::map<uint64_t, std::shared_ptr<Table>> tables;
   };
-  Result<SnapshotInfo> SaveSnapshot(Database& db, const std::string& path, bool truncate_log);
+  Result<SnapshotInfo> SaveSnapshot(const std::string& path, bool truncate_log);
   Result<SnapshotInfo> LoadSnapshot(Database& db, const std::string& path, LoadedSnapshot* loaded);
   std::string SnapshotPath() const { return options_.persistence.data_dir + "/partstore.snapshot"; }
   // Appends a control-plane record (nothing without a log); Durable waits for it.
