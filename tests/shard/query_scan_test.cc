@@ -48,13 +48,16 @@ TEST_F(QueryScanTest, SortKeyConditionsBothDirections) {
     std::vector<std::string> forward;
   };
   const std::vector<Case> cases = {
-      {"PK = :p", {{":p", "p"}}, {"-5", "-1.5", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}},
+      {"PK = :p",
+       {{":p", "p"}},
+       {"-5", "-1.5", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}},
       {"PK = :p AND n = :v", {{":p", "p"}, {":v", N("1.0")}}, {"1"}},
       {"PK = :p AND n < :v", {{":p", "p"}, {":v", 0}}, {"-5", "-1.5"}},
       {"PK = :p AND n <= :v", {{":p", "p"}, {":v", 0}}, {"-5", "-1.5", "0"}},
       {"PK = :p AND n > :v", {{":p", "p"}, {":v", 8}}, {"9", "10"}},
       {"PK = :p AND :v <= n", {{":p", "p"}, {":v", 8}}, {"8", "9", "10"}},
-      {"n BETWEEN :a AND :b AND PK = :p", {{":p", "p"}, {":a", N("-1.5")}, {":b", 1}},
+      {"n BETWEEN :a AND :b AND PK = :p",
+       {{":p", "p"}, {":a", N("-1.5")}, {":b", 1}},
        {"-1.5", "0", "1"}},
       {"PK = :p AND n > :v", {{":p", "p"}, {":v", 100}}, {}},
       {"PK = :p", {{":p", "nobody"}}, {}},
@@ -107,9 +110,9 @@ TEST_F(QueryScanTest, BeginsWithBackwardOnBinaryKeysEndingIn0xFF) {
   KeySchema schema = testing::StringKeys();
   schema.sort->type = KeyType::kBinary;
   testing::MustCreate(db_, "Bin", schema);
-  for (std::string sk : {std::string("\x01"), std::string("\x01\xff"), std::string("\x01\xff\x00", 3),
-                         std::string("\x01\xff\xff"), std::string("\x02"), std::string("\xff"),
-                         std::string("\xff\xff")}) {
+  for (std::string sk : {std::string("\x01"), std::string("\x01\xff"),
+                         std::string("\x01\xff\x00", 3), std::string("\x01\xff\xff"),
+                         std::string("\x02"), std::string("\xff"), std::string("\xff\xff")}) {
     MustPut(db_, "Bin", {{"PK", "p"}, {"SK", Value::Binary(sk)}});
   }
   auto backward = [&](std::string prefix) {
@@ -127,8 +130,9 @@ TEST_F(QueryScanTest, BeginsWithBackwardOnBinaryKeysEndingIn0xFF) {
   EXPECT_EQ(backward("\x01\xff"),
             (std::vector<std::string>{"\x01\xff\xff", std::string("\x01\xff\x00", 3), "\x01\xff"}));
   EXPECT_EQ(backward("\xff"), (std::vector<std::string>{"\xff\xff", "\xff"}));
-  EXPECT_EQ(backward("\x01"), (std::vector<std::string>{"\x01\xff\xff", std::string("\x01\xff\x00", 3),
-                                                        "\x01\xff", "\x01"}));
+  EXPECT_EQ(backward("\x01"),
+            (std::vector<std::string>{"\x01\xff\xff", std::string("\x01\xff\x00", 3), "\x01\xff",
+                                      "\x01"}));
 }
 
 TEST_F(QueryScanTest, LimitPagingAndFilters) {
@@ -254,9 +258,13 @@ TEST_F(QueryScanTest, QueryValidation) {
   // Legacy KeyConditions.
   QueryRequest legacy;
   legacy.table_name = "Items";
-  legacy.key_conditions = std::vector<expr::AttributeCondition>{
-      {.name = "PK", .comparison_operator = expr::ComparisonOperator::kEq, .attribute_value_list = {Value("q")}},
-      {.name = "n", .comparison_operator = expr::ComparisonOperator::kGt, .attribute_value_list = {Value(1)}}};
+  legacy.key_conditions =
+      std::vector<expr::AttributeCondition>{{.name = "PK",
+                                             .comparison_operator = expr::ComparisonOperator::kEq,
+                                             .attribute_value_list = {Value("q")}},
+                                            {.name = "n",
+                                             .comparison_operator = expr::ComparisonOperator::kGt,
+                                             .attribute_value_list = {Value(1)}}};
   auto legacy_result = db_.Query(legacy);
   ASSERT_TRUE(legacy_result.ok()) << legacy_result.status().ToString();
   EXPECT_EQ(Ns(*legacy_result), (std::vector<std::string>{"2", "3"}));
@@ -292,7 +300,8 @@ TEST_F(QueryScanTest, OneMegabytePages) {
 }
 
 TEST_F(QueryScanTest, ScanVisitsEveryItemOnceAcrossSegmentsAndPages) {
-  for (int i = 0; i < 300; ++i) MustPut(db_, "Items", {{"PK", "k" + std::to_string(i)}, {"n", i % 7}});
+  for (int i = 0; i < 300; ++i)
+    MustPut(db_, "Items", {{"PK", "k" + std::to_string(i)}, {"n", i % 7}});
   const int total = 300 + 16;
   for (int segments : {1, 2, 3, 7}) {
     std::multiset<std::string> seen;
@@ -412,6 +421,38 @@ TEST_F(QueryScanTest, ReadCapacity) {
   EXPECT_EQ(db_.Scan(scan)->consumed_capacity->CapacityUnits(), 4.0);
   scan.consistent_read = false;
   EXPECT_EQ(db_.Scan(scan)->consumed_capacity->CapacityUnits(), 2.0);
+}
+
+// Table::KeyOf builds the LastEvaluatedKey in order for its map: here the sort key's name ("id")
+// sorts before the partition key's ("user"). The key must hold both, findable, and resume the
+// query.
+TEST(QueryLastKeyTest, AKeyWhoseSortNameSortsFirstResumesTheQuery) {
+  Database db;
+  KeySchema schema;
+  schema.partition = {"user", KeyType::kString};
+  schema.sort = KeyAttribute{"id", KeyType::kString};
+  testing::MustCreate(db, "Reversed", schema);
+  for (const char* id : {"a", "b", "c"}) MustPut(db, "Reversed", {{"user", "u"}, {"id", id}});
+  QueryRequest request;
+  request.table_name = "Reversed";
+  request.key_condition_expression = "#u = :u";
+  request.expression_attribute_names = expr::NameMap{{"#u", "user"}};
+  request.expression_attribute_values = AttributeMap{{":u", "u"}};
+  request.limit = 1;
+  std::vector<std::string> ids;
+  for (int page = 0; page < 4; ++page) {
+    auto result = db.Query(request);
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    for (const Item& item : result->items) ids.push_back(item.at("id").as_string());
+    if (!result->last_evaluated_key) break;
+    const Item& key = *result->last_evaluated_key;
+    ASSERT_EQ(key.size(), 2u);
+    ASSERT_NE(key.find("user"), key.end());
+    ASSERT_NE(key.find("id"), key.end());
+    EXPECT_EQ(key.at("id"), Value(ids.back()));
+    request.exclusive_start_key = key;
+  }
+  EXPECT_EQ(ids, (std::vector<std::string>{"a", "b", "c"}));
 }
 
 }  // namespace
