@@ -496,6 +496,11 @@ StoredItem StoredItemCodec::Patch(const StoredItem& source,
     const AttributeChange* change;  // null: a run of source entries
   };
   boost::container::small_vector<Piece, 8> pieces;
+  // While every change replaces an entry with one of the same encoded length, the new item is
+  // the source's bytes with those entries overwritten: no offset moves. `replaced` holds where
+  // each such entry starts in the body, in the changes' order.
+  bool same_layout = true;
+  boost::container::small_vector<uint32_t, 4> replaced;
   Sizer sizer;
   size_t count = 0;
   size_t n = 0;
@@ -520,20 +525,45 @@ StoredItem StoredItemCodec::Patch(const StoredItem& source,
       }
     }
     keep(lo);
+    size_t old_length = 0;  // the replaced entry's encoded bytes (0: none)
     if (lo < m.count && name_at(lo) == change.name) {  // replaced or removed
       const char* p = m.body.data() + offset(lo);
       const MapEntry entry = stored_item_internal::ReadEntry(p);
       item_size -= entry.name.size() + entry.value.Size();
+      old_length = offset(lo + 1) - offset(lo);
       next = lo + 1;
     }
     if (change.value != nullptr) {
       pieces.push_back({0, 0, &change});
       ++count;
-      n += BytesLength(change.name.size()) + sizer.Value(*change.value);
+      const size_t new_length = BytesLength(change.name.size()) + sizer.Value(*change.value);
+      n += new_length;
       item_size += AttributeSize(change.name, *change.value);
+      same_layout = same_layout && new_length == old_length;
+      if (same_layout) replaced.push_back(static_cast<uint32_t>(offset(lo)));
+    } else {
+      same_layout = false;
     }
   }
   keep(m.count);
+
+  if (same_layout) {
+    // Same count and body length, so the same header and offsets: copy the whole encoding and
+    // write each change over the entry it replaces (its name included, which is unchanged).
+    const std::string_view bytes = source.encoding();
+    StoredItem::Rep* rep = StoredItem::Allocate(bytes.size(), item_size);
+    std::memcpy(rep->bytes(), bytes.data(), bytes.size());
+    const auto body_start = static_cast<size_t>(m.body.data() - bytes.data());
+    Writer writer{rep->bytes(), sizer.bodies.data()};
+    size_t i = 0;
+    for (const AttributeChange& change : changes) {
+      writer.d = rep->bytes() + body_start + replaced[i++];
+      writer.Bytes(change.name);
+      writer.Value(*change.value);
+      assert(i == replaced.size() || writer.d <= rep->bytes() + body_start + replaced[i]);
+    }
+    return StoredItem(rep);
+  }
 
   const size_t length = IndexedLength(count, n);
   StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);

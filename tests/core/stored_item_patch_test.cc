@@ -46,6 +46,37 @@ TEST(StoredItemPatchTest, SetsReplacesAndRemovesAttributes) {
   ExpectPatchEqualsEncode(item, {{"b", nullptr}, {"d", nullptr}, {"f", nullptr}});  // key alone
 }
 
+TEST(StoredItemPatchTest, ValuesOfTheSameEncodedLengthAreWrittenOverTheOldOnes) {
+  // Each change replaces an entry with one of the same encoded length: the item keeps its
+  // layout, and only the changed entries' bytes differ (the path a YCSB update takes).
+  const Item item{{"pk", "user#1"},
+                  {"a", std::string(100, 'a') + "!"},
+                  {"b", 1234},
+                  {"c", true},
+                  {"d", Value::Map({{"k", "v"}})},
+                  {"e", std::string(40, 'r')},
+                  {"z", "last"}};
+  const Value same_text(std::string(100, 'b') + "?"), same_number(-987), flag(false);
+  const Value same_map = Value::Map({{"k", "w"}}), other_run(std::string(40, 's'));
+  const Value end_text("tail");
+  ExpectPatchEqualsEncode(item, {{"a", &same_text}});
+  ExpectPatchEqualsEncode(item, {{"b", &same_number}, {"c", &flag}, {"d", &same_map}});
+  ExpectPatchEqualsEncode(item, {{"e", &other_run}, {"z", &end_text}});
+  const Value other_key("user#2");
+  ExpectPatchEqualsEncode(item, {{"pk", &other_key}});  // the first entry
+  // One change keeps the layout and the next does not: the general path.
+  const Value longer("longer");
+  ExpectPatchEqualsEncode(item, {{"a", &same_text}, {"z", &longer}});
+  ExpectPatchEqualsEncode(item, {{"a", &same_text}, {"c", nullptr}});
+  ExpectPatchEqualsEncode(item, {{"a", &same_text}, {"y", &flag}});
+  // The result is a new version: the source is unchanged.
+  const StoredItem source = StoredItem::Encode(item);
+  const std::string before(source.encoding());
+  const StoredItem patched = PatchStoredItem(source, {{{"a", &same_text}}});
+  EXPECT_EQ(source.encoding(), before);
+  EXPECT_NE(patched.encoding(), before);
+}
+
 TEST(StoredItemPatchTest, RunsAndLongValuesMoveTheOffsetWidth) {
   // A body over 255 and then over 65,535 bytes takes 2- and 4-byte offsets; a run stays a run.
   const Item item{{"pk", "k"}, {"data", std::string(400, 'x')}, {"tail", "t"}};
