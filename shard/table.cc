@@ -500,12 +500,19 @@ namespace {
 constexpr std::string_view kKeyMismatch = "The provided key element does not match the schema";
 constexpr std::string_view kStartKeyInvalid = "The provided starting key is invalid";
 
+// The attribute `name` of a key of one or two attributes: a scan, cheaper than the map's search.
+Item::const_iterator FindKeyAttribute(const Item& key, std::string_view name) {
+  auto it = key.begin();
+  while (it != key.end() && it->first != name) ++it;
+  return it;
+}
+
 }  // namespace
 
 Result<Table::EncodedKey> Table::EncodeItemKey(const Item& key) const {
   const size_t wanted = key_schema_.sort ? 2 : 1;
   if (key.size() != wanted) return Status::Validation(std::string(kKeyMismatch));
-  auto pk = key.find(key_schema_.partition.name);
+  auto pk = FindKeyAttribute(key, key_schema_.partition.name);
   if (pk == key.end()) return Status::Validation(std::string(kKeyMismatch));
   if (pk->second.type() != ValueTypeOf(key_schema_.partition.type)) {
     return Status::Validation(std::string(kKeyMismatch));
@@ -513,7 +520,7 @@ Result<Table::EncodedKey> Table::EncodeItemKey(const Item& key) const {
   PARTSTORE_RETURN_IF_ERROR(CheckKeyValue(key_schema_.partition, KeyRole::kPartition, pk->second));
   EncodedKey out;
   if (key_schema_.sort) {
-    auto sk = key.find(key_schema_.sort->name);
+    auto sk = FindKeyAttribute(key, key_schema_.sort->name);
     if (sk == key.end() || sk->second.type() != ValueTypeOf(key_schema_.sort->type)) {
       return Status::Validation(std::string(kKeyMismatch));
     }

@@ -133,8 +133,10 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  // Implicit, so that `return value;` and `return status;` both work.
-  Result(T value) : v_(std::in_place_index<1>, std::move(value)) {}  // NOLINT
+  // Implicit, so that `return value;` and `return status;` both work. Two overloads, not one by
+  // value: `return value;` moves the value once, into place.
+  Result(const T& value) : v_(std::in_place_index<1>, value) {}        // NOLINT
+  Result(T&& value) : v_(std::in_place_index<1>, std::move(value)) {}  // NOLINT
   // REQUIRES: !status.ok().
   Result(Status status) : v_(std::in_place_index<0>, std::move(status)) {  // NOLINT
     assert(!std::get<0>(v_).ok());
