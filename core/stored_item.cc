@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <new>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -319,6 +320,37 @@ struct StoredItemCodec {
   static StoredItem Scalars(std::span<const ScalarAttribute> attributes);
   // PatchStoredItem (core/stored_item_patch.h).
   static StoredItem Patch(const StoredItem& source, std::span<const AttributeChange> changes);
+  // PlanInPlacePatch and PatchStoredItemInPlace (core/stored_item_patch.h).
+  static std::optional<InPlacePatch> PlanInPlace(const StoredItem& item,
+                                                 std::span<const AttributeChange> changes);
+  static void PatchInPlace(StoredItem& item, std::span<const AttributeChange> changes,
+                           const InPlacePatch& plan);
+  // A top-level map-body's entries by index: their offsets and names.
+  struct Entries {
+    Indexed m;
+    size_t offset(size_t i) const {
+      return i == m.count ? m.body.size() : GetFixed(m.offsets + i * m.width, m.width);
+    }
+    std::string_view name_at(size_t i) const {
+      const char* p = m.body.data() + offset(i);
+      const uint32_t length = GetVarint(p);
+      return std::string_view(p, length);
+    }
+    // The first entry at or after `from` whose name is not below `name` (binary search).
+    size_t LowerBound(size_t from, std::string_view name) const {
+      size_t lo = from;
+      size_t hi = m.count;
+      while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (name_at(mid) < name) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo;
+    }
+  };
   // The header of a map-body of `count` entries and n bytes; returns where its entries start
   // and sets *offsets to where its offsets go.
   static char* MapHeader(Writer& writer, size_t count, size_t n, char** offsets) {
@@ -479,15 +511,10 @@ StoredItem StoredItemCodec::Patch(const StoredItem& source,
                                   std::span<const AttributeChange> changes) {
   // The source's entries are found through its offsets (a binary search per change), and the
   // runs of entries between changes are copied whole: only the changed entries are read.
-  const Indexed m = ReadIndexed(source.rep_->bytes());
-  auto offset = [&](size_t i) -> size_t {
-    return i == m.count ? m.body.size() : GetFixed(m.offsets + i * m.width, m.width);
-  };
-  auto name_at = [&](size_t i) {
-    const char* p = m.body.data() + offset(i);
-    const uint32_t length = GetVarint(p);
-    return std::string_view(p, length);
-  };
+  const Entries entries{ReadIndexed(source.rep_->bytes())};
+  const Indexed& m = entries.m;
+  auto offset = [&](size_t i) { return entries.offset(i); };
+  auto name_at = [&](size_t i) { return entries.name_at(i); };
   // What the new item holds, in order: runs of source entries [first, last), or a change's new
   // entry. The sizer takes the new values' composite lengths in the order the writer writes them.
   struct Piece {
@@ -514,16 +541,7 @@ StoredItem StoredItemCodec::Patch(const StoredItem& source,
     next = last;
   };
   for (const AttributeChange& change : changes) {
-    size_t lo = next;
-    size_t hi = m.count;
-    while (lo < hi) {
-      const size_t mid = lo + (hi - lo) / 2;
-      if (name_at(mid) < change.name) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
+    const size_t lo = entries.LowerBound(next, change.name);
     keep(lo);
     size_t old_length = 0;  // the replaced entry's encoded bytes (0: none)
     if (lo < m.count && name_at(lo) == change.name) {  // replaced or removed
@@ -593,6 +611,55 @@ StoredItem StoredItemCodec::Patch(const StoredItem& source,
 
 StoredItem PatchStoredItem(const StoredItem& source, std::span<const AttributeChange> changes) {
   return StoredItemCodec::Patch(source, changes);
+}
+
+std::optional<InPlacePatch> StoredItemCodec::PlanInPlace(const StoredItem& item,
+                                                         std::span<const AttributeChange> changes) {
+  // Acquire: a reader that dropped its reference (a release, in Unref) has finished reading.
+  if (item.rep_ == nullptr || item.rep_->refs.load(std::memory_order_acquire) != 1) {
+    return std::nullopt;
+  }
+  const Entries entries{ReadIndexed(item.rep_->bytes())};
+  const auto body_start = static_cast<size_t>(entries.m.body.data() - item.rep_->bytes());
+  InPlacePatch plan;
+  size_t next = 0;
+  for (const AttributeChange& change : changes) {
+    if (change.value == nullptr) return std::nullopt;  // a removal moves the entries after it
+    const size_t i = entries.LowerBound(next, change.name);
+    if (i == entries.m.count || entries.name_at(i) != change.name) return std::nullopt;
+    Sizer sizer;
+    const size_t new_length = BytesLength(change.name.size()) + sizer.Value(*change.value);
+    if (new_length != entries.offset(i + 1) - entries.offset(i)) return std::nullopt;
+    const char* p = entries.m.body.data() + entries.offset(i);
+    const MapEntry entry = stored_item_internal::ReadEntry(p);
+    if (entry.value.Size() != ValueSize(*change.value)) return std::nullopt;  // the item's size
+    plan.at.push_back(static_cast<uint32_t>(body_start + entries.offset(i)));
+    next = i + 1;
+  }
+  return plan;
+}
+
+void StoredItemCodec::PatchInPlace(StoredItem& item, std::span<const AttributeChange> changes,
+                                   const InPlacePatch& plan) {
+  assert(item.rep_ != nullptr && item.rep_->refs.load(std::memory_order_relaxed) == 1);
+  assert(plan.at.size() == changes.size());
+  for (size_t i = 0; i < changes.size(); ++i) {
+    Sizer sizer;  // the new value's composite lengths, which the writer takes in the same order
+    sizer.Value(*changes[i].value);
+    Writer writer{item.rep_->bytes() + plan.at[i], sizer.bodies.data()};
+    writer.Bytes(changes[i].name);
+    writer.Value(*changes[i].value);
+  }
+}
+
+std::optional<InPlacePatch> PlanInPlacePatch(const StoredItem& item,
+                                             std::span<const AttributeChange> changes) {
+  return StoredItemCodec::PlanInPlace(item, changes);
+}
+
+void PatchStoredItemInPlace(StoredItem& item, std::span<const AttributeChange> changes,
+                            const InPlacePatch& plan) {
+  StoredItemCodec::PatchInPlace(item, changes, plan);
 }
 
 MapView StoredItem::attributes() const {

@@ -163,6 +163,13 @@ class Stripe {
     const ItemCollection* collection = Find(key);
     return collection != nullptr ? collection->Find(sk) : nullptr;
   }
+  // The same item, to be changed where it is, or null. REQUIRES: the lock held exclusively; the
+  // change keeps the item's size and buffer length, which the counters hold
+  // (PatchStoredItemInPlace).
+  StoredItem* MutableItem(PartitionKeyRef key, std::string_view sk) PARTSTORE_REQUIRES(mu_) {
+    // The collection's elements are not const objects: FindItem's view of them is.
+    return const_cast<StoredItem*>(FindItem(key, sk));
+  }
   // Stores `item` (REQUIRES: not empty) under (`key`, `sk`), replacing the item there; returns
   // whether it is new. The replaced item is moved into *old when `old` is not null. Keeps the
   // counters.

@@ -72,6 +72,10 @@
 
 namespace partstore {
 
+namespace expr {
+struct InPlaceUpdate;  // core/expr/update_stored.h
+}  // namespace expr
+
 struct TableOptions {
   size_t stripes = 64;                                      // rounded up to a power of two
   std::shared_ptr<expr::ExpressionCache> expression_cache;  // may be null: parse every time
@@ -692,6 +696,12 @@ class Table : public std::enable_shared_from_this<Table> {
   // TransactGetItems' read of one item (empty when absent), its stripe held (shared or exclusive)
   // by the caller.
   StoredItem ReadLocked(const EncodedKey& key) const;
+  // UpdateItem's write of `update` into `item` where it is (its conditions are in UpdateItem):
+  // the capacity it consumes (added to *charge; a throttled write changes nothing), the write,
+  // the log's record. REQUIRES: `item` is stored in `stripe` under `key`.
+  Status WriteInPlace(const UpdateItemRequest& request, const EncodedKey& key, Stripe& stripe,
+                      StoredItem& item, const expr::InPlaceUpdate& update, CapacityCharge* charge)
+      PARTSTORE_REQUIRES(stripe.mutex());
   // Capacity for TransactGetItems' read of `half_units` (transactional) of the item at `key`;
   // OK when simulation is off.
   Status ChargeTransactionalRead(const EncodedKey& key, const Item& key_item,

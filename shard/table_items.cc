@@ -14,6 +14,7 @@
 #include "core/expr/evaluate.h"
 #include "core/expr/projection.h"
 #include "core/expr/update.h"
+#include "core/expr/update_stored.h"
 #include "partstore/error_detail.h"
 #include "shard/prepared.h"
 #include "shard/table.h"
@@ -197,7 +198,8 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
   Stripe::WriteLock lock(stripe);
   ReclaimExpired(key, expiry);
   const IndexList& indexes = WriterIndexes(key.hash);
-  const StoredItem* existing = stripe.FindItem(partition, key.sort);
+  StoredItem* const held = stripe.MutableItem(partition, key.sort);  // changed only in place
+  const StoredItem* existing = held;
   if (prepared.condition && !expr::Evaluate(*prepared.condition, existing)) {
     if (capacity_) {
       PARTSTORE_RETURN_IF_ERROR(capacity_->ChargeFailedWrite(
@@ -205,6 +207,24 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
           AccessOf(key, &request.key).access()));
     }
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
+  }
+  if (held != nullptr && indexes.empty() && context.rewrite == nullptr &&
+      request.return_values != ReturnValue::kAllOld &&
+      stream_.load(std::memory_order_acquire) == nullptr) {
+    if (std::optional<expr::InPlaceUpdate> in_place =
+            expr::PlanUpdateInPlace(prepared.update, *existing, key_schema_, wanted)) {
+      UpdateItemResult result;
+      CapacityCharge charge;
+      PARTSTORE_RETURN_IF_ERROR(WriteInPlace(request, key, stripe, *held, *in_place, &charge));
+      // ALL_NEW's version: a reference taken under the lock, before another writer may change it.
+      StoredItem now = request.return_values == ReturnValue::kAllNew ? *held : StoredItem();
+      lock.Unlock();
+      AfterWrite();
+      PARTSTORE_RETURN_IF_ERROR(Durable());
+      if (now) result.attributes = now.ToItem();
+      result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
+      return result;
+    }
   }
   PARTSTORE_ASSIGN_OR_RETURN(UpdatedItem updated,
                              UpdateItemVersion(prepared.update, existing, request.key, key_schema_,
@@ -259,6 +279,26 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
   }
   result.consumed_capacity = ReportCapacity(request.return_consumed_capacity, name_, charge);
   return result;
+}
+
+Status Table::WriteInPlace(const UpdateItemRequest& request, const EncodedKey& key, Stripe& stripe,
+                           StoredItem& item, const expr::InPlaceUpdate& update,
+                           CapacityCharge* charge) {
+  // The item keeps its size, so the write is charged as one of that size; no index, no stream
+  // record and no growth of memory (UpdateItem's conditions for this path).
+  charge->table_half_units = WriteHalfUnits(item.item_size());
+  if (capacity_) {
+    PARTSTORE_RETURN_IF_ERROR(
+        ChargeWrite(key, request.key, charge->table_half_units, 0, 0, {}, &item, &item));
+  }
+  expr::ApplyUpdateInPlace(item, update);
+  TouchCollection(stripe, {key.hash, key.partition});
+  // The log's record of the new version; a stream started since UpdateItem looked is after this
+  // write (its records begin with the writes that find it).
+  if (persist::WriteAheadLog* log = log_.load(std::memory_order_acquire)) {
+    LogChange(*log, item, item, nullptr);
+  }
+  return Status::Ok();
 }
 
 Result<DeleteItemResult> Table::DeleteItem(const DeleteItemRequest& request) {

@@ -82,7 +82,41 @@ bool WholeAttributeChanges(const UpdateExpression& update, const KeySchema& key_
   return true;
 }
 
+// ValidateItem's checks of WholeAttributeChanges' new values, in its order (by name), and a first
+// size check (these attributes alone), before any of them is encoded.
+Status CheckWholeAttributeChanges(const ChangeList& changes) {
+  size_t changed_size = 0;
+  for (const AttributeChange& change : changes) {
+    if (change.value == nullptr) continue;
+    PARTSTORE_RETURN_IF_ERROR(CheckAttributeName(change.name));
+    PARTSTORE_RETURN_IF_ERROR(ValidateValue(*change.value));
+    changed_size += AttributeSize(change.name, *change.value);
+  }
+  if (changed_size > kMaxItemSize) return Status::Validation(std::string(messages::kItemTooLarge));
+  return Status::Ok();
+}
+
 }  // namespace
+
+std::optional<InPlaceUpdate> PlanUpdateInPlace(const UpdateExpression& update,
+                                               const StoredItem& item, const KeySchema& key_schema,
+                                               UpdatedAttributes wanted) {
+  InPlaceUpdate out;
+  if (!WholeAttributeChanges(update, key_schema, wanted, &out.changes) ||
+      !CheckWholeAttributeChanges(out.changes).ok()) {
+    return std::nullopt;
+  }
+  // The item keeps its size, so the whole item's 400 KB check holds as it did.
+  std::optional<InPlacePatch> plan =
+      PlanInPlacePatch(item, {out.changes.data(), out.changes.size()});
+  if (!plan) return std::nullopt;
+  out.plan = std::move(*plan);
+  return out;
+}
+
+void ApplyUpdateInPlace(StoredItem& item, const InPlaceUpdate& update) {
+  PatchStoredItemInPlace(item, {update.changes.data(), update.changes.size()}, update.plan);
+}
 
 Result<StoredUpdateOutcome> ApplyUpdateToStored(const UpdateExpression& update,
                                                 const StoredItem& old, const KeySchema& key_schema,
@@ -92,18 +126,7 @@ Result<StoredUpdateOutcome> ApplyUpdateToStored(const UpdateExpression& update,
   ChangeList changes;
   UpdateOutcome outcome;  // the general path's: the new values of what the update involves
   if (WholeAttributeChanges(update, key_schema, wanted, &changes)) {
-    // ValidateItem's checks of the new values, in its order (by name), and a first size check
-    // (these attributes alone), before any of them is encoded.
-    size_t changed_size = 0;
-    for (const AttributeChange& change : changes) {
-      if (change.value == nullptr) continue;
-      PARTSTORE_RETURN_IF_ERROR(CheckAttributeName(change.name));
-      PARTSTORE_RETURN_IF_ERROR(ValidateValue(*change.value));
-      changed_size += AttributeSize(change.name, *change.value);
-    }
-    if (changed_size > kMaxItemSize) {
-      return Status::Validation(std::string(messages::kItemTooLarge));
-    }
+    PARTSTORE_RETURN_IF_ERROR(CheckWholeAttributeChanges(changes));
   } else {
     changes.clear();
     const InvolvedList involved = InvolvedAttributes(update, wanted);

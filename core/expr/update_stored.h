@@ -15,11 +15,14 @@
 // Thread safety: pure functions; thread-safe for const arguments.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
+#include <optional>
 #include <span>
 #include <string_view>
 
 #include "core/expr/ast.h"
 #include "core/expr/update.h"
+#include "core/stored_item_patch.h"
 #include "partstore/item.h"
 #include "partstore/key.h"
 #include "partstore/status.h"
@@ -43,5 +46,25 @@ Result<StoredUpdateOutcome> ApplyUpdateToStored(const UpdateExpression& update,
                                                 const StoredItem& old, const KeySchema& key_schema,
                                                 UpdatedAttributes wanted,
                                                 std::span<const std::string_view> also = {});
+
+// An update written into its item's own buffer (PlanInPlacePatch, core/stored_item_patch.h): its
+// changes (views of the update's paths and values) and where they go.
+struct InPlaceUpdate {
+  boost::container::small_vector<AttributeChange, 8> changes;
+  InPlacePatch plan;
+};
+
+// `update` on `item` as an in-place write, or nullopt when it cannot be one: the update is not
+// the common kind (every action SETs a whole non-key attribute to a constant; no UPDATED_* asked
+// for), a new value is not valid (ApplyUpdateToStored then gives the error), or a change does not
+// keep the item's layout and size, or `item` is shared (PlanInPlacePatch). The result, applied,
+// is ApplyUpdateToStored's new version, byte for byte. REQUIRES: `update` is resolved.
+std::optional<InPlaceUpdate> PlanUpdateInPlace(const UpdateExpression& update,
+                                               const StoredItem& item, const KeySchema& key_schema,
+                                               UpdatedAttributes wanted);
+
+// Writes `update` into `item`. REQUIRES: `update` is PlanUpdateInPlace(..., item, ...), and what
+// PatchStoredItemInPlace requires.
+void ApplyUpdateInPlace(StoredItem& item, const InPlaceUpdate& update);
 
 }  // namespace partstore::expr

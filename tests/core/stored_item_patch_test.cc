@@ -49,12 +49,8 @@ TEST(StoredItemPatchTest, SetsReplacesAndRemovesAttributes) {
 TEST(StoredItemPatchTest, ValuesOfTheSameEncodedLengthAreWrittenOverTheOldOnes) {
   // Each change replaces an entry with one of the same encoded length: the item keeps its
   // layout, and only the changed entries' bytes differ (the path a YCSB update takes).
-  const Item item{{"pk", "user#1"},
-                  {"a", std::string(100, 'a') + "!"},
-                  {"b", 1234},
-                  {"c", true},
-                  {"d", Value::Map({{"k", "v"}})},
-                  {"e", std::string(40, 'r')},
+  const Item item{{"pk", "user#1"}, {"a", std::string(100, 'a') + "!"}, {"b", 1234},
+                  {"c", true},      {"d", Value::Map({{"k", "v"}})},    {"e", std::string(40, 'r')},
                   {"z", "last"}};
   const Value same_text(std::string(100, 'b') + "?"), same_number(-987), flag(false);
   const Value same_map = Value::Map({{"k", "w"}}), other_run(std::string(40, 's'));
@@ -77,6 +73,62 @@ TEST(StoredItemPatchTest, ValuesOfTheSameEncodedLengthAreWrittenOverTheOldOnes) 
   EXPECT_NE(patched.encoding(), before);
 }
 
+// Plans and writes `changes` into a sole copy of `item`'s encoding when they keep its layout and
+// size; returns whether they did, after checking the result against PatchStoredItem.
+bool ExpectInPlaceEqualsPatch(const Item& item, const std::vector<AttributeChange>& changes) {
+  const StoredItem source = StoredItem::Encode(item);
+  const StoredItem patched = PatchStoredItem(source, changes);
+  StoredItem sole = StoredItem::Encode(item);
+  std::optional<InPlacePatch> plan = PlanInPlacePatch(sole, changes);
+  if (!plan) return false;
+  const char* buffer = sole.encoding().data();
+  PatchStoredItemInPlace(sole, changes, *plan);
+  EXPECT_EQ(sole.encoding().data(), buffer);
+  EXPECT_EQ(sole.encoding(), patched.encoding());
+  EXPECT_EQ(sole.item_size(), patched.item_size());
+  return true;
+}
+
+TEST(StoredItemPatchTest, InPlaceWritesAreThoseOfANewVersion) {
+  const Item item{{"pk", "user#1"},
+                  {"a", std::string(100, 'a') + "!"},
+                  {"b", 1234},
+                  {"c", true},
+                  {"d", Value::Map({{"k", "v"}, {"l", Value::List({"x", 2})}})},
+                  {"e", std::string(40, 'r')},
+                  {"z", "last"}};
+  const Value same_text(std::string(100, 'b') + "?"), same_number(4321), flag(false);
+  const Value same_map = Value::Map({{"k", "w"}, {"l", Value::List({"y", 3})}});
+  const Value other_run(std::string(40, 's')), end_text("tail"), other_key("user#2");
+  EXPECT_TRUE(ExpectInPlaceEqualsPatch(item, {{"a", &same_text}}));
+  EXPECT_TRUE(
+      ExpectInPlaceEqualsPatch(item, {{"b", &same_number}, {"c", &flag}, {"d", &same_map}}));
+  EXPECT_TRUE(ExpectInPlaceEqualsPatch(item, {{"e", &other_run}, {"z", &end_text}}));
+  EXPECT_TRUE(ExpectInPlaceEqualsPatch(item, {{"pk", &other_key}}));
+  EXPECT_TRUE(ExpectInPlaceEqualsPatch(item, {}));
+  // Refused: another length, another size (1234 -> 1000: one significant digit), a removal, an
+  // addition, a run that would no longer be one.
+  const Value longer("longer"), fewer_digits(1000), not_a_run(std::string(39, 'r') + "s");
+  ASSERT_NE(ValueSize(Value(1234)), ValueSize(fewer_digits));
+  EXPECT_FALSE(ExpectInPlaceEqualsPatch(item, {{"a", &same_text}, {"z", &longer}}));
+  EXPECT_FALSE(ExpectInPlaceEqualsPatch(item, {{"b", &fewer_digits}}));
+  EXPECT_FALSE(ExpectInPlaceEqualsPatch(item, {{"a", &same_text}, {"c", nullptr}}));
+  EXPECT_FALSE(ExpectInPlaceEqualsPatch(item, {{"a", &same_text}, {"y", &flag}}));
+  EXPECT_FALSE(ExpectInPlaceEqualsPatch(item, {{"e", &not_a_run}}));
+}
+
+TEST(StoredItemPatchTest, ASharedBufferIsNeverWrittenInPlace) {
+  const Item item{{"pk", "k"}, {"a", "aaaa"}};
+  const Value value("bbbb");
+  StoredItem sole = StoredItem::Encode(item);
+  const std::vector<AttributeChange> changes{{"a", &value}};
+  ASSERT_TRUE(PlanInPlacePatch(sole, changes).has_value());
+  const StoredItem reader = sole;  // a second handle: a reader's
+  EXPECT_FALSE(PlanInPlacePatch(sole, changes).has_value());
+  EXPECT_FALSE(PlanInPlacePatch(reader, changes).has_value());
+  EXPECT_FALSE(PlanInPlacePatch(StoredItem(), changes).has_value());
+}
+
 TEST(StoredItemPatchTest, RunsAndLongValuesMoveTheOffsetWidth) {
   // A body over 255 and then over 65,535 bytes takes 2- and 4-byte offsets; a run stays a run.
   const Item item{{"pk", "k"}, {"data", std::string(400, 'x')}, {"tail", "t"}};
@@ -93,6 +145,7 @@ TEST(StoredItemPatchTest, RandomChangesOnRandomItems) {
   std::mt19937_64 rng(51'2026);
   testing::RandomValueOptions options;
   options.max_name_length = 2;  // few names, so that changes hit existing attributes
+  int in_place = 0;             // rounds whose changes could be written in place
   for (int round = 0; round < 2'000; ++round) {
     Item item = testing::RandomItem(rng, 8, 3, options);
     item.insert_or_assign("pk", "k");
@@ -114,8 +167,10 @@ TEST(StoredItemPatchTest, RandomChangesOnRandomItems) {
     }
     SCOPED_TRACE("round " + std::to_string(round));
     ExpectPatchEqualsEncode(item, changes);
+    in_place += ExpectInPlaceEqualsPatch(item, changes) ? 1 : 0;
     if (::testing::Test::HasFailure()) return;
   }
+  EXPECT_GT(in_place, 100);  // the in-place path was taken (354 of the rounds with this seed)
 }
 
 }  // namespace stored_item_patch_test

@@ -3,11 +3,13 @@
 // encoding (as StoredItem::Decode reads it; a fixed item when it does not decode). The update is
 // parsed and resolved against a fixed set of values; then the new version written in place must
 // be byte for byte StoredItem::Encode of what ApplyUpdate makes of the whole tree, with the same
-// UPDATED_OLD / UPDATED_NEW, and fail exactly when that path fails, with the same error.
-// Violations abort.
+// UPDATED_OLD / UPDATED_NEW, and fail exactly when that path fails, with the same error; and when
+// the update can be written into the item's own buffer (PlanUpdateInPlace), that write makes the
+// same bytes. Violations abort.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -97,6 +99,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Check(got->item.encoding() == encoded.encoding());
     Check(got->item.item_size() == encoded.item_size());
     Check(got->attributes == want->attributes);
+    // The in-place write, when the update can be one, makes the same bytes in the item's own
+    // buffer (a sole copy of it: `old` is shared with nothing else here but must stay as it is).
+    StoredItem sole = StoredItem::Encode(tree);
+    if (std::optional<InPlaceUpdate> in_place =
+            PlanUpdateInPlace(*update, sole, Schema(), wanted)) {
+      const char* buffer = sole.encoding().data();
+      ApplyUpdateInPlace(sole, *in_place);
+      Check(sole.encoding().data() == buffer);
+      Check(sole.encoding() == encoded.encoding());
+      Check(sole.item_size() == encoded.item_size());
+    }
   }
   return 0;
 }
