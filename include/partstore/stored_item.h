@@ -12,8 +12,11 @@
 // Views (ValueView, MapView, ListView, SetView) point into a buffer and are valid while a
 // StoredItem holding that buffer lives; they never allocate except to build a Value or Number.
 //
-// Thread safety: a StoredItem is immutable; copies may be made, read and destroyed from any
-// thread concurrently (the reference count is atomic).
+// Thread safety: a StoredItem is immutable to whoever holds it; copies may be made, read and
+// destroyed from any thread concurrently (the reference count is atomic). The one exception is the
+// engine's own: a writer that holds a buffer's only reference, under its stripe's exclusive lock,
+// may write a change that keeps the layout into it (UpdateItem, core/stored_item_patch.h). No one
+// else can be reading it then, and a reader that takes a reference makes the next write a copy.
 #pragma once
 
 #include <atomic>
