@@ -27,11 +27,12 @@
 //     vs 1.25 us at 1M keys) and per item on scans; storing items by pointer in one flat_map only
 //     cuts the move cost by about a third, not the O(n) growth.
 //
-// Items. The collection holds StoredItems (partstore/stored_item.h): immutable, reference-counted
-// buffers, 8 bytes per element beside the key (a SortKey, shard/compact_key.h: 24 bytes, up to 23 of
-// them inline). A write replaces an item's handle, never the bytes
-// behind it, so a reader that copied a handle (one atomic increment) under the lock may read the
-// item after releasing the lock, and keeps reading the version it took.
+// Items. The collection holds StoredItems (partstore/stored_item.h): reference-counted buffers, 8
+// bytes per element beside the key (a SortKey, shard/compact_key.h: 24 bytes, up to 23 of them
+// inline). A write replaces an item's handle, or (UpdateItem, when the collection's handle is the
+// only one) writes a change of the same layout into its bytes; so a reader that copied a handle
+// (one atomic increment) under the lock may read the item after releasing the lock, and keeps
+// reading the version it took.
 //
 // Invalidation. StoredItem* (from Find, InsertOrAssign or a cursor) and cursors stay valid until
 // the next InsertOrAssign that inserts a new key, Erase, clear() or assignment to the collection:

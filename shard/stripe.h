@@ -21,8 +21,9 @@
 // The stripe owns its data: items go in and out through Put and Erase, which keep the stripe's
 // item count and byte size (the sum of the items' DynamoDB sizes, read from each StoredItem's
 // header) and create and remove collections; readers get const collections, items and cursors.
-// Items are immutable StoredItems: a reader copies the handles it needs under the lock and reads
-// them after releasing it.
+// Items are StoredItems that do not change while a reader holds a handle: a reader copies the
+// handles it needs under the lock and reads them after releasing it (MutableItem says when a
+// writer may change one in place).
 //
 // Thread safety: each Stripe's data is guarded by its lock (a std::shared_mutex behind
 // Stripe::Mutex), taken through Stripe::ReadLock (shared: readers) and Stripe::WriteLock

@@ -213,10 +213,10 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
       stream_.load(std::memory_order_acquire) == nullptr) {
     if (std::optional<expr::InPlaceUpdate> in_place =
             expr::PlanUpdateInPlace(prepared.update, *existing, key_schema_, wanted)) {
-      UpdateItemResult result;
       CapacityCharge charge;
       PARTSTORE_RETURN_IF_ERROR(WriteInPlace(request, key, stripe, *held, *in_place, &charge));
-      // ALL_NEW's version: a reference taken under the lock, before another writer may change it.
+      // ALL_NEW's version: a reference taken under the lock, before another writer may change it
+      // (while it lives, the next update of the item makes a new version).
       StoredItem now = request.return_values == ReturnValue::kAllNew ? *held : StoredItem();
       lock.Unlock();
       AfterWrite();

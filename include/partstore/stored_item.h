@@ -9,8 +9,9 @@
 //
 // The byte layout is an implementation detail and may change; readers use the views.
 //
-// Views (ValueView, MapView, ListView, SetView) point into a buffer and are valid while a
-// StoredItem holding that buffer lives; they never allocate except to build a Value or Number.
+// Views (ValueView, MapView, ListView, SetView) point into a buffer and are valid, unchanging,
+// while the caller holds a StoredItem of that buffer (the engine's own handle does not count: see
+// Thread safety); they never allocate except to build a Value or Number.
 //
 // Thread safety: a StoredItem is immutable to whoever holds it; copies may be made, read and
 // destroyed from any thread concurrently (the reference count is atomic). The one exception is the
@@ -160,8 +161,8 @@ inline MapEntry ReadEntry(const char*& p) {
 }
 
 // The iterator of every view: the elements of a composite are consecutive in the buffer, and
-// `Read` decodes one and steps over it. Multi-pass (the buffer is immutable); equal iterators
-// stand at the same byte.
+// `Read` decodes one and steps over it. Multi-pass (the buffer does not change while held); equal
+// iterators stand at the same byte.
 template <typename T, void (*Read)(const char*&, T&)>
 class ElementIterator {
  public:
