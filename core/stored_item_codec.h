@@ -1,0 +1,360 @@
+// StoredItemCodec: StoredItem's encoder and the trusted readers its views use, shared by the files
+// that write or read the encoding (core/stored_item.cc: StoredItem and the views;
+// core/stored_item_patch.cc: new versions and writes in place; core/stored_item_projection.cc:
+// projections and items built from scalars). The byte layout is in core/stored_item_format.h. An
+// internal header: not part of the public API.
+//
+// Thread safety: stateless; the writers write only the buffers they are given.
+#pragma once
+
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/stored_item_format.h"
+#include "core/stored_item_patch.h"
+#include "core/stored_item_projection.h"
+#include "partstore/item.h"
+#include "partstore/stored_item.h"
+
+namespace partstore {
+
+using stored_item_format::GetFixed;
+using stored_item_format::IsRun;
+using stored_item_format::kMaxRun;
+using stored_item_format::kRunTag;
+using stored_item_format::WidthFor;
+
+namespace stored_item_internal {
+// kMaxRun copies of `byte`, made once per byte value on first use and kept for the process (the
+// views of runs point into it). Thread-safe.
+const char* FillOf(uint8_t byte);
+}  // namespace stored_item_internal
+
+// The encoder and the trusted readers the views use. One struct so that the views' private
+// constructors are reachable from one place.
+struct StoredItemCodec {
+  // ---- Writing ------------------------------------------------------------------------------
+  // Two passes and one allocation. The sizing pass computes every composite's body length (the
+  // n of the layout) in pre-order into `bodies`; the writing pass then writes straight into the
+  // item's buffer, taking the lengths in the same order (a composite's header, which holds n and
+  // the offset width, comes before its body).
+
+  static size_t VarintLength(size_t v) {
+    size_t length = 1;
+    while (v >= 0x80) {
+      v >>= 7;
+      ++length;
+    }
+    return length;
+  }
+  static size_t BytesLength(size_t n) { return VarintLength(n) + n; }
+  static size_t IndexedLength(size_t count, size_t n) {
+    return VarintLength(count) + VarintLength(n) + 1 + count * WidthFor(n) + n;
+  }
+  // Encoded bytes of an S, N or B value, its tag included (Writer::Scalar).
+  static size_t ScalarLength(Type type, std::string_view payload) {
+    return 1 + (type == Type::kS && IsRun(payload) ? VarintLength(payload.size()) + 1
+                                                   : BytesLength(payload.size()));
+  }
+
+  struct Sizer {
+    std::vector<uint32_t> bodies;
+
+    size_t Map(const AttributeMap& map) {
+      const size_t slot = Open();
+      size_t n = 0;
+      for (const auto& [name, value] : map) n += BytesLength(name.size()) + Value(value);
+      return Close(slot, map.size(), n);
+    }
+    size_t List(const ValueList& list) {
+      const size_t slot = Open();
+      size_t n = 0;
+      for (const partstore::Value& element : list) n += Value(element);
+      return Close(slot, list.size(), n);
+    }
+    template <typename Set, typename Length>
+    size_t SetOf(const Set& set, Length length) {
+      size_t n = 0;
+      for (const auto& element : set) n += BytesLength(length(element));
+      bodies.push_back(static_cast<uint32_t>(n));
+      return VarintLength(set.size()) + BytesLength(n);
+    }
+    // Encoded bytes of a value, its tag included.
+    size_t Value(const partstore::Value& value) {
+      switch (value.type()) {
+        case Type::kS:
+          return ScalarLength(Type::kS, value.as_string());
+        case Type::kN:
+          return 1 + BytesLength(value.as_number().ToString().size());
+        case Type::kB:
+          return 1 + BytesLength(value.as_binary().size());
+        case Type::kBool:
+          return 2;
+        case Type::kNull:
+          return 1;
+        case Type::kM:
+          return 1 + Map(value.as_map());
+        case Type::kL:
+          return 1 + List(value.as_list());
+        case Type::kSS:
+          return 1 + SetOf(value.as_string_set(), [](const std::string& e) { return e.size(); });
+        case Type::kNS:
+          return 1 +
+                 SetOf(value.as_number_set(), [](const Number& e) { return e.ToString().size(); });
+        case Type::kBS:
+          return 1 + SetOf(value.as_binary_set(), [](const Bytes& e) { return e.data.size(); });
+      }
+      return 0;
+    }
+
+   private:
+    size_t Open() {
+      bodies.push_back(0);
+      return bodies.size() - 1;
+    }
+    size_t Close(size_t slot, size_t count, size_t n) {
+      bodies[slot] = static_cast<uint32_t>(n);
+      return IndexedLength(count, n);
+    }
+  };
+
+  struct Writer {
+    char* d;
+    const uint32_t* body;  // the next composite's length, in the sizing pass's order
+
+    void Varint(uint32_t v) {
+      while (v >= 0x80) {
+        *d++ = static_cast<char>(v | 0x80);
+        v >>= 7;
+      }
+      *d++ = static_cast<char>(v);
+    }
+    void Bytes(std::string_view bytes) {
+      Varint(static_cast<uint32_t>(bytes.size()));
+      std::memcpy(d, bytes.data(), bytes.size());
+      d += bytes.size();
+    }
+    // A composite's header; returns where its offsets go (and sets *body_start after them).
+    char* Indexed(size_t count, char** body_start) {
+      const uint32_t n = *body++;
+      const uint8_t width = WidthFor(n);
+      Varint(static_cast<uint32_t>(count));
+      Varint(n);
+      *d++ = static_cast<char>(width);
+      char* offsets = d;
+      d += count * width;
+      *body_start = d;
+      return offsets;
+    }
+    static void Offset(char*& at, size_t offset, uint8_t width) {
+      for (uint8_t i = 0; i < width; ++i) *at++ = static_cast<char>((offset >> (8 * i)) & 0xFF);
+    }
+    void Map(const AttributeMap& map) {
+      const uint8_t width = WidthFor(*body);
+      char* start;
+      char* offsets = Indexed(map.size(), &start);
+      for (const auto& [name, value] : map) {
+        Offset(offsets, static_cast<size_t>(d - start), width);
+        Bytes(name);
+        Value(value);
+      }
+    }
+    void List(const ValueList& list) {
+      const uint8_t width = WidthFor(*body);
+      char* start;
+      char* offsets = Indexed(list.size(), &start);
+      for (const partstore::Value& element : list) {
+        Offset(offsets, static_cast<size_t>(d - start), width);
+        Value(element);
+      }
+    }
+    template <typename Set, typename ToBytes>
+    void SetOf(const Set& set, ToBytes to_bytes) {
+      Varint(static_cast<uint32_t>(set.size()));
+      Varint(*body++);
+      for (const auto& element : set) Bytes(to_bytes(element));
+    }
+    // An S, N (its canonical text) or B value.
+    void Scalar(Type type, std::string_view payload) {
+      if (type == Type::kS && IsRun(payload)) {
+        *d++ = static_cast<char>(kRunTag);
+        Varint(static_cast<uint32_t>(payload.size()));
+        *d++ = payload[0];
+        return;
+      }
+      *d++ = static_cast<char>(type);
+      Bytes(payload);
+    }
+    void Value(const partstore::Value& value) {
+      switch (value.type()) {
+        case Type::kS:
+          Scalar(Type::kS, value.as_string());
+          return;
+        case Type::kN:
+          Scalar(Type::kN, value.as_number().ToString());
+          return;
+        case Type::kB:
+          Scalar(Type::kB, value.as_binary());
+          return;
+        default:
+          break;
+      }
+      *d++ = static_cast<char>(value.type());
+      switch (value.type()) {
+        case Type::kS:
+        case Type::kN:
+        case Type::kB:
+          return;
+        case Type::kBool:
+          *d++ = value.as_bool() ? 1 : 0;
+          return;
+        case Type::kNull:
+          return;
+        case Type::kM:
+          Map(value.as_map());
+          return;
+        case Type::kL:
+          List(value.as_list());
+          return;
+        case Type::kSS:
+          SetOf(value.as_string_set(), [](const std::string& e) { return std::string_view(e); });
+          return;
+        case Type::kNS:
+          SetOf(value.as_number_set(), [](const Number& e) { return e.ToString(); });
+          return;
+        case Type::kBS:
+          SetOf(value.as_binary_set(),
+                [](const partstore::Bytes& e) { return std::string_view(e.data); });
+          return;
+      }
+    }
+  };
+
+  // ---- Trusted reading (buffers made by Encode or accepted by Decode) -----------------------
+
+  static uint32_t GetVarint(const char*& p) { return stored_item_internal::ReadVarint(p); }
+
+  // Reads one value at p and moves p past it: S, N and B inline (partstore/stored_item.h), the
+  // others by ReadOther.
+  static ValueView ReadValue(const char*& p) { return stored_item_internal::ReadValue(p); }
+
+  // ReadOther into `out`, field by field (partstore/stored_item.h says why).
+  static void ReadOtherInto(const char*& p, ValueView& out) {
+    const ValueView value = ReadOther(p);
+    out.type_ = value.type_;
+    out.payload_ = value.payload_;
+  }
+
+  // A value whose tag is not S, N or B.
+  static ValueView ReadOther(const char*& p) {
+    const auto tag = static_cast<uint8_t>(*p++);
+    if (tag == kRunTag) {
+      const uint32_t n = GetVarint(p);
+      return ValueView(Type::kS, {stored_item_internal::FillOf(static_cast<uint8_t>(*p++)), n});
+    }
+    const auto type = static_cast<Type>(tag);
+    switch (type) {
+      case Type::kBool:
+        return ValueView(type, {p++, 1});
+      case Type::kNull:
+        return ValueView(type, {});
+      case Type::kM:
+      case Type::kL: {
+        const char* start = p;
+        const uint32_t count = GetVarint(p);
+        const uint32_t n = GetVarint(p);
+        const auto width = static_cast<uint8_t>(*p++);
+        p += static_cast<size_t>(count) * width + n;
+        return ValueView(type, {start, static_cast<size_t>(p - start)});
+      }
+      case Type::kSS:
+      case Type::kNS:
+      case Type::kBS: {
+        const char* start = p;
+        GetVarint(p);
+        const uint32_t n = GetVarint(p);
+        p += n;
+        return ValueView(type, {start, static_cast<size_t>(p - start)});
+      }
+      case Type::kS:
+      case Type::kN:
+      case Type::kB:
+        break;  // read inline
+    }
+    return ValueView();
+  }
+
+  struct Indexed {
+    uint32_t count;
+    uint8_t width;
+    const char* offsets;
+    std::string_view body;
+  };
+  static Indexed ReadIndexed(const char* p) {
+    Indexed out;
+    out.count = GetVarint(p);
+    const uint32_t n = GetVarint(p);
+    out.width = static_cast<uint8_t>(*p++);
+    out.offsets = p;
+    out.body = {p + static_cast<size_t>(out.count) * out.width, n};
+    return out;
+  }
+
+  // ProjectStoredItem (core/stored_item_projection.h).
+  static StoredItem Project(const StoredItem& source, std::vector<std::string_view> names);
+  // EmptyStoredItemOfSize and EncodeScalarAttributes (core/stored_item_projection.h).
+  static StoredItem EmptyOfSize(size_t item_size);
+  static StoredItem Scalars(std::span<const ScalarAttribute> attributes);
+  // PatchStoredItem (core/stored_item_patch.h).
+  static StoredItem Patch(const StoredItem& source, std::span<const AttributeChange> changes);
+  // PlanInPlacePatch and PatchStoredItemInPlace (core/stored_item_patch.h).
+  static std::optional<InPlacePatch> PlanInPlace(const StoredItem& item,
+                                                 std::span<const AttributeChange> changes);
+  static void PatchInPlace(StoredItem& item, std::span<const AttributeChange> changes,
+                           const InPlacePatch& plan);
+  // A top-level map-body's entries by index: their offsets and names.
+  struct Entries {
+    Indexed m;
+    size_t offset(size_t i) const {
+      return i == m.count ? m.body.size() : GetFixed(m.offsets + i * m.width, m.width);
+    }
+    std::string_view name_at(size_t i) const {
+      const char* p = m.body.data() + offset(i);
+      const uint32_t length = GetVarint(p);
+      return std::string_view(p, length);
+    }
+    // The first entry at or after `from` whose name is not below `name` (binary search).
+    size_t LowerBound(size_t from, std::string_view name) const {
+      size_t lo = from;
+      size_t hi = m.count;
+      while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (name_at(mid) < name) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo;
+    }
+  };
+  // The header of a map-body of `count` entries and n bytes; returns where its entries start
+  // and sets *offsets to where its offsets go.
+  static char* MapHeader(Writer& writer, size_t count, size_t n, char** offsets) {
+    writer.Varint(static_cast<uint32_t>(count));
+    writer.Varint(static_cast<uint32_t>(n));
+    *writer.d++ = static_cast<char>(WidthFor(n));
+    *offsets = writer.d;
+    writer.d += count * WidthFor(n);
+    return writer.d;
+  }
+};
+
+using Codec = StoredItemCodec;
+
+}  // namespace partstore
