@@ -101,16 +101,18 @@ Status CheckWholeAttributeChanges(const ChangeList& changes) {
 std::optional<InPlaceUpdate> PlanUpdateInPlace(const UpdateExpression& update,
                                                const StoredItem& item, const KeySchema& key_schema,
                                                UpdatedAttributes wanted) {
-  InPlaceUpdate out;
-  if (!WholeAttributeChanges(update, key_schema, wanted, &out.changes) ||
-      !CheckWholeAttributeChanges(out.changes).ok()) {
+  // Built where it is returned: no move of the plan's small vectors (g++ 12 warns falsely,
+  // -Wstringop-overread, on the move of their inline storage).
+  std::optional<InPlaceUpdate> out(std::in_place);
+  if (!WholeAttributeChanges(update, key_schema, wanted, &out->changes) ||
+      !CheckWholeAttributeChanges(out->changes).ok()) {
     return std::nullopt;
   }
   // The item keeps its size, so the whole item's 400 KB check holds as it did.
   std::optional<InPlacePatch> plan =
-      PlanInPlacePatch(item, {out.changes.data(), out.changes.size()});
+      PlanInPlacePatch(item, {out->changes.data(), out->changes.size()});
   if (!plan) return std::nullopt;
-  out.plan = std::move(*plan);
+  out->plan = std::move(*plan);
   return out;
 }
 

@@ -60,7 +60,9 @@
 // Requests are built with designated initializers, naming only the members that matter.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
-namespace partstore {
+// A namespace of its own: the file shares a unity batch with the other model tests, whose helpers
+// have the same names.
+namespace partstore::index_model_test {
 namespace {
 
 using expr::SortKeyOp;
@@ -841,4 +843,4 @@ void RunSequences(uint64_t base_seed, uint64_t default_count, int steps) {
 TEST(IndexModelTest, RandomIndexesFollowRandomWrites) { RunSequences(11000000, 600, 60); }
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::index_model_test

@@ -12,7 +12,9 @@
 #include "partstore/item.h"
 #include "partstore/stored_item.h"
 
-namespace partstore {
+// A namespace of its own: the file shares a unity batch with the other model tests, whose helpers
+// have the same names.
+namespace partstore::item_collection_test {
 namespace {
 
 using Model = std::map<std::string, Item>;
@@ -648,4 +650,4 @@ TEST(ItemCollectionTest, SegmentSizeIsClamped) {
 }
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::item_collection_test

@@ -36,7 +36,9 @@
 // Requests are built with designated initializers, naming only the members that matter.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
-namespace partstore {
+// A namespace of its own: the file shares a unity batch with the other model tests, whose helpers
+// have the same names.
+namespace partstore::model_test {
 namespace {
 
 using expr::SortKeyOp;
@@ -775,4 +777,4 @@ TEST(ModelTest, PageIncludesTheItemThatReachesOneMegabyte) {
 }
 
 }  // namespace
-}  // namespace partstore
+}  // namespace partstore::model_test
