@@ -8,7 +8,7 @@
 // Each iteration is one Simulate call; items_per_second counts the requests sent to the engine
 // (retries included, preload excluded: SimulationCost::requests over SimulationCost::wall_seconds
 // is what `partstore simulate` prints). Run:
-//   build/release/bench/partstore_benchmarks --benchmark_filter=Simulate \
+//   build/release/bench/partstore_benchmarks --benchmark_filter=Simulate
 //     --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 

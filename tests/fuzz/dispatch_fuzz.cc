@@ -181,8 +181,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(protocol::ParseJson(response.body, &document).ok());
   Check(document.IsObject());
   if (response.http_status != 200) {
-    auto type = document.FindMember("__type");
-    Check(type != document.MemberEnd() && type->value.IsString());
+    const rapidjson::Document& object = document;  // C++20: the mutable iterators' != is ambiguous
+    auto type = object.FindMember("__type");
+    Check(type != object.MemberEnd() && type->value.IsString());
   }
   return 0;
 }

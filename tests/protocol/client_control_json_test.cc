@@ -446,9 +446,11 @@ TEST(ClientControlJsonMalformed, BodiesThatAreNotObjects) {
 // The values of `value`'s members and elements, depth first in document order.
 void CollectValues(rapidjson::Value& value, std::vector<rapidjson::Value*>* out) {
   if (value.IsObject()) {
-    for (auto& member : value.GetObject()) {
-      out->push_back(&member.value);
-      CollectValues(member.value, out);
+    // By index: C++20 finds RapidJSON's mutable member iterators' != ambiguous.
+    for (rapidjson::SizeType i = 0; i < value.MemberCount(); ++i) {
+      rapidjson::Value& member = value.MemberBegin()[i].value;
+      out->push_back(&member);
+      CollectValues(member, out);
     }
   } else if (value.IsArray()) {
     for (rapidjson::Value& element : value.GetArray()) {

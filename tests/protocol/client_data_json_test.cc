@@ -464,7 +464,10 @@ TEST(ClientDataJsonGarbageTest, EveryValueReplacedByEveryType) {
         [&collect](rapidjson::Value& v, std::vector<rapidjson::Value*>& out) {
           out.push_back(&v);
           if (v.IsObject()) {
-            for (auto& member : v.GetObject()) collect(member.value, out);
+            // By index: C++20 finds RapidJSON's mutable member iterators' != ambiguous.
+            for (rapidjson::SizeType i = 0; i < v.MemberCount(); ++i) {
+              collect(v.MemberBegin()[i].value, out);
+            }
           } else if (v.IsArray()) {
             for (auto& element : v.GetArray()) collect(element, out);
           }

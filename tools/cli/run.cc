@@ -46,8 +46,10 @@ std::string RunLine(Database& db, std::string_view line, int64_t number) {
     return refuse(Code::kSerialization,
                   "each line must be an object {\"op\": ..., \"request\": ...}");
   }
-  auto op = document.FindMember("op");
-  if (op == document.MemberEnd() || !op->value.IsString()) {
+  // Through a const view: C++20 finds RapidJSON's mutable member iterators' == ambiguous.
+  const rapidjson::Document& object = document;
+  auto op = object.FindMember("op");
+  if (op == object.MemberEnd() || !op->value.IsString()) {
     return refuse(Code::kSerialization, "missing \"op\": the operation name, e.g. \"GetItem\"");
   }
   const std::string_view name(op->value.GetString(), op->value.GetStringLength());
@@ -55,7 +57,7 @@ std::string RunLine(Database& db, std::string_view line, int64_t number) {
     return refuse(Code::kUnknownOperation, fmt::format("unknown operation \"{}\"", name));
   }
   std::string body = "{}";
-  if (auto request = document.FindMember("request"); request != document.MemberEnd()) {
+  if (auto request = object.FindMember("request"); request != object.MemberEnd()) {
     rapidjson::StringBuffer buffer;
     rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
     request->value.Accept(writer);
