@@ -27,9 +27,6 @@
 #include "partstore/value.h"
 #include "shard/database_state.h"
 
-// Requests are built with designated initializers, naming only the members that matter.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace partstore {
 namespace {
 

@@ -33,9 +33,6 @@
 #include "partstore/value.h"
 #include "tests/shard/index_model.h"
 
-// Requests are built with designated initializers, naming only the members that matter.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace partstore {
 namespace {
 

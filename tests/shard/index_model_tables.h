@@ -12,9 +12,6 @@
 #include "tests/shard/index_model.h"
 #include "tests/shard/index_model_values.h"
 
-// Requests are built with designated initializers, naming only the members that matter.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace partstore::testing {
 
 inline constexpr char kTable[] = "IndexModel";

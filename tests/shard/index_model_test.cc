@@ -57,9 +57,6 @@
 #include "tests/shard/model_table.h"
 #include "tests/testutil/random_values.h"
 
-// Requests are built with designated initializers, naming only the members that matter.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 // A namespace of its own: the file shares a unity batch with the other model tests, whose helpers
 // have the same names.
 namespace partstore::index_model_test {

@@ -12,9 +12,7 @@
 #include "partstore/item.h"
 #include "partstore/stored_item.h"
 
-// A namespace of its own: the file shares a unity batch with the other model tests, whose helpers
-// have the same names.
-namespace partstore::item_collection_test {
+namespace partstore {
 namespace {
 
 using Model = std::map<std::string, Item>;
@@ -650,4 +648,4 @@ TEST(ItemCollectionTest, SegmentSizeIsClamped) {
 }
 
 }  // namespace
-}  // namespace partstore::item_collection_test
+}  // namespace partstore

@@ -13,9 +13,6 @@
 #include "partstore/stored_item.h"
 #include "tests/shard/database_testutil.h"
 
-// Requests are built with designated initializers, naming only the members that matter.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace partstore {
 namespace {
 

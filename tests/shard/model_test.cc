@@ -33,9 +33,6 @@
 #include "tests/testutil/random_values.h"
 #include "tests/testutil/sanitizers.h"
 
-// Requests are built with designated initializers, naming only the members that matter.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 // A namespace of its own: the file shares a unity batch with the other model tests, whose helpers
 // have the same names.
 namespace partstore::model_test {

@@ -18,9 +18,6 @@
 #include "shard/database_state.h"
 #include "tests/shard/database_testutil.h"
 
-// Requests are built with designated initializers, naming only the members that matter.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace partstore {
 namespace {
 

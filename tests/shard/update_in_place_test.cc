@@ -16,9 +16,6 @@
 #include "tests/capacity/capacity_testutil.h"
 #include "tests/shard/database_testutil.h"
 
-// Requests are built with designated initializers, naming only the members that matter.
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-
 namespace partstore {
 namespace {
 
