@@ -30,6 +30,7 @@
 #include "tools/simulator/client_tally.h"
 #include "tools/simulator/key_chooser.h"
 #include "tools/simulator/random.h"
+#include "tools/simulator/retry_queue.h"
 #include "tools/simulator/simulation.h"
 #include "tools/simulator/trace_replay.h"
 #include "tools/simulator/workload.h"
@@ -77,7 +78,6 @@ struct Attempt {
 // A request waiting for its retry.
 struct Pending {
   int64_t due = 0;
-  uint64_t order = 0;  // ties in `due` keep their scheduling order
   int32_t phase = 0;
   int32_t entry = 0;
   int32_t attempt = 0;  // attempts made so far
@@ -88,12 +88,6 @@ struct Pending {
   std::unique_ptr<BatchWriteItemRequest> writes;
   std::unique_ptr<BatchGetItemRequest> reads;
 };
-struct PendingLater {
-  bool operator()(const Pending& a, const Pending& b) const {
-    return a.due != b.due ? a.due > b.due : a.order > b.order;
-  }
-};
-
 // One entry of a phase's mix, ready to send: its key chooser and reusable requests.
 struct Entry {
   const Operation* op = nullptr;
@@ -168,7 +162,7 @@ class Driver {
   // Sends a new request of `entry` at `now`.
   void Offer(int32_t phase, int32_t entry, int64_t now);
   // One attempt of `pending` at `now`, tallied; a throttled one is scheduled for its retry.
-  void Send(Pending pending, int64_t now);
+  void Send(Pending&& pending, int64_t now);
   // The delay before the next retry, with the workload's jitter.
   int64_t Backoff(int32_t retries_so_far);
 
@@ -210,8 +204,7 @@ class Driver {
   Random random_;
   bool sharded_ = false;
   std::vector<std::vector<Entry>> entries_;  // [phase][mix entry]
-  std::vector<Pending> retries_;             // a heap by PendingLater
-  uint64_t order_ = 0;
+  RetryQueue<Pending> retries_;
   int64_t attempts_ = 0;
   ClientTally tally_;
   std::optional<AutoScaler> scaler_;  // when the workload scales any table or GSI

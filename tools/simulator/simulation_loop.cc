@@ -80,7 +80,7 @@ void Driver::Offer(int32_t phase, int32_t index, int64_t now) {
   Send(std::move(pending), now);
 }
 
-void Driver::Send(Pending pending, int64_t now) {
+void Driver::Send(Pending&& pending, int64_t now) {
   Entry& entry = entries_[pending.phase][pending.entry];
   RequestCounts& op = tally_.operations[pending.phase][pending.entry];
   RequestCounts& second = tally_.Second(now);
@@ -123,11 +123,10 @@ void Driver::Send(Pending pending, int64_t now) {
     return;
   }
   pending.due = now + Backoff(pending.attempt - 1);
-  pending.order = order_++;
   if (a.unprocessed_writes) pending.writes = std::move(a.unprocessed_writes);
   if (a.unprocessed_reads) pending.reads = std::move(a.unprocessed_reads);
-  retries_.push_back(std::move(pending));
-  std::push_heap(retries_.begin(), retries_.end(), PendingLater());
+  const int64_t due = pending.due;
+  retries_.Push(due, std::move(pending));
 }
 
 void Driver::ChangeThroughput(const std::vector<ThroughputChange>& changes, int64_t now) {
@@ -199,10 +198,8 @@ void Driver::Run(const SimulateOptions& options, SimulationCost* cost) {
   };
   // Sends every retry due by `until` (inclusive), in time order.
   auto drain = [&](int64_t until) {
-    while (!retries_.empty() && retries_.front().due <= until) {
-      std::pop_heap(retries_.begin(), retries_.end(), PendingLater());
-      Pending pending = std::move(retries_.back());
-      retries_.pop_back();
+    while (!retries_.empty() && retries_.next_due() <= until) {
+      Pending pending = retries_.Pop();
       AdvanceTo(pending.due);
       const int64_t due = pending.due;
       Send(std::move(pending), due);
@@ -264,10 +261,10 @@ void Driver::Run(const SimulateOptions& options, SimulationCost* cost) {
   drain(start - 1);
   if (options.pace > 0) pace(start);
   AdvanceTo(start);
-  for (const Pending& pending : retries_) {
+  retries_.ForEach([&](const Pending& pending) {
     ++tally_.operations[pending.phase][pending.entry].gave_up;
     ++tally_.Second(start - 1).gave_up;
-  }
+  });
   retries_.clear();
   if (scaler_) {
     tally_.scaling.insert(tally_.scaling.end(), scaler_->actions().begin(),
