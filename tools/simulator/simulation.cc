@@ -101,6 +101,7 @@ Result<Report> Simulate(const Workload& workload, const SimulateOptions& options
   } release{std::move(owned), options.free_database, c};
   Driver driver(workload, db, clock);
   driver.SetReplay(options.replay);
+  driver.SetFullItems(options.full_items);
   PARTSTORE_RETURN_IF_ERROR(driver.SetUp(c));
   if (options.live) options.live(db, false);
   driver.Run(options, c);

@@ -47,6 +47,13 @@ struct SimulateOptions {
   // shape holds 18 million items, and freeing them one by one takes seconds (SimulationCost's
   // teardown_wall_seconds). The memory stays reachable (no leak is reported).
   bool free_database = true;
+  // True: every item is padded with text that varies (Padding::kFull, padding.h), stored byte for
+  // byte as a real item's would be. False (the default): only the items of tables with a cache
+  // are, since a cache's memory limit (CacheSpec::memory_mb) must see an item's real bytes as a
+  // DAX node's memory would; the others are padded with one repeated byte, which the engine keeps
+  // by its length. No answer, size, bill or report changes (SimulationTest's
+  // FullItemsGiveTheSameReports), only the run's memory.
+  bool full_items = false;
 };
 
 // What the run cost on this machine (not part of the Report, which holds simulated figures only).

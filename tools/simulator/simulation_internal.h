@@ -29,6 +29,7 @@
 #include "shard/table.h"
 #include "tools/simulator/client_tally.h"
 #include "tools/simulator/key_chooser.h"
+#include "tools/simulator/padding.h"
 #include "tools/simulator/random.h"
 #include "tools/simulator/retry_queue.h"
 #include "tools/simulator/simulation.h"
@@ -45,7 +46,7 @@ inline double SecondsSince(Clock::time_point start) {
 
 // Pads `item` with the "data" attribute so that ItemSize reaches `bytes` (when it is not there
 // already).
-void PadTo(Item& item, int64_t bytes);
+void PadTo(Item& item, int64_t bytes, Padding padding);
 
 // A size drawn from `size` (kFixed: its bytes; kNormal: rounded and clamped to [min, max]).
 int64_t DrawSize(const SizeDistribution& size, Random& random);
@@ -111,6 +112,7 @@ struct Entry {
   // The table's cache (TableSpec::cache), which every request of the entry goes through; null:
   // none.
   CachedStore* cache = nullptr;
+  Padding padding = Padding::kRepeated;  // the table's (Driver::PaddingOf)
 };
 
 // The run: set up once, then Run once; the tally is the client's half of the Report.
@@ -126,6 +128,8 @@ class Driver {
 
   // Replays `replay`'s requests instead of the phases' (null: the phases).
   void SetReplay(const Replay* replay) { replay_ = replay; }
+  // SimulateOptions::full_items. Before SetUp.
+  void SetFullItems(bool full) { full_items_ = full; }
   // Tables, policies, preload and mix entries (simulation_setup.cc). Errors: what the engine
   // refuses, prefixed with where it came from.
   Status SetUp(SimulationCost* cost);
@@ -197,8 +201,12 @@ class Driver {
   Attempt TransactWrite(Entry& entry, const Pending& pending);
   Attempt TransactGet(Entry& entry, const Pending& pending);
 
+  // How the items of `table` are padded (SimulateOptions::full_items).
+  Padding PaddingOf(std::string_view table) const;
+
   const Workload& w_;
   const Replay* replay_ = nullptr;
+  bool full_items_ = false;
   Database& db_;
   std::shared_ptr<capacity::ManualClock> clock_;
   Random random_;

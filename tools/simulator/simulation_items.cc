@@ -9,13 +9,14 @@
 
 namespace partstore::sim::internal {
 
-void PadTo(Item& item, int64_t bytes) {
+void PadTo(Item& item, int64_t bytes, Padding padding) {
   item.erase(std::string(kPaddingAttribute));
   const int64_t have =
       static_cast<int64_t>(ItemSize(item)) + static_cast<int64_t>(kPaddingAttribute.size());
   if (bytes > have) {
-    item.insert_or_assign(std::string(kPaddingAttribute),
-                          Value(std::string(static_cast<size_t>(bytes - have), 'x')));
+    std::string data;
+    FillPadding(padding, static_cast<size_t>(bytes - have), data);
+    item.insert_or_assign(std::string(kPaddingAttribute), Value(std::move(data)));
   }
 }
 
@@ -52,7 +53,7 @@ Item Driver::ItemOf(const Entry& entry, const RequestSpec& spec) {
     item.insert_or_assign(name, Value(scratch_));
   }
   const SizeDistribution size = entry.op->size.value_or(SizeDistribution{});
-  PadTo(item, spec.size > 0 ? spec.size : DrawSize(size, random_));
+  PadTo(item, spec.size > 0 ? spec.size : DrawSize(size, random_), entry.padding);
   return item;
 }
 

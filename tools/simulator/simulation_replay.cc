@@ -31,7 +31,7 @@ Item Driver::ReplayedItem(const ReplayItem& item, bool table_key_only, int64_t s
   // A key attribute the trace lacks (a Query's or a hashed key's): one stand-in value.
   if (out.find(keys.partition) == out.end()) out.insert_or_assign(keys.partition, Value("-"));
   if (keys.sort && out.find(*keys.sort) == out.end()) out.insert_or_assign(*keys.sort, Value("-"));
-  if (size > 0) PadTo(out, size);
+  if (size > 0) PadTo(out, size, PaddingOf(item.table));
   return out;
 }
 

@@ -83,7 +83,7 @@ Attempt Driver::Put(Entry& entry, const RequestSpec& spec) {
   if (pad == item.end())
     pad = item.insert_or_assign(std::string(kPaddingAttribute), Value(std::string())).first;
   std::string* data = pad->second.if_string();
-  data->clear();
+  data->clear();  // not counted below
   // ItemSize of an item of string attributes, without its generic walk.
   int64_t rest = 0;
   for (const auto& [name, value] : item) {
@@ -91,7 +91,7 @@ Attempt Driver::Put(Entry& entry, const RequestSpec& spec) {
     rest += static_cast<int64_t>(name.size() + (text != nullptr ? text->size() : ValueSize(value)));
   }
   const int64_t bytes = spec.size;
-  if (bytes > rest) data->assign(static_cast<size_t>(bytes - rest), 'x');
+  if (bytes > rest) FillPadding(entry.padding, static_cast<size_t>(bytes - rest), *data);
   if (data->empty()) item.erase(pad);
   if (entry.cache != nullptr) return Classify(entry.cache->PutItem(request).status());
   if (sharded_) return Classify(db_.ShardedPutItem(request).status());
@@ -118,9 +118,9 @@ Attempt Driver::Update(Entry& entry, const RequestSpec& spec) {
   if (op.size) {
     names.emplace("#d", std::string(kPaddingAttribute));
     // The item's size is not known before the update: the drawn size is the data attribute's.
-    const int64_t bytes = spec.size;
-    values.insert_or_assign(
-        ":d", Value(std::string(static_cast<size_t>(std::max<int64_t>(bytes, 1)), 'x')));
+    std::string data;
+    FillPadding(entry.padding, static_cast<size_t>(std::max<int64_t>(spec.size, 1)), data);
+    values.insert_or_assign(":d", Value(std::move(data)));
   }
   request.expression_attribute_names = std::move(names);
   request.expression_attribute_values = std::move(values);

@@ -195,6 +195,7 @@ Status Driver::SetUp(SimulationCost* cost) {
     }
     Entry entry;
     entry.table_keys = NamesOf(p.table, std::nullopt);
+    entry.padding = PaddingOf(p.table);
     Operation op;  // the templates ItemOf reads
     op.key = p.key;
     op.sort = p.sort;
@@ -216,7 +217,15 @@ Status Driver::SetUp(SimulationCost* cost) {
   }
   if (replay_ != nullptr) {  // what the recorded reads found that no recorded write made
     for (const auto& [table, item] : replay_->preload) {
-      Status imported = db_.ImportItem(table, item);
+      Item padded = item;  // ReadTrace padded it with a repeated byte
+      if (PaddingOf(table) == Padding::kFull) {
+        if (auto data = padded.find(kPaddingAttribute); data != padded.end()) {
+          if (std::string* text = data->second.if_string()) {
+            FillPadding(Padding::kFull, text->size(), *text);
+          }
+        }
+      }
+      Status imported = db_.ImportItem(table, std::move(padded));
       if (!imported.ok()) {
         return Status(imported.code(),
                       "the replay's preload of " + table + ": " + std::string(imported.message()));
@@ -263,6 +272,7 @@ Status Driver::SetUp(SimulationCost* cost) {
     for (const Operation& op : phase.mix) {
       Entry entry{.op = &op, .keys = KeyChooser(op.keys.value_or(phase.keys))};
       entry.table_keys = NamesOf(op.table, std::nullopt);
+      entry.padding = PaddingOf(op.table);
       entry.read_keys = NamesOf(op.table, op.index);
       PARTSTORE_ASSIGN_OR_RETURN(entry.table, partstore::internal::GetTable(db_, op.table));
       if (auto cache = caches_.find(op.table); cache != caches_.end()) {
@@ -285,6 +295,14 @@ Status Driver::SetUp(SimulationCost* cost) {
     }
   }
   return Status::Ok();
+}
+
+Padding Driver::PaddingOf(std::string_view table) const {
+  if (full_items_) return Padding::kFull;
+  for (const TableSpec& t : w_.tables) {
+    if (t.name == table && t.cache) return Padding::kFull;
+  }
+  return Padding::kRepeated;
 }
 
 std::vector<CacheReport> Driver::CacheReports() const {
