@@ -19,6 +19,7 @@
 #include "tests/simulator/simulation_testutil.h"
 #include "tools/protocol/dispatch.h"
 #include "tools/simulator/advise.h"
+#include "tools/simulator/report_json.h"
 
 namespace partstore::sim {
 namespace {
@@ -181,6 +182,29 @@ TEST(TraceReplayTest, AFailedConditionFailsAgainAndReadsOfUnwrittenItemsArePrelo
   EXPECT_EQ(report.phases[0].counts.served, 3);
   ASSERT_FALSE(report.resources.empty());
   EXPECT_DOUBLE_EQ(report.resources[0].consumed_read_units, 4.5);  // as recorded
+}
+
+// The replay's preload (padded when the trace is read) is padded in full too when full items are
+// asked for: the table holds the item's bytes, and the report is the same.
+TEST(TraceReplayTest, FullItemsPadTheReplaysPreloadInFull) {
+  const std::string trace =
+      std::string(kHeader) + "\n" + kTable + "\n" +
+      R"({"t":1,"op":"GetItem","table":"Things","key":{"PK":"old"},"units":2,"consistent":true})"
+      "\n";
+  Replay replay = MustRead(trace);
+  ASSERT_EQ(replay.preload.size(), 1u);
+  auto run = [&](bool full_items, int64_t* bytes) {
+    SimulateOptions options{.replay = &replay};
+    options.full_items = full_items;
+    options.live = [&](Database& db, bool finished) {
+      if (finished) *bytes = db.DescribeMemory().used_bytes;
+    };
+    return ReportJson(MustSimulate(replay.workload, options));
+  };
+  int64_t by_length = 0, full = 0;
+  EXPECT_EQ(run(false, &by_length), run(true, &full));
+  EXPECT_LT(by_length, 2048);  // the preloaded item is over 4 KB
+  EXPECT_GT(full, 4096);
 }
 
 TEST(TraceReplayTest, AMalformedTraceIsAnErrorNamingTheLine) {
