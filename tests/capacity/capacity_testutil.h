@@ -70,6 +70,7 @@ class CapacityTest : public ::testing::Test {
   // Reuses one request: its item's strings are assigned in place, not built and sorted again.
   // Tests drive a million writes through it, and test files compile at -O0 under the sanitizers
   // (cmake/build_speed.cmake), where building the item each time was a third of such a test.
+  // So Put is for the test's own thread only (concurrent tests build their own requests).
   Status Put(const std::string& table, const std::string& pk, size_t payload = 10) {
     if (put_.item.empty()) put_.item = {{"PK", Value(std::string())}, {"v", Value(std::string())}};
     put_.table_name = table;

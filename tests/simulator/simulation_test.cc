@@ -252,6 +252,19 @@ name = "p"
          "\n" + mix;
 }
 
+// What each table holds at the end of a run of `toml` (DescribeMemory), with or without full items.
+std::map<std::string, int64_t> TableBytesAtTheEnd(const std::string& toml, bool full_items) {
+  std::map<std::string, int64_t> bytes;
+  SimulateOptions options;
+  options.full_items = full_items;
+  options.live = [&](Database& db, bool finished) {
+    if (!finished) return;
+    for (const TableMemory& t : db.DescribeMemory().tables) bytes[t.table_name] = t.bytes;
+  };
+  testing::MustSimulate(toml, options);
+  return bytes;
+}
+
 // full_items is honoured, and a table with a cache is always padded in full: its cache's memory
 // limit must see an item's real bytes.
 TEST(SimulationTest, FullItemsHoldTheirBytes) {
@@ -289,24 +302,30 @@ sort = "S"
 keys = 1000
 size = 4000
 )";
-  auto memory_of = [&](bool full_items) {
-    std::map<std::string, int64_t> bytes;
-    SimulateOptions options;
-    options.full_items = full_items;
-    options.live = [&](Database& db, bool finished) {
-      if (!finished) return;
-      for (const TableMemory& t : db.DescribeMemory().tables) bytes[t.table_name] = t.bytes;
-    };
-    testing::MustSimulate(toml, options);
-    return bytes;
-  };
-  const std::map<std::string, int64_t> by_length = memory_of(false);
-  const std::map<std::string, int64_t> full = memory_of(true);
+  const std::map<std::string, int64_t> by_length = TableBytesAtTheEnd(toml, false);
+  const std::map<std::string, int64_t> full = TableBytesAtTheEnd(toml, true);
   constexpr int64_t kPadding = 1000 * 4000;  // the preload's alone
   EXPECT_LT(by_length.at("Tab"), kPadding / 4);
   EXPECT_GT(full.at("Tab"), kPadding);
   EXPECT_GT(by_length.at("Cached"), kPadding);
   EXPECT_GT(full.at("Cached"), kPadding);
+}
+
+// An update's padding (its SET of the data attribute) follows full_items too.
+TEST(SimulationTest, FullItemsPadUpdatesInFull) {
+  const std::string toml = OneTable(
+      "", "duration = \"1s\"\nrate = 100\nkeys = { distribution = \"uniform\", count = 50 }", R"(
+  [[phases.mix]]
+  op = "update"
+  table = "Tab"
+  key = "K{key}"
+  sort = "S"
+  size = 4000
+  counter = "n"
+)");
+  constexpr int64_t kSomeItems = 20 * 4000;  // 100 updates of 50 keys touch more than 20
+  EXPECT_LT(TableBytesAtTheEnd(toml, false).at("Tab"), kSomeItems / 4);
+  EXPECT_GT(TableBytesAtTheEnd(toml, true).at("Tab"), kSomeItems);
 }
 
 TEST(SimulationTest, BatchesDrawDistinctKeys) {

@@ -7,8 +7,8 @@
 namespace partstore::sim {
 namespace {
 
-// 4 KiB of lowercase letters from a fixed linear congruential sequence: deterministic, and no
-// two adjacent bytes need be equal, so no padding of two or more bytes is a run.
+// 4 KiB of lowercase letters from a fixed linear congruential sequence: deterministic, and its
+// first two bytes differ, so no padding (a prefix, or copies of it) is one byte repeated.
 std::string_view FullText() {
   static const std::string text = [] {
     std::string out(4096, 'a');

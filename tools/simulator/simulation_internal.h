@@ -89,6 +89,7 @@ struct Pending {
   std::unique_ptr<BatchWriteItemRequest> writes;
   std::unique_ptr<BatchGetItemRequest> reads;
 };
+
 // One entry of a phase's mix, ready to send: its key chooser and reusable requests.
 struct Entry {
   const Operation* op = nullptr;
