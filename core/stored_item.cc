@@ -289,13 +289,10 @@ std::optional<ValueView> MapView::Find(std::string_view name) const {
   while (lo < hi) {
     const size_t mid = lo + (hi - lo) / 2;
     const char* p = Element(mid);
-    const uint32_t n = Codec::GetVarint(p);
-    const std::string_view candidate(p, n);
+    std::string_view candidate;
+    stored_item_internal::ReadNameInto(p, candidate);
     const int c = candidate.compare(name);
-    if (c == 0) {
-      p += n;
-      return Codec::ReadValue(p);
-    }
+    if (c == 0) return Codec::ReadValue(p);
     if (c < 0) {
       lo = mid + 1;
     } else {

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/attribute_name_table.h"
 #include "core/stored_item_format.h"
 #include "core/stored_item_patch.h"
 #include "core/stored_item_projection.h"
@@ -53,6 +54,17 @@ struct StoredItemCodec {
     return length;
   }
   static size_t BytesLength(size_t n) { return VarintLength(n) + n; }
+  // The varint that heads a map entry's name: 2 * its number + 1 when the attribute-name table
+  // has (or now takes) it, else 2 * its length (the bytes follow).
+  static uint32_t NameHead(std::string_view name) {
+    const uint32_t id = attribute_name_table::Intern(name);
+    return id != attribute_name_table::kNone ? 2 * id + 1 : 2 * static_cast<uint32_t>(name.size());
+  }
+  // Encoded bytes of a map entry's name.
+  static size_t NameLength(std::string_view name) {
+    const uint32_t head = NameHead(name);
+    return VarintLength(head) + ((head & 1) != 0 ? 0 : name.size());
+  }
   static size_t IndexedLength(size_t count, size_t n) {
     return VarintLength(count) + VarintLength(n) + 1 + count * WidthFor(n) + n;
   }
@@ -68,7 +80,7 @@ struct StoredItemCodec {
     size_t Map(const AttributeMap& map) {
       const size_t slot = Open();
       size_t n = 0;
-      for (const auto& [name, value] : map) n += BytesLength(name.size()) + Value(value);
+      for (const auto& [name, value] : map) n += NameLength(name) + Value(value);
       return Close(slot, map.size(), n);
     }
     size_t List(const ValueList& list) {
@@ -139,6 +151,14 @@ struct StoredItemCodec {
       std::memcpy(d, bytes.data(), bytes.size());
       d += bytes.size();
     }
+    // A map entry's name (NameHead).
+    void Name(std::string_view name) {
+      const uint32_t head = NameHead(name);
+      Varint(head);
+      if ((head & 1) != 0) return;
+      std::memcpy(d, name.data(), name.size());
+      d += name.size();
+    }
     // A composite's header; returns where its offsets go (and sets *body_start after them).
     char* Indexed(size_t count, char** body_start) {
       const uint32_t n = *body++;
@@ -160,7 +180,7 @@ struct StoredItemCodec {
       char* offsets = Indexed(map.size(), &start);
       for (const auto& [name, value] : map) {
         Offset(offsets, static_cast<size_t>(d - start), width);
-        Bytes(name);
+        Name(name);
         Value(value);
       }
     }
@@ -305,6 +325,9 @@ struct StoredItemCodec {
     return out;
   }
 
+  // The process's encoding of a portable one (StoredItem::PortableEncoding) that Decode has
+  // checked, its names numbered (core/stored_item_portable.cc).
+  static StoredItem Numbered(std::string_view portable, size_t item_size);
   // ProjectStoredItem (core/stored_item_projection.h).
   static StoredItem Project(const StoredItem& source, std::vector<std::string_view> names);
   // EmptyStoredItemOfSize and EncodeScalarAttributes (core/stored_item_projection.h).
@@ -325,8 +348,9 @@ struct StoredItemCodec {
     }
     std::string_view name_at(size_t i) const {
       const char* p = m.body.data() + offset(i);
-      const uint32_t length = GetVarint(p);
-      return std::string_view(p, length);
+      std::string_view name;
+      stored_item_internal::ReadNameInto(p, name);
+      return name;
     }
     // The first entry at or after `from` whose name is not below `name` (binary search).
     size_t LowerBound(size_t from, std::string_view name) const {

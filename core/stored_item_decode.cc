@@ -6,6 +6,7 @@
 #include <optional>
 #include <string_view>
 
+#include "core/stored_item_codec.h"
 #include "core/stored_item_format.h"
 #include "partstore/item.h"
 #include "partstore/number.h"
@@ -211,9 +212,7 @@ Result<StoredItem> StoredItem::Decode(std::string_view bytes) {
   }
   if (reader.p != reader.end) return Status::Internal("stored item: bytes after the item");
   if (size > kMaxItemSize) return Status::Internal("stored item: larger than 400 KB");
-  Rep* rep = Allocate(bytes.size(), size);
-  std::memcpy(rep->bytes(), bytes.data(), bytes.size());
-  StoredItem decoded(rep);
+  StoredItem decoded = StoredItemCodec::Numbered(bytes, size);
   if (runs_written_out) return Encode(decoded.ToItem());  // an older version's encoding
   return decoded;
 }

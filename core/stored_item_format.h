@@ -27,14 +27,25 @@
 //   list-body := varint(count) varint(n) width:u8 offsets (count x width bytes) n bytes of
 //                elements, each a value
 //   map-body  := varint(count) varint(n) width:u8 offsets (count x width bytes) n bytes of
-//                entries, each varint(len) name value, sorted by name (unsigned bytes), unique
+//                entries, each name value, sorted by name (unsigned bytes), unique
+//   name      := varint(2 x id + 1)     a name of the attribute-name table by its number
+//                                       (core/attribute_name_table.h), or
+//              | varint(2 x len) bytes  a name the table does not hold (too long, or met after
+//                                       the table was full). Which of the two a name takes is
+//                                       the same for every encoding in the process, so the
+//                                       encoding stays canonical.
+//
+// The portable encoding (StoredItem::PortableEncoding, what snapshots, logs, backups and stream
+// images write and StoredItem::Decode reads) is the same layout with every name written out as
+// varint(len) bytes, numbers being the process's own (core/stored_item_portable.cc translates).
 //   offsets:     where each element or entry starts, from the start of the n bytes; width is
 //                1, 2 or 4, the smallest that holds n. They give O(1) list indexing and binary
 //                search of names; a reader that walks in order does not need them.
 //
 // Every composite carries its byte length, so any value can be skipped without reading it. An
-// item of 6 short attributes costs 8 header bytes plus about 4 per attribute (name length, tag,
-// value length, offset) over its DynamoDB size.
+// item of 6 short attributes costs 8 header bytes plus about 3 per attribute (tag, value length,
+// offset) over its DynamoDB size, less its names' bytes when the table holds them (a name's
+// number takes one byte below 64, two below 8,192).
 
 #pragma once
 

@@ -60,7 +60,7 @@ StoredItem StoredItemCodec::Patch(const StoredItem& source,
     if (change.value != nullptr) {
       pieces.push_back({0, 0, &change});
       ++count;
-      const size_t new_length = BytesLength(change.name.size()) + sizer.Value(*change.value);
+      const size_t new_length = NameLength(change.name) + sizer.Value(*change.value);
       n += new_length;
       item_size += AttributeSize(change.name, *change.value);
       same_layout = same_layout && new_length == old_length;
@@ -82,7 +82,7 @@ StoredItem StoredItemCodec::Patch(const StoredItem& source,
     size_t i = 0;
     for (const AttributeChange& change : changes) {
       writer.d = rep->bytes() + body_start + replaced[i++];
-      writer.Bytes(change.name);
+      writer.Name(change.name);
       writer.Value(*change.value);
       assert(i == replaced.size() || writer.d <= rep->bytes() + body_start + replaced[i]);
     }
@@ -99,7 +99,7 @@ StoredItem StoredItemCodec::Patch(const StoredItem& source,
     const auto at = static_cast<size_t>(writer.d - start);
     if (piece.change != nullptr) {
       Writer::Offset(offsets, at, width);
-      writer.Bytes(piece.change->name);
+      writer.Name(piece.change->name);
       writer.Value(*piece.change->value);
       continue;
     }
@@ -134,7 +134,7 @@ std::optional<InPlacePatch> StoredItemCodec::PlanInPlace(const StoredItem& item,
     const size_t i = entries.LowerBound(next, change.name);
     if (i == entries.m.count || entries.name_at(i) != change.name) return std::nullopt;
     Sizer sizer;
-    const size_t new_length = BytesLength(change.name.size()) + sizer.Value(*change.value);
+    const size_t new_length = NameLength(change.name) + sizer.Value(*change.value);
     if (new_length != entries.offset(i + 1) - entries.offset(i)) return std::nullopt;
     const char* p = entries.m.body.data() + entries.offset(i);
     const MapEntry entry = stored_item_internal::ReadEntry(p);
@@ -153,7 +153,7 @@ void StoredItemCodec::PatchInPlace(StoredItem& item, std::span<const AttributeCh
     Sizer sizer;  // the new value's composite lengths, which the writer takes in the same order
     sizer.Value(*changes[i].value);
     Writer writer{item.rep_->bytes() + plan.at[i], sizer.bodies.data()};
-    writer.Bytes(changes[i].name);
+    writer.Name(changes[i].name);
     writer.Value(*changes[i].value);
   }
 }

@@ -73,7 +73,7 @@ StoredItem StoredItemCodec::Scalars(std::span<const ScalarAttribute> attributes)
   size_t n = 0;
   size_t item_size = 0;
   for (const ScalarAttribute& a : attributes) {
-    n += BytesLength(a.name.size()) + ScalarLength(a.type, a.payload);
+    n += NameLength(a.name) + ScalarLength(a.type, a.payload);
     item_size += a.name.size() + ValueView(a.type, a.payload).Size();
   }
   const size_t length = IndexedLength(attributes.size(), n);
@@ -84,7 +84,7 @@ StoredItem StoredItemCodec::Scalars(std::span<const ScalarAttribute> attributes)
   char* const start = MapHeader(writer, attributes.size(), n, &offsets);
   for (const ScalarAttribute& a : attributes) {
     Writer::Offset(offsets, static_cast<size_t>(writer.d - start), width);
-    writer.Bytes(a.name);
+    writer.Name(a.name);
     writer.Scalar(a.type, a.payload);
   }
   assert(writer.d == rep->bytes() + length);

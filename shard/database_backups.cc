@@ -117,7 +117,7 @@ Status WriteBackupFile(const std::string& path, const Backup& backup) {
     size_t count = 0;
     ByteWriter writer(&items);
     for (; i < all.size() && items.size() < persist::kItemBlockBytes; ++i, ++count) {
-      writer.String(all[i].encoding());
+      writer.String(all[i].PortableEncoding());
     }
     payload.clear();
     ByteWriter(&payload).Varint(count);

@@ -165,7 +165,7 @@ Result<SnapshotInfo> internal::DatabaseState::SaveSnapshot(const std::string& pa
       size_t count = 0;
       ByteWriter writer(&items);
       for (; i < all.size() && items.size() < persist::kItemBlockBytes; ++i, ++count) {
-        writer.String(all[i].encoding());
+        writer.String(all[i].PortableEncoding());
       }
       payload = Payload({t, count});
       payload += items;

@@ -87,12 +87,12 @@ bool Table::LogChange(persist::WriteAheadLog& log, const StoredItem& old_item,
                       const StoredItem& new_item, const persist::StreamMark* mark) const {
   const uint64_t number = log_number();
   if (new_item) {
-    return persist::AppendChange(log, number, /*erase=*/false, new_item.encoding(), mark);
+    return persist::AppendChange(log, number, /*erase=*/false, new_item.PortableEncoding(), mark);
   }
   std::vector<std::string_view> names{key_schema_.partition.name};
   if (key_schema_.sort) names.push_back(key_schema_.sort->name);
   const StoredItem key = ProjectStoredItem(old_item, std::move(names));
-  return persist::AppendChange(log, number, /*erase=*/true, key.encoding(), mark);
+  return persist::AppendChange(log, number, /*erase=*/true, key.PortableEncoding(), mark);
 }
 
 Status Table::Durable() const {

@@ -137,8 +137,23 @@ inline void ReadBytesInto(const char*& p, std::string_view& out) {
   p += n;
 }
 
+// The names of the process's attribute-name table, by number (core/attribute_name_table.cc).
+extern std::string_view attribute_names[];
+
+// A map entry's name: varint(2 * number + 1), a name of the attribute-name table, or
+// varint(2 * length) and the bytes.
+inline void ReadNameInto(const char*& p, std::string_view& out) {
+  const uint32_t head = ReadVarint(p);
+  if (head & 1) {
+    out = attribute_names[head >> 1];
+    return;
+  }
+  out = std::string_view(p, head >> 1);
+  p += head >> 1;
+}
+
 inline void ReadEntryInto(const char*& p, MapEntry& out) {
-  ReadBytesInto(p, out.name);
+  ReadNameInto(p, out.name);
   ReadValueInto(p, out.value);
 }
 
@@ -315,12 +330,11 @@ class StoredItem {
   // Encodes `item`. REQUIRES: ValidateItem(item) is OK (names 1..65535 bytes, no empty sets,
   // nesting within DynamoDB's limit, at most 400 KB); the encoding of any such item fits.
   static StoredItem Encode(const Item& item);
-  // Checks and adopts an encoding read from outside (a snapshot file, a fuzzer): every length,
-  // offset, tag, name (1..65535 bytes, sorted, unique), set (non-empty, sorted, unique), number
-  // (canonical text) and the nesting and 400 KB limits; the size is computed from the attributes.
-  // It accepts what Encode produces, and an older version's written-out runs (encoded again).
-  // `bytes` is the `item` part of the layout (what encoding() returns), without the header.
-  // Errors are Code::kInternal, naming what is wrong.
+  // Checks and adopts a portable encoding read from outside (a snapshot file, a fuzzer): every
+  // length, offset, tag, name (1..65535 bytes, sorted, unique), set (non-empty, sorted, unique),
+  // number (canonical text) and the nesting and 400 KB limits; the size is computed from the
+  // attributes. It accepts what PortableEncoding produces, and an older version's written-out
+  // runs (encoded again). Errors are Code::kInternal, naming what is wrong.
   static Result<StoredItem> Decode(std::string_view bytes);
   bool empty() const { return rep_ == nullptr; }
   explicit operator bool() const { return rep_ != nullptr; }
@@ -331,8 +345,13 @@ class StoredItem {
   size_t attribute_count() const { return attributes().size(); }
   // DynamoDB's ItemSize of the item, recorded when it was encoded.
   size_t item_size() const { return rep_->item_size; }
-  // The encoded attributes (the `item` part of the layout), e.g. to write to a file.
+  // The encoded attributes (the `item` part of the layout). Names may be numbers of this
+  // process's attribute-name table: equal items have equal encodings within the process, but the
+  // bytes mean nothing outside it.
   std::string_view encoding() const;
+  // The encoding with every name written out: what files hold and Decode reads (the same layout
+  // as snapshots and logs have always had).
+  std::string PortableEncoding() const;
   // Bytes this item occupies: header and encoding (not the allocator's rounding).
   size_t footprint() const { return sizeof(Rep) + encoding().size(); }
   // The tree form, for callers that want to modify it.

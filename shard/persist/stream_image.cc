@@ -26,7 +26,7 @@ bool DecodeKeyAttribute(ByteReader& in, KeyAttribute* key) {
 
 void EncodeImageItem(const StoredItem& item, ByteWriter& out) {
   out.Bool(static_cast<bool>(item));
-  if (item) out.String(item.encoding());
+  if (item) out.String(item.PortableEncoding());
 }
 
 bool DecodeImageItem(ByteReader& in, StoredItem* item) {

@@ -40,7 +40,7 @@ void ExpectRoundTrip(const Item& item) {
     EXPECT_EQ(view->ToValue(), value) << name;
     EXPECT_EQ(view->Size(), ValueSize(value)) << name;
   }
-  Result<StoredItem> decoded = StoredItem::Decode(stored.encoding());
+  Result<StoredItem> decoded = StoredItem::Decode(stored.PortableEncoding());
   ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
   EXPECT_EQ(decoded->encoding(), stored.encoding());
   EXPECT_EQ(decoded->item_size(), stored.item_size());
@@ -106,7 +106,7 @@ TEST(StoredItemTest, NestingToDynamoDbsLimit) {
 
   // One level more: the encoder is never given such an item, and the decoder refuses it.
   const StoredItem stored = StoredItem::Encode({{"deep", Value::List({deepest})}});
-  Result<StoredItem> decoded = StoredItem::Decode(stored.encoding());
+  Result<StoredItem> decoded = StoredItem::Decode(stored.PortableEncoding());
   ASSERT_FALSE(decoded.ok());
   EXPECT_EQ(decoded.status().code(), Code::kInternal);
   EXPECT_NE(decoded.status().message().find("nested too deep"), std::string_view::npos);
@@ -202,7 +202,7 @@ TEST(StoredItemTest, ProjectionKeepsTheChosenAttributesAsEncodingThemWould) {
   const StoredItem keys = ProjectStoredItem(stored, {"SK", "PK"});
   EXPECT_TRUE((keys == Item{{"PK", "a"}, {"SK", "b"}}));
   EXPECT_EQ(ProjectStoredItem(stored, {}).encoding(), StoredItem::Encode({}).encoding());
-  EXPECT_TRUE(StoredItem::Decode(keys.encoding()).ok());
+  EXPECT_TRUE(StoredItem::Decode(keys.PortableEncoding()).ok());
 }
 
 // A KEYS_ONLY index entry's item is written from its keys' bytes: the same encoding and size as
@@ -319,7 +319,7 @@ TEST(StoredItemTest, RunsOfOneByteAreStoredByLength) {
 TEST(StoredItemTest, DecodeTakesRunsAnOlderVersionWroteOut) {
   std::string almost(100, 'x');
   almost[50] = 'o';
-  std::string older(StoredItem::Encode({{"PK", Value("k")}, {"v", Value(almost)}}).encoding());
+  std::string older(StoredItem::Encode({{"PK", Value("k")}, {"v", Value(almost)}}).PortableEncoding());
   const size_t at = older.find('o');
   ASSERT_NE(at, std::string::npos);
   older[at] = 'x';  // now 100 'x' written out, as before runs
@@ -328,7 +328,7 @@ TEST(StoredItemTest, DecodeTakesRunsAnOlderVersionWroteOut) {
   const Item item{{"PK", Value("k")}, {"v", Value(std::string(100, 'x'))}};
   EXPECT_EQ(decoded->ToItem(), item);
   EXPECT_EQ(decoded->encoding(), StoredItem::Encode(item).encoding());
-  EXPECT_LT(decoded->encoding().size(), older.size());
+  EXPECT_LT(decoded->PortableEncoding().size(), older.size());
   EXPECT_EQ(decoded->item_size(), ItemSize(item));
 
   // count 1, n 5, width 1, offset 0: name "a", then run tag 10, length, byte.
@@ -352,7 +352,7 @@ TEST(StoredItemTest, DecoderRefusesMalformedBytes) {
   const StoredItem stored = StoredItem::Encode({{"PK", "USER#1"},
                                                 {"m", Value::Map({{"a", Value::List({1, "x"})}})},
                                                 {"ns", NumberSetOf({"1", "2"})}});
-  const std::string good(stored.encoding());
+  const std::string good(stored.PortableEncoding());
   // Every truncation fails.
   for (size_t n = 0; n < good.size(); ++n) {
     EXPECT_FALSE(StoredItem::Decode(std::string_view(good).substr(0, n)).ok()) << n;
@@ -366,7 +366,7 @@ TEST(StoredItemTest, DecoderRefusesMalformedBytes) {
       bad[i] = static_cast<char>(static_cast<uint8_t>(bad[i]) + delta);
       Result<StoredItem> decoded = StoredItem::Decode(bad);
       if (decoded.ok()) {
-        EXPECT_EQ(StoredItem::Encode(decoded->ToItem()).encoding(), bad) << i;
+        EXPECT_EQ(StoredItem::Encode(decoded->ToItem()).PortableEncoding(), bad) << i;
         EXPECT_EQ(decoded->item_size(), ItemSize(decoded->ToItem())) << i;
       }
     }

@@ -1,0 +1,143 @@
+// The portable encoding (StoredItem::PortableEncoding, StoredItem::Decode): the item's encoding
+// with every map entry's name written out, as files hold items; and the translation between it
+// and the process's encoding, whose names may be numbers of the attribute-name table
+// (core/attribute_name_table.h; the layout: core/stored_item_format.h).
+//
+// A translation walks the item twice, as the encoder does: the sizing pass computes every map's
+// and list's new body length in pre-order, and the writing pass writes the new bytes, taking them
+// in the same order. Scalars, sets and runs are copied as they are; only names, and the lengths,
+// offsets and widths of the composites that hold them, change.
+#include <cassert>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/stored_item_codec.h"
+
+namespace partstore {
+namespace {
+
+enum class Names {
+  kWrittenOut,  // varint(length) and the bytes: the portable form
+  kNumbered,    // a name head (Codec::NameHead): the process's form
+};
+
+template <Names kFrom, Names kTo>
+class Translation {
+ public:
+  // The translated length of the map-body at `item` (a whole item). Call once, before Write.
+  size_t Size(const char* item) { return SizeIndexed(item, /*is_map=*/true); }
+  // Writes the translation of `item` to `out`, which has Size(item) bytes.
+  void Write(const char* item, char* out) {
+    Codec::Writer writer{out, bodies_.data()};
+    WriteIndexed(item, /*is_map=*/true, writer);
+  }
+
+ private:
+  static void ReadName(const char*& p, std::string_view& name) {
+    if constexpr (kFrom == Names::kWrittenOut) {
+      stored_item_internal::ReadBytesInto(p, name);
+    } else {
+      stored_item_internal::ReadNameInto(p, name);
+    }
+  }
+  static size_t NameLength(std::string_view name) {
+    if constexpr (kTo == Names::kWrittenOut) {
+      return Codec::BytesLength(name.size());
+    } else {
+      return Codec::NameLength(name);
+    }
+  }
+  static void WriteName(Codec::Writer& writer, std::string_view name) {
+    if constexpr (kTo == Names::kWrittenOut) {
+      writer.Bytes(name);
+    } else {
+      writer.Name(name);
+    }
+  }
+  static bool IsIndexed(char tag) {
+    return tag == static_cast<char>(Type::kM) || tag == static_cast<char>(Type::kL);
+  }
+
+  size_t SizeIndexed(const char* p, bool is_map) {
+    const Codec::Indexed source = Codec::ReadIndexed(p);
+    const size_t slot = bodies_.size();
+    bodies_.push_back(0);
+    size_t n = 0;
+    const char* q = source.body.data();
+    for (uint32_t i = 0; i < source.count; ++i) {
+      if (is_map) {
+        std::string_view name;
+        ReadName(q, name);
+        n += NameLength(name);
+      }
+      n += SizeValue(q);
+    }
+    bodies_[slot] = static_cast<uint32_t>(n);
+    return Codec::IndexedLength(source.count, n);
+  }
+  // The translated length of the value at q; moves q past it.
+  size_t SizeValue(const char*& q) {
+    const char* start = q;
+    if (IsIndexed(*q)) {
+      const size_t length = 1 + SizeIndexed(q + 1, *q == static_cast<char>(Type::kM));
+      Codec::ReadValue(q);
+      return length;
+    }
+    Codec::ReadValue(q);
+    return static_cast<size_t>(q - start);
+  }
+
+  void WriteIndexed(const char* p, bool is_map, Codec::Writer& writer) {
+    const Codec::Indexed source = Codec::ReadIndexed(p);
+    const uint8_t width = WidthFor(*writer.body);
+    char* start;
+    char* offsets = writer.Indexed(source.count, &start);
+    const char* q = source.body.data();
+    for (uint32_t i = 0; i < source.count; ++i) {
+      Codec::Writer::Offset(offsets, static_cast<size_t>(writer.d - start), width);
+      if (is_map) {
+        std::string_view name;
+        ReadName(q, name);
+        WriteName(writer, name);
+      }
+      WriteValue(q, writer);
+    }
+  }
+  void WriteValue(const char*& q, Codec::Writer& writer) {
+    const char* start = q;
+    if (IsIndexed(*q)) {
+      *writer.d++ = *q;
+      WriteIndexed(q + 1, *q == static_cast<char>(Type::kM), writer);
+      Codec::ReadValue(q);
+      return;
+    }
+    Codec::ReadValue(q);
+    const auto length = static_cast<size_t>(q - start);
+    std::memcpy(writer.d, start, length);
+    writer.d += length;
+  }
+
+  std::vector<uint32_t> bodies_;  // each map's and list's translated body length, in pre-order
+};
+
+}  // namespace
+
+StoredItem StoredItemCodec::Numbered(std::string_view portable, size_t item_size) {
+  Translation<Names::kWrittenOut, Names::kNumbered> translation;
+  const size_t length = translation.Size(portable.data());
+  StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
+  translation.Write(portable.data(), rep->bytes());
+  return StoredItem(rep);
+}
+
+std::string StoredItem::PortableEncoding() const {
+  Translation<Names::kNumbered, Names::kWrittenOut> translation;
+  const char* item = rep_->bytes();
+  std::string out(translation.Size(item), '\0');
+  translation.Write(item, out.data());
+  return out;
+}
+
+}  // namespace partstore
