@@ -51,14 +51,20 @@ StoredItem::Rep* StoredItem::Allocate(size_t length, size_t item_size) {
   return rep;
 }
 
+const char* StoredItem::bytes() const {
+  static constexpr char kEmptyMap[] = {0, 0, 1};  // count 0, n 0, width 1
+  return sized() ? kEmptyMap : rep_->bytes();
+}
+
 std::string_view StoredItem::encoding() const {
   // The top-level map-body: count, n, width, offsets, then n bytes; it ends the buffer.
-  const Codec::Indexed m = Codec::ReadIndexed(rep_->bytes());
-  return {rep_->bytes(), static_cast<size_t>(m.body.data() + m.body.size() - rep_->bytes())};
+  const char* start = bytes();
+  const Codec::Indexed m = Codec::ReadIndexed(start);
+  return {start, static_cast<size_t>(m.body.data() + m.body.size() - start)};
 }
 
 void StoredItem::Unref() {
-  if (rep_ && rep_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+  if (rep_ && !sized() && rep_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
     rep_->~Rep();
     ::operator delete(rep_);
   }
@@ -77,14 +83,14 @@ StoredItem StoredItem::Encode(const Item& item) {
   Codec::Sizer sizer;
   const size_t length = sizer.Map(item);
   Rep* rep = Allocate(length, ItemSize(item));
-  Codec::Writer writer{rep->bytes(), sizer.bodies.data()};
+  Codec::Writer writer{rep->bytes(), sizer.bodies.data(), sizer.heads.data()};
   writer.Map(item);
   assert(writer.d == rep->bytes() + length);
   return StoredItem(rep);
 }
 
 MapView StoredItem::attributes() const {
-  const Codec::Indexed m = Codec::ReadIndexed(rep_->bytes());
+  const Codec::Indexed m = Codec::ReadIndexed(bytes());
   return MapView(m.count, m.width, m.offsets, m.body);
 }
 

@@ -7,6 +7,7 @@
 // Thread safety: stateless; the writers write only the buffers they are given.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
@@ -60,11 +61,11 @@ struct StoredItemCodec {
     const uint32_t id = attribute_name_table::Intern(name);
     return id != attribute_name_table::kNone ? 2 * id + 1 : 2 * static_cast<uint32_t>(name.size());
   }
-  // Encoded bytes of a map entry's name.
-  static size_t NameLength(std::string_view name) {
-    const uint32_t head = NameHead(name);
+  // Encoded bytes of a map entry's name whose head is `head`.
+  static size_t NameLength(std::string_view name, uint32_t head) {
     return VarintLength(head) + ((head & 1) != 0 ? 0 : name.size());
   }
+  static size_t NameLength(std::string_view name) { return NameLength(name, NameHead(name)); }
   static size_t IndexedLength(size_t count, size_t n) {
     return VarintLength(count) + VarintLength(n) + 1 + count * WidthFor(n) + n;
   }
@@ -75,12 +76,20 @@ struct StoredItemCodec {
   }
 
   struct Sizer {
-    std::vector<uint32_t> bodies;
+    // Inline capacity: an item of a few maps and lists, and its names, allocate nothing here.
+    boost::container::small_vector<uint32_t, 8> bodies;
+    // Every map entry's name head (NameHead), in the order the writer writes them: the writer
+    // takes them from here rather than looking each name up again.
+    boost::container::small_vector<uint32_t, 16> heads;
 
     size_t Map(const AttributeMap& map) {
       const size_t slot = Open();
       size_t n = 0;
-      for (const auto& [name, value] : map) n += NameLength(name) + Value(value);
+      for (const auto& [name, value] : map) {
+        const uint32_t head = NameHead(name);
+        heads.push_back(head);
+        n += NameLength(name, head) + Value(value);
+      }
       return Close(slot, map.size(), n);
     }
     size_t List(const ValueList& list) {
@@ -137,7 +146,8 @@ struct StoredItemCodec {
 
   struct Writer {
     char* d;
-    const uint32_t* body;  // the next composite's length, in the sizing pass's order
+    const uint32_t* body;            // the next composite's length, in the sizing pass's order
+    const uint32_t* head = nullptr;  // the next map entry's name head, in the same order
 
     void Varint(uint32_t v) {
       while (v >= 0x80) {
@@ -151,14 +161,14 @@ struct StoredItemCodec {
       std::memcpy(d, bytes.data(), bytes.size());
       d += bytes.size();
     }
-    // A map entry's name (NameHead).
-    void Name(std::string_view name) {
-      const uint32_t head = NameHead(name);
-      Varint(head);
-      if ((head & 1) != 0) return;
+    // A map entry's name, its head given (the sizer's) or looked up.
+    void Name(std::string_view name, uint32_t name_head) {
+      Varint(name_head);
+      if ((name_head & 1) != 0) return;
       std::memcpy(d, name.data(), name.size());
       d += name.size();
     }
+    void Name(std::string_view name) { Name(name, NameHead(name)); }
     // A composite's header; returns where its offsets go (and sets *body_start after them).
     char* Indexed(size_t count, char** body_start) {
       const uint32_t n = *body++;
@@ -180,7 +190,7 @@ struct StoredItemCodec {
       char* offsets = Indexed(map.size(), &start);
       for (const auto& [name, value] : map) {
         Offset(offsets, static_cast<size_t>(d - start), width);
-        Name(name);
+        Name(name, *head++);
         Value(value);
       }
     }
@@ -330,8 +340,7 @@ struct StoredItemCodec {
   static StoredItem Numbered(std::string_view portable, size_t item_size);
   // ProjectStoredItem (core/stored_item_projection.h).
   static StoredItem Project(const StoredItem& source, std::vector<std::string_view> names);
-  // EmptyStoredItemOfSize and EncodeScalarAttributes (core/stored_item_projection.h).
-  static StoredItem EmptyOfSize(size_t item_size);
+  // EncodeScalarAttributes (core/stored_item_projection.h).
   static StoredItem Scalars(std::span<const ScalarAttribute> attributes);
   // PatchStoredItem (core/stored_item_patch.h).
   static StoredItem Patch(const StoredItem& source, std::span<const AttributeChange> changes);

@@ -17,7 +17,7 @@ StoredItem StoredItemCodec::Patch(const StoredItem& source,
                                   std::span<const AttributeChange> changes) {
   // The source's entries are found through its offsets (a binary search per change), and the
   // runs of entries between changes are copied whole: only the changed entries are read.
-  const Entries entries{ReadIndexed(source.rep_->bytes())};
+  const Entries entries{ReadIndexed(source.bytes())};
   const Indexed& m = entries.m;
   auto offset = [&](size_t i) { return entries.offset(i); };
   auto name_at = [&](size_t i) { return entries.name_at(i); };
@@ -78,7 +78,7 @@ StoredItem StoredItemCodec::Patch(const StoredItem& source,
     StoredItem::Rep* rep = StoredItem::Allocate(bytes.size(), item_size);
     std::memcpy(rep->bytes(), bytes.data(), bytes.size());
     const auto body_start = static_cast<size_t>(m.body.data() - bytes.data());
-    Writer writer{rep->bytes(), sizer.bodies.data()};
+    Writer writer{rep->bytes(), sizer.bodies.data(), sizer.heads.data()};
     size_t i = 0;
     for (const AttributeChange& change : changes) {
       writer.d = rep->bytes() + body_start + replaced[i++];
@@ -91,7 +91,7 @@ StoredItem StoredItemCodec::Patch(const StoredItem& source,
 
   const size_t length = IndexedLength(count, n);
   StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
-  Writer writer{rep->bytes(), sizer.bodies.data()};
+  Writer writer{rep->bytes(), sizer.bodies.data(), sizer.heads.data()};
   const uint8_t width = WidthFor(n);
   char* offsets;
   char* const start = MapHeader(writer, count, n, &offsets);
@@ -122,7 +122,8 @@ StoredItem PatchStoredItem(const StoredItem& source, std::span<const AttributeCh
 std::optional<InPlacePatch> StoredItemCodec::PlanInPlace(const StoredItem& item,
                                                          std::span<const AttributeChange> changes) {
   // Acquire: a reader that dropped its reference (a release, in Unref) has finished reading.
-  if (item.rep_ == nullptr || item.rep_->refs.load(std::memory_order_acquire) != 1) {
+  if (item.rep_ == nullptr || item.sized() ||
+      item.rep_->refs.load(std::memory_order_acquire) != 1) {
     return std::nullopt;
   }
   const Entries entries{ReadIndexed(item.rep_->bytes())};
@@ -152,7 +153,7 @@ void StoredItemCodec::PatchInPlace(StoredItem& item, std::span<const AttributeCh
   for (size_t i = 0; i < changes.size(); ++i) {
     Sizer sizer;  // the new value's composite lengths, which the writer takes in the same order
     sizer.Value(*changes[i].value);
-    Writer writer{item.rep_->bytes() + plan.at[i], sizer.bodies.data()};
+    Writer writer{item.rep_->bytes() + plan.at[i], sizer.bodies.data(), sizer.heads.data()};
     writer.Name(changes[i].name);
     writer.Value(*changes[i].value);
   }

@@ -134,7 +134,7 @@ StoredItem StoredItemCodec::Numbered(std::string_view portable, size_t item_size
 
 std::string StoredItem::PortableEncoding() const {
   Translation<Names::kNumbered, Names::kWrittenOut> translation;
-  const char* item = rep_->bytes();
+  const char* item = bytes();
   std::string out(translation.Size(item), '\0');
   translation.Write(item, out.data());
   return out;

@@ -1,4 +1,4 @@
-// ProjectStoredItem, EmptyStoredItemOfSize and EncodeScalarAttributes
+// ProjectStoredItem and EncodeScalarAttributes
 // (core/stored_item_projection.h): items written from another item's entries or from scalars.
 #include "core/stored_item_projection.h"
 
@@ -59,16 +59,6 @@ StoredItem ProjectStoredItem(const StoredItem& source, std::vector<std::string_v
   return StoredItemCodec::Project(source, std::move(names));
 }
 
-StoredItem StoredItemCodec::EmptyOfSize(size_t item_size) {
-  const size_t length = IndexedLength(0, 0);
-  StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
-  Writer writer{rep->bytes(), nullptr};
-  char* offsets;
-  MapHeader(writer, 0, 0, &offsets);
-  assert(writer.d == rep->bytes() + length);
-  return StoredItem(rep);
-}
-
 StoredItem StoredItemCodec::Scalars(std::span<const ScalarAttribute> attributes) {
   size_t n = 0;
   size_t item_size = 0;
@@ -93,10 +83,6 @@ StoredItem StoredItemCodec::Scalars(std::span<const ScalarAttribute> attributes)
 
 StoredItem EncodeScalarAttributes(std::span<const ScalarAttribute> attributes) {
   return StoredItemCodec::Scalars(attributes);
-}
-
-StoredItem EmptyStoredItemOfSize(size_t item_size) {
-  return StoredItemCodec::EmptyOfSize(item_size);
 }
 
 }  // namespace partstore

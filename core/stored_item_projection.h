@@ -32,9 +32,5 @@ struct ScalarAttribute {
 // its keys. REQUIRES: sorted by name (unsigned bytes), no name twice, valid names and values.
 StoredItem EncodeScalarAttributes(std::span<const ScalarAttribute> attributes);
 
-// A StoredItem with no attributes whose item_size() is `item_size`: what a KEYS_ONLY index keeps
-// for an entry, whose attributes its entry key already holds (shard/secondary_index.h). Its
-// buffer is 11 bytes, where the projected keys took one of their own.
-StoredItem EmptyStoredItemOfSize(size_t item_size);
 
 }  // namespace partstore

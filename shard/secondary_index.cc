@@ -148,7 +148,7 @@ std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOf(const StoredItem& 
 
 StoredItem SecondaryIndex::Project(const StoredItem& item) const {
   if (definition_.projection == ProjectionType::kAll) return item;
-  if (entries_are_keys()) return EmptyStoredItemOfSize(ProjectedSize(item));
+  if (entries_are_keys()) return StoredItem::OfSize(ProjectedSize(item));
   return ProjectStoredItem(item, projected_views_);
 }
 
@@ -230,8 +230,7 @@ StoredItem SecondaryIndex::EntryItem(std::string_view partition, std::string_vie
 }
 
 size_t SecondaryIndex::EntryBufferBytes(size_t projected_size) const {
-  static const size_t kKeysOnly = EmptyStoredItemOfSize(0).footprint();
-  return entries_are_keys() ? kKeysOnly : projected_size;
+  return entries_are_keys() ? 0 : projected_size;  // a KEYS_ONLY entry holds its size alone
 }
 
 bool SecondaryIndex::SharesBuffer(const StoredItem& item) const {

@@ -15,7 +15,7 @@
 // An entry holds the item's projection: INCLUDE = table keys + index keys + the listed
 // attributes, ALL = the whole item (the base item's buffer, shared). A KEYS_ONLY entry's
 // attributes are the four keys, and its partition and entry key hold them already: it keeps only
-// its projected size (EmptyStoredItemOfSize, 16 bytes of heap), and a reader rebuilds its item
+// its projected size (StoredItem::OfSize, no heap at all), and a reader rebuilds its item
 // from the keys (EntryItem). An item that lacks an index key attribute has no entry (sparse
 // index).
 //

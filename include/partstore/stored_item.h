@@ -336,6 +336,12 @@ class StoredItem {
   // attributes. It accepts what PortableEncoding produces, and an older version's written-out
   // runs (encoded again). Errors are Code::kInternal, naming what is wrong.
   static Result<StoredItem> Decode(std::string_view bytes);
+  // An item with no attributes and the given ItemSize, with no buffer: the handle holds the size
+  // (a KEYS_ONLY index entry, whose attributes are its keys, shard/secondary_index.h). Its
+  // encoding is an empty map's; its footprint is 0.
+  static StoredItem OfSize(size_t item_size) {
+    return StoredItem(reinterpret_cast<Rep*>((static_cast<uintptr_t>(item_size) << 1) | 1));
+  }
   bool empty() const { return rep_ == nullptr; }
   explicit operator bool() const { return rep_ != nullptr; }
 
@@ -344,7 +350,9 @@ class StoredItem {
   std::optional<ValueView> Find(std::string_view name) const { return attributes().Find(name); }
   size_t attribute_count() const { return attributes().size(); }
   // DynamoDB's ItemSize of the item, recorded when it was encoded.
-  size_t item_size() const { return rep_->item_size; }
+  size_t item_size() const {
+    return sized() ? static_cast<size_t>(reinterpret_cast<uintptr_t>(rep_) >> 1) : rep_->item_size;
+  }
   // The encoded attributes (the `item` part of the layout). Names may be numbers of this
   // process's attribute-name table: equal items have equal encodings within the process, but the
   // bytes mean nothing outside it.
@@ -353,7 +361,7 @@ class StoredItem {
   // as snapshots and logs have always had).
   std::string PortableEncoding() const;
   // Bytes this item occupies: header and encoding (not the allocator's rounding).
-  size_t footprint() const { return sizeof(Rep) + encoding().size(); }
+  size_t footprint() const { return sized() ? 0 : sizeof(Rep) + encoding().size(); }
   // The tree form, for callers that want to modify it.
   Item ToItem() const;
 
@@ -363,10 +371,14 @@ class StoredItem {
   static void ReleaseInAddressOrder(std::vector<StoredItem>& items);
 
   // Whether two handles share one buffer (a GSI ALL projection and its base item do).
-  bool SharesBufferWith(const StoredItem& other) const { return rep_ == other.rep_; }
+  bool SharesBufferWith(const StoredItem& other) const { return rep_ == other.rep_ && !sized(); }
   // How many StoredItems share this buffer (this one included; 0 when empty). A snapshot: other
   // threads may copy or drop handles meanwhile.
-  uint32_t use_count() const { return rep_ ? rep_->refs.load(std::memory_order_relaxed) : 0; }
+  // A sized handle (OfSize) counts as 1: no one shares a buffer with it.
+  uint32_t use_count() const {
+    if (sized()) return 1;
+    return rep_ ? rep_->refs.load(std::memory_order_relaxed) : 0;
+  }
 
   // Same attributes and values (numbers by value), whatever the buffers.
   friend bool operator==(const StoredItem& a, const Item& b);
@@ -384,8 +396,14 @@ class StoredItem {
   static_assert(sizeof(Rep) == 8);
   explicit StoredItem(Rep* rep) : rep_(rep) {}
   static Rep* Allocate(size_t length, size_t item_size);
+  // Whether the handle holds a size, not a buffer (OfSize): rep_'s low bit, which no buffer's
+  // address has.
+  bool sized() const { return (reinterpret_cast<uintptr_t>(rep_) & 1) != 0; }
+  // The encoding's first byte: the buffer's, or an empty map-body's for a sized handle.
+  // REQUIRES: !empty().
+  const char* bytes() const;
   void Ref() const {
-    if (rep_) rep_->refs.fetch_add(1, std::memory_order_relaxed);
+    if (rep_ && !sized()) rep_->refs.fetch_add(1, std::memory_order_relaxed);
   }
   void Unref();
 

@@ -238,10 +238,31 @@ TEST(StoredItemTest, ScalarAttributesEncodeAsTheirTree) {
     EXPECT_EQ(built.encoding(), want.encoding());
     EXPECT_EQ(built.item_size(), want.item_size());
   }
-  const StoredItem sized = EmptyStoredItemOfSize(123);
+}
+
+// A sized handle holds no buffer: an empty item of the given size, copied, moved and released
+// like any handle, with nothing to free.
+TEST(StoredItemTest, ASizedHandleHoldsItsSizeAlone) {
+  const StoredItem sized = StoredItem::OfSize(123);
+  EXPECT_FALSE(sized.empty());
   EXPECT_EQ(sized.attribute_count(), 0u);
   EXPECT_EQ(sized.item_size(), 123u);
   EXPECT_EQ(sized.encoding(), StoredItem::Encode({}).encoding());
+  EXPECT_EQ(sized.PortableEncoding(), StoredItem::Encode({}).PortableEncoding());
+  EXPECT_EQ(sized.footprint(), 0u);
+  EXPECT_EQ(sized.use_count(), 1u);
+  EXPECT_TRUE(sized.ToItem().empty());
+  EXPECT_FALSE(sized.Find("PK").has_value());
+  StoredItem copy = sized;
+  EXPECT_EQ(copy.item_size(), 123u);
+  EXPECT_FALSE(copy.SharesBufferWith(sized));
+  StoredItem moved = std::move(copy);
+  EXPECT_EQ(moved.item_size(), 123u);
+  EXPECT_EQ(StoredItem::OfSize(400 * 1024).item_size(), 400u * 1024);
+  EXPECT_EQ(StoredItem::OfSize(0).item_size(), 0u);
+  std::vector<StoredItem> all{sized, moved, StoredItem::Encode({{"PK", Value("a")}})};
+  StoredItem::ReleaseInAddressOrder(all);
+  EXPECT_TRUE(all.empty());
 }
 
 // The views are C++20 ranges (std::ranges algorithms work on them).
@@ -319,7 +340,8 @@ TEST(StoredItemTest, RunsOfOneByteAreStoredByLength) {
 TEST(StoredItemTest, DecodeTakesRunsAnOlderVersionWroteOut) {
   std::string almost(100, 'x');
   almost[50] = 'o';
-  std::string older(StoredItem::Encode({{"PK", Value("k")}, {"v", Value(almost)}}).PortableEncoding());
+  std::string older(
+      StoredItem::Encode({{"PK", Value("k")}, {"v", Value(almost)}}).PortableEncoding());
   const size_t at = older.find('o');
   ASSERT_NE(at, std::string::npos);
   older[at] = 'x';  // now 100 'x' written out, as before runs
