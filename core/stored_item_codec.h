@@ -7,11 +7,11 @@
 // Thread safety: stateless; the writers write only the buffers they are given.
 #pragma once
 
-#include <boost/container/small_vector.hpp>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -36,6 +36,40 @@ namespace stored_item_internal {
 // views of runs point into it). Thread-safe.
 const char* FillOf(uint8_t byte);
 }  // namespace stored_item_internal
+
+// The sizing passes' lengths and name heads: kept inline up to N, on the heap past that. Its
+// push_back is inline (boost's small_vector calls out of line for every one: a call per name
+// and composite of every item encoded or decoded).
+template <size_t N>
+class LengthList {
+ public:
+  LengthList() = default;
+  LengthList(const LengthList&) = delete;
+  LengthList& operator=(const LengthList&) = delete;
+
+  void push_back(uint32_t v) {
+    if (size_ == capacity_) [[unlikely]]
+      Grow();
+    data_[size_++] = v;
+  }
+  uint32_t& operator[](size_t i) { return data_[i]; }
+  size_t size() const { return size_; }
+  const uint32_t* data() const { return data_; }
+
+ private:
+  void Grow() {
+    auto bigger = std::make_unique<uint32_t[]>(2 * capacity_);
+    std::memcpy(bigger.get(), data_, size_ * sizeof(uint32_t));
+    heap_ = std::move(bigger);
+    data_ = heap_.get();
+    capacity_ *= 2;
+  }
+  uint32_t inline_[N];
+  uint32_t* data_ = inline_;
+  size_t size_ = 0;
+  size_t capacity_ = N;
+  std::unique_ptr<uint32_t[]> heap_;
+};
 
 // The encoder and the trusted readers the views use. One struct so that the views' private
 // constructors are reachable from one place.
@@ -77,10 +111,10 @@ struct StoredItemCodec {
 
   struct Sizer {
     // Inline capacity: an item of a few maps and lists, and its names, allocate nothing here.
-    boost::container::small_vector<uint32_t, 8> bodies;
+    LengthList<8> bodies;
     // Every map entry's name head (NameHead), in the order the writer writes them: the writer
     // takes them from here rather than looking each name up again.
-    boost::container::small_vector<uint32_t, 16> heads;
+    LengthList<16> heads;
 
     size_t Map(const AttributeMap& map) {
       const size_t slot = Open();
@@ -335,9 +369,36 @@ struct StoredItemCodec {
     return out;
   }
 
+  // The sizes of a portable encoding's translation to the process's (names numbered): each map's
+  // and list's new body length in pre-order, and each name's head in order. The checking decoder
+  // fills them as it checks (core/stored_item_decode.cc); the translation fills its own
+  // (core/stored_item_portable.cc).
+  struct PortableSizes {
+    LengthList<8> bodies;
+    LengthList<16> heads;
+
+    // A composite's body begins: returns its slot.
+    size_t Open() {
+      bodies.push_back(0);
+      return bodies.size() - 1;
+    }
+    // A name of the composite: its new encoded length.
+    size_t Name(std::string_view name) {
+      const uint32_t head = NameHead(name);
+      heads.push_back(head);
+      return NameLength(name, head);
+    }
+    // The composite's body ends, `count` elements of n new bytes: returns its new length.
+    size_t Close(size_t slot, size_t count, size_t n) {
+      bodies[slot] = static_cast<uint32_t>(n);
+      return IndexedLength(count, n);
+    }
+  };
   // The process's encoding of a portable one (StoredItem::PortableEncoding) that Decode has
-  // checked, its names numbered (core/stored_item_portable.cc).
-  static StoredItem Numbered(std::string_view portable, size_t item_size);
+  // checked and sized (`sizes`, `length` bytes), its names numbered
+  // (core/stored_item_portable.cc).
+  static StoredItem Numbered(std::string_view portable, size_t item_size,
+                             const PortableSizes& sizes, size_t length);
   // ProjectStoredItem (core/stored_item_projection.h).
   static StoredItem Project(const StoredItem& source, std::vector<std::string_view> names);
   // EncodeScalarAttributes (core/stored_item_projection.h).

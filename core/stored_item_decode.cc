@@ -16,6 +16,8 @@
 namespace partstore {
 namespace {
 
+using PortableSizes = StoredItemCodec::PortableSizes;
+
 using stored_item_format::GetFixed;
 using stored_item_format::IsRun;
 using stored_item_format::kMaxRun;
@@ -27,6 +29,9 @@ struct Reader {
   const char* p;
   const char* end;
   bool* runs_written_out;  // set when a run is written out as bytes (Decode encodes again)
+  // The translation to the process's encoding, sized as the check goes (one pass less than
+  // sizing it after; core/stored_item_portable.cc writes it).
+  PortableSizes* sizes;
 
   size_t left() const { return static_cast<size_t>(end - p); }
   Status Varint(uint32_t* v) {
@@ -53,14 +58,32 @@ struct Reader {
   }
 };
 
-Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size);
+Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size, size_t* translated);
 Status CheckSet(Reader& r, Type type, size_t* size);
+Status CheckScalar(Reader& r, int depth, size_t* size);
 Status CheckNumber(std::string_view text, size_t* size);
 
 // Checks one value at r.p (moving past it) standing at nesting level `depth`; adds its DynamoDB
-// size to *size.
-Status CheckValue(Reader& r, int depth, size_t* size) {
+// size to *size and sets *translated to its length in the process's encoding.
+Status CheckValue(Reader& r, int depth, size_t* size, size_t* translated) {
   if (r.p == r.end) return Status::Internal("stored item: truncated value");
+  const char* start = r.p;
+  if (*r.p == static_cast<char>(Type::kM) || *r.p == static_cast<char>(Type::kL)) {
+    const bool is_map = *r.p++ == static_cast<char>(Type::kM);
+    if (depth > kMaxNestingDepth) return Status::Internal("stored item: nested too deep");
+    *size += 3;
+    size_t body = 0;
+    if (Status s = CheckIndexed(r, is_map, depth, size, &body); !s.ok()) return s;
+    *translated = 1 + body;
+    return Status::Ok();
+  }
+  Status s = CheckScalar(r, depth, size);
+  *translated = static_cast<size_t>(r.p - start);
+  return s;
+}
+
+// A value of any type but M and L (CheckValue).
+Status CheckScalar(Reader& r, int depth, size_t* size) {
   const auto tag = static_cast<uint8_t>(*r.p++);
   if (tag == kRunTag) {
     uint32_t n = 0;
@@ -102,9 +125,7 @@ Status CheckValue(Reader& r, int depth, size_t* size) {
       return Status::Ok();
     case Type::kM:
     case Type::kL:
-      if (depth > kMaxNestingDepth) return Status::Internal("stored item: nested too deep");
-      *size += 3;
-      return CheckIndexed(r, type == Type::kM, depth, size);
+      break;  // CheckValue's
     case Type::kSS:
     case Type::kNS:
     case Type::kBS:
@@ -129,7 +150,7 @@ Status CheckSet(Reader& r, Type type, size_t* size) {
   if (Status s = r.Bytes(&body); !s.ok()) return s;
   if (count == 0) return Status::Internal("stored item: empty set");
   if (count > body.size()) return Status::Internal("stored item: set count past its bytes");
-  Reader elements{body.data(), body.data() + body.size(), r.runs_written_out};
+  Reader elements{body.data(), body.data() + body.size(), r.runs_written_out, r.sizes};
   std::string_view previous;
   std::optional<Number> previous_number;
   for (uint32_t i = 0; i < count; ++i) {
@@ -156,8 +177,9 @@ Status CheckSet(Reader& r, Type type, size_t* size) {
 
 // A map-body (names and values) or list-body at r.p; `depth` is the level of the map or list
 // itself (its elements stand at depth + 1). Adds the elements' sizes (not the 3 bytes of the
-// container, which the caller counts for M and L but not for the item).
-Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size) {
+// container, which the caller counts for M and L but not for the item), and sets *translated to
+// the body's length in the process's encoding.
+Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size, size_t* translated) {
   uint32_t count = 0;
   uint32_t n = 0;
   if (Status s = r.Varint(&count); !s.ok()) return s;
@@ -172,7 +194,9 @@ Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size) {
   }
   const char* offsets = r.p;
   const char* body = offsets + static_cast<size_t>(count) * width;
-  Reader elements{body, body + n, r.runs_written_out};
+  Reader elements{body, body + n, r.runs_written_out, r.sizes};
+  const size_t slot = r.sizes->Open();
+  size_t translated_n = 0;
   std::string_view previous_name;
   for (uint32_t i = 0; i < count; ++i) {
     if (GetFixed(offsets + static_cast<size_t>(i) * width, width) !=
@@ -191,13 +215,17 @@ Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size) {
       previous_name = name;
       // Entries of M count 1 + name; the item's attributes count the name (see ItemSize).
       *size += name.size() + (depth > 1 ? 1 : 0);
+      translated_n += r.sizes->Name(name);
     } else {
       *size += 1;
     }
-    if (Status s = CheckValue(elements, depth + 1, size); !s.ok()) return s;
+    size_t value = 0;
+    if (Status s = CheckValue(elements, depth + 1, size, &value); !s.ok()) return s;
+    translated_n += value;
   }
   if (elements.p != elements.end) return Status::Internal("stored item: bytes after a container");
   r.p = elements.end;
+  *translated = r.sizes->Close(slot, count, translated_n);
   return Status::Ok();
 }
 
@@ -205,14 +233,16 @@ Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size) {
 
 Result<StoredItem> StoredItem::Decode(std::string_view bytes) {
   bool runs_written_out = false;
-  Reader reader{bytes.data(), bytes.data() + bytes.size(), &runs_written_out};
+  PortableSizes sizes;
+  Reader reader{bytes.data(), bytes.data() + bytes.size(), &runs_written_out, &sizes};
   size_t size = 0;
-  if (Status s = CheckIndexed(reader, /*is_map=*/true, /*depth=*/1, &size); !s.ok()) {
+  size_t length = 0;
+  if (Status s = CheckIndexed(reader, /*is_map=*/true, /*depth=*/1, &size, &length); !s.ok()) {
     return s;
   }
   if (reader.p != reader.end) return Status::Internal("stored item: bytes after the item");
   if (size > kMaxItemSize) return Status::Internal("stored item: larger than 400 KB");
-  StoredItem decoded = StoredItemCodec::Numbered(bytes, size);
+  StoredItem decoded = StoredItemCodec::Numbered(bytes, size, sizes, length);
   if (runs_written_out) return Encode(decoded.ToItem());  // an older version's encoding
   return decoded;
 }

@@ -5,13 +5,13 @@
 //
 // A translation walks the item twice, as the encoder does: the sizing pass computes every map's
 // and list's new body length in pre-order, and the writing pass writes the new bytes, taking them
-// in the same order. Scalars, sets and runs are copied as they are; only names, and the lengths,
-// offsets and widths of the composites that hold them, change.
+// in the same order. To the process's form, the checking decoder is the sizing pass
+// (core/stored_item_decode.cc). Scalars, sets and runs are copied as they are; only names, and the
+// lengths, offsets and widths of the composites that hold them, change.
 #include <cassert>
 #include <cstring>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "core/stored_item_codec.h"
 
@@ -26,11 +26,15 @@ enum class Names {
 template <Names kFrom, Names kTo>
 class Translation {
  public:
+  // Sizes the translation itself (Size, then Write), or writes one sized already.
+  Translation() : sizes_(&own_) {}
+  explicit Translation(const Codec::PortableSizes& sizes) : sizes_(&sizes) {}
+
   // The translated length of the map-body at `item` (a whole item). Call once, before Write.
   size_t Size(const char* item) { return SizeIndexed(item, /*is_map=*/true); }
   // Writes the translation of `item` to `out`, which has Size(item) bytes.
   void Write(const char* item, char* out) {
-    Codec::Writer writer{out, bodies_.data()};
+    Codec::Writer writer{out, sizes_->bodies.data(), sizes_->heads.data()};
     WriteIndexed(item, /*is_map=*/true, writer);
   }
 
@@ -42,18 +46,19 @@ class Translation {
       stored_item_internal::ReadNameInto(p, name);
     }
   }
-  static size_t NameLength(std::string_view name) {
+  // The sizing pass looks a name up once and keeps its head for the writing pass.
+  size_t NameLength(std::string_view name) {
     if constexpr (kTo == Names::kWrittenOut) {
       return Codec::BytesLength(name.size());
     } else {
-      return Codec::NameLength(name);
+      return own_.Name(name);
     }
   }
   static void WriteName(Codec::Writer& writer, std::string_view name) {
     if constexpr (kTo == Names::kWrittenOut) {
       writer.Bytes(name);
     } else {
-      writer.Name(name);
+      writer.Name(name, *writer.head++);
     }
   }
   static bool IsIndexed(char tag) {
@@ -62,8 +67,7 @@ class Translation {
 
   size_t SizeIndexed(const char* p, bool is_map) {
     const Codec::Indexed source = Codec::ReadIndexed(p);
-    const size_t slot = bodies_.size();
-    bodies_.push_back(0);
+    const size_t slot = own_.Open();
     size_t n = 0;
     const char* q = source.body.data();
     for (uint32_t i = 0; i < source.count; ++i) {
@@ -74,8 +78,7 @@ class Translation {
       }
       n += SizeValue(q);
     }
-    bodies_[slot] = static_cast<uint32_t>(n);
-    return Codec::IndexedLength(source.count, n);
+    return own_.Close(slot, source.count, n);
   }
   // The translated length of the value at q; moves q past it.
   size_t SizeValue(const char*& q) {
@@ -89,7 +92,7 @@ class Translation {
     return static_cast<size_t>(q - start);
   }
 
-  void WriteIndexed(const char* p, bool is_map, Codec::Writer& writer) {
+  static void WriteIndexed(const char* p, bool is_map, Codec::Writer& writer) {
     const Codec::Indexed source = Codec::ReadIndexed(p);
     const uint8_t width = WidthFor(*writer.body);
     char* start;
@@ -105,7 +108,7 @@ class Translation {
       WriteValue(q, writer);
     }
   }
-  void WriteValue(const char*& q, Codec::Writer& writer) {
+  static void WriteValue(const char*& q, Codec::Writer& writer) {
     const char* start = q;
     if (IsIndexed(*q)) {
       *writer.d++ = *q;
@@ -119,14 +122,15 @@ class Translation {
     writer.d += length;
   }
 
-  std::vector<uint32_t> bodies_;  // each map's and list's translated body length, in pre-order
+  Codec::PortableSizes own_;  // the sizing pass's
+  const Codec::PortableSizes* sizes_;
 };
 
 }  // namespace
 
-StoredItem StoredItemCodec::Numbered(std::string_view portable, size_t item_size) {
-  Translation<Names::kWrittenOut, Names::kNumbered> translation;
-  const size_t length = translation.Size(portable.data());
+StoredItem StoredItemCodec::Numbered(std::string_view portable, size_t item_size,
+                                     const PortableSizes& sizes, size_t length) {
+  Translation<Names::kWrittenOut, Names::kNumbered> translation(sizes);
   StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
   translation.Write(portable.data(), rep->bytes());
   return StoredItem(rep);

@@ -43,6 +43,10 @@
 // before it a writer may take the capacity lock (a leaf too, released first) to learn of
 // partition splits. The stream pointer is published under description_mu_, which may be held
 // while a stream's mutex is taken (never the other way).
+//
+// Encoding an item may take the process's attribute-name table's mutex (a new name,
+// core/attribute_name_table.h), under any of the locks above: it is a leaf, never held while
+// taking another.
 #pragma once
 
 #include <atomic>

@@ -6,7 +6,7 @@
 //            source table: name, ID, ARN (strings), created (double), items, size (varints)
 //   kTable   TableSettings (shard/persist/table_settings.h): the table a restore creates
 //   kItems   count (varint), then count items, each its length (varint) and
-//            StoredItem::encoding() bytes; blocks of about kItemBlockBytes
+//            StoredItem::PortableEncoding() bytes; blocks of about kItemBlockBytes
 //   kEnd     items (varint)
 //
 // Blocks come in that order and nothing follows the end block.

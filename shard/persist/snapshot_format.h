@@ -8,7 +8,7 @@
 //              the table's number in the log); the n-th table block defines table n. From version
 //              2 its stream specification is not applied: the table's stream block restores it
 //   kItems     table number (varint), count (varint), then count items, each its length (varint)
-//              and StoredItem::encoding() bytes; blocks of about kItemBlockBytes
+//              and StoredItem::PortableEncoding() bytes; blocks of about kItemBlockBytes
 //   kStream    (version 2) one per stream the database keeps, a table's or a deleted table's: the
 //              table (varint: 1 + its table number; 0: none), then the StreamImage
 //              (shard/persist/stream_image.h); the n-th stream block defines stream n

@@ -53,7 +53,8 @@ enum class WalRecord : uint8_t {
   kDeleteShardingPolicy = 6,  // table number, DeleteShardingPolicyRequest's policy key
   kWrite = 7,                 // count, then per change: table number, kind (0 put, 1 delete,
                               // 2 token, 3 put and 4 delete with a stream record), the item's
-                              // encoding (a delete: its key attributes; a token: table number 0
+                              // portable encoding (StoredItem::PortableEncoding; a delete: its
+                              // key attributes; a token: table number 0
                               // and a LoggedToken), then for 3 and 4 a StreamMark
   kTags = 8,                  // table number, the table's tags after the change (table_settings.h)
   kStream = 9,                // table number, a new stream's StreamImage (stream_image.h)
@@ -160,8 +161,9 @@ class WalGroup {
   std::vector<std::function<void()>> after_;
 };
 
-// One item change of table number `table`: a put of the item `encoding`, or (erase) a delete of
-// the item with the key attributes `encoding`, with the stream record it wrote (`mark`, or null).
+// One item change of table number `table`: a put of the item `encoding` (portable:
+// StoredItem::PortableEncoding), or (erase) a delete of the item with the key attributes
+// `encoding`, with the stream record it wrote (`mark`, or null).
 // Appended as its own record (returns true), or into the thread's WalGroup (false).
 bool AppendChange(WriteAheadLog& log, uint64_t table, bool erase, std::string_view encoding,
                   const StreamMark* mark = nullptr);
