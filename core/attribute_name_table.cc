@@ -106,6 +106,7 @@ uint32_t InternInTable(std::string_view name);
 }  // namespace
 
 uint32_t Intern(std::string_view name) {
+  if (name.empty()) return kNone;  // never numbered (and an empty memo slot has length 0)
   if (name.size() > kMemoNameLength) return InternInTable(name);
   const Words words = WordsOf(name);
   MemoSet& set = MemoOf(words, name.size());

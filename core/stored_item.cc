@@ -81,10 +81,10 @@ void StoredItem::ReleaseInAddressOrder(std::vector<StoredItem>& items) {
 
 StoredItem StoredItem::Encode(const Item& item) {
   Codec::Sizer sizer;
-  const size_t length = sizer.Map(item);
+  const size_t length = sizer.Map(item, /*top=*/true);
   Rep* rep = Allocate(length, ItemSize(item));
   Codec::Writer writer{rep->bytes(), sizer.bodies.data(), sizer.heads.data()};
-  writer.Map(item);
+  writer.Map(item, /*top=*/true);
   assert(writer.d == rep->bytes() + length);
   return StoredItem(rep);
 }

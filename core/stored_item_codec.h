@@ -37,38 +37,40 @@ namespace stored_item_internal {
 const char* FillOf(uint8_t byte);
 }  // namespace stored_item_internal
 
-// The sizing passes' lengths and name heads: kept inline up to N, on the heap past that. Its
-// push_back is inline (boost's small_vector calls out of line for every one: a call per name
-// and composite of every item encoded or decoded).
-template <size_t N>
-class LengthList {
+// The sizing passes' lengths, name heads and names: kept inline up to N, on the heap past that.
+// Its push_back is inline (boost's small_vector calls out of line for every one: a call per name
+// and composite of every item encoded or decoded). T is trivially copyable.
+template <typename T, size_t N>
+class InlineList {
  public:
-  LengthList() = default;
-  LengthList(const LengthList&) = delete;
-  LengthList& operator=(const LengthList&) = delete;
+  InlineList() = default;
+  InlineList(const InlineList&) = delete;
+  InlineList& operator=(const InlineList&) = delete;
 
-  void push_back(uint32_t v) {
+  void push_back(T v) {
     if (size_ == capacity_) [[unlikely]]
       Grow();
     data_[size_++] = v;
   }
-  uint32_t& operator[](size_t i) { return data_[i]; }
+  T& operator[](size_t i) { return data_[i]; }
   size_t size() const { return size_; }
-  const uint32_t* data() const { return data_; }
+  const T* data() const { return data_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
 
  private:
   void Grow() {
-    auto bigger = std::make_unique<uint32_t[]>(2 * capacity_);
-    std::memcpy(bigger.get(), data_, size_ * sizeof(uint32_t));
+    auto bigger = std::make_unique<T[]>(2 * capacity_);
+    std::memcpy(static_cast<void*>(bigger.get()), data_, size_ * sizeof(T));
     heap_ = std::move(bigger);
     data_ = heap_.get();
     capacity_ *= 2;
   }
-  uint32_t inline_[N];
-  uint32_t* data_ = inline_;
+  T inline_[N];
+  T* data_ = inline_;
   size_t size_ = 0;
   size_t capacity_ = N;
-  std::unique_ptr<uint32_t[]> heap_;
+  std::unique_ptr<T[]> heap_;
 };
 
 // The encoder and the trusted readers the views use. One struct so that the views' private
@@ -89,8 +91,8 @@ struct StoredItemCodec {
     return length;
   }
   static size_t BytesLength(size_t n) { return VarintLength(n) + n; }
-  // The varint that heads a map entry's name: 2 * its number + 1 when the attribute-name table
-  // has (or now takes) it, else 2 * its length (the bytes follow).
+  // The varint that heads a top-level attribute's name: 2 * its number + 1 when the
+  // attribute-name table has (or now takes) it, else 2 * its length (the bytes follow).
   static uint32_t NameHead(std::string_view name) {
     const uint32_t id = attribute_name_table::Intern(name);
     return id != attribute_name_table::kNone ? 2 * id + 1 : 2 * static_cast<uint32_t>(name.size());
@@ -100,6 +102,11 @@ struct StoredItemCodec {
     return VarintLength(head) + ((head & 1) != 0 ? 0 : name.size());
   }
   static size_t NameLength(std::string_view name) { return NameLength(name, NameHead(name)); }
+  // The head of a nested map's entry name: always written out (the table holds top-level names
+  // only, so that maps keyed by data, `{"scores": {"user123": ...}}`, do not fill it).
+  static uint32_t WrittenOutHead(std::string_view name) {
+    return 2 * static_cast<uint32_t>(name.size());
+  }
   static size_t IndexedLength(size_t count, size_t n) {
     return VarintLength(count) + VarintLength(n) + 1 + count * WidthFor(n) + n;
   }
@@ -111,17 +118,21 @@ struct StoredItemCodec {
 
   struct Sizer {
     // Inline capacity: an item of a few maps and lists, and its names, allocate nothing here.
-    LengthList<8> bodies;
-    // Every map entry's name head (NameHead), in the order the writer writes them: the writer
+    InlineList<uint32_t, 8> bodies;
+    // Every top-level name's head (NameHead), in the order the writer writes them: the writer
     // takes them from here rather than looking each name up again.
-    LengthList<16> heads;
+    InlineList<uint32_t, 16> heads;
 
-    size_t Map(const AttributeMap& map) {
+    // `top`: the item's own attributes (their names may be numbered), not a nested map.
+    size_t Map(const AttributeMap& map, bool top = false) {
       const size_t slot = Open();
       size_t n = 0;
       for (const auto& [name, value] : map) {
-        const uint32_t head = NameHead(name);
-        heads.push_back(head);
+        uint32_t head = WrittenOutHead(name);
+        if (top) {
+          head = NameHead(name);
+          heads.push_back(head);
+        }
         n += NameLength(name, head) + Value(value);
       }
       return Close(slot, map.size(), n);
@@ -195,7 +206,7 @@ struct StoredItemCodec {
       std::memcpy(d, bytes.data(), bytes.size());
       d += bytes.size();
     }
-    // A map entry's name, its head given (the sizer's) or looked up.
+    // A map entry's name, its head given (the sizer's), or a top-level name looked up.
     void Name(std::string_view name, uint32_t name_head) {
       Varint(name_head);
       if ((name_head & 1) != 0) return;
@@ -218,13 +229,13 @@ struct StoredItemCodec {
     static void Offset(char*& at, size_t offset, uint8_t width) {
       for (uint8_t i = 0; i < width; ++i) *at++ = static_cast<char>((offset >> (8 * i)) & 0xFF);
     }
-    void Map(const AttributeMap& map) {
+    void Map(const AttributeMap& map, bool top = false) {
       const uint8_t width = WidthFor(*body);
       char* start;
       char* offsets = Indexed(map.size(), &start);
       for (const auto& [name, value] : map) {
         Offset(offsets, static_cast<size_t>(d - start), width);
-        Name(name, *head++);
+        Name(name, top ? *head++ : WrittenOutHead(name));
         Value(value);
       }
     }
@@ -369,29 +380,43 @@ struct StoredItemCodec {
     return out;
   }
 
-  // The sizes of a portable encoding's translation to the process's (names numbered): each map's
-  // and list's new body length in pre-order, and each name's head in order. The checking decoder
-  // fills them as it checks (core/stored_item_decode.cc); the translation fills its own
-  // (core/stored_item_portable.cc).
+  // The sizes of a translation between the portable and the process's encoding: each map's and
+  // list's new body length in pre-order, and each top-level name's head in order. The checking
+  // decoder fills them as it checks (core/stored_item_decode.cc); the translation to the portable
+  // form fills its own (core/stored_item_portable.cc).
   struct PortableSizes {
-    LengthList<8> bodies;
-    LengthList<16> heads;
+    InlineList<uint32_t, 8> bodies;
+    InlineList<uint32_t, 16> heads;
+    // The item's own names, numbered by CloseTop once the whole item has passed the checks (a
+    // malformed item adds no name to the table).
+    InlineList<std::string_view, 16> top_names;
 
-    // A composite's body begins: returns its slot.
+    // A composite's body begins: returns its slot (the item's own is slot 0).
     size_t Open() {
       bodies.push_back(0);
       return bodies.size() - 1;
     }
-    // A name of the composite: its new encoded length.
-    size_t Name(std::string_view name) {
+    // A top-level name: its head looked up (or taken) now; its new encoded length.
+    size_t TopName(std::string_view name) {
       const uint32_t head = NameHead(name);
       heads.push_back(head);
       return NameLength(name, head);
+    }
+    // A nested map's entry name (written out): its new encoded length.
+    static size_t NestedName(std::string_view name) {
+      return NameLength(name, WrittenOutHead(name));
     }
     // The composite's body ends, `count` elements of n new bytes: returns its new length.
     size_t Close(size_t slot, size_t count, size_t n) {
       bodies[slot] = static_cast<uint32_t>(n);
       return IndexedLength(count, n);
+    }
+    // The item's body ends: numbers top_names, whose values took `values` new bytes; returns the
+    // item's new length.
+    size_t CloseTop(size_t values) {
+      size_t n = values;
+      for (std::string_view name : top_names) n += TopName(name);
+      return Close(0, top_names.size(), n);
     }
   };
   // The process's encoding of a portable one (StoredItem::PortableEncoding) that Decode has

@@ -60,7 +60,7 @@ struct Reader {
 
 Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size, size_t* translated);
 Status CheckSet(Reader& r, Type type, size_t* size);
-Status CheckScalar(Reader& r, int depth, size_t* size);
+Status CheckScalar(Reader& r, size_t* size);
 Status CheckNumber(std::string_view text, size_t* size);
 
 // Checks one value at r.p (moving past it) standing at nesting level `depth`; adds its DynamoDB
@@ -77,13 +77,13 @@ Status CheckValue(Reader& r, int depth, size_t* size, size_t* translated) {
     *translated = 1 + body;
     return Status::Ok();
   }
-  Status s = CheckScalar(r, depth, size);
+  Status s = CheckScalar(r, size);
   *translated = static_cast<size_t>(r.p - start);
   return s;
 }
 
 // A value of any type but M and L (CheckValue).
-Status CheckScalar(Reader& r, int depth, size_t* size) {
+Status CheckScalar(Reader& r, size_t* size) {
   const auto tag = static_cast<uint8_t>(*r.p++);
   if (tag == kRunTag) {
     uint32_t n = 0;
@@ -215,7 +215,11 @@ Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size, size_t* tra
       previous_name = name;
       // Entries of M count 1 + name; the item's attributes count the name (see ItemSize).
       *size += name.size() + (depth > 1 ? 1 : 0);
-      translated_n += r.sizes->Name(name);
+      if (depth == 1) {
+        r.sizes->top_names.push_back(name);  // numbered once the whole item is checked
+      } else {
+        translated_n += PortableSizes::NestedName(name);
+      }
     } else {
       *size += 1;
     }
@@ -225,7 +229,8 @@ Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size, size_t* tra
   }
   if (elements.p != elements.end) return Status::Internal("stored item: bytes after a container");
   r.p = elements.end;
-  *translated = r.sizes->Close(slot, count, translated_n);
+  // The item's own body (depth 1) is closed by Decode, after its last checks.
+  *translated = depth == 1 ? translated_n : r.sizes->Close(slot, count, translated_n);
   return Status::Ok();
 }
 
@@ -236,12 +241,13 @@ Result<StoredItem> StoredItem::Decode(std::string_view bytes) {
   PortableSizes sizes;
   Reader reader{bytes.data(), bytes.data() + bytes.size(), &runs_written_out, &sizes};
   size_t size = 0;
-  size_t length = 0;
-  if (Status s = CheckIndexed(reader, /*is_map=*/true, /*depth=*/1, &size, &length); !s.ok()) {
+  size_t values = 0;  // the new bytes of the item's values
+  if (Status s = CheckIndexed(reader, /*is_map=*/true, /*depth=*/1, &size, &values); !s.ok()) {
     return s;
   }
   if (reader.p != reader.end) return Status::Internal("stored item: bytes after the item");
   if (size > kMaxItemSize) return Status::Internal("stored item: larger than 400 KB");
+  const size_t length = sizes.CloseTop(values);
   StoredItem decoded = StoredItemCodec::Numbered(bytes, size, sizes, length);
   if (runs_written_out) return Encode(decoded.ToItem());  // an older version's encoding
   return decoded;

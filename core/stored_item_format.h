@@ -28,12 +28,15 @@
 //                elements, each a value
 //   map-body  := varint(count) varint(n) width:u8 offsets (count x width bytes) n bytes of
 //                entries, each name value, sorted by name (unsigned bytes), unique
-//   name      := varint(2 x id + 1)     a name of the attribute-name table by its number
+//   name      := varint(2 x id + 1)     a top-level name (one of the item's own attributes) of
+//                                       the attribute-name table, by its number
 //                                       (core/attribute_name_table.h), or
-//              | varint(2 x len) bytes  a name the table does not hold (too long, or met after
-//                                       the table was full). Which of the two a name takes is
-//                                       the same for every encoding in the process, so the
-//                                       encoding stays canonical.
+//              | varint(2 x len) bytes  a nested map's entry name (always), or a top-level name
+//                                       the table does not hold (too long, or met after the
+//                                       table was full). Which of the two a name takes depends
+//                                       on its place and the name alone, the same for every
+//                                       encoding in the process, so the encoding stays
+//                                       canonical.
 //
 // The portable encoding (StoredItem::PortableEncoding, what snapshots, logs, backups and stream
 // images write and StoredItem::Decode reads) is the same layout with every name written out as

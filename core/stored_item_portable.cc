@@ -31,11 +31,14 @@ class Translation {
   explicit Translation(const Codec::PortableSizes& sizes) : sizes_(&sizes) {}
 
   // The translated length of the map-body at `item` (a whole item). Call once, before Write.
-  size_t Size(const char* item) { return SizeIndexed(item, /*is_map=*/true); }
-  // Writes the translation of `item` to `out`, which has Size(item) bytes.
-  void Write(const char* item, char* out) {
+  size_t Size(const char* item) { return SizeIndexed(item, /*is_map=*/true, /*top=*/true); }
+  // Writes the translation of `item` to `out`, which has `length` bytes (Size(item)'s, or the
+  // sizes' given).
+  void Write(const char* item, char* out, size_t length) {
     Codec::Writer writer{out, sizes_->bodies.data(), sizes_->heads.data()};
-    WriteIndexed(item, /*is_map=*/true, writer);
+    WriteIndexed(item, /*is_map=*/true, /*top=*/true, writer);
+    assert(writer.d == out + length);
+    (void)length;
   }
 
  private:
@@ -46,26 +49,27 @@ class Translation {
       stored_item_internal::ReadNameInto(p, name);
     }
   }
-  // The sizing pass looks a name up once and keeps its head for the writing pass.
-  size_t NameLength(std::string_view name) {
+  // The sizing pass looks a top-level name up once and keeps its head for the writing pass;
+  // nested maps' names are written out in both forms.
+  size_t NameLength(std::string_view name, bool top) {
     if constexpr (kTo == Names::kWrittenOut) {
       return Codec::BytesLength(name.size());
     } else {
-      return own_.Name(name);
+      return top ? own_.TopName(name) : Codec::PortableSizes::NestedName(name);
     }
   }
-  static void WriteName(Codec::Writer& writer, std::string_view name) {
+  static void WriteName(Codec::Writer& writer, std::string_view name, bool top) {
     if constexpr (kTo == Names::kWrittenOut) {
       writer.Bytes(name);
     } else {
-      writer.Name(name, *writer.head++);
+      writer.Name(name, top ? *writer.head++ : Codec::WrittenOutHead(name));
     }
   }
   static bool IsIndexed(char tag) {
     return tag == static_cast<char>(Type::kM) || tag == static_cast<char>(Type::kL);
   }
 
-  size_t SizeIndexed(const char* p, bool is_map) {
+  size_t SizeIndexed(const char* p, bool is_map, bool top) {
     const Codec::Indexed source = Codec::ReadIndexed(p);
     const size_t slot = own_.Open();
     size_t n = 0;
@@ -74,7 +78,7 @@ class Translation {
       if (is_map) {
         std::string_view name;
         ReadName(q, name);
-        n += NameLength(name);
+        n += NameLength(name, top);
       }
       n += SizeValue(q);
     }
@@ -84,7 +88,8 @@ class Translation {
   size_t SizeValue(const char*& q) {
     const char* start = q;
     if (IsIndexed(*q)) {
-      const size_t length = 1 + SizeIndexed(q + 1, *q == static_cast<char>(Type::kM));
+      const size_t length =
+          1 + SizeIndexed(q + 1, *q == static_cast<char>(Type::kM), /*top=*/false);
       Codec::ReadValue(q);
       return length;
     }
@@ -92,7 +97,7 @@ class Translation {
     return static_cast<size_t>(q - start);
   }
 
-  static void WriteIndexed(const char* p, bool is_map, Codec::Writer& writer) {
+  static void WriteIndexed(const char* p, bool is_map, bool top, Codec::Writer& writer) {
     const Codec::Indexed source = Codec::ReadIndexed(p);
     const uint8_t width = WidthFor(*writer.body);
     char* start;
@@ -103,7 +108,7 @@ class Translation {
       if (is_map) {
         std::string_view name;
         ReadName(q, name);
-        WriteName(writer, name);
+        WriteName(writer, name, top);
       }
       WriteValue(q, writer);
     }
@@ -112,7 +117,7 @@ class Translation {
     const char* start = q;
     if (IsIndexed(*q)) {
       *writer.d++ = *q;
-      WriteIndexed(q + 1, *q == static_cast<char>(Type::kM), writer);
+      WriteIndexed(q + 1, *q == static_cast<char>(Type::kM), /*top=*/false, writer);
       Codec::ReadValue(q);
       return;
     }
@@ -132,7 +137,7 @@ StoredItem StoredItemCodec::Numbered(std::string_view portable, size_t item_size
                                      const PortableSizes& sizes, size_t length) {
   Translation<Names::kWrittenOut, Names::kNumbered> translation(sizes);
   StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
-  translation.Write(portable.data(), rep->bytes());
+  translation.Write(portable.data(), rep->bytes(), length);
   return StoredItem(rep);
 }
 
@@ -140,7 +145,7 @@ std::string StoredItem::PortableEncoding() const {
   Translation<Names::kNumbered, Names::kWrittenOut> translation;
   const char* item = bytes();
   std::string out(translation.Size(item), '\0');
-  translation.Write(item, out.data());
+  translation.Write(item, out.data(), out.size());
   return out;
 }
 

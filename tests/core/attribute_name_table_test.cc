@@ -5,9 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <latch>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "partstore/item.h"
@@ -95,6 +101,81 @@ TEST(AttributeNameTableTest, ANameOverTheLengthLimitIsWrittenOut) {
   EXPECT_NE(names::Intern(std::string(names::kMaxNameLength, 'n')), names::kNone);
 }
 
+// Names of nested maps are always written out: maps keyed by data do not fill the table.
+TEST(AttributeNameTableTest, NestedNamesAreWrittenOut) {
+  const std::string nested = "attribute_name_table_test.nested_key";
+  names::Intern("PK");
+  names::Intern("m");
+  const uint32_t before = names::size();
+  const Item item{{"PK", Value("a")}, {"m", Value::Map({{nested, Value("v")}})}};
+  const StoredItem stored = StoredItem::Encode(item);
+  EXPECT_EQ(names::size(), before);
+  EXPECT_NE(stored.encoding().find(nested), std::string_view::npos);
+  Result<StoredItem> decoded = StoredItem::Decode(stored.PortableEncoding());
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->encoding(), stored.encoding());
+  EXPECT_EQ(names::size(), before);
+  EXPECT_EQ(decoded->ToItem(), item);
+}
+
+// Decode numbers an item's names only once the whole item has passed its checks.
+TEST(AttributeNameTableTest, AMalformedItemAddsNoName) {
+  const std::string name = "attribute_name_table_test.never_numbered";  // 40 bytes
+  ASSERT_EQ(name.size(), 40u);
+  // {name: "v"} as files hold it: count 1, n 44, width 1, offset 0, the name, S "v".
+  const std::string portable =
+      std::string("\x01\x2C\x01\x00\x28", 5) + name + std::string("\x00\x01", 2) + "v";
+  const uint32_t before = names::size();
+  EXPECT_FALSE(StoredItem::Decode(portable + '\0').ok());                          // bytes after
+  EXPECT_FALSE(StoredItem::Decode(portable.substr(0, portable.size() - 1)).ok());  // truncated
+  EXPECT_EQ(names::size(), before);
+  Result<StoredItem> decoded = StoredItem::Decode(portable);  // the well-formed one is numbered
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(names::size(), before + 1);
+  EXPECT_EQ(decoded->ToItem(), (Item{{name, Value("v")}}));
+  EXPECT_EQ(decoded->PortableEncoding(), portable);
+}
+
+// The child's side of the next test: numbers other names first, then writes the item's portable
+// encoding to `path`; exits 0 when written.
+[[noreturn]] void WritePortableAfterOtherNames(const Item& item, const std::string& path) {
+  for (int i = 0; i < 50; ++i) names::Intern("xproc.filler." + std::to_string(i));
+  const std::string portable = StoredItem::Encode(item).PortableEncoding();
+  FILE* f = std::fopen(path.c_str(), "wb");
+  const bool written =
+      f != nullptr && std::fwrite(portable.data(), 1, portable.size(), f) == portable.size();
+  if (f != nullptr) std::fclose(f);
+  std::exit(written ? 0 : 1);
+}
+
+// The portable encoding carries no number of the process that wrote it: a child process that
+// numbered other names first writes an item's portable encoding to a file, and this process,
+// whose numbers differ, reads the same item from it.
+TEST(AttributeNameTableDeathTest, AnotherProcessReadsThePortableEncoding) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string path = ::testing::TempDir() + "attribute_name_table_test.portable";
+  const Item item{{"xproc.alpha", Value("a")},
+                  {"xproc.beta", Value::Map({{"xproc.nested", Value("n")}})},
+                  {"xproc.gamma", Value(Number::Parse("3").value())}};
+  EXPECT_EXIT(WritePortableAfterOtherNames(item, path), ::testing::ExitedWithCode(0), "");
+  std::string bytes;
+  if (FILE* f = std::fopen(path.c_str(), "rb")) {
+    char buffer[4096];
+    size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) bytes.append(buffer, n);
+    std::fclose(f);
+  }
+  std::remove(path.c_str());
+  ASSERT_FALSE(bytes.empty());
+  // This process numbers the names now, after other names than the child's fillers.
+  for (int i = 0; i < 7; ++i) names::Intern("xproc.other." + std::to_string(i));
+  Result<StoredItem> decoded = StoredItem::Decode(bytes);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->ToItem(), item);
+  EXPECT_EQ(decoded->encoding(), StoredItem::Encode(item).encoding());
+  EXPECT_EQ(decoded->PortableEncoding(), bytes);
+}
+
 // Fills the table (in the death test's child: the test binary's other tests keep theirs) and
 // exits with 0 when names met after it is full stay written out, for good, and an item mixing
 // both forms reads, compares and round-trips as any other.
@@ -123,40 +204,57 @@ TEST(AttributeNameTableDeathTest, AFullTableLeavesNewNamesWrittenOut) {
   EXPECT_EXIT(FillTheTableAndCheck(), ::testing::ExitedWithCode(0), "");
 }
 
-// Threads interning the same new names at once agree on every number, and encode equal items to
-// equal bytes (ThreadSanitizer runs this: the lookups read without the lock).
+// Threads encoding items with the same new names at once, released together, agree on every
+// number and encode equal items to equal bytes; a reader thread given the items through a queue
+// reads every name (ThreadSanitizer runs this: lookups and readers take no lock).
 TEST(AttributeNameTableConcurrentTest, ThreadsAgreeOnEveryNumber) {
   constexpr int kThreads = 4;
   constexpr int kNames = 200;
-  std::vector<std::vector<uint32_t>> seen(kThreads);
+  auto name_of = [](int i) { return "concurrent." + std::to_string(i); };
   std::vector<std::vector<std::string>> encodings(kThreads);
+  std::mutex mu;
+  std::condition_variable ready;
+  std::deque<std::pair<int, StoredItem>> queue;  // (name index, item), to the reader
+  int producers_left = kThreads;
+  std::latch start(kThreads);
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
+      start.arrive_and_wait();
       for (int i = 0; i < kNames; ++i) {
-        const std::string name = "concurrent." + std::to_string((i * 7 + t * 13) % kNames);
-        seen[t].push_back(names::Intern(name));
-        const StoredItem stored = StoredItem::Encode({{name, Value(i)}});
+        StoredItem stored = StoredItem::Encode({{name_of(i), Value(i)}});
         encodings[t].emplace_back(stored.encoding());
-        if (stored.attributes().at(0).name != name) std::abort();
+        std::lock_guard<std::mutex> lock(mu);
+        queue.emplace_back(i, std::move(stored));
+        ready.notify_one();
       }
+      std::lock_guard<std::mutex> lock(mu);
+      --producers_left;
+      ready.notify_one();
     });
   }
-  for (std::thread& thread : threads) thread.join();
-  for (int i = 0; i < kNames; ++i) {
-    const uint32_t id = names::Intern("concurrent." + std::to_string(i));
-    for (int t = 0; t < kThreads; ++t) {
-      const int at = [&] {
-        for (int j = 0; j < kNames; ++j) {
-          if ((j * 7 + t * 13) % kNames == i) return j;
-        }
-        return -1;
-      }();
-      ASSERT_GE(at, 0);
-      EXPECT_EQ(seen[t][at], id) << i << " " << t;
-      EXPECT_EQ(encodings[t][at],
-                StoredItem::Encode({{"concurrent." + std::to_string(i), Value(at)}}).encoding());
+  int read = 0;
+  bool names_match = true;
+  std::thread reader([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    while (true) {
+      ready.wait(lock, [&] { return !queue.empty() || producers_left == 0; });
+      if (queue.empty()) return;
+      auto [i, stored] = std::move(queue.front());
+      queue.pop_front();
+      lock.unlock();
+      names_match = names_match && stored.attributes().at(0).name == name_of(i);
+      ++read;
+      lock.lock();
     }
+  });
+  for (std::thread& thread : threads) thread.join();
+  reader.join();
+  EXPECT_TRUE(names_match);
+  EXPECT_EQ(read, kThreads * kNames);
+  for (int i = 0; i < kNames; ++i) {
+    const std::string want(StoredItem::Encode({{name_of(i), Value(i)}}).encoding());
+    for (int t = 0; t < kThreads; ++t) EXPECT_EQ(encodings[t][i], want) << i << " " << t;
   }
 }
 

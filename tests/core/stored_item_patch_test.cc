@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/attribute_name_table.h"
 #include "partstore/item.h"
 #include "partstore/stored_item.h"
 #include "tests/testutil/random_values.h"
@@ -146,13 +147,17 @@ TEST(StoredItemPatchTest, RandomChangesOnRandomItems) {
   testing::RandomValueOptions options;
   options.max_name_length = 2;  // few names, so that changes hit existing attributes
   int in_place = 0;             // rounds whose changes could be written in place
+  // A name the attribute-name table never numbers (too long): written out beside numbered ones.
+  const std::string written_out(attribute_name_table::kMaxNameLength + 1, 'L');
   for (int round = 0; round < 2'000; ++round) {
     Item item = testing::RandomItem(rng, 8, 3, options);
     item.insert_or_assign("pk", "k");
+    if (testing::RandomChance(rng, 0.3)) item.insert_or_assign(written_out, "long");
     std::vector<std::string> names;
     std::vector<Value> values;
     const int count = testing::RandomInt(rng, 0, 5);
     for (int i = 0; i < count; ++i) names.push_back(testing::RandomAttributeName(rng, options));
+    if (testing::RandomChance(rng, 0.3)) names.push_back(written_out);
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     values.reserve(names.size());
