@@ -26,12 +26,15 @@ enum class Names {
 template <Names kFrom, Names kTo>
 class Translation {
  public:
-  // Sizes the translation itself (Size, then Write), or writes one sized already.
+  // To the portable form: sizes the translation itself (Size, then Write). To the process's:
+  // writes one the checking decoder sized.
   Translation() : sizes_(&own_) {}
   explicit Translation(const Codec::PortableSizes& sizes) : sizes_(&sizes) {}
 
   // The translated length of the map-body at `item` (a whole item). Call once, before Write.
-  size_t Size(const char* item) { return SizeIndexed(item, /*is_map=*/true, /*top=*/true); }
+  size_t Size(const char* item) requires(kTo == Names::kWrittenOut) {
+    return SizeIndexed(item, /*is_map=*/true);
+  }
   // Writes the translation of `item` to `out`, which has `length` bytes (Size(item)'s, or the
   // sizes' given).
   void Write(const char* item, char* out, size_t length) {
@@ -49,15 +52,7 @@ class Translation {
       stored_item_internal::ReadNameInto(p, name);
     }
   }
-  // The sizing pass looks a top-level name up once and keeps its head for the writing pass;
-  // nested maps' names are written out in both forms.
-  size_t NameLength(std::string_view name, bool top) {
-    if constexpr (kTo == Names::kWrittenOut) {
-      return Codec::BytesLength(name.size());
-    } else {
-      return top ? own_.TopName(name) : Codec::PortableSizes::NestedName(name);
-    }
-  }
+  // Nested maps' names are written out in both forms; only top-level ones (`top`) may be numbered.
   static void WriteName(Codec::Writer& writer, std::string_view name, bool top) {
     if constexpr (kTo == Names::kWrittenOut) {
       writer.Bytes(name);
@@ -69,7 +64,8 @@ class Translation {
     return tag == static_cast<char>(Type::kM) || tag == static_cast<char>(Type::kL);
   }
 
-  size_t SizeIndexed(const char* p, bool is_map, bool top) {
+  // The portable form's sizing: every name written out.
+  size_t SizeIndexed(const char* p, bool is_map) {
     const Codec::Indexed source = Codec::ReadIndexed(p);
     const size_t slot = own_.Open();
     size_t n = 0;
@@ -78,7 +74,7 @@ class Translation {
       if (is_map) {
         std::string_view name;
         ReadName(q, name);
-        n += NameLength(name, top);
+        n += Codec::BytesLength(name.size());
       }
       n += SizeValue(q);
     }
@@ -88,8 +84,7 @@ class Translation {
   size_t SizeValue(const char*& q) {
     const char* start = q;
     if (IsIndexed(*q)) {
-      const size_t length =
-          1 + SizeIndexed(q + 1, *q == static_cast<char>(Type::kM), /*top=*/false);
+      const size_t length = 1 + SizeIndexed(q + 1, *q == static_cast<char>(Type::kM));
       Codec::ReadValue(q);
       return length;
     }
