@@ -19,15 +19,27 @@ std::move_iterator<It> Moving(It it) {
 }  // namespace
 
 ItemCollection::ItemCollection(Options options)
-    : max_segment_(static_cast<uint32_t>(std::clamp<size_t>(
-          options.max_segment_size, kMinMaxSegmentSize, std::numeric_limits<uint32_t>::max()))) {}
+    : head_(),
+      max_segment_(static_cast<uint32_t>(
+          std::clamp<size_t>(options.max_segment_size, kMinMaxSegmentSize, kMaxMaxSegmentSize))) {}
 
 ItemCollection::ItemCollection(const ItemCollection& other)
-    : head_(other.head_),
-      large_(other.large_ ? std::make_unique<Large>(*other.large_) : nullptr),
-      total_size_(other.total_size_),
+    : total_size_(other.total_size_),
       max_segment_(other.max_segment_),
-      last_used_(other.last_used()) {}
+      mode_(other.mode_),
+      last_used_(other.last_used()) {
+  switch (mode_) {
+    case kFlat:
+      new (&head_) Segment(other.head_);
+      break;
+    case kSingle:
+      new (&single_) Element(other.single_);
+      break;
+    default:
+      large_ = new Large(*other.large_);
+      break;
+  }
+}
 
 ItemCollection& ItemCollection::operator=(const ItemCollection& other) {
   if (this != &other) *this = ItemCollection(other);
@@ -35,24 +47,62 @@ ItemCollection& ItemCollection::operator=(const ItemCollection& other) {
 }
 
 ItemCollection::ItemCollection(ItemCollection&& other) noexcept
-    : head_(std::move(other.head_)),
-      large_(std::move(other.large_)),
-      total_size_(std::exchange(other.total_size_, 0)),
+    : total_size_(std::exchange(other.total_size_, 0)),
       max_segment_(other.max_segment_),
-      last_used_(other.last_used_) {}
+      mode_(other.mode_),
+      last_used_(other.last_used_) {
+  switch (mode_) {
+    case kFlat:
+      new (&head_) Segment(std::move(other.head_));  // leaves the source's empty
+      return;
+    case kSingle:
+      new (&single_) Element(std::move(other.single_));
+      break;
+    default:
+      large_ = std::exchange(other.large_, nullptr);
+      other.mode_ = kFlat;  // nothing of the source's is left to destroy
+      new (&other.head_) Segment();
+      return;
+  }
+  other.BecomeEmpty();  // the source is left empty, as a moved-from flat_map is
+}
 
 ItemCollection& ItemCollection::operator=(ItemCollection&& other) noexcept {
   if (this != &other) {
-    head_ = std::move(other.head_);
-    large_ = std::move(other.large_);
-    total_size_ = std::exchange(other.total_size_, 0);
-    max_segment_ = other.max_segment_;
-    last_used_ = other.last_used_;
+    this->~ItemCollection();
+    new (this) ItemCollection(std::move(other));
   }
   return *this;
 }
 
-ItemCollection::~ItemCollection() = default;
+ItemCollection::~ItemCollection() { Destroy(); }
+
+void ItemCollection::Destroy() {
+  switch (mode_) {
+    case kFlat:
+      head_.~Segment();
+      break;
+    case kSingle:
+      single_.~Element();
+      break;
+    default:
+      delete large_;
+      break;
+  }
+}
+
+void ItemCollection::BecomeEmpty() {
+  Destroy();
+  new (&head_) Segment();
+  mode_ = kFlat;
+}
+
+void ItemCollection::LeaveSingle() {
+  Element item(std::move(single_));
+  BecomeEmpty();
+  head_.reserve(2);
+  head_.emplace_hint(head_.end(), std::move(item.first), std::move(item.second));
+}
 
 size_t ItemCollection::Route(std::string_view sk) const {
   const std::vector<std::string>& separators = large_->separators;
@@ -61,7 +111,12 @@ size_t ItemCollection::Route(std::string_view sk) const {
 }
 
 ItemCollection::Position ItemCollection::Bound(std::string_view sk, bool upper) const {
-  const size_t s = large_ ? Route(sk) : 0;
+  if (mode_ == kSingle) {
+    const std::string_view key = single_.first.view();
+    return upper ? (key > sk ? Position{0, 0} : Position{1, 0})
+                 : (key >= sk ? Position{0, 0} : Position{1, 0});
+  }
+  const size_t s = mode_ == kLarge ? Route(sk) : 0;
   const Segment& segment = segments()[s];
   const auto it = upper ? segment.upper_bound(sk) : segment.lower_bound(sk);
   const size_t index = it - segment.begin();
@@ -72,7 +127,8 @@ ItemCollection::Position ItemCollection::Bound(std::string_view sk, bool upper) 
 }
 
 const StoredItem* ItemCollection::Find(std::string_view sk) const {
-  const Segment& segment = large_ ? large_->segments[Route(sk)] : head_;
+  if (mode_ == kSingle) return single_.first.view() == sk ? &single_.second : nullptr;
+  const Segment& segment = mode_ == kLarge ? large_->segments[Route(sk)] : head_;
   const auto it = segment.find(sk);
   return it == segment.end() ? nullptr : &it->second;
 }
@@ -82,7 +138,23 @@ std::pair<const StoredItem*, bool> ItemCollection::InsertOrAssign(std::string_vi
                                                                   StoredItem* old) {
   assert(!item.empty());
   const size_t item_size = item.item_size();
-  size_t s = large_ ? Route(sk) : 0;
+  if (mode_ == kSingle) {
+    if (single_.first.view() == sk) {
+      total_size_ += item_size - single_.second.item_size();
+      single_.second.swap(item);
+      if (old != nullptr) *old = std::move(item);
+      return {&single_.second, false};
+    }
+    LeaveSingle();
+  } else if (mode_ == kFlat && head_.empty()) {
+    // The first item: inline (what a flat_map's array held is given back).
+    head_.~Segment();
+    new (&single_) Element(SortKey(sk), std::move(item));
+    mode_ = kSingle;
+    total_size_ += item_size;
+    return {&single_.second, true};
+  }
+  size_t s = mode_ == kLarge ? Route(sk) : 0;
   Segment* segment = &segments()[s];
   auto it = segment->lower_bound(sk);
   if (it != segment->end() && it->first.view() == sk) {
@@ -109,20 +181,27 @@ std::pair<const StoredItem*, bool> ItemCollection::InsertOrAssign(std::string_vi
     segment->reserve(std::min<size_t>(max_segment_, std::max<size_t>(n + 1, n + n / 2)));
   }
   it = segment->emplace_hint(segment->begin() + index, SortKey(sk), std::move(item));
-  if (large_) ++large_->size;
+  if (mode_ == kLarge) ++large_->size;
   total_size_ += item_size;
   return {&it->second, true};
 }
 
 bool ItemCollection::Erase(std::string_view sk, StoredItem* old) {
-  const size_t s = large_ ? Route(sk) : 0;
+  if (mode_ == kSingle) {
+    if (single_.first.view() != sk) return false;
+    total_size_ -= single_.second.item_size();
+    if (old != nullptr) *old = std::move(single_.second);
+    BecomeEmpty();
+    return true;
+  }
+  const size_t s = mode_ == kLarge ? Route(sk) : 0;
   Segment& segment = segments()[s];
   const auto it = segment.find(sk);
   if (it == segment.end()) return false;
   total_size_ -= it->second.item_size();
   if (old != nullptr) *old = std::move(it->second);
   segment.erase(it);
-  if (large_) {
+  if (mode_ == kLarge) {
     --large_->size;
     if (segment.size() < min_segment_size()) Rebalance(s);
   }
@@ -130,18 +209,19 @@ bool ItemCollection::Erase(std::string_view sk, StoredItem* old) {
 }
 
 void ItemCollection::clear() {
-  head_ = Segment();
-  large_.reset();
+  BecomeEmpty();
   total_size_ = 0;
 }
 
 void ItemCollection::Split(size_t s) {
-  if (!large_) {
-    large_ = std::make_unique<Large>();
-    large_->size = head_.size();
-    large_->segments.reserve(4);
-    large_->segments.push_back(std::move(head_));
-    head_ = Segment();
+  if (mode_ == kFlat) {
+    auto large = std::make_unique<Large>();
+    large->size = head_.size();
+    large->segments.reserve(4);
+    large->segments.push_back(std::move(head_));
+    head_.~Segment();
+    large_ = large.release();
+    mode_ = kLarge;
   }
   std::vector<Segment>& segments = large_->segments;
   // Both halves get fresh arrays with a quarter to spare: the old one was full, and one of the
@@ -191,8 +271,10 @@ void ItemCollection::Rebalance(size_t s) {
     segments.erase(segments.begin() + r);
     separators.erase(separators.begin() + (r - 1));
     if (segments.size() == 1) {
-      head_ = std::move(segments[0]);
-      large_.reset();
+      Segment only = std::move(segments[0]);
+      delete large_;
+      new (&head_) Segment(std::move(only));
+      mode_ = kFlat;
     }
     return;
   }
@@ -221,8 +303,10 @@ size_t ItemCollection::ContainerBytes() const {
   constexpr size_t kElement = sizeof(Segment::value_type);
   // Heap bytes of a std::string (libstdc++ keeps up to 15 bytes inline).
   auto string_heap = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
-  size_t bytes = sizeof(*this) + head_.capacity() * kElement;
-  if (large_) {
+  if (mode_ == kSingle) return sizeof(*this);
+  if (mode_ == kFlat) return sizeof(*this) + head_.capacity() * kElement;
+  size_t bytes = sizeof(*this);
+  {
     bytes += sizeof(Large) + large_->segments.capacity() * sizeof(Segment) +
              large_->separators.capacity() * sizeof(std::string);
     for (const Segment& segment : large_->segments) bytes += segment.capacity() * kElement;
@@ -232,13 +316,16 @@ size_t ItemCollection::ContainerBytes() const {
 }
 
 bool ItemCollection::CheckInvariants() const {
+  if (mode_ == kSingle) {
+    return !single_.second.empty() && single_.second.item_size() == total_size_;
+  }
   uint64_t total = 0;
   size_t count = 0;
   std::optional<std::string_view> previous;
   for (size_t s = 0; s < segment_count(); ++s) {
     const Segment& segment = segments()[s];
     if (segment.size() > max_segment_ || segment.capacity() > max_segment_) return false;
-    if (large_) {
+    if (mode_ == kLarge) {
       if (segment.empty() || segment.size() < min_segment_size()) return false;
       if (s > 0 && segment.begin()->first.view() < large_->separators[s - 1]) return false;
       if (s + 1 < segment_count() && !(segment.rbegin()->first.view() < large_->separators[s])) {
@@ -253,8 +340,8 @@ bool ItemCollection::CheckInvariants() const {
       ++count;
     }
   }
-  if (large_) {
-    if (large_->segments.size() < 2 || !head_.empty() || head_.capacity() != 0) return false;
+  if (mode_ == kLarge) {
+    if (large_->segments.size() < 2) return false;
     if (large_->separators.size() + 1 != large_->segments.size()) return false;
   }
   return count == size() && total == total_size_;

@@ -6,10 +6,14 @@
 //
 // Layout, and why (figures: shared/reference/machine-limits.md; BM_Collection_* and
 // BM_SegmentSizeSweep_* in bench/item_collection_benchmark.cc, CPU time, same run):
+//   - One item is held inline, in this object (so in the stripe's hash-map slot): a lookup in a
+//     hash-only table, where every collection holds one item, reads the slot and then the item,
+//     with no array between them (one dependent cache miss fewer), and no heap block is allocated
+//     for it. A second key turns it into a flat_map; the collection becomes inline again only
+//     when it has emptied.
 //   - Up to `max_segment_size` items (default 512) the collection is one
 //     boost::container::flat_map: contiguous and binary-searched, so small collections keep
-//     flat_map's lookups and scans, and a one-item collection (hash-only tables) costs one
-//     allocation of one element beyond this object, with no segment index.
+//     flat_map's lookups and scans, with no segment index.
 //   - Past that it is an ordered sequence of flat_map *segments* of at most `max_segment_size`
 //     items, routed by a sorted vector of separator keys. An insert moves at most one segment's
 //     elements, so its cost stops growing with the collection: one insert + one erase at 100k
@@ -38,7 +42,8 @@
 // the next InsertOrAssign that inserts a new key, Erase, clear() or assignment to the collection:
 // those may move elements between and within segments. InsertOrAssign of a key that is already
 // present replaces the handle in place and invalidates no position. Moving an ItemCollection
-// invalidates cursors into it, but StoredItem* survive (the storage moves with the object);
+// invalidates cursors into it and StoredItem* into it (a one-item collection's item moves with
+// the object; so a stripe's pointers last only until it adds a partition key, shard/stripe.h);
 // copying one leaves the source's pointers and cursors valid (the copy shares the buffers). A
 // cursor's Seek* methods re-read the collection, so a cursor may be repositioned with a Seek*
 // after a mutation; its other methods require that nothing was mutated since the last Seek*.
@@ -82,6 +87,8 @@ class ItemCollection {
   static constexpr size_t kDefaultMaxSegmentSize = ItemCollectionOptions::kDefaultMaxSegmentSize;
   // Smaller segments are rounded up to this (a quarter of a segment must be at least one item).
   static constexpr size_t kMinMaxSegmentSize = 4;
+  // Larger ones are rounded down to this (30 bits).
+  static constexpr size_t kMaxMaxSegmentSize = (size_t{1} << 30) - 1;
 
   // A position in the collection, moving in either direction.
   class Cursor;
@@ -94,7 +101,9 @@ class ItemCollection {
   ItemCollection& operator=(ItemCollection&& other) noexcept;
   ~ItemCollection();
 
-  size_t size() const { return large_ ? large_->size : head_.size(); }
+  size_t size() const {
+    return mode_ == kSingle ? 1 : mode_ == kLarge ? large_->size : head_.size();
+  }
   bool empty() const { return size() == 0; }
   // Sum of ItemSize over the items.
   uint64_t total_size() const { return total_size_; }
@@ -143,7 +152,8 @@ class ItemCollection {
   // segments: a third more per insert at 100k items).
   size_t MemoryBytes() const {
     constexpr size_t kElement = sizeof(Segment::value_type);
-    if (!large_) return head_.capacity() * kElement;
+    if (mode_ == kSingle) return 0;
+    if (mode_ == kFlat) return head_.capacity() * kElement;
     return large_->size * kElement * 4 / 3 +
            large_->segments.size() * (sizeof(Segment) + sizeof(std::string) + 32) + sizeof(Large);
   }
@@ -151,6 +161,10 @@ class ItemCollection {
   // Moves every item handle out into `out` (the keys stay, each with an empty handle): what a
   // collection being destroyed does, so that the buffers can be released in address order.
   void TakeItems(std::vector<StoredItem>& out) {
+    if (mode_ == kSingle) {
+      out.push_back(std::move(single_.second));
+      return;
+    }
     for (size_t s = 0; s < segment_count(); ++s) {
       for (auto& element : segments()[s]) out.push_back(std::move(element.second));
     }
@@ -158,7 +172,9 @@ class ItemCollection {
 
   // Number of flat_map segments (1 while the collection is a single flat_map). For tests and
   // statistics.
-  size_t segment_count() const { return large_ ? large_->segments.size() : 1; }
+  size_t segment_count() const { return mode_ == kLarge ? large_->segments.size() : 1; }
+  // Whether the one item is held inline (see Layout). For tests and statistics.
+  bool inline_item() const { return mode_ == kSingle; }
   size_t max_segment_size() const { return max_segment_; }
 
   // Checks the structure's invariants (order, segment bounds, separators, counts, total size);
@@ -167,6 +183,7 @@ class ItemCollection {
 
  private:
   using Segment = boost::container::flat_map<SortKey, StoredItem, SortKeyLess>;
+  using Element = Segment::value_type;
 
   // A collection past max_segment_size items.
   struct Large {
@@ -185,8 +202,15 @@ class ItemCollection {
     size_t index;
   };
 
-  Segment* segments() { return large_ ? large_->segments.data() : &head_; }
-  const Segment* segments() const { return large_ ? large_->segments.data() : &head_; }
+  // REQUIRES: mode_ != kSingle.
+  Segment* segments() { return mode_ == kLarge ? large_->segments.data() : &head_; }
+  const Segment* segments() const { return mode_ == kLarge ? large_->segments.data() : &head_; }
+  // Ends the current form's member (its items go with it).
+  void Destroy();
+  // Destroy(), then an empty flat_map (the moved-from and cleared state).
+  void BecomeEmpty();
+  // From the inline item to a flat_map holding it (before a second key is inserted).
+  void LeaveSingle();
   // The segment that holds, or would hold, `sk`.
   size_t Route(std::string_view sk) const;
   // Position of the first element >= sk (or > sk when `upper`), normalized (never one past a
@@ -198,10 +222,16 @@ class ItemCollection {
   void Rebalance(size_t s);
   size_t min_segment_size() const { return max_segment_ / 4; }
 
-  Segment head_;                  // all items while large_ is null; empty otherwise
-  std::unique_ptr<Large> large_;  // null while the collection is one flat_map
+  // Which member of the union holds the items. 48 bytes in all: the union is an Element's 32.
+  enum Mode : uint32_t { kFlat, kSingle, kLarge };
+  union {
+    Segment head_;    // kFlat: every item (none, or more than one, or one left after erases)
+    Element single_;  // kSingle: the one item, inline
+    Large* large_;    // kLarge: the segments (owned)
+  };
   uint64_t total_size_ = 0;
-  uint32_t max_segment_;
+  uint32_t max_segment_ : 30;
+  uint32_t mode_ : 2 = kFlat;
   // The LRU stamp (see last_used()); in what was max_segment_'s padding.
   mutable uint32_t last_used_ = 0;
 };
@@ -235,7 +265,7 @@ class ItemCollection::Cursor {
 
   // REQUIRES: valid(). Past the last item the cursor becomes not valid().
   void Next() {
-    if (++index_ == segments_[segment_].size()) {
+    if (++index_ == SegmentSize(segment_)) {
       ++segment_;
       index_ = 0;
     }
@@ -248,8 +278,8 @@ class ItemCollection::Cursor {
       return;
     }
     segment_ = segment_ == 0 ? segment_count_ : segment_ - 1;
-    if (segment_ < segment_count_ && !segments_[segment_].empty()) {
-      index_ = segments_[segment_].size() - 1;
+    if (segment_ < segment_count_ && SegmentSize(segment_) != 0) {
+      index_ = SegmentSize(segment_) - 1;
     } else {
       segment_ = segment_count_;  // only an empty collection has an empty segment
     }
@@ -262,22 +292,32 @@ class ItemCollection::Cursor {
  private:
   friend class ItemCollection;
 
-  const Segment::value_type& element() const { return *(segments_[segment_].begin() + index_); }
+  const Segment::value_type& element() const {
+    return single_ != nullptr ? *single_ : *(segments_[segment_].begin() + index_);
+  }
+  size_t SegmentSize(size_t s) const { return single_ != nullptr ? 1 : segments_[s].size(); }
   void Reset() {
-    segments_ = collection_->segments();
+    if (collection_->mode_ == kSingle) {
+      single_ = &collection_->single_;
+      segments_ = nullptr;
+    } else {
+      single_ = nullptr;
+      segments_ = collection_->segments();
+    }
     segment_count_ = collection_->segment_count();
     segment_ = segment_count_;
     index_ = 0;
   }
   void SeekTo(Position p) {
     Reset();
-    if (p.segment < segment_count_ && p.index < segments_[p.segment].size()) {
+    if (p.segment < segment_count_ && p.index < SegmentSize(p.segment)) {
       segment_ = p.segment;
       index_ = p.index;
     }
   }
 
   const ItemCollection* collection_;
+  const Segment::value_type* single_ = nullptr;  // an inline item's collection: its item
   const Segment* segments_ = nullptr;
   size_t segment_count_ = 0;
   size_t segment_ = 0;  // == segment_count_ when not valid()

@@ -158,7 +158,8 @@ class Stripe {
   // The collection of partition key `key`, or null when it has no items. Good until the lock is
   // released or a Put adds a partition key to this stripe.
   const ItemCollection* Find(PartitionKeyRef key) const PARTSTORE_REQUIRES_SHARED(mu_);
-  // The item under (`key`, `sk`), or null.
+  // The item under (`key`, `sk`), or null. Good as long as its collection's pointer (Find): a
+  // one-item collection holds its item inline, in the map's slot (shard/item_collection.h).
   const StoredItem* FindItem(PartitionKeyRef key, std::string_view sk) const
       PARTSTORE_REQUIRES_SHARED(mu_) {
     const ItemCollection* collection = Find(key);

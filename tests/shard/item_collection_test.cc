@@ -344,9 +344,12 @@ TEST(ItemCollectionTest, HashOnlySingleItemUnderTheEmptyKey) {
   EXPECT_EQ(c.size(), 1u);
   EXPECT_EQ(c.total_size(), ItemSize(item));
   EXPECT_EQ(c.segment_count(), 1u);
-  // One element array of exactly one element, nothing else: 32 bytes (a SortKey and a handle).
-  EXPECT_EQ(c.ContainerBytes(), sizeof(ItemCollection) + sizeof(std::pair<SortKey, StoredItem>));
-  EXPECT_EQ(sizeof(std::pair<SortKey, StoredItem>), 32u);
+  // Held inline: no element array, nothing on the heap, and the collection no larger than before
+  // (the item shares a union with the flat_map and the segments' pointer).
+  EXPECT_TRUE(c.inline_item());
+  EXPECT_EQ(c.ContainerBytes(), sizeof(ItemCollection));
+  EXPECT_EQ(c.MemoryBytes(), 0u);
+  EXPECT_EQ(sizeof(ItemCollection), 48u);
 
   auto cursor = std::as_const(c).NewCursor();
   cursor.Seek("");
@@ -645,6 +648,64 @@ TEST(ItemCollectionTest, SegmentSizeIsClamped) {
   EXPECT_EQ(c.max_segment_size(), ItemCollection::kMinMaxSegmentSize);
   for (int i = 0; i < 100; ++i) Insert(c, std::to_string(i), Item{});
   EXPECT_TRUE(c.CheckInvariants());
+  ItemCollection huge(ItemCollectionOptions{.max_segment_size = SIZE_MAX});
+  EXPECT_EQ(huge.max_segment_size(), ItemCollection::kMaxMaxSegmentSize);
+}
+
+// One item is held inline whatever its key; a second key makes a flat_map of both, which stays
+// one (inline again only once it has emptied).
+TEST(ItemCollectionTest, OneItemInlineUntilASecondKey) {
+  ItemCollection c;
+  const Item b = MakeItem("b", 1, 30);
+  EXPECT_TRUE(Insert(c, "b", b).second);
+  EXPECT_TRUE(c.inline_item());
+  EXPECT_EQ(c.MemoryBytes(), 0u);
+  EXPECT_EQ(c.Find("a"), nullptr);
+  EXPECT_EQ(c.Find("bb"), nullptr);
+  EXPECT_FALSE(c.Erase("a"));
+  EXPECT_EQ(CollectionRead(c, "a", true, true, 5), std::vector<std::string>{"b"});
+  EXPECT_EQ(CollectionRead(c, "b", true, false, 5), std::vector<std::string>{});
+  EXPECT_EQ(CollectionRead(c, "c", false, true, 5), std::vector<std::string>{"b"});
+  EXPECT_EQ(CollectionRead(c, "b", false, false, 5), std::vector<std::string>{});
+  ExpectSame(c, Model{{"b", b}});
+
+  const Item a = MakeItem("a", 2);
+  EXPECT_TRUE(Insert(c, "a", a).second);
+  EXPECT_FALSE(c.inline_item());
+  EXPECT_EQ(c.MemoryBytes(), 2 * sizeof(std::pair<SortKey, StoredItem>));
+  ExpectSame(c, Model{{"a", a}, {"b", b}});
+  EXPECT_TRUE(c.Erase("a"));
+  EXPECT_FALSE(c.inline_item());  // stays a flat_map of one
+  ExpectSame(c, Model{{"b", b}});
+  StoredItem old;
+  EXPECT_TRUE(c.Erase("b", &old));
+  EXPECT_EQ(old, b);
+  ExpectSame(c, Model{});
+  EXPECT_TRUE(Insert(c, "a", a).second);
+  EXPECT_TRUE(c.inline_item());  // an emptied collection takes its next item inline
+  ExpectSame(c, Model{{"a", a}});
+
+  // Copies share the buffer; a move carries the item (pointers to it do not survive) and leaves
+  // the source empty.
+  ItemCollection copy = c;
+  EXPECT_TRUE(copy.inline_item());
+  EXPECT_TRUE(copy.Find("a")->SharesBufferWith(*c.Find("a")));
+  ItemCollection moved = std::move(c);
+  ExpectSame(moved, Model{{"a", a}});
+  EXPECT_TRUE(c.empty());  // NOLINT(bugprone-use-after-move): moved-from is empty
+  EXPECT_FALSE(c.inline_item());
+  EXPECT_TRUE(c.CheckInvariants());
+  moved = copy;
+  ExpectSame(moved, Model{{"a", a}});
+  copy.clear();
+  ExpectSame(copy, Model{});
+  Insert(copy, "z", b);
+  copy = std::move(moved);
+  ExpectSame(copy, Model{{"a", a}});
+  std::vector<StoredItem> taken;  // what a collection being destroyed does
+  copy.TakeItems(taken);
+  ASSERT_EQ(taken.size(), 1u);
+  EXPECT_EQ(taken[0], a);
 }
 
 }  // namespace
