@@ -98,10 +98,13 @@ void ItemCollection::BecomeEmpty() {
 }
 
 void ItemCollection::LeaveSingle() {
-  Element item(std::move(single_));
-  BecomeEmpty();
-  head_.reserve(2);
-  head_.emplace_hint(head_.end(), std::move(item.first), std::move(item.second));
+  // The array first: if it cannot be allocated, the collection is still its inline item.
+  Segment flat;
+  flat.reserve(2);
+  flat.emplace_hint(flat.end(), std::move(single_.first), std::move(single_.second));
+  Destroy();
+  new (&head_) Segment(std::move(flat));
+  mode_ = kFlat;
 }
 
 size_t ItemCollection::Route(std::string_view sk) const {
@@ -147,9 +150,11 @@ std::pair<const StoredItem*, bool> ItemCollection::InsertOrAssign(std::string_vi
     }
     LeaveSingle();
   } else if (mode_ == kFlat && head_.empty()) {
-    // The first item: inline (what a flat_map's array held is given back).
+    // The first item: inline (what a flat_map's array held is given back). The key first: a long
+    // one is allocated, and if that fails the collection is still its empty flat_map.
+    SortKey key(sk);
     head_.~Segment();
-    new (&single_) Element(SortKey(sk), std::move(item));
+    new (&single_) Element(std::move(key), std::move(item));
     mode_ = kSingle;
     total_size_ += item_size;
     return {&single_.second, true};

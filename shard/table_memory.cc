@@ -15,7 +15,8 @@ namespace {
 
 // What a new item or index entry costs beside its buffer: its element in the collection's array
 // (key string and handle, with the array's growth slack), and for a new partition key a hash-map
-// slot and a one-element array. Estimates: the stripes count the real figures afterwards.
+// slot (which holds a one-item collection's item itself). Estimates: the stripes count the real
+// figures afterwards.
 constexpr int64_t kElementBytes = 64;
 constexpr int64_t kCollectionBytes = 128;
 

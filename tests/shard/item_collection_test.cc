@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -706,6 +707,75 @@ TEST(ItemCollectionTest, OneItemInlineUntilASecondKey) {
   copy.TakeItems(taken);
   ASSERT_EQ(taken.size(), 1u);
   EXPECT_EQ(taken[0], a);
+}
+
+// The inline item with a key on the heap (over 23 bytes), and assignments between every two forms:
+// inline, a flat_map (with spare capacity), segments.
+TEST(ItemCollectionTest, InlineItemsWithLongKeysAndAssignmentsAcrossForms) {
+  const std::string long_a(40, 'a');
+  const std::string long_b = std::string(40, 'a') + "b";
+  const Item one = MakeItem(long_a, 1, 10);
+  const Item two = MakeItem(long_b, 2, 10);
+
+  ItemCollection single;
+  Insert(single, long_a, one);
+  ASSERT_TRUE(single.inline_item());
+  ExpectSame(single, Model{{long_a, one}});
+  ItemCollection copy = single;
+  ExpectSame(copy, Model{{long_a, one}});
+  Insert(copy, long_b, two);  // the long key moves into the new array
+  EXPECT_FALSE(copy.inline_item());
+  ExpectSame(copy, Model{{long_a, one}, {long_b, two}});
+  ExpectSame(single, Model{{long_a, one}});  // the copy's change is its own
+  StoredItem old;
+  EXPECT_TRUE(single.Erase(long_a, &old));
+  EXPECT_EQ(old, one);
+  ExpectSame(single, Model{});
+
+  // Three forms to assign between: inline, a flat_map of one left by an erase (spare capacity),
+  // and segments (max segment 4, 40 items).
+  auto inline_form = [&] {
+    ItemCollection c(ItemCollectionOptions{.max_segment_size = 4});
+    Insert(c, long_a, one);
+    return c;
+  };
+  auto flat_form = [&] {
+    ItemCollection c(ItemCollectionOptions{.max_segment_size = 4});
+    Insert(c, long_a, one);
+    Insert(c, long_b, two);
+    c.Erase(long_b);
+    return c;
+  };
+  Model large_model;
+  auto large_form = [&] {
+    ItemCollection c(ItemCollectionOptions{.max_segment_size = 4});
+    large_model.clear();
+    for (int i = 0; i < 40; ++i) {
+      const std::string key = long_a + std::to_string(i);
+      Insert(c, key, MakeItem(key, i));
+      large_model[key] = MakeItem(key, i);
+    }
+    return c;
+  };
+  const std::vector<std::function<ItemCollection()>> forms = {inline_form, flat_form, large_form};
+  for (size_t from = 0; from < forms.size(); ++from) {
+    for (size_t to = 0; to < forms.size(); ++to) {
+      SCOPED_TRACE(std::to_string(from) + " <- " + std::to_string(to));
+      ItemCollection target = forms[from]();
+      ItemCollection source = forms[to]();
+      const Model expected = to == 2 ? large_model : Model{{long_a, one}};
+      target = source;  // copy
+      ExpectSame(target, expected);
+      ExpectSame(source, expected);
+      ItemCollection other = forms[from]();
+      other = std::move(source);  // move
+      ExpectSame(other, expected);
+      ExpectSame(source, Model{});  // NOLINT(bugprone-use-after-move): moved-from is empty
+      ItemCollection& alias = other;
+      other = std::move(alias);  // a self-move keeps it
+      ExpectSame(other, expected);
+    }
+  }
 }
 
 }  // namespace
