@@ -141,5 +141,38 @@ TEST(StripeOrder, SurvivesTheMapRehashingInPlace) {
   }
 }
 
+// One-item collections hold their item in the map's slot (shard/item_collection.h): as the map
+// grows and moves its slots, each item moves with its key, and the collections that gain a second
+// key (and lose it again) keep both items apart.
+TEST(StripeOrder, InlineItemsMoveWithTheMapsSlots) {
+  Stripe stripe;
+  Stripe::WriteLock lock(stripe);
+  constexpr int kKeys = 3000;  // many growths of the map
+  auto item_of = [](int i, int version) {
+    return Item{{"n", Value(static_cast<int64_t>(i))}, {"v", Value(static_cast<int64_t>(version))}};
+  };
+  auto key_of = [](int i) { return "pk#" + std::to_string(i); };
+  for (int i = 0; i < kKeys; ++i) {
+    stripe.Put({static_cast<uint64_t>(i) * 0x9e3779b97f4a7c15ULL, key_of(i)}, "",
+               StoredItem::Encode(item_of(i, 0)));
+  }
+  for (int i = 0; i < kKeys; i += 3) {  // every third key gets a second item, then loses the first
+    const std::string name = key_of(i);
+    const PartitionKeyRef key{static_cast<uint64_t>(i) * 0x9e3779b97f4a7c15ULL, name};
+    stripe.Put(key, "second", StoredItem::Encode(item_of(i, 1)));
+    ASSERT_TRUE(stripe.Erase(key, ""));
+  }
+  ASSERT_EQ(stripe.item_count(), kKeys);
+  for (int i = 0; i < kKeys; ++i) {
+    const std::string name = key_of(i);
+    const PartitionKeyRef key{static_cast<uint64_t>(i) * 0x9e3779b97f4a7c15ULL, name};
+    const bool moved = i % 3 == 0;
+    const StoredItem* item = stripe.FindItem(key, moved ? "second" : "");
+    ASSERT_NE(item, nullptr) << i;
+    EXPECT_EQ(item->ToItem(), item_of(i, moved ? 1 : 0)) << i;
+    EXPECT_EQ(stripe.Find(key)->inline_item(), !moved) << i;
+  }
+}
+
 }  // namespace
 }  // namespace partstore
