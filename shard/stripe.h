@@ -227,24 +227,24 @@ class Stripe {
   }
 
   // Eviction's sampling: calls visit(const StoredKey&, const ItemCollection&) for up to `count`
-  // collections after the one at `*cursor` in the map's own slot order (the hash table's: as good
-  // as random, and unrelated to use), wrapping around, and leaves the cursor at the last one
-  // visited. A cursor whose key is gone starts again at the first slot.
+  // collections from the one at `*cursor` on, in the map's own slot order (the hash table's: as
+  // good as random, and unrelated to use), wrapping around, and leaves the cursor at the next one
+  // to visit. The cursor names a collection not yet sampled in this lap, which the pool of
+  // candidates does not hold, so evicting what was just sampled leaves it in place; a cursor whose
+  // key is gone (deleted, expired, or evicted from an earlier lap's sample) starts again at the
+  // first slot. (It named the last collection visited until 2026-12: the evictor then evicted that
+  // one as often as not, every lap started again at the first slots, and at 2 MiB and more of
+  // items the nearest-expiry choice was no better than chance.)
   template <typename Visit>
   void Sample(StoredKey* cursor, size_t count, Visit visit) const PARTSTORE_REQUIRES_SHARED(mu_) {
     if (map_.empty()) return;
     auto it = map_.find(cursor->ref());
-    if (it == map_.end()) {
-      it = map_.begin();
-    } else {
-      ++it;
-    }
-    for (size_t i = 0; i < count && i < map_.size(); ++i, ++it) {
-      if (it == map_.end()) it = map_.begin();
+    if (it == map_.end()) it = map_.begin();
+    for (size_t i = 0; i < count && i < map_.size(); ++i) {
       visit(it->first, it->second);
-      cursor->hash = it->first.hash;
-      cursor->key = it->first.key;
+      if (++it == map_.end()) it = map_.begin();
     }
+    *cursor = it->first;
   }
 
   // Items, and the sum of their DynamoDB sizes (ItemSize, no per-item overhead).

@@ -6,6 +6,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <map>
@@ -296,45 +297,83 @@ TEST(MemoryEvictTest, KeepsWhatIsReadAndEvictsWhatIsNot) {
   EXPECT_LT(ScanCount(db, "Orders"), 5000);
 }
 
-TEST(MemoryEvictTest, TtlFirstEvictsTheNearestExpiryFirst) {
-  DatabaseOptions options = Limited(kMiB, MemoryPolicy::kEvict);
+// Writes 500 x `scale` items without a TTL, then 5,000 x `scale` with one whose expiries are
+// unrelated to their order (so LRU alone would keep any of them), under a limit of `scale` MiB
+// with ttl_first. Returns the survivors with a TTL and their mean expiry offset (the offsets are
+// spread evenly over 0..9,999 s), and how many of the untimed items survive.
+struct TtlSurvivors {
+  int64_t kept = 0;
+  double mean_offset = 0;
+  int64_t untimed = 0;
+};
+TtlSurvivors TtlFirstSurvivors(int scale) {
+  DatabaseOptions options = Limited(kMiB * scale, MemoryPolicy::kEvict);
   options.memory.ttl_first = true;
   options.time_to_live.change_interval_seconds = 0;
   Database db(options);
   CreateTable(db, "Orders");
-  ASSERT_TRUE(db.UpdateTimeToLive({"Orders", {"exp", true}}).ok());
+  EXPECT_TRUE(db.UpdateTimeToLive({"Orders", {"exp", true}}).ok());
   const int64_t far = static_cast<int64_t>(time(nullptr)) + 86400;
-  // Items without TTL first (the oldest by LRU), then items with TTL whose expiries are
-  // unrelated to their order (so LRU alone would keep any of them).
-  for (int pk = 0; pk < 500; ++pk) ASSERT_TRUE(Put(db, "Orders", ItemOf(pk, 0, 300)).ok());
+  const int untimed = 500 * scale;
+  const int first = 1000 * scale;
+  const int end = first + 5000 * scale;
+  for (int pk = 0; pk < untimed; ++pk) EXPECT_TRUE(Put(db, "Orders", ItemOf(pk, 0, 300)).ok());
   auto expiry_offset = [](int pk) { return (pk * 7919) % 10000; };
-  for (int pk = 1000; pk < 6000; ++pk) {
+  for (int pk = first; pk < end; ++pk) {
     Item item = ItemOf(pk, 0, 300);
     item["exp"] = Value(far + expiry_offset(pk));
-    ASSERT_TRUE(Put(db, "Orders", std::move(item)).ok());
+    EXPECT_TRUE(Put(db, "Orders", std::move(item)).ok());
   }
-  int64_t untimed = 0;
-  for (int pk = 0; pk < 500; ++pk)
-    untimed += QueryCount(db, "Orders", "user#" + std::to_string(pk));
-  EXPECT_GE(untimed, 490) << "items with a TTL go first, though the others are older";
-  // The survivors' expiries lean far: their mean offset (the offsets are spread evenly over
-  // 0..9,999 s) is about 6,000 s in runs (5,681..6,535 over 24 runs of two builds), where LRU
-  // alone would keep a mean of 5,000 (+-112, one standard deviation for ~700 survivors). The last
-  // writes survive whatever their expiry, which holds the mean down. The bound is 2.2 standard
-  // deviations above LRU's mean: a run under ASan gave 5,314 once, and failed the earlier bound
-  // of 5,400. (A ratio of far to near survivors, this test's first form, varied from 1.24 to 2.1
-  // with the hash seed and failed in CI once.)
+  TtlSurvivors survivors;
+  for (int pk = 0; pk < untimed; ++pk)
+    survivors.untimed += QueryCount(db, "Orders", "user#" + std::to_string(pk));
   double offsets = 0;
-  int64_t kept = 0;
-  for (int pk = 1000; pk < 6000; ++pk) {
+  for (int pk = first; pk < end; ++pk) {
     if (QueryCount(db, "Orders", "user#" + std::to_string(pk)) == 0) continue;
     offsets += static_cast<double>(expiry_offset(pk));
-    ++kept;
+    ++survivors.kept;
   }
-  ASSERT_GT(kept, 0);
-  EXPECT_GT(offsets / static_cast<double>(kept), 5250)
-      << "the nearest expiry first: " << kept << " survivors, mean expiry offset "
-      << offsets / static_cast<double>(kept) << " s";
+  if (survivors.kept > 0) survivors.mean_offset = offsets / static_cast<double>(survivors.kept);
+  return survivors;
+}
+
+// The survivors' expiries lean far: their mean offset is 8,450-8,580 in runs at 1 and 4 MiB,
+// where LRU alone would keep a mean of 5,000 (+-112 at 1 MiB, one standard deviation for ~760
+// survivors). Until 2026-12 the sampling cursor started again at the map's first slots whenever
+// the collection it named was evicted: the mean was 5,700-6,500 at 1 MiB and 5,000 (chance) at 2
+// MiB and more; the bound of 7,500 fails both.
+TEST(MemoryEvictTest, TtlFirstEvictsTheNearestExpiryFirst) {
+  for (int scale : {1, 4}) {
+    const TtlSurvivors survivors = TtlFirstSurvivors(scale);
+    EXPECT_GE(survivors.untimed, 490 * scale)
+        << scale << " MiB: items with a TTL go first, though the others are older";
+    ASSERT_GT(survivors.kept, 0);
+    EXPECT_GT(survivors.mean_offset, 7500)
+        << scale << " MiB: the nearest expiry first: " << survivors.kept
+        << " survivors, mean expiry offset " << survivors.mean_offset << " s";
+  }
+}
+
+// Sampled LRU keeps the most recent writes: of 24,000 items written once each under a 4 MiB limit
+// (about 6,000 survive), 96.8-97.7% of the survivors are among the last 6,000 written in runs.
+// Until 2026-12 (the sampling cursor above) it was 12-15% at this size, worse than chance (25%):
+// the evictor sampled the map's first slots again and again, and took the new items that landed
+// there.
+TEST(MemoryEvictTest, SampledLruKeepsTheMostRecentWrites) {
+  Database db(Limited(4 * kMiB, MemoryPolicy::kEvict));
+  CreateTable(db, "Orders");
+  constexpr int kWritten = 24'000;
+  for (int pk = 0; pk < kWritten; ++pk) ASSERT_TRUE(Put(db, "Orders", ItemOf(pk, 0, 300)).ok());
+  std::vector<int> kept;
+  for (int pk = 0; pk < kWritten; ++pk) {
+    if (QueryCount(db, "Orders", "user#" + std::to_string(pk)) > 0) kept.push_back(pk);
+  }
+  ASSERT_GT(kept.size(), 1000u);
+  const int newest = kWritten - static_cast<int>(kept.size());
+  const auto recent = std::count_if(kept.begin(), kept.end(), [&](int pk) { return pk >= newest; });
+  EXPECT_GT(static_cast<double>(recent) / static_cast<double>(kept.size()), 0.9)
+      << recent << " of " << kept.size() << " survivors are among the last " << kept.size()
+      << " written";
 }
 
 TEST(MemoryOptionsTest, OutOfRangeOptionsAreRefused) {
