@@ -1,7 +1,9 @@
 // libFuzzer target for the AttributeValue JSON codec. Any input must decode or fail with a
 // ValidationException / SerializationException, never crash, hang or throw. A decoded item must
 // satisfy DynamoDB's value rules, and survive encode -> decode unchanged with a stable canonical
-// encoding. The same checks run on the input read as a single AttributeValue. Violations abort.
+// encoding. The same checks run on the input read as a single AttributeValue. The whole-text UTF-8
+// check agrees with RapidJSON's own, and the server's in-place parse with ParseJson. Violations
+// abort.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -9,6 +11,7 @@
 #include <string_view>
 
 #include "partstore/item.h"
+#include "tests/testutil/utf8_oracle.h"
 #include "tools/protocol/attribute_value_json.h"
 
 namespace {
@@ -64,8 +67,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CheckError(item.status());
   }
 
+  Check(protocol::IsValidUtf8(text) == partstore::testing::RapidJsonTakesAsUtf8(std::string(text)));
+
   rapidjson::Document document;
   Status parsed = protocol::ParseJson(text, &document);
+  protocol::InsituJson in_place;
+  Check(in_place.Parse(text) == parsed);
+  Check(!parsed.ok() || in_place.root() == document);
   if (!parsed.ok()) {
     Check(parsed.code() == Code::kSerialization && parsed.message().empty());
     Check(!item.ok() && item.status() == parsed);

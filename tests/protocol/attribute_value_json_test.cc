@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tests/testutil/random_values.h"
+#include "tests/testutil/utf8_oracle.h"
 
 namespace partstore {
 // Readable failures for Status comparisons.
@@ -425,6 +426,86 @@ std::vector<ErrorCase> ErrorCases() {
       {"\xBB{\"S\":\"x\"}", kS, ""},  // Found by the fuzzer: a stray byte before the document.
       {"\xEF\xBB\xBF{\"S\":\"x\"}", kS, ""},  // Byte order marks are not accepted either.
   };
+}
+
+using testing::RapidJsonTakesAsUtf8;
+
+TEST(Utf8CheckTest, AgreesWithRapidJsonsStringCheck) {
+  // Every one- and two-byte string, and the edges of the three- and four-byte forms.
+  for (int a = 0; a < 256; ++a) {
+    const std::string one(1, static_cast<char>(a));
+    ASSERT_EQ(IsValidUtf8(one), RapidJsonTakesAsUtf8(one)) << a;
+    for (int b = 0; b < 256; ++b) {
+      const std::string two = one + static_cast<char>(b);
+      ASSERT_EQ(IsValidUtf8(two), RapidJsonTakesAsUtf8(two)) << a << " " << b;
+    }
+  }
+  EXPECT_TRUE(IsValidUtf8("plain ASCII, longer than a word"));
+  EXPECT_TRUE(IsValidUtf8("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"));
+  EXPECT_TRUE(IsValidUtf8("\xF4\x8F\xBF\xBF"));   // U+10FFFF
+  EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));  // past U+10FFFF
+  EXPECT_FALSE(IsValidUtf8("\xED\xA0\x80"));      // a surrogate, written raw
+  EXPECT_FALSE(IsValidUtf8("\xE0\x80\xAF"));      // overlong
+  EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));          // overlong
+  EXPECT_FALSE(IsValidUtf8("abcdefgh\xE2\x82"));  // truncated at the end, after a word
+  EXPECT_FALSE(
+      IsValidUtf8("\xE2\x82"
+                  "abcdefgh"));  // truncated before ASCII
+  // Random strings of valid sequences, edge bytes and ASCII runs across word boundaries.
+  const std::vector<std::string> pieces = {"a",
+                                           "abcdefghijk",
+                                           "\x7F",
+                                           "\xC2\x80",
+                                           "\xDF\xBF",
+                                           "\xE0\xA0\x80",
+                                           "\xED\x9F\xBF",
+                                           "\xEE\x80\x80",
+                                           "\xEF\xBF\xBF",
+                                           "\xF0\x90\x80\x80",
+                                           "\xF4\x8F\xBF\xBF",
+                                           "\x80",
+                                           "\xBF",
+                                           "\xC0",
+                                           "\xC1",
+                                           "\xC2",
+                                           "\xE0",
+                                           "\xED",
+                                           "\xF0",
+                                           "\xF4",
+                                           "\xF5",
+                                           "\xFF",
+                                           "\xED\xA0",
+                                           "\xF4\x90",
+                                           "\xE0\x9F"};
+  std::mt19937 random(51);
+  for (int n = 0; n < 20'000; ++n) {
+    std::string text;
+    const int count = static_cast<int>(random() % 12);
+    for (int i = 0; i < count; ++i) text += pieces[random() % pieces.size()];
+    ASSERT_EQ(IsValidUtf8(text), RapidJsonTakesAsUtf8(text)) << ::testing::PrintToString(text);
+  }
+}
+
+// The server's in-place parse (InsituJson) and ParseJson agree: the same documents, the same
+// errors, for bodies inline and past the 4 KB kept inline.
+TEST(InsituJsonTest, ParsesAsParseJsonDoes) {
+  std::vector<std::string> texts;
+  for (const ErrorCase& c : ErrorCases()) texts.push_back(c.json);
+  texts.push_back(R"({"TableName":"T","Item":{"a":{"S":"caf\u00e9 \ud83d\ude00"},"b":{"N":"1"}}})");
+  texts.push_back(R"({"a":"\u0000 inside","b":[1,2.5,-3,true,false,null,{}]})");
+  texts.push_back("{\"a\":\"" + std::string(5000, 'x') + "\"}");
+  texts.push_back("{\"a\":\"" + std::string(5000, 'x') + "\xFF\"}");
+  texts.push_back("{\"a\":\"" + std::string(5000, 'x') + "\\udc00\"}");
+  texts.push_back(std::string(1001, '[') + std::string(1001, ']'));  // past the depth limit
+  texts.push_back(std::string(1000, '[') + std::string(1000, ']'));
+  for (const std::string& text : texts) {
+    rapidjson::Document expected;
+    const Status copied = ParseJson(text, &expected);
+    InsituJson in_place;
+    const Status parsed = in_place.Parse(text);
+    ASSERT_EQ(parsed, copied) << text.substr(0, 80);
+    if (parsed.ok()) EXPECT_TRUE(in_place.root() == expected) << text.substr(0, 80);
+  }
 }
 
 TEST(AttributeValueJsonTest, ErrorsCarryDynamoDbCodesAndMessages) {

@@ -601,13 +601,13 @@ bool HasSurrogate(const char* s, rapidjson::SizeType n) {
   return false;
 }
 
-// Forwards RapidJSON's SAX events to a document, failing past kMaxJsonDepth and on strings that
-// are not valid UTF-8.
+// Forwards RapidJSON's SAX events to a document, failing past kMaxJsonDepth and, when the text
+// has a \u escape (`escapes`), on strings that decode to a surrogate.
 template <typename Document>
 class DepthLimitedHandler {
  public:
   using Ch = char;
-  explicit DepthLimitedHandler(Document& document) : document_(document) {}
+  DepthLimitedHandler(Document& document, bool escapes) : document_(document), escapes_(escapes) {}
 
   bool Null() { return document_.Null(); }
   bool Bool(bool b) { return document_.Bool(b); }
@@ -620,10 +620,10 @@ class DepthLimitedHandler {
     return document_.RawNumber(s, n, copy);
   }
   bool String(const Ch* s, rapidjson::SizeType n, bool copy) {
-    return !HasSurrogate(s, n) && document_.String(s, n, copy);
+    return !(escapes_ && HasSurrogate(s, n)) && document_.String(s, n, copy);
   }
   bool Key(const Ch* s, rapidjson::SizeType n, bool copy) {
-    return !HasSurrogate(s, n) && document_.Key(s, n, copy);
+    return !(escapes_ && HasSurrogate(s, n)) && document_.Key(s, n, copy);
   }
   bool StartObject() { return ++depth_ <= kMaxJsonDepth && document_.StartObject(); }
   bool EndObject(rapidjson::SizeType members) {
@@ -638,16 +638,27 @@ class DepthLimitedHandler {
 
  private:
   Document& document_;
+  const bool escapes_;
   int depth_ = 0;
 };
 
-// Parses the JSON in `input` (a RapidJSON stream) into *document with kJsonParseFlags | extra
-// flags, depth-limited. The reader's own stack comes from *reader_allocator (nullptr: the heap).
+// Parses `text`, whose bytes `input` (a RapidJSON stream) reads, into *document with
+// kJsonParseFlags | extra flags, depth-limited, after the checks of the whole text (no raw NUL,
+// valid UTF-8). The reader's own stack comes from *reader_allocator (nullptr: the heap).
 template <unsigned kExtraFlags, typename Document, typename Stream, typename ReaderAllocator>
-Status ParseStreamInto(Stream& input, Document* document, ReaderAllocator* reader_allocator) {
+Status ParseStreamInto(std::string_view text, Stream& input, Document* document,
+                       ReaderAllocator* reader_allocator) {
+  // RapidJSON's streams report a raw NUL byte as the end of the input, so "{}\0junk" would parse;
+  // a raw NUL is never valid JSON.
+  if (text.find('\0') != std::string_view::npos || !IsValidUtf8(text)) {
+    document->SetNull();
+    return Status::Serialization("");
+  }
+  // Raw bytes are valid UTF-8 now; only a \u escape can decode to a surrogate.
+  const bool escapes = text.find("\\u") != std::string_view::npos;
   rapidjson::ParseResult result;
   auto generator = [&](Document& target) {
-    DepthLimitedHandler<Document> handler(target);
+    DepthLimitedHandler<Document> handler(target, escapes);
     rapidjson::GenericReader<rapidjson::UTF8<>, rapidjson::UTF8<>, ReaderAllocator> reader(
         reader_allocator, 256);
     result = reader.template Parse<kJsonParseFlags | kExtraFlags>(input, handler);
@@ -659,25 +670,59 @@ Status ParseStreamInto(Stream& input, Document* document, ReaderAllocator* reade
   return Status::Serialization("");
 }
 
-// A document whose value pool and parse stacks start in caller-provided buffers, so that small
-// requests are parsed without touching the heap.
-using PooledDocument =
-    rapidjson::GenericDocument<rapidjson::UTF8<>, rapidjson::MemoryPoolAllocator<>,
-                               rapidjson::MemoryPoolAllocator<>>;
+// Reads a byte string for rapidjson::UTF8<>::Validate, with NUL past its end (never a
+// continuation byte, so a truncated sequence fails), and discards what it is given back.
+struct BoundedBytes {
+  using Ch = char;
+  const char* p;
+  const char* end;
+  Ch Take() { return p < end ? *p++ : '\0'; }
+  void Put(Ch) {}
+};
 
 }  // namespace
 
-Status ParseJson(std::string_view text, rapidjson::Document* document) {
-  // RapidJSON's streams report a raw NUL byte as the end of the input, so "{}\0junk" would parse;
-  // a raw NUL is never valid JSON.
-  if (text.find('\0') != std::string_view::npos) {
-    document->SetNull();
-    return Status::Serialization("");
+bool IsValidUtf8(std::string_view text) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p < end) {
+    for (uint64_t word; end - p >= 8; p += 8) {
+      std::memcpy(&word, p, 8);
+      if ((word & 0x8080808080808080u) != 0) break;
+    }
+    while (p < end && static_cast<unsigned char>(*p) < 0x80) ++p;
+    if (p == end) break;
+    BoundedBytes bytes{p, end};
+    if (!rapidjson::UTF8<>::Validate(bytes, bytes)) return false;
+    p = bytes.p;
   }
+  return true;
+}
+
+Status ParseJson(std::string_view text, rapidjson::Document* document) {
   // A plain MemoryStream, not RapidJSON's EncodedInputStream (which drops any of the bytes
   // EF BB BF at the start, even alone), so both parsers see exactly the same text.
   rapidjson::MemoryStream input(text.data(), text.size());
-  return ParseStreamInto<0>(input, document, static_cast<rapidjson::CrtAllocator*>(nullptr));
+  return ParseStreamInto<0>(text, input, document, static_cast<rapidjson::CrtAllocator*>(nullptr));
+}
+
+InsituJson::InsituJson()
+    : value_allocator_(value_buffer_, sizeof(value_buffer_)),
+      stack_allocator_(stack_buffer_, sizeof(stack_buffer_)),
+      document_(&value_allocator_, /*stackCapacity=*/1024, &stack_allocator_) {}
+
+InsituJson::~InsituJson() = default;
+
+Status InsituJson::Parse(std::string_view text) {
+  char* copy = small_text_;
+  if (text.size() >= sizeof(small_text_)) {
+    large_text_.reset(new char[text.size() + 1]);
+    copy = large_text_.get();
+  }
+  std::memcpy(copy, text.data(), text.size());
+  copy[text.size()] = '\0';
+  rapidjson::InsituStringStream input(copy);
+  return ParseStreamInto<rapidjson::kParseInsituFlag>(text, input, &document_, &stack_allocator_);
 }
 
 Status CheckItemJson(const rapidjson::Value& json) { return CheckValueShape(json, Role::kItem); }
@@ -702,30 +747,9 @@ Result<Item> DecodeItem(const rapidjson::Value& json) {
 }
 
 Result<Item> ParseItemJson(std::string_view text) {
-  // In-situ parsing decodes strings in place in a private copy of the text instead of copying
-  // each one into the document. A raw NUL byte (never valid JSON) is rejected first, as in
-  // ParseJson, rather than being taken for the end of the text.
-  if (text.find('\0') != std::string_view::npos) return Status::Serialization("");
-  char small_text[4096];
-  std::unique_ptr<char[]> large_text;
-  char* copy = small_text;
-  if (text.size() >= sizeof(small_text)) {
-    large_text.reset(new char[text.size() + 1]);
-    copy = large_text.get();
-  }
-  std::memcpy(copy, text.data(), text.size());
-  copy[text.size()] = '\0';
-
-  // Small documents parse without heap allocation; larger ones spill into pool chunks.
-  char value_buffer[8192];
-  char stack_buffer[2048];
-  rapidjson::MemoryPoolAllocator<> value_allocator(value_buffer, sizeof(value_buffer));
-  rapidjson::MemoryPoolAllocator<> stack_allocator(stack_buffer, sizeof(stack_buffer));
-  PooledDocument document(&value_allocator, /*stackCapacity=*/1024, &stack_allocator);
-  rapidjson::InsituStringStream input(copy);
-  PARTSTORE_RETURN_IF_ERROR(
-      ParseStreamInto<rapidjson::kParseInsituFlag>(input, &document, &stack_allocator));
-  return DecodeItem(document);
+  InsituJson json;
+  PARTSTORE_RETURN_IF_ERROR(json.Parse(text));
+  return DecodeItem(json.root());
 }
 
 }  // namespace partstore::protocol

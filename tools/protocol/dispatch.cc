@@ -510,11 +510,12 @@ Response Dispatch(Database& db, std::string_view operation, std::string_view bod
 
 Response Dispatch(const Backend& db, std::string_view operation, std::string_view body,
                   std::string_view endpoint, transfer::Transfers* transfers) {
-  rapidjson::Document document;
+  InsituJson json;
   if (!body.empty()) {
-    Status parsed = ParseJson(body, &document);
+    Status parsed = json.Parse(body);
     if (!parsed.ok()) return ErrorResponse(parsed);
   }
+  const rapidjson::Value& document = json.root();
   if (operation == "DescribeEndpoints") {
     // DynamoDB's answer names one endpoint, the regional one, to be cached for a day; here the
     // host the client addressed, so that the address works for it.

@@ -19,15 +19,17 @@ namespace {
 namespace fs = std::filesystem;
 
 Result<Item> JsonRecord(std::string_view line) {
-  rapidjson::Document document;
-  if (!protocol::ParseJson(line, &document).ok()) {
+  protocol::InsituJson json;  // each line parsed in place, as a request body is
+  if (!json.Parse(line).ok()) {
     return Status::Validation("not a JSON object: the line does not parse");
   }
+  const rapidjson::Value& document = json.root();
   if (!document.IsObject()) return Status::Validation("a line is not a JSON object");
-  if (!document.HasMember("Item") || !document["Item"].IsObject()) {
+  const auto found = document.FindMember("Item");
+  if (found == document.MemberEnd() || !found->value.IsObject()) {
     return Status::Validation("a line has no \"Item\" object");
   }
-  const rapidjson::Value& item = document["Item"];
+  const rapidjson::Value& item = found->value;
   PARTSTORE_RETURN_IF_ERROR(protocol::CheckItemJson(item));
   return protocol::DecodeItem(item);
 }
