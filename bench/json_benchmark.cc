@@ -3,8 +3,11 @@
 // encoding an Item to canonical JSON, on a realistic ~1 KB e-commerce order item and a ~100 KB
 // order with many lines. Bytes processed are the JSON text size, so the report shows MB/s.
 //
-//   BM_Json_ParseRequest/<size>     a PutItem request body of that item parsed as the server
-//                                   parses every body (protocol::ParseJson), nothing decoded
+//   BM_Json_ParseRequest/<size>     a PutItem request body of that item parsed into a
+//                                   rapidjson::Document (protocol::ParseJson: strings copied),
+//                                   nothing decoded
+//   BM_Json_ParseRequestInPlace/<size>  the same body parsed as the server parses every body
+//                                   (protocol::InsituJson)
 //   BM_Json_DispatchPutItem/<size>  the whole request as the server runs it (protocol::Dispatch):
 //                                   parse, decode, the engine's PutItem (an overwrite), response
 #include <benchmark/benchmark.h>
@@ -140,6 +143,20 @@ void BM_Json_ParseRequest(benchmark::State& state, int size) {
 }
 BENCHMARK_CAPTURE(BM_Json_ParseRequest, 1KB, 0);
 BENCHMARK_CAPTURE(BM_Json_ParseRequest, 100KB, 1);
+
+void BM_Json_ParseRequestInPlace(benchmark::State& state, int size) {
+  const std::string body = PutItemBody(size);
+  for (auto _ : state) {
+    protocol::InsituJson json;
+    Status parsed = json.Parse(body);
+    benchmark::DoNotOptimize(parsed);
+    benchmark::DoNotOptimize(json.root());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * body.size()));
+  state.SetLabel(std::to_string(body.size()) + " B");
+}
+BENCHMARK_CAPTURE(BM_Json_ParseRequestInPlace, 1KB, 0);
+BENCHMARK_CAPTURE(BM_Json_ParseRequestInPlace, 100KB, 1);
 
 void BM_Json_DispatchPutItem(benchmark::State& state, int size) {
   Database db;

@@ -229,12 +229,12 @@ class Stripe {
   // Eviction's sampling: calls visit(const StoredKey&, const ItemCollection&) for up to `count`
   // collections from the one at `*cursor` on, in the map's own slot order (the hash table's: as
   // good as random, and unrelated to use), wrapping around, and leaves the cursor at the next one
-  // to visit. The cursor names a collection not yet sampled in this lap, which the pool of
-  // candidates does not hold, so evicting what was just sampled leaves it in place; a cursor whose
-  // key is gone (deleted, expired, or evicted from an earlier lap's sample) starts again at the
-  // first slot. (It named the last collection visited until 2026-12: the evictor then evicted that
-  // one as often as not, every lap started again at the first slots, and at 2 MiB and more of
-  // items the nearest-expiry choice was no better than chance.)
+  // to visit: one not sampled since the lap before, so evicting what was just sampled (the pool's
+  // best candidate, as often as not) leaves the cursor in place. A cursor whose key is gone
+  // (deleted, expired, or evicted after an earlier lap's sample) starts again at the first slot.
+  // (It named the last collection visited until 2026-12: every eviction of that one sent the next
+  // round back to the first slots, and at 2 MiB and more of items the nearest-expiry choice was no
+  // better than chance.)
   template <typename Visit>
   void Sample(StoredKey* cursor, size_t count, Visit visit) const PARTSTORE_REQUIRES_SHARED(mu_) {
     if (map_.empty()) return;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "tests/testutil/random_values.h"
-#include "tests/testutil/utf8_oracle.h"
+#include "tests/testutil/strict_json_oracle.h"
 
 namespace partstore {
 // Readable failures for Status comparisons.
@@ -429,6 +429,8 @@ std::vector<ErrorCase> ErrorCases() {
 }
 
 using testing::RapidJsonTakesAsUtf8;
+using testing::SameJson;
+using testing::StrictRapidJsonParseAccepts;
 
 TEST(Utf8CheckTest, AgreesWithRapidJsonsStringCheck) {
   // Every one- and two-byte string, and the edges of the three- and four-byte forms.
@@ -486,6 +488,67 @@ TEST(Utf8CheckTest, AgreesWithRapidJsonsStringCheck) {
   }
 }
 
+// ParseJson takes exactly the texts RapidJSON's strict parse took before the whole-text UTF-8
+// check: the error cases, and 20,000 random edits of a request body (bytes that are not UTF-8,
+// escapes of surrogates and of pairs, quotes, NULs, brackets) inside and outside its strings.
+TEST(InsituJsonTest, TakesWhatRapidJsonsStrictParseTook) {
+  std::vector<std::string> texts;
+  for (const ErrorCase& c : ErrorCases()) texts.push_back(c.json);
+  const std::string body =
+      R"({"TableName":"Orders","Item":{"PK":{"S":"caf\u00e9 ok"},"n":{"N":"1.5"},)"
+      R"("l":{"L":[{"BOOL":true},{"NULL":true},{"SS":["a","b"]}]}}})";
+  const std::vector<std::string> edits = {"\x80",
+                                          "\xBF",
+                                          "\xC0\xAF",
+                                          "\xC3\xA9",
+                                          "\xE2\x82\xAC",
+                                          "\xED\xA0\x80",
+                                          "\xED\x9F\xBF",
+                                          "\xF0\x9F\x98\x80",
+                                          "\xF4\x90\x80\x80",
+                                          "\xFF",
+                                          "\\ud800",
+                                          "\\udc00",
+                                          "\\ud83d\\ude00",
+                                          "\\ud83d",
+                                          "\\u00e9",
+                                          "\\\\u",
+                                          "\"",
+                                          "\\",
+                                          std::string(1, '\0'),
+                                          "[",
+                                          "]",
+                                          "{",
+                                          "}",
+                                          ",",
+                                          " "};
+  std::mt19937 random(5151);
+  for (int n = 0; n < 20'000; ++n) {
+    std::string text = body;
+    const int count = 1 + static_cast<int>(random() % 3);
+    for (int i = 0; i < count; ++i) {
+      const size_t at = random() % (text.size() + 1);
+      const std::string& edit = edits[random() % edits.size()];
+      if (random() % 2 == 0 || at == text.size()) {
+        text.insert(at, edit);
+      } else {
+        text.replace(at, 1, edit);
+      }
+    }
+    texts.push_back(std::move(text));
+  }
+  int accepted = 0;
+  for (const std::string& text : texts) {
+    rapidjson::Document document;
+    const bool ok = ParseJson(text, &document).ok();
+    ASSERT_EQ(ok, StrictRapidJsonParseAccepts(text)) << ::testing::PrintToString(text);
+    accepted += ok;
+  }
+  // Both sides of the question are asked: a good share of the edits keep the body valid JSON.
+  EXPECT_GT(accepted, 2'000);
+  EXPECT_LT(accepted, 18'000);
+}
+
 // The server's in-place parse (InsituJson) and ParseJson agree: the same documents, the same
 // errors, for bodies inline and past the 4 KB kept inline.
 TEST(InsituJsonTest, ParsesAsParseJsonDoes) {
@@ -493,6 +556,8 @@ TEST(InsituJsonTest, ParsesAsParseJsonDoes) {
   for (const ErrorCase& c : ErrorCases()) texts.push_back(c.json);
   texts.push_back(R"({"TableName":"T","Item":{"a":{"S":"caf\u00e9 \ud83d\ude00"},"b":{"N":"1"}}})");
   texts.push_back(R"({"a":"\u0000 inside","b":[1,2.5,-3,true,false,null,{}]})");
+  // Repeated names (found by the fuzzer: RapidJSON's == cannot compare them, SameJson can).
+  texts.push_back(R"({"nil":{"S":"a"},"n":{"N":"-12.50"},"nil":{"NULL+":true}})");
   texts.push_back("{\"a\":\"" + std::string(5000, 'x') + "\"}");
   texts.push_back("{\"a\":\"" + std::string(5000, 'x') + "\xFF\"}");
   texts.push_back("{\"a\":\"" + std::string(5000, 'x') + "\\udc00\"}");
@@ -504,7 +569,26 @@ TEST(InsituJsonTest, ParsesAsParseJsonDoes) {
     InsituJson in_place;
     const Status parsed = in_place.Parse(text);
     ASSERT_EQ(parsed, copied) << text.substr(0, 80);
-    if (parsed.ok()) EXPECT_TRUE(in_place.root() == expected) << text.substr(0, 80);
+    if (parsed.ok()) EXPECT_TRUE(SameJson(in_place.root(), expected)) << text.substr(0, 80);
+  }
+}
+
+// A second Parse on one object discards the first document (its text past 4 KB on the heap, or
+// inline) and gives what ParseJson gives.
+TEST(InsituJsonTest, ParsesAgainDiscardingTheLastDocument) {
+  const std::vector<std::string> texts = {"{\"a\":\"" + std::string(6000, 'x') + "\"}",
+                                          R"({"b":[1,2,{"c":"d"}]})", R"({"b":)", R"(["e"])",
+                                          "{\"f\":\"" + std::string(5000, 'y') + "\"}"};
+  InsituJson json;
+  for (const std::string& text : texts) {
+    rapidjson::Document expected;
+    const Status copied = ParseJson(text, &expected);
+    ASSERT_EQ(json.Parse(text), copied) << text.substr(0, 40);
+    if (copied.ok()) {
+      EXPECT_TRUE(SameJson(json.root(), expected)) << text.substr(0, 40);
+    } else {
+      EXPECT_TRUE(json.root().IsNull());
+    }
   }
 }
 

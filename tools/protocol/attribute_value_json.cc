@@ -642,6 +642,13 @@ class DepthLimitedHandler {
   int depth_ = 0;
 };
 
+// The RapidJSON parse flags for request bodies: iterative (the call stack stays flat however deep
+// the input nests). The text's encoding is checked whole before the parse (IsValidUtf8), which is
+// faster than RapidJSON's check of each string's bytes (kParseValidateEncodingFlag) and refuses
+// the same bodies: a byte that is not valid UTF-8 outside a string is a syntax error either way.
+// Only ParseStreamInto parses with them: it makes that check first.
+constexpr unsigned kJsonParseFlags = rapidjson::kParseIterativeFlag;
+
 // Parses `text`, whose bytes `input` (a RapidJSON stream) reads, into *document with
 // kJsonParseFlags | extra flags, depth-limited, after the checks of the whole text (no raw NUL,
 // valid UTF-8). The reader's own stack comes from *reader_allocator (nullptr: the heap).
@@ -714,6 +721,10 @@ InsituJson::InsituJson()
 InsituJson::~InsituJson() = default;
 
 Status InsituJson::Parse(std::string_view text) {
+  // The last document's values point into the text and the pool: let them go first.
+  document_.SetNull();
+  value_allocator_.Clear();
+  large_text_.reset();
   char* copy = small_text_;
   if (text.size() >= sizeof(small_text_)) {
     large_text_.reset(new char[text.size() + 1]);

@@ -39,6 +39,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cstddef>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -104,12 +105,6 @@ inline std::string_view NumberToken(const rapidjson::Value& v) {
   return v.IsDouble() ? "DECIMAL_VALUE" : "NUMBER_VALUE";
 }
 
-// The RapidJSON parse flags for request bodies: iterative (the call stack stays flat however deep
-// the input nests). The text's encoding is checked whole before the parse (IsValidUtf8), which is
-// faster than RapidJSON's check of each string's bytes and rejects the same bodies: a byte that is
-// not valid UTF-8 outside a string is a syntax error either way.
-inline constexpr unsigned kJsonParseFlags = rapidjson::kParseIterativeFlag;
-
 // Whether `text` is valid UTF-8 as RapidJSON's strict validator (rapidjson::UTF8<>::Validate)
 // takes it: no overlong forms, no surrogates, nothing past U+10FFFF, no truncated sequence.
 // Runs of ASCII are checked 8 bytes at a time; every other sequence goes through RapidJSON's.
@@ -125,10 +120,11 @@ inline constexpr int kAttributeValueDepth = 2;
 Status ParseJson(std::string_view text, rapidjson::Document* document);
 
 // A JSON text parsed as ParseJson parses it (the same errors), in place: the text is copied into
-// the object (inline up to 4 KB) and its strings are decoded where they stand, and the values live
-// in an inline pool of 8 KB (heap chunks past it), so a small request body is parsed without
-// touching the heap or copying a string. The server parses every request body so. Its values
-// point into the object: it is neither copied nor moved, and root() lives as long as it does.
+// the object (inline below 4 KB) and its strings are decoded where they stand; the values live in
+// an inline pool of 8 KB and the parse stacks in one of 2 KB, with heap chunks past either. So a
+// small request body is parsed without copying a string, and mostly without the heap. The server
+// parses every request body so. Its values point into the object: it is neither copied nor moved,
+// and root() lives as long as it does, or until the next Parse.
 class InsituJson {
  public:
   InsituJson();
@@ -136,7 +132,7 @@ class InsituJson {
   InsituJson(const InsituJson&) = delete;
   InsituJson& operator=(const InsituJson&) = delete;
 
-  // Parses `text`; once per object.
+  // Parses `text`, discarding the document of any earlier Parse.
   Status Parse(std::string_view text);
   // The document's root (null before a successful Parse).
   const rapidjson::Value& root() const { return document_; }
@@ -147,8 +143,9 @@ class InsituJson {
                                  rapidjson::MemoryPoolAllocator<>>;
   char small_text_[4096];
   std::unique_ptr<char[]> large_text_;
-  char value_buffer_[8192];
-  char stack_buffer_[2048];
+  // The pools write their chunk headers (pointers) at the start of these buffers.
+  alignas(std::max_align_t) char value_buffer_[8192];
+  alignas(std::max_align_t) char stack_buffer_[2048];
   rapidjson::MemoryPoolAllocator<> value_allocator_;
   rapidjson::MemoryPoolAllocator<> stack_allocator_;
   PooledDocument document_;
