@@ -32,7 +32,8 @@
 // base64, set elements in their stored (sorted) order, map members in name order. Encoding never
 // fails; an encoded value decodes to an equal value (for values that satisfy ValidateValue).
 //
-// Thread safety: free functions; thread-safe for distinct arguments (a JsonWriter is not).
+// Thread safety: free functions; thread-safe for distinct arguments (a JsonWriter and an InsituJson
+// are not: one per thread, or per request).
 #pragma once
 
 #include <rapidjson/document.h>
