@@ -310,6 +310,17 @@ struct StoredItemCodec {
     }
   };
 
+  // A new item of `length` encoded bytes and DynamoDB size `item_size`, its bytes written by
+  // write(char* bytes): exactly `length` of them, the encoding Encode writes for the item. For
+  // encoders from other sources than a tree (the protocol's EncodeItemJson, straight from a
+  // request's JSON).
+  template <typename Write>
+  static StoredItem Build(size_t length, size_t item_size, Write&& write) {
+    StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
+    write(rep->bytes());
+    return StoredItem(rep);
+  }
+
   // ---- Trusted reading (buffers made by Encode or accepted by Decode) -----------------------
 
   static uint32_t GetVarint(const char*& p) { return stored_item_internal::ReadVarint(p); }

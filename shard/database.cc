@@ -337,6 +337,16 @@ Result<PutItemResult> Database::PutItem(const PutItemRequest& request) {
   return internal::Tracing(*state_) ? internal::Traced(*state_, request, run) : run(request);
 }
 
+Result<PutItemResult> Database::PutStoredItem(const PutItemRequest& request, StoredItem item) {
+  if (!request.item.empty()) return Status::Validation(std::string(kPutStoredItemWithTree));
+  // A trace records the request with its item (a tree); an empty handle is an empty item.
+  if (!item || internal::Tracing(*state_)) return Store::PutStoredItem(request, std::move(item));
+  PARTSTORE_ASSIGN_OR_RETURN(PreparedCondition prepared,
+                             PreparePut(request, request.table_name, state_->cache_.get()));
+  PARTSTORE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, state_->GetTable(request.table_name));
+  return state_->ShownIfRefused(table->PutStoredItem(request, std::move(item), prepared));
+}
+
 Result<GetItemResult> Database::GetItem(const GetItemRequest& request) {
   auto run = [this](const GetItemRequest& request) -> Result<GetItemResult> {
     PARTSTORE_ASSIGN_OR_RETURN(PreparedProjection prepared,

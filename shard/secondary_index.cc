@@ -64,7 +64,8 @@ SecondaryIndex::SecondaryIndex(IndexDefinition definition, KeySchema table_key, 
   }
 }
 
-Status SecondaryIndex::CheckItem(const Item& item) const {
+template <typename ItemT>
+Status SecondaryIndex::CheckItemImpl(const ItemT& item) const {
   for (const KeyAttribute* attribute :
        {&definition_.key.partition, definition_.key.sort ? &*definition_.key.sort : nullptr}) {
     if (attribute == nullptr) continue;
@@ -97,6 +98,10 @@ Status SecondaryIndex::CheckItem(const Item& item) const {
   }
   return Status::Ok();
 }
+
+Status SecondaryIndex::CheckItem(const Item& item) const { return CheckItemImpl(item); }
+
+Status SecondaryIndex::CheckItem(const StoredItem& item) const { return CheckItemImpl(item); }
 
 template <typename ItemT>
 std::optional<SecondaryIndex::EntryKey> SecondaryIndex::KeyOfImpl(

@@ -83,6 +83,7 @@ class SecondaryIndex {
   //    not supported. The AttributeValue for a key attribute cannot contain an empty string
   //    value. IndexName: gsi1, IndexKey: gsk"
   Status CheckItem(const Item& item) const;
+  Status CheckItem(const StoredItem& item) const;
 
   // Where an item's entry lives, or nullopt when the item is not in the index (an index key
   // attribute missing, of the wrong type or empty: an item CheckItem would refuse, held since
@@ -131,6 +132,8 @@ class SecondaryIndex {
   int64_t size_bytes() const;
 
  private:
+  template <typename ItemT>
+  Status CheckItemImpl(const ItemT& item) const;
   template <typename ItemT>
   std::optional<EntryKey> KeyOfImpl(const ItemT& item, std::string_view table_partition,
                                     std::string_view table_sort) const;

@@ -218,6 +218,10 @@ class Table : public std::enable_shared_from_this<Table> {
   using WriteContext = TableWriteContext;
   Result<PutItemResult> PutItem(const PutItemRequest& request, const PreparedCondition& prepared,
                                 WriteContext context = {});
+  // PutItem of `item` (Database::PutStoredItem): request.item is not read. REQUIRES: `item` is
+  // not empty.
+  Result<PutItemResult> PutStoredItem(const PutItemRequest& request, StoredItem item,
+                                      const PreparedCondition& prepared, WriteContext context = {});
   Result<GetItemResult> GetItem(const GetItemRequest& request,
                                 const PreparedProjection& prepared) const;
   Result<UpdateItemResult> UpdateItem(const UpdateItemRequest& request,
@@ -263,6 +267,7 @@ class Table : public std::enable_shared_from_this<Table> {
   Status CheckIndexKeysForWrite(const Item& item) const;
   // Every index's CheckItem for an item about to be written.
   static Status CheckIndexKeys(const IndexList& indexes, const Item& item);
+  static Status CheckIndexKeys(const IndexList& indexes, const StoredItem& item);
 
   // Items and DynamoDB size (ItemSize, without the 100-byte overhead) summed over the stripes.
   int64_t item_count() const;
@@ -418,6 +423,12 @@ class Table : public std::enable_shared_from_this<Table> {
   Table(std::string name, KeySchema key_schema, TableOptions options);
 
   expr::ExpressionCache* cache() const { return options_.expression_cache.get(); }
+
+  // PutItem and PutStoredItem after their item's key and checks: writes `item`, whose key is
+  // `key`; `tree` is the item as a tree when the caller has one (PutItem), else null.
+  Result<PutItemResult> Put(const PutItemRequest& request, const PreparedCondition& prepared,
+                            WriteContext context, const EncodedKey& key, StoredItem item,
+                            const Item* tree);
 
   // The reads up to their items: GetItem's item (unprojected; capacity charged and reported in
   // *consumed), a Query's or Scan's page (read, filtered and charged; built by the caller).

@@ -275,6 +275,11 @@ Status Table::CheckIndexKeys(const IndexList& indexes, const Item& item) {
   return Status::Ok();
 }
 
+Status Table::CheckIndexKeys(const IndexList& indexes, const StoredItem& item) {
+  for (const auto& index : indexes) PARTSTORE_RETURN_IF_ERROR(index->CheckItem(item));
+  return Status::Ok();
+}
+
 Status Table::CheckIndexKeysForWrite(const Item& item) const {
   std::shared_lock lock(indexes_mu_);
   return CheckIndexKeys(indexes_, item);

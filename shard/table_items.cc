@@ -59,9 +59,35 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeItemKeyOfItem(request.item));
   PARTSTORE_RETURN_IF_ERROR(ValidateItem(request.item));
   // Encoded before the lock: the stripe is held only to look up, check and swap handles.
-  const StoredItem item = StoredItem::Encode(request.item);
+  return Put(request, prepared, context, key, StoredItem::Encode(request.item), &request.item);
+}
+
+Result<PutItemResult> Table::PutStoredItem(const PutItemRequest& request, StoredItem item,
+                                           const PreparedCondition& prepared,
+                                           WriteContext context) {
+  PARTSTORE_ASSIGN_OR_RETURN(EncodedKey key, EncodeStoredKey(item));
+  // A StoredItem keeps ValidateItem's other rules by construction (Encode's precondition,
+  // Decode's checks, EncodeItemJson's); its size is the one left to check, after the key as
+  // PutItem checks it.
+  if (item.item_size() > kMaxItemSize) {
+    return Status::Validation(std::string(messages::kItemTooLarge));
+  }
+  return Put(request, prepared, context, key, std::move(item), nullptr);
+}
+
+Result<PutItemResult> Table::Put(const PutItemRequest& request, const PreparedCondition& prepared,
+                                 WriteContext context, const EncodedKey& key, StoredItem item,
+                                 const Item* tree) {
   const size_t new_size = item.item_size();
   const PartitionKeyRef partition{key.hash, key.partition};
+  // The key attributes as a tree, for capacity's key records and ItemCollectionMetrics: the
+  // caller's tree, or built from the item when one of those asks (a StoredItem's put).
+  std::optional<Item> key_item;
+  auto key_source = [&]() -> const Item& {
+    if (tree != nullptr) return *tree;
+    if (!key_item) key_item = KeyOf(item);
+    return *key_item;
+  };
 
   PutItemResult result;
   StoredItem old;
@@ -77,12 +103,16 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
     if (capacity_) {
       PARTSTORE_RETURN_IF_ERROR(
           capacity_->ChargeFailedWrite(key.hash, WriteHalfUnits(existing != nullptr ? new_size : 0),
-                                       AccessOf(key, &request.item).access()));
+                                       AccessOf(key, &key_source()).access()));
     }
     return ConditionFailed(request.return_values_on_condition_check_failure, existing);
   }
   const IndexList& indexes = WriterIndexes(key.hash);
-  PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, request.item));
+  if (tree != nullptr) {
+    PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, *tree));
+  } else {
+    PARTSTORE_RETURN_IF_ERROR(CheckIndexKeys(indexes, item));
+  }
   if (!indexes.empty()) {
     PARTSTORE_RETURN_IF_ERROR(
         CheckItemCollectionLimit(indexes, key, stripe.Find(partition),
@@ -95,7 +125,7 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   if (rejecting()) PARTSTORE_RETURN_IF_ERROR(AdmitWrite(GrowthOf(key, existing, item, plan)));
   if (capacity_) {
     PARTSTORE_RETURN_IF_ERROR(ChargeWrite(
-        key, request.item, charge.table_half_units,
+        key, key_source(), charge.table_half_units,
         static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size), existing ? 0 : 1, plan,
         existing, &item,
         context.batch_item ? capacity::RequestCounting::kPartOfRequest
@@ -107,8 +137,10 @@ Result<PutItemResult> Table::PutItem(const PutItemRequest& request,
   Emit(key.hash, old, item);
   if (!indexes.empty()) {
     ApplyIndexWrites(plan, &item, &charge);
-    result.item_collection_metrics =
-        CollectionMetrics(request.return_item_collection_metrics, indexes, key, request.item);
+    if (request.return_item_collection_metrics == ReturnItemCollectionMetrics::kSize) {
+      result.item_collection_metrics =
+          CollectionMetrics(request.return_item_collection_metrics, indexes, key, key_source());
+    }
   }
   lock.Unlock();
   AfterWrite();

@@ -234,6 +234,9 @@ class Database final : public Store {
   Result<GetItemViewResult> GetItemView(const GetItemRequest& request) override;
   Result<QueryViewResult> QueryView(const QueryRequest& request) override;
   Result<ScanViewResult> ScanView(const ScanRequest& request) override;
+  // PutItem of an item in the engine's form (partstore/store.h): its buffer is stored as it is,
+  // shared with the caller's handle, with no tree built and nothing encoded again.
+  Result<PutItemResult> PutStoredItem(const PutItemRequest& request, StoredItem item) override;
   // Every item of a Query / Scan, page after page, following LastEvaluatedKey
   // (partstore/item_range.h). Keep the range in a variable, to read its status() after the loop:
   //   ItemRange items = db.QueryAll(query);

@@ -31,6 +31,7 @@ std::string_view ReturnValueName(ReturnValue value);
 struct ItemCollectionMetrics {
   Item item_collection_key{};
   double size_estimate_range_gb[2] = {0, 1};
+  friend bool operator==(const ItemCollectionMetrics&, const ItemCollectionMetrics&) = default;
 };
 
 // The item collection limit of tables with LSIs, as DynamoDB documents it: 10 GB per partition key

@@ -33,6 +33,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "partstore/backups.h"
@@ -51,6 +53,10 @@
 #include "partstore/transaction_requests.h"
 
 namespace partstore {
+
+// PutStoredItem's error for a request that also has request.item.
+inline constexpr std::string_view kPutStoredItemWithTree =
+    "PutStoredItem takes the item as a StoredItem: request.item must be empty";
 
 class Store {
  public:
@@ -121,6 +127,13 @@ class Store {
   virtual Result<GetItemViewResult> GetItemView(const GetItemRequest& request) = 0;
   virtual Result<QueryViewResult> QueryView(const QueryRequest& request) = 0;
   virtual Result<ScanViewResult> ScanView(const ScanRequest& request) = 0;
+  // PutItem with the item in the engine's form, `item`, instead of request.item (which must be
+  // empty: ValidationException otherwise). An item read from one table as a view (GetItemView,
+  // QueryView) is written to another without being decoded, and the server puts a request's
+  // item encoded straight from its JSON. Errors as PutItem's for the same item; an empty handle
+  // is an item with no attributes. The engine stores `item`'s buffer as it is; any other store
+  // (this default) sends the item as a tree.
+  virtual Result<PutItemResult> PutStoredItem(const PutItemRequest& request, StoredItem item);
   // BatchGetItem: up to 100 keys; those not read come back as UnprocessedKeys. BatchWriteItem:
   // up to 25 puts and deletes, each atomic on its own; those not written come back as
   // UnprocessedItems.
@@ -152,6 +165,13 @@ class Store {
   ItemRange QueryAll(QueryRequest request);
   ItemRange ScanAll(ScanRequest request);
 };
+
+inline Result<PutItemResult> Store::PutStoredItem(const PutItemRequest& request, StoredItem item) {
+  if (!request.item.empty()) return Status::Validation(std::string(kPutStoredItemWithTree));
+  PutItemRequest tree = request;
+  if (item) tree.item = item.ToItem();
+  return PutItem(tree);
+}
 
 inline ItemRange Store::QueryAll(QueryRequest request) {
   return ItemRange([this, request = std::move(request)](std::optional<Item> start) mutable {

@@ -2,15 +2,19 @@
 // ValidationException / SerializationException, never crash, hang or throw. A decoded item must
 // satisfy DynamoDB's value rules, and survive encode -> decode unchanged with a stable canonical
 // encoding. The same checks run on the input read as a single AttributeValue. The whole-text UTF-8
-// check agrees with RapidJSON's own, ParseJson takes what RapidJSON's strict parse took, and the
-// server's in-place parse agrees with ParseJson. Violations abort.
+// check agrees with RapidJSON's own, ParseJson takes what RapidJSON's strict parse took, the
+// server's in-place parse agrees with ParseJson, and the item encoded straight from the JSON
+// (EncodeItemJson, what the server's PutItem stores) is declined whenever the tree decoder refuses
+// the item, and otherwise is the tree's encoding byte for byte. Violations abort.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "partstore/item.h"
+#include "partstore/stored_item.h"
 #include "tests/testutil/strict_json_oracle.h"
 #include "tools/protocol/attribute_value_json.h"
 
@@ -20,6 +24,7 @@ using partstore::Code;
 using partstore::Item;
 using partstore::Result;
 using partstore::Status;
+using partstore::StoredItem;
 using partstore::Value;
 namespace protocol = partstore::protocol;
 
@@ -84,6 +89,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Status shape = protocol::CheckItemJson(document);
   Check(shape.ok() || shape.code() == Code::kSerialization);
   Check(shape.ok() == (item.ok() || item.status().code() != Code::kSerialization));
+
+  // The item encoded straight from the JSON: declined whenever the tree path refuses it, and
+  // when taken, the tree's encoding and size.
+  std::optional<StoredItem> direct = protocol::EncodeItemJson(document);
+  Check(!direct || item.ok());
+  if (direct) {
+    const StoredItem want = StoredItem::Encode(*item);
+    Check(direct->encoding() == want.encoding());
+    Check(direct->item_size() == want.item_size());
+  }
 
   Result<Value> value = protocol::DecodeAttributeValue(document);
   if (value.ok()) {

@@ -119,6 +119,32 @@ bool BooleanOf(const rapidjson::Value& value) {
   return false;
 }
 
+// The type a member name denotes, or nullopt (unknown members are ignored). Case-sensitive.
+std::optional<Type> TypeOfMember(const rapidjson::Value& name) {
+  const char* s = name.GetString();
+  switch (name.GetStringLength()) {
+    case 1:
+      if (s[0] == 'S') return Type::kS;
+      if (s[0] == 'N') return Type::kN;
+      if (s[0] == 'B') return Type::kB;
+      if (s[0] == 'M') return Type::kM;
+      if (s[0] == 'L') return Type::kL;
+      return std::nullopt;
+    case 2:
+      if (s[1] != 'S') return std::nullopt;
+      if (s[0] == 'S') return Type::kSS;
+      if (s[0] == 'N') return Type::kNS;
+      if (s[0] == 'B') return Type::kBS;
+      return std::nullopt;
+    case 4:
+      if (std::string_view(s, 4) == "BOOL") return Type::kBool;
+      if (std::string_view(s, 4) == "NULL") return Type::kNull;
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
 namespace {
 
 using JsonValue = rapidjson::Value;
@@ -172,32 +198,6 @@ constexpr std::string_view kBase64Character = "Invalid Base64 character: '";
 constexpr std::array<Type, 10> kCheckOrder = {Type::kS,    Type::kSS,  Type::kN, Type::kNS,
                                               Type::kB,    Type::kBS,  Type::kM, Type::kL,
                                               Type::kBool, Type::kNull};
-
-// The type a member name denotes, or nullopt (unknown members are ignored). Case-sensitive.
-std::optional<Type> TypeOfMember(const JsonValue& name) {
-  const char* s = name.GetString();
-  switch (name.GetStringLength()) {
-    case 1:
-      if (s[0] == 'S') return Type::kS;
-      if (s[0] == 'N') return Type::kN;
-      if (s[0] == 'B') return Type::kB;
-      if (s[0] == 'M') return Type::kM;
-      if (s[0] == 'L') return Type::kL;
-      return std::nullopt;
-    case 2:
-      if (s[1] != 'S') return std::nullopt;
-      if (s[0] == 'S') return Type::kSS;
-      if (s[0] == 'N') return Type::kNS;
-      if (s[0] == 'B') return Type::kBS;
-      return std::nullopt;
-    case 4:
-      if (std::string_view(s, 4) == "BOOL") return Type::kBool;
-      if (std::string_view(s, 4) == "NULL") return Type::kNull;
-      return std::nullopt;
-    default:
-      return std::nullopt;
-  }
-}
 
 // ---- Step 1: shape -------------------------------------------------------------------------
 

@@ -166,6 +166,18 @@ Result<Value> DecodeAttributeValue(const rapidjson::Value& json, int depth = kAt
 // kMaxAttributeNameSize bytes, at the top level and in nested maps.
 Result<Item> DecodeItem(const rapidjson::Value& json);
 
+// An item's JSON encoded straight into the engine's form, with no tree between
+// (tools/protocol/stored_item_from_json.cc): the bytes and size of StoredItem::Encode(
+// *DecodeItem(json)). nullopt when it declines: for every item DecodeItem refuses, and for a few
+// valid but unusual forms (a name or a type member given twice, BOOL or NULL as a string). The
+// caller then runs DecodeItem, which gives DynamoDB's error. It does not check the
+// 400 KB limit (Database::PutStoredItem does, after the key, as PutItem orders its errors).
+std::optional<StoredItem> EncodeItemJson(const rapidjson::Value& json);
+
+// The type an AttributeValue member name denotes ("S", "NS", "BOOL", ...), or nullopt for any
+// other name (ignored: DynamoDB ignores unknown members). Case-sensitive.
+std::optional<Type> TypeOfMember(const rapidjson::Value& name);
+
 // ParseJson + DecodeItem on a document whose root is the item (parsed in situ in a private copy:
 // faster than ParseJson, same results).
 Result<Item> ParseItemJson(std::string_view text);

@@ -351,7 +351,16 @@ const std::array<Operation, 56> kOperations = {{
      }},
     {"PutItem",
      [](const Backend& db, const rapidjson::Value& body) {
-       return Run(db, body, DecodePutItemRequest, &Store::PutItem, EncodePutItemResult);
+       // For the engine, the item straight from its JSON into the engine's form, when the
+       // encoder takes it; any other store takes the tree.
+       StoredItem item;
+       Result<PutItemRequest> request =
+           DecodePutItemRequestStored(body, db.engine != nullptr ? &item : nullptr);
+       if (!request.ok()) return ErrorResponse(request.error());
+       Result<PutItemResult> result =
+           item ? db.store.PutStoredItem(*request, std::move(item)) : db.store.PutItem(*request);
+       if (!result.ok()) return ErrorResponse(result.error());
+       return Response{200, EncodePutItemResult(*result)};
      }},
     {"Query",
      [](const Backend& db, const rapidjson::Value& body) {

@@ -192,6 +192,10 @@ constexpr MemberSpec kDeleteMembers[kDeleteMemberCount] = {
 }  // namespace
 
 Result<PutItemRequest> DecodePutItemRequest(const JsonValue& body) {
+  return DecodePutItemRequestStored(body, nullptr);
+}
+
+Result<PutItemRequest> DecodePutItemRequestStored(const JsonValue& body, StoredItem* stored) {
   std::array<const JsonValue*, kPutMemberCount> m;
   PARTSTORE_RETURN_IF_ERROR(ReadMembers(body, "PutItem", kPutMembers, m));
 
@@ -216,7 +220,11 @@ Result<PutItemRequest> DecodePutItemRequest(const JsonValue& body) {
 
   PutItemRequest request;
   request.table_name = std::string(StringOf(*m[kPutTableName]));
-  PARTSTORE_ASSIGN_OR_RETURN(request.item, DecodeItem(*m[kPutItem]));
+  std::optional<StoredItem> encoded;
+  if (stored != nullptr) encoded = EncodeItemJson(*m[kPutItem]);
+  if (!encoded) {
+    PARTSTORE_ASSIGN_OR_RETURN(request.item, DecodeItem(*m[kPutItem]));
+  }
   PARTSTORE_ASSIGN_OR_RETURN(request.expected, DecodeExpected(m[kPutExpected]));
   request.conditional_operator =
       m[kPutConditionalOperator]
@@ -234,6 +242,7 @@ Result<PutItemRequest> DecodePutItemRequest(const JsonValue& body) {
   request.return_item_collection_metrics =
       EnumOf(m[kPutReturnItemCollectionMetrics], kReturnItemCollectionMetricsNames,
              ReturnItemCollectionMetrics::kNone);
+  if (encoded) *stored = std::move(*encoded);
   return request;
 }
 

@@ -48,6 +48,10 @@ namespace partstore::protocol {
 
 // ---- Items (item_json.cc) ----
 Result<PutItemRequest> DecodePutItemRequest(const rapidjson::Value& body);
+// The same with the item encoded straight from its JSON into *stored (EncodeItemJson) and
+// request.item left empty; with `stored` null, or when the encoder declines, the item is decoded as
+// a tree into request.item (and its errors reported) and *stored is left empty.
+Result<PutItemRequest> DecodePutItemRequestStored(const rapidjson::Value& body, StoredItem* stored);
 Result<GetItemRequest> DecodeGetItemRequest(const rapidjson::Value& body);
 Result<UpdateItemRequest> DecodeUpdateItemRequest(const rapidjson::Value& body);
 Result<DeleteItemRequest> DecodeDeleteItemRequest(const rapidjson::Value& body);
