@@ -130,9 +130,10 @@ class Store {
   // PutItem with the item in the engine's form, `item`, instead of request.item (which must be
   // empty: ValidationException otherwise). An item read from one table as a view (GetItemView,
   // QueryView) is written to another without being decoded, and the server puts a request's
-  // item encoded straight from its JSON. Errors as PutItem's for the same item; an empty handle
-  // is an item with no attributes. The engine stores `item`'s buffer as it is; any other store
-  // (this default) sends the item as a tree.
+  // item encoded straight from its JSON. Errors as PutItem's for the same item (the size checked
+  // as PutItem checks it; every handle StoredItem makes keeps ValidateItem's other rules: Encode's
+  // precondition, Decode's checks); an empty handle is an item with no attributes. The engine
+  // stores `item`'s buffer as it is; any other store (this default) sends the item as a tree.
   virtual Result<PutItemResult> PutStoredItem(const PutItemRequest& request, StoredItem item);
   // BatchGetItem: up to 100 keys; those not read come back as UnprocessedKeys. BatchWriteItem:
   // up to 25 puts and deletes, each atomic on its own; those not written come back as

@@ -327,8 +327,9 @@ class StoredItem {
   ~StoredItem() { Unref(); }
   void swap(StoredItem& other) noexcept { std::swap(rep_, other.rep_); }
 
-  // Encodes `item`. REQUIRES: ValidateItem(item) is OK (names 1..65535 bytes, no empty sets,
-  // nesting within DynamoDB's limit, at most 400 KB); the encoding of any such item fits.
+  // Encodes `item`. REQUIRES: ValidateItem(item)'s rules other than the size hold (names
+  // 1..65535 bytes, no empty sets, nesting within DynamoDB's limit), and the item is under 4 GiB.
+  // An item over 400 KB encodes; a table refuses it when it is put (PutStoredItem as PutItem).
   static StoredItem Encode(const Item& item);
   // Checks and adopts a portable encoding read from outside (a snapshot file, a fuzzer): every
   // length, offset, tag, name (1..65535 bytes, sorted, unique), set (non-empty, sorted, unique),

@@ -115,6 +115,12 @@ std::string Nested(int levels, std::string_view kind) {
 TEST(EncodeItemJsonTest, TakesEveryTypeAsTheTreeEncodesIt) {
   const std::string run(40, 'x');
   const std::string long_name(300, 'n');  // past the name table's 255 bytes: written out
+  std::string wide;                       // ten 7,000-byte strings, none of them a run
+  for (int i = 0; i < 10; ++i) {
+    std::string text(7'000, 'a');
+    for (size_t j = 0; j < text.size(); ++j) text[j] = static_cast<char>('a' + (i + j) % 26);
+    wide += (i > 0 ? R"(,{"S":")" : R"({"S":")") + text + R"("})";
+  }
   for (
       const std::string& text : std::vector<std::string>{
           R"({})",
@@ -130,6 +136,10 @@ TEST(EncodeItemJsonTest, TakesEveryTypeAsTheTreeEncodesIt) {
           R"({")" + long_name + R"(":{"M":{")" + long_name + R"(":{"S":"v"}}}})",
           Nested(30, "M"),
           Nested(30, "L"),
+          Nested(31, "M"),  // at the nesting limit: 32 levels counting the top's value
+          Nested(31, "L"),
+          // Bodies past 65,535 bytes: four-byte offsets in the list and in the item.
+          R"({"l":{"L":[)" + wide + R"(]},"after":{"S":"x"}})",
       }) {
     EXPECT_EQ(EncodeAgainstTheTree(text), Outcome::kTaken) << text;
   }
@@ -249,7 +259,8 @@ std::string RandomValueJson(std::mt19937_64& rng, int depth) {
     case 11:
       return R"({"S":"x","N":"1"})";
     case 12:
-      return R"({"S":"x","N":null,"other":[1]})";
+      return testing::RandomChance(rng, 0.5) ? R"({"S":"x","N":null,"other":[1]})"
+                                             : R"({"S":"x","S":"y"})";  // left to the tree
     case 13:
       return R"({"SS":["x",null]})";
     case 14:
@@ -302,6 +313,14 @@ TEST(EncodeItemJsonTest, NumbersTheItemsNamesOnlyOnceItIsTaken) {
   rapidjson::Document declined;
   ASSERT_TRUE(ParseJson(R"({")" + name + R"(":{"S":"x"},"z":{"N":"bad"}})", &declined).ok());
   EXPECT_FALSE(EncodeItemJson(declined).has_value());
+  EXPECT_EQ(attribute_name_table::size(), before);
+
+  // Over 400 KB, an item is declined before its names are numbered (the table refuses it).
+  rapidjson::Document oversized;
+  ASSERT_TRUE(ParseJson(R"({")" + name + R"(":{"S":")" + std::string(kMaxItemSize, 'x') + R"("}})",
+                        &oversized)
+                  .ok());
+  EXPECT_FALSE(EncodeItemJson(oversized).has_value());
   EXPECT_EQ(attribute_name_table::size(), before);
 
   rapidjson::Document taken;

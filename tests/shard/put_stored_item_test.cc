@@ -7,9 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
+#include <optional>
+#include <ostream>
 #include <random>
 #include <string>
 
+#include "partstore/clock.h"
 #include "partstore/database.h"
 #include "partstore/stored_item.h"
 #include "tests/shard/database_testutil.h"
@@ -79,8 +83,9 @@ TEST(PutStoredItemTest, AnEmptyHandleIsAnItemWithoutAttributes) {
   EXPECT_EQ(stored.status(), tree.status());
 }
 
-// A random put: an item with or without its keys, over the size limit or with a GSI key of the
-// wrong type at times, with a condition, ReturnValues, capacity and metrics asked at random.
+// A random put: an item with or without its keys, over the size limit or with a GSI or LSI key of
+// the wrong type at times (a GSI key sometimes empty), with a condition, ReturnValues,
+// ReturnConsumedCapacity (TOTAL or INDEXES) and item collection metrics asked at random.
 PutItemRequest MakeRandomPut(std::mt19937_64& rng) {
   using testing::RandomChance;
   using testing::RandomInt;
@@ -97,6 +102,7 @@ PutItemRequest MakeRandomPut(std::mt19937_64& rng) {
   if (RandomChance(rng, 0.05)) item["GSI1PK"] = Value(int64_t{1});  // the wrong index key type
   if (RandomChance(rng, 0.05)) item["GSI1PK"] = Value("");          // an empty index key
   if (RandomChance(rng, 0.5)) item["LSK"] = Value(int64_t{RandomInt(rng, 0, 9)});
+  if (RandomChance(rng, 0.03)) item["LSK"] = Value("9");  // the wrong LSI key type
   if (RandomChance(rng, 0.03)) item["big"] = Value(std::string(kMaxItemSize, 'x'));
   request.item = std::move(item);
   if (RandomChance(rng, 0.3)) {
@@ -131,16 +137,71 @@ std::vector<Item> IndexItems(Database& db, const std::string& index) {
   return out;
 }
 
-TEST(PutStoredItemTest, RandomPutsGiveWhatPutItemGives) {
-  Database by_tree;
-  Database by_stored;
-  ASSERT_TRUE(by_tree.CreateTable(IndexedTable()).ok());
-  ASSERT_TRUE(by_stored.CreateTable(IndexedTable()).ok());
+// What the capacity simulation holds after the puts, as text: each partition's items and bytes
+// (the table's and the GSI's), and the Contributor Insights rules' top keys.
+std::string SimulationState(Database& db) {
+  std::string out;
+  for (const std::optional<std::string>& index :
+       {std::optional<std::string>(), std::optional<std::string>("GSI1")}) {
+    Result<DescribePartitionsResult> partitions =
+        db.DescribePartitions({.table_name = "Orders", .index_name = index});
+    EXPECT_TRUE(partitions.ok()) << ErrorText(partitions);
+    if (!partitions.ok()) return out;
+    for (const PartitionDescription& p : partitions->partitions) {
+      out += std::to_string(p.partition_id) + ": " + std::to_string(p.item_count) + " items, " +
+             std::to_string(p.size_bytes) + " B\n";
+    }
+    out += std::to_string(partitions->recent_throttles.size()) + " throttles\n";
+    Result<GetContributorInsightsResult> insights =
+        db.GetContributorInsights({.table_name = "Orders", .index_name = index, .top_n = 20});
+    EXPECT_TRUE(insights.ok()) << ErrorText(insights);
+    if (!insights.ok()) return out;
+    for (const InsightsRuleResult& rule : insights->rules) {
+      out += rule.rule_name + ":";
+      for (const Contributor& c : rule.contributors) {
+        out += " " + std::to_string(c.value) + "@" + std::to_string(c.minute);
+        for (const auto& [name, value] : c.key) out += "," + name + "=" + EncodeKey(value);
+      }
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+struct RandomPutsCase {
+  const char* name;
+  bool simulate;  // capacity simulation on: a provisioned table small enough to throttle
+  friend void PrintTo(const RandomPutsCase& c, std::ostream* os) { *os << c.name; }
+};
+
+class RandomPutsTest : public ::testing::TestWithParam<RandomPutsCase> {};
+
+TEST_P(RandomPutsTest, GiveWhatPutItemGives) {
+  DatabaseOptions options;
+  CreateTableRequest table = IndexedTable();
+  const auto clock = std::make_shared<capacity::ManualClock>();  // both databases' time
+  if (GetParam().simulate) {
+    options.capacity.enabled = true;
+    options.capacity.clock = clock;
+    options.capacity.contributor_insights = true;
+    // With the clock 0.2 s further at each put: 0.6 write units a put for the table, 0.4 for the
+    // GSI, less than the puts ask for, so that some are throttled.
+    table.billing_mode = BillingMode::kProvisioned;
+    table.provisioned_throughput = ProvisionedThroughput{50, 3};
+    table.global_secondary_indexes[0].provisioned_throughput = ProvisionedThroughput{50, 2};
+  }
+  Database by_tree(options);
+  Database by_stored(options);
+  ASSERT_TRUE(by_tree.CreateTable(table).ok());
+  ASSERT_TRUE(by_stored.CreateTable(table).ok());
   std::mt19937_64 rng(51);
   int written = 0;
   int refused = 0;
+  int throttled = 0;
+  int with_old_item = 0;
   for (int i = 0; i < 1500; ++i) {
     SCOPED_TRACE(i);
+    clock->Advance(200'000);
     PutItemRequest request = MakeRandomPut(rng);
     Result<PutItemResult> want = by_tree.PutItem(request);
     const StoredItem stored = StoredItem::Encode(request.item);
@@ -149,8 +210,16 @@ TEST(PutStoredItemTest, RandomPutsGiveWhatPutItemGives) {
     ASSERT_EQ(got.ok(), want.ok()) << ErrorText(want) << " / " << ErrorText(got);
     if (!want.ok()) {
       ++refused;
+      if (want.status().code() == Code::kProvisionedThroughputExceeded) ++throttled;
       EXPECT_EQ(got.status(), want.status());
-      EXPECT_EQ(got.status().detail() != nullptr, want.status().detail() != nullptr);
+      ASSERT_EQ(got.status().detail() != nullptr, want.status().detail() != nullptr);
+      if (want.status().detail() != nullptr) {
+        const ErrorDetail& a = *got.status().detail();
+        const ErrorDetail& b = *want.status().detail();
+        EXPECT_EQ(a.item, b.item);  // ReturnValuesOnConditionCheckFailure's old item
+        if (b.item) ++with_old_item;
+        EXPECT_EQ(a.throttling_reasons, b.throttling_reasons);
+      }
       continue;
     }
     ++written;
@@ -160,10 +229,22 @@ TEST(PutStoredItemTest, RandomPutsGiveWhatPutItemGives) {
   }
   EXPECT_GT(written, 300);
   EXPECT_GT(refused, 100);
+  EXPECT_GT(with_old_item, 10);
+  if (GetParam().simulate) {
+    EXPECT_GT(throttled, 50);
+    const std::string state = SimulationState(by_tree);
+    EXPECT_NE(state.find("MostThrottledItems: "), std::string::npos) << state;  // a contributor
+    EXPECT_EQ(SimulationState(by_stored), state);
+  }
   EXPECT_EQ(SortedItems(by_stored, "Orders"), SortedItems(by_tree, "Orders"));
   EXPECT_EQ(IndexItems(by_stored, "GSI1"), IndexItems(by_tree, "GSI1"));
   EXPECT_EQ(IndexItems(by_stored, "LSI1"), IndexItems(by_tree, "LSI1"));
 }
+
+INSTANTIATE_TEST_SUITE_P(PutStoredItemTest, RandomPutsTest,
+                         ::testing::Values(RandomPutsCase{"NoSimulation", false},
+                                           RandomPutsCase{"ProvisionedWithInsights", true}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace partstore

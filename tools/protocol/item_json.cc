@@ -220,11 +220,6 @@ Result<PutItemRequest> DecodePutItemRequestStored(const JsonValue& body, StoredI
 
   PutItemRequest request;
   request.table_name = std::string(StringOf(*m[kPutTableName]));
-  std::optional<StoredItem> encoded;
-  if (stored != nullptr) encoded = EncodeItemJson(*m[kPutItem]);
-  if (!encoded) {
-    PARTSTORE_ASSIGN_OR_RETURN(request.item, DecodeItem(*m[kPutItem]));
-  }
   PARTSTORE_ASSIGN_OR_RETURN(request.expected, DecodeExpected(m[kPutExpected]));
   request.conditional_operator =
       m[kPutConditionalOperator]
@@ -242,7 +237,15 @@ Result<PutItemRequest> DecodePutItemRequestStored(const JsonValue& body, StoredI
   request.return_item_collection_metrics =
       EnumOf(m[kPutReturnItemCollectionMetrics], kReturnItemCollectionMetricsNames,
              ReturnItemCollectionMetrics::kNone);
-  if (encoded) *stored = std::move(*encoded);
+  // The item last, once the rest has decoded: a refused request numbers none of its names
+  // (stored_item_from_json.cc).
+  std::optional<StoredItem> encoded;
+  if (stored != nullptr) encoded = EncodeItemJson(*m[kPutItem]);
+  if (encoded) {
+    *stored = std::move(*encoded);
+  } else {
+    PARTSTORE_ASSIGN_OR_RETURN(request.item, DecodeItem(*m[kPutItem]));
+  }
   return request;
 }
 

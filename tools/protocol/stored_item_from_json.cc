@@ -21,7 +21,13 @@
 // (tests/protocol/stored_item_json_test.cc and the fuzz target attribute_value_json_fuzz check it).
 //
 // Top-level names are numbered (core/attribute_name_table.h) only once the whole item has passed
-// the sizing pass, as Decode does: an item declined adds no name to the table.
+// the sizing pass and is within DynamoDB's 400 KB: an item declined adds no name to the table.
+// PutItem encodes its item last, once the rest of the request has decoded (item_json.cc), but
+// before the engine has looked the table and the key up: a request the engine then refuses (no
+// such table, a key missing or of the wrong type, a failed condition) may have numbered names.
+// The tree path numbers them later, when the engine encodes, after those checks but before the
+// condition. The table's bound (kMaxNames) holds either way; a name numbered for a refused item
+// only takes a number a later item might have used.
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
 #include <string>
@@ -95,6 +101,9 @@ class ItemJsonEncoder {
       if (!SizeValue(members[i]->value, value_depth, &n, size)) return false;
     }
     if (top) {
+      // Over DynamoDB's item size, the item is refused (by the table, through the tree path):
+      // declined here, before any of its names is numbered.
+      if (*size > kMaxItemSize) return false;
       // The whole item has passed: its names may now be numbered.
       for (const std::string_view name : top_names_) {
         const uint32_t head = Codec::NameHead(name);
