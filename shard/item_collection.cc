@@ -1,6 +1,7 @@
 #include "shard/item_collection.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <iterator>
 #include <optional>
@@ -16,7 +17,22 @@ std::move_iterator<It> Moving(It it) {
   return std::make_move_iterator(it);
 }
 
+// The bytes the allocator hands out for a block of `bytes`: jemalloc's size classes (16-byte
+// steps up to 128 bytes, then four classes in each doubling; partstore's programs link jemalloc).
+// Another allocator's classes are finer, and there the rounding only adds capacity.
+size_t AllocatorSizeClass(size_t bytes) {
+  if (bytes <= 128) return (bytes + 15) & ~size_t{15};
+  const size_t step = std::bit_floor(bytes - 1) / 4;
+  return (bytes + step - 1) & ~(step - 1);
+}
+
 }  // namespace
+
+size_t ItemCollection::GrownCapacity(size_t size, size_t max_segment) {
+  // The next size class up: the array holds what the allocator gives for it anyway, and grows by
+  // 12-25% (four classes in each doubling), still geometrically.
+  return std::min(max_segment, AllocatorSizeClass((size + 1) * kElementBytes) / kElementBytes);
+}
 
 ItemCollection::ItemCollection(Options options)
     : head_(),
@@ -180,10 +196,9 @@ std::pair<const StoredItem*, bool> ItemCollection::InsertOrAssign(std::string_vi
     }
     segment = &large_->segments[s];
   }
-  // Grow by half rather than boost's 60%, never past a segment (a one-item collection holds one).
+  // Grow by a quarter into a whole size class rather than by boost's 60%, never past a segment.
   if (segment->size() == segment->capacity()) {
-    const size_t n = segment->size();
-    segment->reserve(std::min<size_t>(max_segment_, std::max<size_t>(n + 1, n + n / 2)));
+    segment->reserve(GrownCapacity(segment->size(), max_segment_));
   }
   it = segment->emplace_hint(segment->begin() + index, SortKey(sk), std::move(item));
   if (mode_ == kLarge) ++large_->size;

@@ -181,9 +181,16 @@ class ItemCollection {
   // returns false on the first violation. O(n): for tests.
   bool CheckInvariants() const;
 
+  // The capacity a full array of `size` elements grows to on an insert: as many as fill the
+  // allocator's next size class up, at most `max_segment`. A 31-item collection holds 32
+  // elements in 1,024 bytes, where growth by half held 42 in a 1,536-byte block (bench/README.md,
+  // "Arrays that fill their size class").
+  static size_t GrownCapacity(size_t size, size_t max_segment);
+
  private:
   using Segment = boost::container::flat_map<SortKey, StoredItem, SortKeyLess>;
   using Element = Segment::value_type;
+  static constexpr size_t kElementBytes = sizeof(Element);
 
   // A collection past max_segment_size items.
   struct Large {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -776,6 +777,39 @@ TEST(ItemCollectionTest, InlineItemsWithLongKeysAndAssignmentsAcrossForms) {
       ExpectSame(other, expected);
     }
   }
+}
+
+// A full array grows into the allocator's next size class (jemalloc's: 16-byte steps to 128 bytes,
+// then four classes in each doubling), never past a segment: the capacity fills the block the
+// allocator hands out anyway.
+TEST(ItemCollectionTest, ArraysGrowIntoWholeSizeClasses) {
+  constexpr size_t kElement = sizeof(std::pair<SortKey, StoredItem>);
+  static_assert(kElement == 32, "the sequence below assumes 32-byte elements");
+  std::vector<size_t> grown;
+  for (size_t capacity = 1; capacity < 40;) {
+    capacity = ItemCollection::GrownCapacity(capacity, 1'000);
+    grown.push_back(capacity);
+  }
+  EXPECT_EQ(grown, (std::vector<size_t>{2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40}));
+
+  for (size_t size = 1; size <= 5'000; ++size) {
+    const size_t capacity = ItemCollection::GrownCapacity(size, 100'000);
+    ASSERT_GT(capacity, size);
+    ASSERT_LE(capacity * 4, (size + 1) * 5 + 4) << size;  // 25% at most: still geometric
+    const size_t bytes = capacity * kElement;
+    if (bytes > 128) {  // a whole size class: a multiple of a quarter of the doubling below it
+      const size_t step = std::bit_floor(bytes - 1) / 4;
+      ASSERT_EQ(bytes % step, 0u) << size;
+    }
+  }
+  EXPECT_EQ(ItemCollection::GrownCapacity(100, 110), 110u);  // capped at the segment size
+  EXPECT_EQ(ItemCollection::GrownCapacity(109, 110), 110u);
+
+  // 31 items sit in 1,024 bytes (growth by half held them in 42 elements, 1,344 of 1,536 bytes).
+  ItemCollection c;
+  for (int i = 0; i < 31; ++i) Insert(c, std::to_string(100 + i), Item{});
+  EXPECT_EQ(c.MemoryBytes(), 32 * kElement);
+  EXPECT_TRUE(c.CheckInvariants());
 }
 
 }  // namespace
