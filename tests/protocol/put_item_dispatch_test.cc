@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "partstore/database.h"
+#include "tests/testutil/random_put_items.h"
 #include "tests/testutil/random_values.h"
 #include "tools/protocol/attribute_value_json.h"
 #include "tools/protocol/dispatch.h"
@@ -35,24 +36,11 @@ constexpr std::string_view kCreateOrders = R"({"TableName":"Orders",
                                                             {"AttributeName":"LSK","KeyType":"RANGE"}],
                             "Projection":{"ProjectionType":"ALL"}}]})";
 
-// A random item's members as JSON text (without the braces): keys present or not and of the right
-// type or not, index keys, random attributes, and now and then a form the tree refuses, one the
-// encoder leaves to the tree, or an item over 400 KB.
+// A random item's members as JSON text (without the braces): RandomOrdersItem's (keys present or
+// not and of the right type or not, index keys, now and then over 400 KB), and now and then a form
+// the tree refuses or one the encoder leaves to the tree.
 std::string RandomItemMembers(std::mt19937_64& rng) {
-  testing::RandomValueOptions options;
-  options.max_collection_size = 3;
-  Item item = testing::RandomItem(rng, 5, 3, options);
-  const int keys = RandomInt(rng, 0, 99);
-  if (keys >= 3) item["PK"] = Value("P" + std::to_string(RandomInt(rng, 0, 3)));
-  if (keys >= 6) item["SK"] = Value("S" + std::to_string(RandomInt(rng, 0, 5)));
-  if (keys == 7) item["SK"] = Value(int64_t{5});
-  if (RandomChance(rng, 0.5)) item["GSI1PK"] = Value("G" + std::to_string(RandomInt(rng, 0, 2)));
-  if (RandomChance(rng, 0.04)) item["GSI1PK"] = Value("");
-  if (RandomChance(rng, 0.5)) item["LSK"] = Value(int64_t{RandomInt(rng, 0, 9)});
-  if (RandomChance(rng, 0.04)) item["LSK"] = Value("text");
-  if (RandomChance(rng, 0.3)) item["a"] = Value(int64_t{RandomInt(rng, 0, 99)});
-  if (RandomChance(rng, 0.02)) item["big"] = Value(std::string(kMaxItemSize, 'x'));
-  std::string members = ItemToJson(item);
+  std::string members = ItemToJson(testing::RandomOrdersItem(rng));
   members = members.substr(1, members.size() - 2);
   static const char* const kOdd[] = {
       R"("bad":{"N":"1e200"})",       R"("bad":{"SS":["x","x"]})",

@@ -17,6 +17,7 @@
 #include "partstore/database.h"
 #include "partstore/stored_item.h"
 #include "tests/shard/database_testutil.h"
+#include "tests/testutil/random_put_items.h"
 #include "tests/testutil/random_values.h"
 
 namespace partstore {
@@ -84,27 +85,15 @@ TEST(PutStoredItemTest, AnEmptyHandleIsAnItemWithoutAttributes) {
 }
 
 // A random put: an item with or without its keys, over the size limit or with a GSI or LSI key of
-// the wrong type at times (a GSI key sometimes empty), with a condition, ReturnValues,
-// ReturnConsumedCapacity (TOTAL or INDEXES) and item collection metrics asked at random.
+// the wrong type at times (a GSI key sometimes empty; RandomOrdersItem), with a condition,
+// ReturnValues, ReturnConsumedCapacity (TOTAL or INDEXES) and item collection metrics asked at
+// random.
 PutItemRequest MakeRandomPut(std::mt19937_64& rng) {
   using testing::RandomChance;
   using testing::RandomInt;
   PutItemRequest request;
   request.table_name = RandomChance(rng, 0.02) ? "Missing" : "Orders";
-  testing::RandomValueOptions options;
-  options.max_collection_size = 3;
-  Item item = testing::RandomItem(rng, 5, 3, options);
-  const int keys = RandomInt(rng, 0, 99);
-  if (keys >= 3) item["PK"] = Value("P" + std::to_string(RandomInt(rng, 0, 3)));
-  if (keys >= 6) item["SK"] = Value("S" + std::to_string(RandomInt(rng, 0, 5)));
-  if (keys == 7) item["SK"] = Value(int64_t{5});  // the wrong key type
-  if (RandomChance(rng, 0.5)) item["GSI1PK"] = Value("G" + std::to_string(RandomInt(rng, 0, 2)));
-  if (RandomChance(rng, 0.05)) item["GSI1PK"] = Value(int64_t{1});  // the wrong index key type
-  if (RandomChance(rng, 0.05)) item["GSI1PK"] = Value("");          // an empty index key
-  if (RandomChance(rng, 0.5)) item["LSK"] = Value(int64_t{RandomInt(rng, 0, 9)});
-  if (RandomChance(rng, 0.03)) item["LSK"] = Value("9");  // the wrong LSI key type
-  if (RandomChance(rng, 0.03)) item["big"] = Value(std::string(kMaxItemSize, 'x'));
-  request.item = std::move(item);
+  request.item = testing::RandomOrdersItem(rng);
   if (RandomChance(rng, 0.3)) {
     request.condition_expression =
         RandomChance(rng, 0.5) ? "attribute_not_exists(PK)" : "attribute_exists(#n)";
