@@ -18,8 +18,10 @@ std::move_iterator<It> Moving(It it) {
 }
 
 // The bytes the allocator hands out for a block of `bytes`: jemalloc's size classes (16-byte
-// steps up to 128 bytes, then four classes in each doubling; partstore's programs link jemalloc).
-// Another allocator's classes are finer, and there the rounding only adds capacity.
+// steps up to 128 bytes, then four classes in each doubling), which the partstore program links.
+// Under an allocator with finer classes (glibc's malloc: 16-byte steps) the arrays are the same
+// sizes, so they grow in the same 12-25% steps (more copies than growth by half) and carry a
+// little spare capacity the allocator did not round up to.
 size_t AllocatorSizeClass(size_t bytes) {
   if (bytes <= 128) return (bytes + 15) & ~size_t{15};
   const size_t step = std::bit_floor(bytes - 1) / 4;
@@ -28,10 +30,14 @@ size_t AllocatorSizeClass(size_t bytes) {
 
 }  // namespace
 
+size_t ItemCollection::FittedCapacity(size_t n, size_t max_segment) {
+  return std::min(max_segment, AllocatorSizeClass(n * kElementBytes) / kElementBytes);
+}
+
 size_t ItemCollection::GrownCapacity(size_t size, size_t max_segment) {
-  // The next size class up: the array holds what the allocator gives for it anyway, and grows by
-  // 12-25% (four classes in each doubling), still geometrically.
-  return std::min(max_segment, AllocatorSizeClass((size + 1) * kElementBytes) / kElementBytes);
+  // The next size class up: the array holds what the allocator gives for it anyway, and from a
+  // whole class it grows by 14-25% (four classes in each doubling), still geometrically.
+  return FittedCapacity(size + 1, max_segment);
 }
 
 ItemCollection::ItemCollection(Options options)
@@ -244,11 +250,11 @@ void ItemCollection::Split(size_t s) {
     mode_ = kLarge;
   }
   std::vector<Segment>& segments = large_->segments;
-  // Both halves get fresh arrays with a quarter to spare: the old one was full, and one of the
-  // halves takes the insert that caused the split.
+  // Both halves get fresh arrays with a quarter to spare, rounded up to a whole size class: the
+  // old one was full, and one of the halves takes the insert that caused the split.
   Segment::sequence_type whole = segments[s].extract_sequence();
   const size_t half = whole.size() / 2;
-  const size_t capacity = std::min<size_t>(max_segment_, whole.size() - half + half / 4 + 1);
+  const size_t capacity = FittedCapacity(whole.size() - half + half / 4 + 1, max_segment_);
   Segment::sequence_type lower;
   Segment::sequence_type upper;
   lower.reserve(capacity);
@@ -279,7 +285,7 @@ void ItemCollection::Rebalance(size_t s) {
   Segment& right = segments[r];
   const size_t total = left.size() + right.size();
   auto reserve = [this](Segment::sequence_type& seq, size_t n) {
-    if (seq.capacity() < n) seq.reserve(std::min<size_t>(max_segment_, n + n / 4));
+    if (seq.capacity() < n) seq.reserve(FittedCapacity(n + n / 4, max_segment_));
   };
 
   if (total <= max_segment_ / 4 * 3) {

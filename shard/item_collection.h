@@ -184,8 +184,11 @@ class ItemCollection {
   // The capacity a full array of `size` elements grows to on an insert: as many as fill the
   // allocator's next size class up, at most `max_segment`. A 31-item collection holds 32
   // elements in 1,024 bytes, where growth by half held 42 in a 1,536-byte block (bench/README.md,
-  // "Arrays that fill their size class").
+  // "Arrays that fill their size class"). Splits and merges size their arrays the same way
+  // (FittedCapacity).
   static size_t GrownCapacity(size_t size, size_t max_segment);
+  // The capacity of the smallest size class that holds `n` elements, at most `max_segment`.
+  static size_t FittedCapacity(size_t n, size_t max_segment);
 
  private:
   using Segment = boost::container::flat_map<SortKey, StoredItem, SortKeyLess>;

@@ -109,6 +109,19 @@ TEST(PutItemDispatchTest, StraightFromTheJsonAnswersAsTheTreePath) {
   }
   EXPECT_GT(ok, 300);
   EXPECT_GT(failed, 100);
+
+  // At DynamoDB's 400 KB and a byte over it (PK and SK take 8 bytes, "x" 1 and its string).
+  for (const size_t size : {kMaxItemSize, kMaxItemSize + 1}) {
+    const std::string body = R"({"TableName":"Orders","Item":{"PK":{"S":"P1"},"SK":{"S":"S1"},)"
+                             R"("x":{"S":")" +
+                             std::string(size - 9, 'x') +
+                             R"("}},"ReturnConsumedCapacity":"TOTAL"})";
+    const Response want = Dispatch(tree, "PutItem", body);
+    const Response got = Dispatch(direct, "PutItem", body);
+    EXPECT_EQ(want.http_status, size == kMaxItemSize ? 200 : 400) << want.body;
+    EXPECT_EQ(got.http_status, want.http_status);
+    EXPECT_EQ(got.body, want.body);
+  }
   for (std::string_view index : {"", "GSI1", "LSI1"}) {
     EXPECT_EQ(ScanText(direct, index), ScanText(tree, index)) << index;
   }

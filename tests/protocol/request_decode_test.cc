@@ -411,6 +411,37 @@ TEST(ValuesTest, ItemValueErrors) {
             "supported datatypes");
 }
 
+// The item's errors come before Expected's and the expression values' (dynalite
+// validations/putItem.js), whether the item is decoded as a tree or encoded straight into a
+// StoredItem (the server's path with the engine).
+TEST(ValuesTest, ItemErrorsComeFirst) {
+  const auto stored = [](const rapidjson::Value& body) {
+    StoredItem item;
+    return DecodePutItemRequestStored(body, &item);
+  };
+  const std::string item_alone =
+      ErrorOf(Decode(DecodePutItemRequest, R"({"TableName": "abc", "Item": {"a": {"SS": []}}})"));
+  ASSERT_NE(item_alone, "OK");
+  for (const char* body :
+       {R"({"TableName": "abc", "Item": {"a": {"SS": []}}, "ConditionExpression": "a = :v",
+            "ExpressionAttributeValues": {":v": {"N": "x"}}})",
+        R"({"TableName": "abc", "Item": {"a": {"SS": []}},
+            "Expected": {"a": {"Value": {"N": "x"}}}})"}) {
+    EXPECT_EQ(ErrorOf(Decode(DecodePutItemRequest, body)), item_alone) << body;
+    EXPECT_EQ(ErrorOf(Decode(stored, body)), item_alone) << body;
+  }
+  // Each second error on its own is another error: the test above would catch an order that put
+  // it first.
+  for (const char* body :
+       {R"({"TableName": "abc", "Item": {}, "ConditionExpression": "a = :v",
+            "ExpressionAttributeValues": {":v": {"N": "x"}}})",
+        R"({"TableName": "abc", "Item": {}, "Expected": {"a": {"Value": {"N": "x"}}}})"}) {
+    const std::string alone = ErrorOf(Decode(DecodePutItemRequest, body));
+    EXPECT_NE(alone, "OK") << body;
+    EXPECT_NE(alone, item_alone) << body;
+  }
+}
+
 TEST(ValuesTest, StartKeyPrefix) {
   auto r = Decode(DecodeScanRequest, R"({"TableName": "abc", "ExclusiveStartKey": {"a": {}}})");
   EXPECT_EQ(ErrorOf(r),

@@ -193,6 +193,18 @@ TEST(EncodeItemJsonTest, LeavesRepeatedMembersAndBooleanTextsToTheTree) {
   }
 }
 
+// DynamoDB's limit, 400 KB, is taken; a byte more is left to the tree path (whose table refuses
+// it, tests/protocol/put_item_dispatch_test.cc).
+TEST(EncodeItemJsonTest, TakesAnItemOfExactly400KB) {
+  const auto item = [](size_t size) {  // "a" and a string: 1 + the string's bytes
+    std::string text(size - 1, 'x');
+    for (size_t i = 0; i < text.size(); i += 7) text[i] = 'y';  // not a run
+    return R"({"a":{"S":")" + text + R"("}})";
+  };
+  EXPECT_EQ(EncodeAgainstTheTree(item(kMaxItemSize)), Outcome::kTaken);
+  EXPECT_EQ(EncodeAgainstTheTree(item(kMaxItemSize + 1)), Outcome::kLeftToTheTree);
+}
+
 TEST(EncodeItemJsonTest, RandomItemsAreTaken) {
   std::mt19937_64 rng(29);
   for (int i = 0; i < 2000; ++i) {

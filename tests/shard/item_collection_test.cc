@@ -792,14 +792,26 @@ TEST(ItemCollectionTest, ArraysGrowIntoWholeSizeClasses) {
   }
   EXPECT_EQ(grown, (std::vector<size_t>{2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40}));
 
+  // jemalloc's classes, as its documentation lists them (160, 320, 1,536, 12,288 bytes ...), not
+  // as the code computes them.
+  EXPECT_EQ(ItemCollection::GrownCapacity(4, 1'000) * kElement, 160u);
+  EXPECT_EQ(ItemCollection::GrownCapacity(8, 1'000) * kElement, 320u);
+  EXPECT_EQ(ItemCollection::GrownCapacity(42, 1'000) * kElement, 1'536u);  // 1,376 B asked
+  EXPECT_EQ(ItemCollection::GrownCapacity(320, 1'000) * kElement, 12'288u);
+  EXPECT_EQ(ItemCollection::FittedCapacity(321, 1'000) * kElement, 12'288u);  // 10,272 B asked
+  EXPECT_EQ(ItemCollection::FittedCapacity(384, 1'000), 384u);  // a whole class already
+
   for (size_t size = 1; size <= 5'000; ++size) {
     const size_t capacity = ItemCollection::GrownCapacity(size, 100'000);
     ASSERT_GT(capacity, size);
-    ASSERT_LE(capacity * 4, (size + 1) * 5 + 4) << size;  // 25% at most: still geometric
+    ASSERT_LT(capacity * 4, (size + 1) * 5) << size;  // under 25% past the element asked for
     const size_t bytes = capacity * kElement;
     if (bytes > 128) {  // a whole size class: a multiple of a quarter of the doubling below it
       const size_t step = std::bit_floor(bytes - 1) / 4;
       ASSERT_EQ(bytes % step, 0u) << size;
+    }
+    if (size >= 8 && ItemCollection::FittedCapacity(size, 100'000) == size) {
+      ASSERT_GE(capacity * 7, size * 8) << size;  // from a whole class: at least 14% a step
     }
   }
   EXPECT_EQ(ItemCollection::GrownCapacity(100, 110), 110u);  // capped at the segment size

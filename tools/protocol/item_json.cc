@@ -220,6 +220,15 @@ Result<PutItemRequest> DecodePutItemRequestStored(const JsonValue& body, StoredI
 
   PutItemRequest request;
   request.table_name = std::string(StringOf(*m[kPutTableName]));
+  // The item first, then Expected, then the expression's names and values (dynalite's order of
+  // checks, which this decoder has always kept: a request with two errors gets the item's). So a
+  // request refused after this, here or by the engine, may have numbered its item's names
+  // (stored_item_from_json.cc).
+  std::optional<StoredItem> encoded;
+  if (stored != nullptr) encoded = EncodeItemJson(*m[kPutItem]);
+  if (!encoded) {
+    PARTSTORE_ASSIGN_OR_RETURN(request.item, DecodeItem(*m[kPutItem]));
+  }
   PARTSTORE_ASSIGN_OR_RETURN(request.expected, DecodeExpected(m[kPutExpected]));
   request.conditional_operator =
       m[kPutConditionalOperator]
@@ -237,15 +246,7 @@ Result<PutItemRequest> DecodePutItemRequestStored(const JsonValue& body, StoredI
   request.return_item_collection_metrics =
       EnumOf(m[kPutReturnItemCollectionMetrics], kReturnItemCollectionMetricsNames,
              ReturnItemCollectionMetrics::kNone);
-  // The item last, once the rest has decoded: a refused request numbers none of its names
-  // (stored_item_from_json.cc).
-  std::optional<StoredItem> encoded;
-  if (stored != nullptr) encoded = EncodeItemJson(*m[kPutItem]);
-  if (encoded) {
-    *stored = std::move(*encoded);
-  } else {
-    PARTSTORE_ASSIGN_OR_RETURN(request.item, DecodeItem(*m[kPutItem]));
-  }
+  if (encoded) *stored = std::move(*encoded);
   return request;
 }
 

@@ -22,12 +22,13 @@
 //
 // Top-level names are numbered (core/attribute_name_table.h) only once the whole item has passed
 // the sizing pass and is within DynamoDB's 400 KB: an item declined adds no name to the table.
-// PutItem encodes its item last, once the rest of the request has decoded (item_json.cc), but
-// before the engine has looked the table and the key up: a request the engine then refuses (no
-// such table, a key missing or of the wrong type, a failed condition) may have numbered names.
-// The tree path numbers them later, when the engine encodes, after those checks but before the
-// condition. The table's bound (kMaxNames) holds either way; a name numbered for a refused item
-// only takes a number a later item might have used.
+// PutItem encodes its item where DynamoDB checks it, before the request's other members
+// (item_json.cc), and before the engine has looked the table and the key up: a request refused
+// after that (a bad Expected or expression value, no such table, a key missing or of the wrong
+// type, a failed condition) may have numbered names. The tree path numbers them later, when the
+// engine encodes, after the table and key checks but before the condition. The table's bound
+// (kMaxNames) holds either way; a name numbered for a refused item only takes a number a later
+// item might have used.
 #include <algorithm>
 #include <boost/container/small_vector.hpp>
 #include <string>
