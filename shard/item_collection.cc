@@ -1,11 +1,12 @@
 #include "shard/item_collection.h"
 
 #include <algorithm>
-#include <bit>
 #include <cassert>
 #include <iterator>
 #include <optional>
 #include <string>
+
+#include "shard/memory_budget.h"
 
 namespace partstore {
 namespace {
@@ -17,21 +18,13 @@ std::move_iterator<It> Moving(It it) {
   return std::make_move_iterator(it);
 }
 
-// The bytes the allocator hands out for a block of `bytes`: jemalloc's size classes (16-byte
-// steps up to 128 bytes, then four classes in each doubling), which the partstore program links.
-// Under an allocator with finer classes (glibc's malloc: 16-byte steps) the arrays are the same
-// sizes, so they grow in the same 12-25% steps (more copies than growth by half) and carry a
-// little spare capacity the allocator did not round up to.
-size_t AllocatorSizeClass(size_t bytes) {
-  if (bytes <= 128) return (bytes + 15) & ~size_t{15};
-  const size_t step = std::bit_floor(bytes - 1) / 4;
-  return (bytes + step - 1) & ~(step - 1);
-}
-
 }  // namespace
 
 size_t ItemCollection::FittedCapacity(size_t n, size_t max_segment) {
-  return std::min(max_segment, AllocatorSizeClass(n * kElementBytes) / kElementBytes);
+  // HeapBytes: jemalloc's size classes (16-byte steps up to 128 bytes, then four classes in each
+  // doubling), which the partstore program links. Under glibc's malloc, whose blocks are 16-byte
+  // steps, the arrays are the same sizes and carry a little spare capacity no allocator rounded.
+  return std::min(max_segment, HeapBytes(n * kElementBytes) / kElementBytes);
 }
 
 size_t ItemCollection::GrownCapacity(size_t size, size_t max_segment) {
@@ -202,7 +195,8 @@ std::pair<const StoredItem*, bool> ItemCollection::InsertOrAssign(std::string_vi
     }
     segment = &large_->segments[s];
   }
-  // Grow by a quarter into a whole size class rather than by boost's 60%, never past a segment.
+  // Grow into the next whole size class (14-25% from a whole class) rather than by boost's 60%,
+  // never past a segment.
   if (segment->size() == segment->capacity()) {
     segment->reserve(GrownCapacity(segment->size(), max_segment_));
   }

@@ -173,6 +173,10 @@ class ItemCollection {
   // Number of flat_map segments (1 while the collection is a single flat_map). For tests and
   // statistics.
   size_t segment_count() const { return mode_ == kLarge ? large_->segments.size() : 1; }
+  // Elements segment `s` has room for (0 while the one item is inline). For tests.
+  size_t segment_capacity(size_t s) const {
+    return mode_ == kSingle ? 0 : segments()[s].capacity();
+  }
   // Whether the one item is held inline (see Layout). For tests and statistics.
   bool inline_item() const { return mode_ == kSingle; }
   size_t max_segment_size() const { return max_segment_; }

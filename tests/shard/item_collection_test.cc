@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -13,6 +12,7 @@
 
 #include "partstore/item.h"
 #include "partstore/stored_item.h"
+#include "shard/memory_budget.h"
 
 namespace partstore {
 namespace {
@@ -805,11 +805,7 @@ TEST(ItemCollectionTest, ArraysGrowIntoWholeSizeClasses) {
     const size_t capacity = ItemCollection::GrownCapacity(size, 100'000);
     ASSERT_GT(capacity, size);
     ASSERT_LT(capacity * 4, (size + 1) * 5) << size;  // under 25% past the element asked for
-    const size_t bytes = capacity * kElement;
-    if (bytes > 128) {  // a whole size class: a multiple of a quarter of the doubling below it
-      const size_t step = std::bit_floor(bytes - 1) / 4;
-      ASSERT_EQ(bytes % step, 0u) << size;
-    }
+    ASSERT_EQ(HeapBytes(capacity * kElement), capacity * kElement) << size;  // a whole class
     if (size >= 8 && ItemCollection::FittedCapacity(size, 100'000) == size) {
       ASSERT_GE(capacity * 7, size * 8) << size;  // from a whole class: at least 14% a step
     }
@@ -822,6 +818,50 @@ TEST(ItemCollectionTest, ArraysGrowIntoWholeSizeClasses) {
   for (int i = 0; i < 31; ++i) Insert(c, std::to_string(100 + i), Item{});
   EXPECT_EQ(c.MemoryBytes(), 32 * kElement);
   EXPECT_TRUE(c.CheckInvariants());
+}
+
+// Splits and merges size their arrays to whole size classes too: after every insert and erase of
+// a random sequence, each segment's array is a whole class (or a whole segment). A split of a
+// full 64-element segment gives two halves of 48 (1,536 bytes), where 41 asked for 1,312; a merge
+// that needs a larger array gets a whole class.
+TEST(ItemCollectionTest, SplitsAndMergesFillWholeSizeClasses) {
+  constexpr size_t kElement = sizeof(std::pair<SortKey, StoredItem>);
+  ItemCollection split(ItemCollectionOptions{.max_segment_size = 64});
+  for (int i = 0; i < 65; ++i) Insert(split, std::to_string(1000 + i), Item{});
+  ASSERT_EQ(split.segment_count(), 2u);
+  EXPECT_EQ(split.segment_capacity(0), 48u);
+  EXPECT_EQ(split.segment_capacity(1), 48u);
+  // A copy's arrays hold exactly their elements (32 and 33); erasing the second one under a
+  // quarter merges it into the first, whose array grows for the 47 to a whole class: 58 asked
+  // (47 and a quarter), 64 given.
+  ItemCollection merged = split;
+  ASSERT_EQ(merged.segment_capacity(0), 32u);
+  for (int i = 64; merged.segment_count() == 2; --i) merged.Erase(std::to_string(1000 + i));
+  EXPECT_EQ(merged.size(), 47u);
+  EXPECT_EQ(merged.segment_capacity(0), 64u);
+  EXPECT_TRUE(merged.CheckInvariants());
+
+  for (const size_t max_segment : {size_t{4}, size_t{16}, size_t{64}}) {
+    SCOPED_TRACE(max_segment);
+    ItemCollection c(ItemCollectionOptions{.max_segment_size = max_segment});
+    std::mt19937_64 rng(max_segment);
+    for (int step = 0; step < 4000; ++step) {
+      const std::string key = std::to_string(std::uniform_int_distribution<int>(0, 299)(rng));
+      if (step < 2000 ? rng() % 4 != 0 : rng() % 4 == 0) {
+        Insert(c, key, Item{});
+      } else {
+        c.Erase(key);
+      }
+      for (size_t s = 0; s < c.segment_count(); ++s) {
+        const size_t capacity = c.segment_capacity(s);
+        ASSERT_TRUE(capacity == max_segment ||
+                    HeapBytes(capacity * kElement) == capacity * kElement)
+            << "step " << step << ", segment " << s << " of " << c.segment_count() << ": "
+            << capacity;
+      }
+    }
+    EXPECT_TRUE(c.CheckInvariants());
+  }
 }
 
 }  // namespace
