@@ -29,6 +29,7 @@ using stored_item_format::GetFixed;
 using stored_item_format::IsRun;
 using stored_item_format::kMaxRun;
 using stored_item_format::kRunTag;
+using stored_item_format::ShortTag;
 using stored_item_format::WidthFor;
 
 namespace stored_item_internal {
@@ -112,8 +113,12 @@ struct StoredItemCodec {
   }
   // Encoded bytes of an S, N or B value, its tag included (Writer::Scalar).
   static size_t ScalarLength(Type type, std::string_view payload) {
-    return 1 + (type == Type::kS && IsRun(payload) ? VarintLength(payload.size()) + 1
-                                                   : BytesLength(payload.size()));
+    if (type == Type::kS && IsRun(payload)) return 1 + VarintLength(payload.size()) + 1;
+    return NotRunLength(type, payload.size());
+  }
+  // The same for a value of n bytes that is not a run (any N or B).
+  static size_t NotRunLength(Type type, size_t n) {
+    return ShortTag(type, n) != 0 ? 1 + n : 1 + BytesLength(n);
   }
 
   struct Sizer {
@@ -156,9 +161,9 @@ struct StoredItemCodec {
         case Type::kS:
           return ScalarLength(Type::kS, value.as_string());
         case Type::kN:
-          return 1 + BytesLength(value.as_number().ToString().size());
+          return ScalarLength(Type::kN, value.as_number().ToString());
         case Type::kB:
-          return 1 + BytesLength(value.as_binary().size());
+          return ScalarLength(Type::kB, value.as_binary());
         case Type::kBool:
           return 2;
         case Type::kNull:
@@ -254,12 +259,18 @@ struct StoredItemCodec {
       Varint(*body++);
       for (const auto& element : set) Bytes(to_bytes(element));
     }
-    // An S, N (its canonical text) or B value.
+    // An S, N (its canonical text) or B value: a run, a short scalar, or tag, length, bytes.
     void Scalar(Type type, std::string_view payload) {
       if (type == Type::kS && IsRun(payload)) {
         *d++ = static_cast<char>(kRunTag);
         Varint(static_cast<uint32_t>(payload.size()));
         *d++ = payload[0];
+        return;
+      }
+      if (const uint8_t tag = ShortTag(type, payload.size()); tag != 0) {
+        *d++ = static_cast<char>(tag);
+        if (!payload.empty()) std::memcpy(d, payload.data(), payload.size());
+        d += payload.size();
         return;
       }
       *d++ = static_cast<char>(type);

@@ -23,12 +23,16 @@ using stored_item_format::IsRun;
 using stored_item_format::kMaxRun;
 using stored_item_format::kMinRun;
 using stored_item_format::kRunTag;
+using stored_item_format::kShortS;
+using stored_item_format::ShortTag;
 using stored_item_format::WidthFor;
 
 struct Reader {
   const char* p;
   const char* end;
-  bool* runs_written_out;  // set when a run is written out as bytes (Decode encodes again)
+  // Set when a value is in a form an older version wrote: a run written out as bytes, or a
+  // value short enough for a short tag written with its length (Decode encodes again).
+  bool* older_form;
   // The translation to the process's encoding, sized as the check goes (one pass less than
   // sizing it after; core/stored_item_portable.cc writes it).
   PortableSizes* sizes;
@@ -62,6 +66,7 @@ Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size, size_t* tra
 Status CheckSet(Reader& r, Type type, size_t* size);
 Status CheckScalar(Reader& r, size_t* size);
 Status CheckNumber(std::string_view text, size_t* size);
+Status CheckShortScalar(Reader& r, uint8_t tag, size_t* size);
 
 // Checks one value at r.p (moving past it) standing at nesting level `depth`; adds its DynamoDB
 // size to *size and sets *translated to its length in the process's encoding.
@@ -85,6 +90,7 @@ Status CheckValue(Reader& r, int depth, size_t* size, size_t* translated) {
 // A value of any type but M and L (CheckValue).
 Status CheckScalar(Reader& r, size_t* size) {
   const auto tag = static_cast<uint8_t>(*r.p++);
+  if (tag >= kShortS) return CheckShortScalar(r, tag, size);
   if (tag == kRunTag) {
     uint32_t n = 0;
     if (Status s = r.Varint(&n); !s.ok()) return s;
@@ -101,13 +107,16 @@ Status CheckScalar(Reader& r, size_t* size) {
     case Type::kB: {
       std::string_view bytes;
       if (Status s = r.Bytes(&bytes); !s.ok()) return s;
-      if (type == Type::kS && IsRun(bytes)) *r.runs_written_out = true;
+      if ((type == Type::kS && IsRun(bytes)) || ShortTag(type, bytes.size()) != 0) {
+        *r.older_form = true;
+      }
       *size += bytes.size();
       return Status::Ok();
     }
     case Type::kN: {
       std::string_view text;
       if (Status s = r.Bytes(&text); !s.ok()) return s;
+      if (ShortTag(type, text.size()) != 0) *r.older_form = true;
       size_t number_size = 0;
       if (Status s = CheckNumber(text, &number_size); !s.ok()) return s;
       *size += number_size;
@@ -134,6 +143,24 @@ Status CheckScalar(Reader& r, size_t* size) {
   return Status::Internal("stored item: bad type tag");
 }
 
+// A short scalar (`tag` read): its bytes follow.
+Status CheckShortScalar(Reader& r, uint8_t tag, size_t* size) {
+  const Type type = stored_item_internal::kShortTagType[tag >> 5];
+  const size_t n = tag - stored_item_internal::kShortTagBase[tag >> 5];
+  if (n > r.left()) return Status::Internal("stored item: length past the end");
+  const std::string_view bytes(r.p, n);
+  r.p += n;
+  if (type == Type::kN) {
+    size_t number_size = 0;
+    if (Status s = CheckNumber(bytes, &number_size); !s.ok()) return s;
+    *size += number_size;
+    return Status::Ok();
+  }
+  if (type == Type::kS && IsRun(bytes)) *r.older_form = true;  // a run is written as a run
+  *size += n;
+  return Status::Ok();
+}
+
 Status CheckNumber(std::string_view text, size_t* size) {
   Result<Number> number = Number::Parse(text);
   if (!number.ok() || number->ToString() != text) {
@@ -150,7 +177,7 @@ Status CheckSet(Reader& r, Type type, size_t* size) {
   if (Status s = r.Bytes(&body); !s.ok()) return s;
   if (count == 0) return Status::Internal("stored item: empty set");
   if (count > body.size()) return Status::Internal("stored item: set count past its bytes");
-  Reader elements{body.data(), body.data() + body.size(), r.runs_written_out, r.sizes};
+  Reader elements{body.data(), body.data() + body.size(), r.older_form, r.sizes};
   std::string_view previous;
   std::optional<Number> previous_number;
   for (uint32_t i = 0; i < count; ++i) {
@@ -194,7 +221,7 @@ Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size, size_t* tra
   }
   const char* offsets = r.p;
   const char* body = offsets + static_cast<size_t>(count) * width;
-  Reader elements{body, body + n, r.runs_written_out, r.sizes};
+  Reader elements{body, body + n, r.older_form, r.sizes};
   const size_t slot = r.sizes->Open();
   size_t translated_n = 0;
   std::string_view previous_name;
@@ -237,9 +264,9 @@ Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size, size_t* tra
 }  // namespace
 
 Result<StoredItem> StoredItem::Decode(std::string_view bytes) {
-  bool runs_written_out = false;
+  bool older_form = false;
   PortableSizes sizes;
-  Reader reader{bytes.data(), bytes.data() + bytes.size(), &runs_written_out, &sizes};
+  Reader reader{bytes.data(), bytes.data() + bytes.size(), &older_form, &sizes};
   size_t size = 0;
   size_t values = 0;  // the new bytes of the item's values
   if (Status s = CheckIndexed(reader, /*is_map=*/true, /*depth=*/1, &size, &values); !s.ok()) {
@@ -249,7 +276,7 @@ Result<StoredItem> StoredItem::Decode(std::string_view bytes) {
   if (size > kMaxItemSize) return Status::Internal("stored item: larger than 400 KB");
   const size_t length = sizes.CloseTop(values);
   StoredItem decoded = StoredItemCodec::Numbered(bytes, size, sizes, length);
-  if (runs_written_out) return Encode(decoded.ToItem());  // an older version's encoding
+  if (older_form) return Encode(decoded.ToItem());  // an older version's encoding
   return decoded;
 }
 

@@ -8,7 +8,13 @@
 //              (8 bytes: the item's length is its map-body's own, read from its first bytes)
 //   item    := map-body            (the top-level attributes; a map without its tag)
 //   value   := tag:u8 payload      (tag = the Type enumerator, partstore/value.h: S=0 .. BS=9,
-//                                   or kRunTag)
+//                                   kRunTag, or a short scalar's tag)
+//     short     (tag 0x40-0xFF) n bytes: an S of up to kMaxShortS bytes (tag 0x40 + n), an N of up
+//               to kMaxShortN (0xC0 + n), a B of up to kMaxShortB (0xE0 + n). Every S, N and B
+//               value that short is written so (but an S that is a run), and no other: the tag
+//               saves the length's byte, about one byte an attribute (bench/README.md, "Short
+//               scalars"). Decode also takes one written out with its varint (as versions before
+//               short tags wrote it) and encodes the item again.
 //     S, B      varint(n) n bytes
 //     run       (tag kRunTag = 10) varint(n) byte: an S value of kMinRun..kMaxRun copies of one
 //               byte. Every such S value is written so, and no other: the encoding stays
@@ -46,9 +52,9 @@
 //                search of names; a reader that walks in order does not need them.
 //
 // Every composite carries its byte length, so any value can be skipped without reading it. An
-// item of 6 short attributes costs 8 header bytes plus about 3 per attribute (tag, value length,
-// offset) over its DynamoDB size, less its names' bytes when the table holds them (a name's
-// number takes one byte below 64, two below 8,192).
+// item of 6 short attributes costs 8 header bytes plus about 2 per attribute (tag, offset) over
+// its DynamoDB size, less its names' bytes when the table holds them (a name's number takes one
+// byte below 64, two below 8,192).
 
 #pragma once
 
@@ -56,6 +62,9 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+
+#include "partstore/stored_item.h"
+#include "partstore/value.h"
 
 namespace partstore::stored_item_format {
 
@@ -65,6 +74,31 @@ namespace partstore::stored_item_format {
 inline constexpr uint8_t kRunTag = 10;
 inline constexpr size_t kMinRun = 32;
 inline constexpr size_t kMaxRun = 64 * 1024;
+
+// Short scalars (see above). The tags and their reading are partstore/stored_item.h's
+// (stored_item_internal::kShortScalarTag, ReadValueInto).
+inline constexpr uint8_t kShortS = 0x40;
+inline constexpr uint8_t kShortN = 0xC0;
+inline constexpr uint8_t kShortB = 0xE0;
+inline constexpr size_t kMaxShortS = kShortN - kShortS - 1;  // 127
+inline constexpr size_t kMaxShortN = kShortB - kShortN - 1;  // 31
+inline constexpr size_t kMaxShortB = 0xFF - kShortB;         // 31
+static_assert(kShortS == stored_item_internal::kShortScalarTag);
+
+// The short tag of an S, N or B value of n bytes, or 0 when it has none (too long, or another
+// type). REQUIRES for S: not a run (runs are written as runs).
+inline uint8_t ShortTag(Type type, size_t n) {
+  switch (type) {
+    case Type::kS:
+      return n <= kMaxShortS ? static_cast<uint8_t>(kShortS + n) : 0;
+    case Type::kN:
+      return n <= kMaxShortN ? static_cast<uint8_t>(kShortN + n) : 0;
+    case Type::kB:
+      return n <= kMaxShortB ? static_cast<uint8_t>(kShortB + n) : 0;
+    default:
+      return 0;
+  }
+}
 
 // Whether `text` is a run (see above).
 inline bool IsRun(std::string_view text) {

@@ -117,9 +117,25 @@ void ReadOtherValueInto(const char*& p, ValueView& out);
 // is read back field by field, and a whole struct returned and copied would be built by narrow
 // stores and loaded by wide ones: a store-forwarding stall on every element, two thirds of a
 // walk's time (bench/README.md, "Queries and writes that read less").
+//
+// Short scalars (core/stored_item_format.h): one tag byte of kShortScalarTag or more holds the
+// type and the length; tag >> 5 picks the range (2-5: S, 6: N, 7: B), whose first tag is at
+// length 0.
+inline constexpr uint8_t kShortScalarTag = 0x40;
+inline constexpr uint8_t kShortTagBase[8] = {0, 0, 0x40, 0x40, 0x40, 0x40, 0xC0, 0xE0};
+inline constexpr Type kShortTagType[8] = {Type::kS, Type::kS, Type::kS, Type::kS,
+                                          Type::kS, Type::kS, Type::kN, Type::kB};
 inline void ReadValueInto(const char*& p, ValueView& out) {
-  // S, N and B: the tag (their Type), varint(n), n bytes.
   const auto tag = static_cast<uint8_t>(*p);
+  if (tag >= kShortScalarTag) {
+    ++p;
+    const uint32_t n = tag - kShortTagBase[tag >> 5];
+    out.type_ = kShortTagType[tag >> 5];
+    out.payload_ = std::string_view(p, n);
+    p += n;
+    return;
+  }
+  // S, N and B past the short lengths: the tag (their Type), varint(n), n bytes.
   if (tag > static_cast<uint8_t>(Type::kB)) {
     ReadOtherValueInto(p, out);
     return;

@@ -1,7 +1,8 @@
 // An on-demand backup's file, DIR/backups/<backup id>.backup (what a backup keeps:
 // partstore/backups.h; framing: shard/persist/block_file.h, the snapshot's).
 //
-//   header   "PSTBACK\n", format version 1
+//   header   "PSTBACK\n", format version 2 (its items may hold short scalars,
+//            core/stored_item_format.h; version 1, without them, is read too)
 //   kBackup  the backup: ARN, name (strings), created (double, Unix seconds), size (varint); its
 //            source table: name, ID, ARN (strings), created (double), items, size (varints)
 //   kTable   TableSettings (shard/persist/table_settings.h): the table a restore creates
@@ -18,7 +19,7 @@
 namespace partstore::persist {
 
 inline constexpr std::string_view kBackupMagic = "PSTBACK\n";
-inline constexpr uint32_t kBackupVersion = 1;
+inline constexpr uint32_t kBackupVersion = 2;
 
 enum class BackupBlock : uint8_t { kBackup = 1, kTable = 2, kItems = 3, kEnd = 4 };
 

@@ -1,7 +1,8 @@
 // The snapshot file's blocks (framing: shard/persist/block_file.h; what a snapshot keeps:
 // partstore/snapshot.h).
 //
-//   header     "PSTSNAP\n", format version 2 (version 1, without streams, is read too)
+//   header     "PSTSNAP\n", format version 3 (2, its items without short scalars, and 1, without
+//              streams either, are read too: core/stored_item_format.h)
 //   kDatabase  written at (fixed64, Unix microseconds), tables (varint), items (varint), the
 //              write-ahead log segment that continues after this snapshot (varint; 0: none)
 //   kTable     one per table, in name order: TableSettings (shard/persist/table_settings.h, with
@@ -28,7 +29,7 @@
 namespace partstore::persist {
 
 inline constexpr std::string_view kSnapshotMagic = "PSTSNAP\n";
-inline constexpr uint32_t kSnapshotVersion = 2;
+inline constexpr uint32_t kSnapshotVersion = 3;
 
 enum class SnapshotBlock : uint8_t {
   kDatabase = 1,

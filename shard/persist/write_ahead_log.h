@@ -41,8 +41,9 @@
 namespace partstore::persist {
 
 inline constexpr std::string_view kWalMagic = "PSTWAL1\n";
-// Version 2 added change kinds 3 and 4 and the stream records (9, 10); version 1 is read too.
-inline constexpr uint32_t kWalVersion = 2;
+// Version 2 added change kinds 3 and 4 and the stream records (9, 10); version 3 items with short
+// scalars (core/stored_item_format.h). Versions 1 and 2 are read too.
+inline constexpr uint32_t kWalVersion = 3;
 
 enum class WalRecord : uint8_t {
   kCreateTable = 1,           // table number (varint), TableSettings (the CreateTableRequest)

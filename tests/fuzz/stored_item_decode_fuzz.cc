@@ -93,7 +93,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(decoded->item_size() == partstore::ItemSize(item));
   Check(*decoded == item);
   // What Decode adopts is what Encode produces, and its portable encoding is the input itself,
-  // or (an older version's run written out, encoded again) something shorter.
+  // or (an older version's form encoded again: a run written out, a short scalar written with its
+  // length) something shorter.
   const StoredItem again = StoredItem::Encode(item);
   Check(again.encoding() == decoded->encoding());
   const std::string portable = decoded->PortableEncoding();

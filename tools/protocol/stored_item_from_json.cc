@@ -147,7 +147,7 @@ class ItemJsonEncoder {
         Result<partstore::Number> number = partstore::Number::Parse(StringOf(json));
         if (!number.ok()) return false;
         number->AppendTo(&texts_);
-        *length += 1 + Codec::BytesLength(EndText());
+        *length += Codec::NotRunLength(Type::kN, EndText());
         *size += number->StorageSize();
         return true;
       }
@@ -156,7 +156,7 @@ class ItemJsonEncoder {
         base64::DecodeError error;
         if (!base64::Decode(StringOf(json), &texts_, &error)) return false;
         const size_t bytes = EndText();
-        *length += 1 + Codec::BytesLength(bytes);
+        *length += Codec::NotRunLength(Type::kB, bytes);
         *size += bytes;
         return true;
       }
