@@ -52,7 +52,7 @@ StoredItem::Rep* StoredItem::Allocate(size_t length, size_t item_size) {
 }
 
 const char* StoredItem::bytes() const {
-  static constexpr char kEmptyMap[] = {0, 0, 1};  // count 0, n 0, width 1
+  static constexpr char kEmptyMap[] = {0, 0, 0};  // count 0, n 0, width 0 (no offsets)
   return sized() ? kEmptyMap : rep_->bytes();
 }
 
@@ -280,7 +280,11 @@ bool SetView::contains(std::string_view element) const {
 
 namespace stored_item_internal {
 const char* IndexedBody::Element(size_t i) const {
-  return body_.data() + GetFixed(offsets_ + i * width_, width_);
+  if (width_ != 0) return body_.data() + GetFixed(offsets_ + i * width_, width_);
+  // A small map without offsets (lists always have them): its entries walked.
+  const char* p = body_.data();
+  for (; i > 0; --i) stored_item_internal::ReadEntry(p);
+  return p;
 }
 }  // namespace stored_item_internal
 
@@ -290,6 +294,18 @@ MapView::Entry MapView::at(size_t i) const {
 }
 
 std::optional<ValueView> MapView::Find(std::string_view name) const {
+  if (width_ == 0) {  // a small map without offsets: its entries walked, in name order
+    const char* p = body_begin();
+    for (size_t i = 0; i < count_; ++i) {
+      std::string_view candidate;
+      stored_item_internal::ReadNameInto(p, candidate);
+      const int c = candidate.compare(name);
+      if (c == 0) return Codec::ReadValue(p);
+      if (c > 0) return std::nullopt;
+      Codec::ReadValue(p);
+    }
+    return std::nullopt;
+  }
   size_t lo = 0;
   size_t hi = count_;
   while (lo < hi) {

@@ -31,6 +31,7 @@ using stored_item_format::kMaxRun;
 using stored_item_format::kRunTag;
 using stored_item_format::ShortTag;
 using stored_item_format::WidthFor;
+using stored_item_format::WidthOf;
 
 namespace stored_item_internal {
 // kMaxRun copies of `byte`, made once per byte value on first use and kept for the process (the
@@ -108,8 +109,9 @@ struct StoredItemCodec {
   static uint32_t WrittenOutHead(std::string_view name) {
     return 2 * static_cast<uint32_t>(name.size());
   }
-  static size_t IndexedLength(size_t count, size_t n) {
-    return VarintLength(count) + VarintLength(n) + 1 + count * WidthFor(n) + n;
+  // A map's (is_map) or list's header and body: count, n, width, offsets, n bytes.
+  static size_t IndexedLength(bool is_map, size_t count, size_t n) {
+    return VarintLength(count) + VarintLength(n) + 1 + count * WidthOf(is_map, count, n) + n;
   }
   // Encoded bytes of an S, N or B value, its tag included (Writer::Scalar).
   static size_t ScalarLength(Type type, std::string_view payload) {
@@ -140,13 +142,13 @@ struct StoredItemCodec {
         }
         n += NameLength(name, head) + Value(value);
       }
-      return Close(slot, map.size(), n);
+      return Close(slot, /*is_map=*/true, map.size(), n);
     }
     size_t List(const ValueList& list) {
       const size_t slot = Open();
       size_t n = 0;
       for (const partstore::Value& element : list) n += Value(element);
-      return Close(slot, list.size(), n);
+      return Close(slot, /*is_map=*/false, list.size(), n);
     }
     template <typename Set, typename Length>
     size_t SetOf(const Set& set, Length length) {
@@ -188,9 +190,9 @@ struct StoredItemCodec {
       bodies.push_back(0);
       return bodies.size() - 1;
     }
-    size_t Close(size_t slot, size_t count, size_t n) {
+    size_t Close(size_t slot, bool is_map, size_t count, size_t n) {
       bodies[slot] = static_cast<uint32_t>(n);
-      return IndexedLength(count, n);
+      return IndexedLength(is_map, count, n);
     }
   };
 
@@ -219,10 +221,12 @@ struct StoredItemCodec {
       d += name.size();
     }
     void Name(std::string_view name) { Name(name, NameHead(name)); }
-    // A composite's header; returns where its offsets go (and sets *body_start after them).
-    char* Indexed(size_t count, char** body_start) {
+    // A map's (is_map) or list's header; returns where its offsets go (and sets *body_start
+    // after them) and sets *width to theirs (0: none).
+    char* Indexed(bool is_map, size_t count, char** body_start, uint8_t* width_out) {
       const uint32_t n = *body++;
-      const uint8_t width = WidthFor(n);
+      const uint8_t width = WidthOf(is_map, count, n);
+      *width_out = width;
       Varint(static_cast<uint32_t>(count));
       Varint(n);
       *d++ = static_cast<char>(width);
@@ -235,9 +239,9 @@ struct StoredItemCodec {
       for (uint8_t i = 0; i < width; ++i) *at++ = static_cast<char>((offset >> (8 * i)) & 0xFF);
     }
     void Map(const AttributeMap& map, bool top = false) {
-      const uint8_t width = WidthFor(*body);
+      uint8_t width;
       char* start;
-      char* offsets = Indexed(map.size(), &start);
+      char* offsets = Indexed(/*is_map=*/true, map.size(), &start, &width);
       for (const auto& [name, value] : map) {
         Offset(offsets, static_cast<size_t>(d - start), width);
         Name(name, top ? *head++ : WrittenOutHead(name));
@@ -245,9 +249,9 @@ struct StoredItemCodec {
       }
     }
     void List(const ValueList& list) {
-      const uint8_t width = WidthFor(*body);
+      uint8_t width;
       char* start;
-      char* offsets = Indexed(list.size(), &start);
+      char* offsets = Indexed(/*is_map=*/false, list.size(), &start, &width);
       for (const partstore::Value& element : list) {
         Offset(offsets, static_cast<size_t>(d - start), width);
         Value(element);
@@ -429,16 +433,16 @@ struct StoredItemCodec {
       return NameLength(name, WrittenOutHead(name));
     }
     // The composite's body ends, `count` elements of n new bytes: returns its new length.
-    size_t Close(size_t slot, size_t count, size_t n) {
+    size_t Close(size_t slot, bool is_map, size_t count, size_t n) {
       bodies[slot] = static_cast<uint32_t>(n);
-      return IndexedLength(count, n);
+      return IndexedLength(is_map, count, n);
     }
     // The item's body ends: numbers top_names, whose values took `values` new bytes; returns the
     // item's new length.
     size_t CloseTop(size_t values) {
       size_t n = values;
       for (std::string_view name : top_names) n += TopName(name);
-      return Close(0, top_names.size(), n);
+      return Close(0, /*is_map=*/true, top_names.size(), n);
     }
   };
   // The process's encoding of a portable one (StoredItem::PortableEncoding) that Decode has
@@ -457,11 +461,22 @@ struct StoredItemCodec {
                                                  std::span<const AttributeChange> changes);
   static void PatchInPlace(StoredItem& item, std::span<const AttributeChange> changes,
                            const InPlacePatch& plan);
-  // A top-level map-body's entries by index: their offsets and names.
+  // A top-level map-body's entries by index: their offsets (a map without offsets is walked
+  // once, here) and names.
   struct Entries {
+    explicit Entries(const Indexed& indexed) : m(indexed) {
+      if (m.width != 0) return;
+      const char* p = m.body.data();
+      for (uint32_t i = 0; i < m.count; ++i) {
+        walked[i] = static_cast<uint32_t>(p - m.body.data());
+        stored_item_internal::ReadEntry(p);
+      }
+    }
     Indexed m;
+    uint32_t walked[stored_item_format::kMaxUnindexedMap];  // when m.width is 0
     size_t offset(size_t i) const {
-      return i == m.count ? m.body.size() : GetFixed(m.offsets + i * m.width, m.width);
+      if (i == m.count) return m.body.size();
+      return m.width == 0 ? walked[i] : GetFixed(m.offsets + i * m.width, m.width);
     }
     std::string_view name_at(size_t i) const {
       const char* p = m.body.data() + offset(i);
@@ -489,9 +504,10 @@ struct StoredItemCodec {
   static char* MapHeader(Writer& writer, size_t count, size_t n, char** offsets) {
     writer.Varint(static_cast<uint32_t>(count));
     writer.Varint(static_cast<uint32_t>(n));
-    *writer.d++ = static_cast<char>(WidthFor(n));
+    const uint8_t width = WidthOf(/*is_map=*/true, count, n);
+    *writer.d++ = static_cast<char>(width);
     *offsets = writer.d;
-    writer.d += count * WidthFor(n);
+    writer.d += count * width;
     return writer.d;
   }
 };

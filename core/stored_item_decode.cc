@@ -26,6 +26,7 @@ using stored_item_format::kRunTag;
 using stored_item_format::kShortS;
 using stored_item_format::ShortTag;
 using stored_item_format::WidthFor;
+using stored_item_format::WidthOf;
 
 struct Reader {
   const char* p;
@@ -213,7 +214,11 @@ Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size, size_t* tra
   if (Status s = r.Varint(&n); !s.ok()) return s;
   if (r.p == r.end) return Status::Internal("stored item: truncated container");
   const auto width = static_cast<uint8_t>(*r.p++);
-  if (width != WidthFor(n)) return Status::Internal("stored item: bad offset width");
+  if (width != WidthOf(is_map, count, n)) {
+    // A small map with offsets: as versions before unindexed maps wrote it (encoded again).
+    if (width != WidthFor(n)) return Status::Internal("stored item: bad offset width");
+    *r.older_form = true;
+  }
   if (count > n) return Status::Internal("stored item: container count past its bytes");
   if (static_cast<size_t>(count) * width > r.left() ||
       r.left() - static_cast<size_t>(count) * width < n) {
@@ -226,8 +231,8 @@ Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size, size_t* tra
   size_t translated_n = 0;
   std::string_view previous_name;
   for (uint32_t i = 0; i < count; ++i) {
-    if (GetFixed(offsets + static_cast<size_t>(i) * width, width) !=
-        static_cast<size_t>(elements.p - body)) {
+    if (width != 0 && GetFixed(offsets + static_cast<size_t>(i) * width, width) !=
+                          static_cast<size_t>(elements.p - body)) {
       return Status::Internal("stored item: offset does not match its element");
     }
     if (is_map) {
@@ -257,7 +262,7 @@ Status CheckIndexed(Reader& r, bool is_map, int depth, size_t* size, size_t* tra
   if (elements.p != elements.end) return Status::Internal("stored item: bytes after a container");
   r.p = elements.end;
   // The item's own body (depth 1) is closed by Decode, after its last checks.
-  *translated = depth == 1 ? translated_n : r.sizes->Close(slot, count, translated_n);
+  *translated = depth == 1 ? translated_n : r.sizes->Close(slot, is_map, count, translated_n);
   return Status::Ok();
 }
 

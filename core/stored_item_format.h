@@ -13,8 +13,8 @@
 //               to kMaxShortN (0xC0 + n), a B of up to kMaxShortB (0xE0 + n). Every S, N and B
 //               value that short is written so (but an S that is a run), and no other: the tag
 //               saves the length's byte, about one byte an attribute (bench/README.md, "Short
-//               scalars"). Decode also takes one written out with its varint (as versions before
-//               short tags wrote it) and encodes the item again.
+//               scalars and small maps"). Decode also takes one written out with its varint (as
+//               versions before short tags wrote it) and encodes the item again.
 //     S, B      varint(n) n bytes
 //     run       (tag kRunTag = 10) varint(n) byte: an S value of kMinRun..kMaxRun copies of one
 //               byte. Every such S value is written so, and no other: the encoding stays
@@ -49,12 +49,15 @@
 // varint(len) bytes, numbers being the process's own (core/stored_item_portable.cc translates).
 //   offsets:     where each element or entry starts, from the start of the n bytes; width is
 //                1, 2 or 4, the smallest that holds n. They give O(1) list indexing and binary
-//                search of names; a reader that walks in order does not need them.
+//                search of names; a reader that walks in order does not need them. A map of up
+//                to kMaxUnindexedMap entries has none (width 0): its reader walks the entries
+//                (bench/README.md, "Short scalars and small maps"). Decode also takes such a map
+//                with offsets (as versions before wrote it) and encodes the item again.
 //
 // Every composite carries its byte length, so any value can be skipped without reading it. An
-// item of 6 short attributes costs 8 header bytes plus about 2 per attribute (tag, offset) over
-// its DynamoDB size, less its names' bytes when the table holds them (a name's number takes one
-// byte below 64, two below 8,192).
+// item of 6 short attributes costs 8 header bytes plus about 1 per attribute (its value's tag)
+// over its DynamoDB size, less its names' bytes when the table holds them (a name's number takes
+// one byte below 64, two below 8,192).
 
 #pragma once
 
@@ -108,6 +111,14 @@ inline bool IsRun(std::string_view text) {
 
 // The offset width of a composite whose body is n bytes: the smallest of 1, 2, 4 that holds n.
 inline uint8_t WidthFor(size_t n) { return n <= 0xFF ? 1 : n <= 0xFFFF ? 2 : 4; }
+
+// A map of up to kMaxUnindexedMap entries has no offsets (width 0): a reader walks its entries,
+// as fast as a binary search at that size, and the item saves a byte an attribute.
+inline constexpr size_t kMaxUnindexedMap = 8;
+// The offset width of a map (is_map) or list of `count` elements whose body is n bytes.
+inline uint8_t WidthOf(bool is_map, size_t count, size_t n) {
+  return is_map && count <= kMaxUnindexedMap ? 0 : WidthFor(n);
+}
 
 // A little-endian integer of `width` bytes at p (an offset).
 inline uint32_t GetFixed(const char* p, uint8_t width) {

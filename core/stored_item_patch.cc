@@ -15,8 +15,8 @@ namespace partstore {
 
 StoredItem StoredItemCodec::Patch(const StoredItem& source,
                                   std::span<const AttributeChange> changes) {
-  // The source's entries are found through its offsets (a binary search per change), and the
-  // runs of entries between changes are copied whole: only the changed entries are read.
+  // The source's entries are found through its offsets (a binary search per change; a small map's
+  // entries are walked once), and the runs of entries between changes are copied whole.
   const Entries entries{ReadIndexed(source.bytes())};
   const Indexed& m = entries.m;
   auto offset = [&](size_t i) { return entries.offset(i); };
@@ -89,10 +89,10 @@ StoredItem StoredItemCodec::Patch(const StoredItem& source,
     return StoredItem(rep);
   }
 
-  const size_t length = IndexedLength(count, n);
+  const size_t length = IndexedLength(/*is_map=*/true, count, n);
   StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
   Writer writer{rep->bytes(), sizer.bodies.data(), sizer.heads.data()};
-  const uint8_t width = WidthFor(n);
+  const uint8_t width = WidthOf(/*is_map=*/true, count, n);
   char* offsets;
   char* const start = MapHeader(writer, count, n, &offsets);
   for (const Piece& piece : pieces) {

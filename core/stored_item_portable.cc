@@ -78,7 +78,7 @@ class Translation {
       }
       n += SizeValue(q);
     }
-    return own_.Close(slot, source.count, n);
+    return own_.Close(slot, is_map, source.count, n);
   }
   // The translated length of the value at q; moves q past it.
   size_t SizeValue(const char*& q) {
@@ -94,9 +94,9 @@ class Translation {
 
   static void WriteIndexed(const char* p, bool is_map, bool top, Codec::Writer& writer) {
     const Codec::Indexed source = Codec::ReadIndexed(p);
-    const uint8_t width = WidthFor(*writer.body);
+    uint8_t width;
     char* start;
-    char* offsets = writer.Indexed(source.count, &start);
+    char* offsets = writer.Indexed(is_map, source.count, &start, &width);
     const char* q = source.body.data();
     for (uint32_t i = 0; i < source.count; ++i) {
       Codec::Writer::Offset(offsets, static_cast<size_t>(writer.d - start), width);

@@ -39,10 +39,10 @@ StoredItem StoredItemCodec::Project(const StoredItem& source, std::vector<std::s
   }
   if (kept.size() == map.size()) return source;
 
-  const size_t length = Codec::IndexedLength(kept.size(), n);
+  const size_t length = Codec::IndexedLength(/*is_map=*/true, kept.size(), n);
   StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
   Codec::Writer writer{rep->bytes(), nullptr};
-  const uint8_t width = WidthFor(n);
+  const uint8_t width = WidthOf(/*is_map=*/true, kept.size(), n);
   char* offsets;
   char* const start = MapHeader(writer, kept.size(), n, &offsets);
   for (const Range& range : kept) {
@@ -66,10 +66,10 @@ StoredItem StoredItemCodec::Scalars(std::span<const ScalarAttribute> attributes)
     n += NameLength(a.name) + ScalarLength(a.type, a.payload);
     item_size += a.name.size() + ValueView(a.type, a.payload).Size();
   }
-  const size_t length = IndexedLength(attributes.size(), n);
+  const size_t length = IndexedLength(/*is_map=*/true, attributes.size(), n);
   StoredItem::Rep* rep = StoredItem::Allocate(length, item_size);
   Writer writer{rep->bytes(), nullptr};
-  const uint8_t width = WidthFor(n);
+  const uint8_t width = WidthOf(/*is_map=*/true, attributes.size(), n);
   char* offsets;
   char* const start = MapHeader(writer, attributes.size(), n, &offsets);
   for (const ScalarAttribute& a : attributes) {

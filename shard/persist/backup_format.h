@@ -1,7 +1,7 @@
 // An on-demand backup's file, DIR/backups/<backup id>.backup (what a backup keeps:
 // partstore/backups.h; framing: shard/persist/block_file.h, the snapshot's).
 //
-//   header   "PSTBACK\n", format version 2 (its items may hold short scalars,
+//   header   "PSTBACK\n", format version 2 (its items may hold short scalars and unindexed maps,
 //            core/stored_item_format.h; version 1, without them, is read too)
 //   kBackup  the backup: ARN, name (strings), created (double, Unix seconds), size (varint); its
 //            source table: name, ID, ARN (strings), created (double), items, size (varints)

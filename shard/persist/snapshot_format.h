@@ -1,8 +1,10 @@
 // The snapshot file's blocks (framing: shard/persist/block_file.h; what a snapshot keeps:
 // partstore/snapshot.h).
 //
-//   header     "PSTSNAP\n", format version 3 (2, its items without short scalars, and 1, without
-//              streams either, are read too: core/stored_item_format.h)
+//   header     "PSTSNAP\n", format version 4 (2, its items without short scalars or unindexed
+//              maps, core/stored_item_format.h, and 1, without streams either, are read too; 3
+//              is skipped: the header has no checksum, and no single bit flipped in 4 gives a
+//              version a reader takes, as one in 3 would give 2 or 1)
 //   kDatabase  written at (fixed64, Unix microseconds), tables (varint), items (varint), the
 //              write-ahead log segment that continues after this snapshot (varint; 0: none)
 //   kTable     one per table, in name order: TableSettings (shard/persist/table_settings.h, with
@@ -29,7 +31,7 @@
 namespace partstore::persist {
 
 inline constexpr std::string_view kSnapshotMagic = "PSTSNAP\n";
-inline constexpr uint32_t kSnapshotVersion = 3;
+inline constexpr uint32_t kSnapshotVersion = 4;
 
 enum class SnapshotBlock : uint8_t {
   kDatabase = 1,

@@ -41,9 +41,11 @@
 namespace partstore::persist {
 
 inline constexpr std::string_view kWalMagic = "PSTWAL1\n";
-// Version 2 added change kinds 3 and 4 and the stream records (9, 10); version 3 items with short
-// scalars (core/stored_item_format.h). Versions 1 and 2 are read too.
-inline constexpr uint32_t kWalVersion = 3;
+// Version 2 added change kinds 3 and 4 and the stream records (9, 10); version 4 items with short
+// scalars and unindexed maps (core/stored_item_format.h). Versions 1 and 2 are read too. 3 is
+// skipped: the header has no checksum, and no single bit flipped in 4 gives a version a reader
+// takes, as one in 3 would give 2 or 1.
+inline constexpr uint32_t kWalVersion = 4;
 
 enum class WalRecord : uint8_t {
   kCreateTable = 1,           // table number (varint), TableSettings (the CreateTableRequest)

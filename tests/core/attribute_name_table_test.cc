@@ -66,14 +66,15 @@ TEST(AttributeNameTableTest, TheItemWritesANumberAndThePortableEncodingTheName) 
 // {"PK": "a", "m": {"x": 1}} as files hold it: every name written out as varint(length) and the
 // bytes (core/stored_item_format.h).
 const std::string kPortable(
-    "\x02\x10\x01\x00\x05"  // count 2, n 16, width 1, offsets 0 and 5
+    "\x02\x0F\x00"  // count 2, n 15, width 0: a small map, no offsets
     "\x02PK\x41"
-    "a"                          // PK: a short S (tag 0x40 + 1) "a"
-    "\x01m\x05\x01\x04\x01\x00"  // m: M (tag 5), count 1, n 4, width 1, offset 0
+    "a"                      // PK: a short S (tag 0x40 + 1) "a"
+    "\x01m\x05\x01\x04\x00"  // m: M (tag 5), count 1, n 4, width 0
     "\x01x\xC1"
     "1",  // x: a short N (tag 0xC0 + 1) "1"
-    21);
-// The same as versions before short scalars wrote it: each S and N its tag, length and bytes.
+    18);
+// The same as versions before short scalars and unindexed maps wrote it: each map with its
+// offsets, each S and N its tag, length and bytes.
 const std::string kOlderPortable(
     "\x02\x12\x01\x00\x06"  // count 2, n 18, width 1, offsets 0 and 6
     "\x02PK\x00\x01"
@@ -103,9 +104,9 @@ TEST(AttributeNameTableTest, ThePortableEncodingIsTheLayoutFilesHold) {
 TEST(AttributeNameTableTest, AMalformedItemAddsNoName) {
   const std::string name = "attribute_name_table_test.never_numbered";  // 40 bytes
   ASSERT_EQ(name.size(), 40u);
-  // {name: "v"} as files hold it: count 1, n 43, width 1, offset 0, the name, a short S "v".
+  // {name: "v"} as files hold it: count 1, n 43, width 0, the name, a short S "v".
   const std::string portable =
-      std::string("\x01\x2B\x01\x00\x28", 5) + name + std::string("\x41", 1) + "v";
+      std::string("\x01\x2B\x00\x28", 4) + name + std::string("\x41", 1) + "v";
   const uint32_t before = names::size();
   EXPECT_FALSE(StoredItem::Decode(portable + '\0').ok());                          // bytes after
   EXPECT_FALSE(StoredItem::Decode(portable.substr(0, portable.size() - 1)).ok());  // truncated

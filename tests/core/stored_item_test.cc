@@ -388,14 +388,14 @@ TEST(StoredItemTest, ShortScalarsTakeOneTagByte) {
     for (size_t i = 0; i < n; i += 2) t[i] = 'b';
     return t;
   };
-  // count, n (two bytes from 128), width and one offset, then the name (its number: one or two
-  // bytes, as the attribute-name table has it) and the value of `value` bytes. The name's length
-  // is what an empty string (its tag alone) leaves.
-  const size_t name = length(Value(std::string())) - 4 - 1;
+  // count, n (two bytes from 128) and width (a map this small has no offsets), then the name
+  // (its number: one or two bytes, as the attribute-name table has it) and the value of `value`
+  // bytes. The name's length is what an empty string (its tag alone) leaves.
+  const size_t name = length(Value(std::string())) - 3 - 1;
   ASSERT_TRUE(name == 1 || name == 2) << name;
   auto expected = [name](size_t value) {
     const size_t n = name + value;
-    return (n < 128 ? 4 : 5) + n;
+    return (n < 128 ? 3 : 4) + n;
   };
   EXPECT_EQ(length(Value(text(1))), expected(1 + 1));
   EXPECT_EQ(length(Value(text(127))), expected(1 + 127));
@@ -437,7 +437,7 @@ TEST(StoredItemTest, DecodeTakesShortScalarsAnOlderVersionWroteOut) {
                   {"c", Value::Binary(std::string("\x00\x01\x02", 3))}};
   EXPECT_EQ(decoded->ToItem(), item);
   EXPECT_EQ(decoded->encoding(), StoredItem::Encode(item).encoding());
-  EXPECT_EQ(decoded->PortableEncoding().size(), older.size() - 3);
+  EXPECT_EQ(decoded->PortableEncoding().size(), older.size() - 3 - 3);  // tags, offsets
   EXPECT_EQ(decoded->item_size(), ItemSize(item));
 
   // count 1, n, width 1, offset 0: name "a", then a short tag and what follows it.
@@ -460,6 +460,59 @@ TEST(StoredItemTest, DecodeTakesShortScalarsAnOlderVersionWroteOut) {
           "canonical");                                     // N "x"
   refused(std::string("\xE3\x00\x01", 3), "past the end");  // B of 3, 2 bytes there
   refused(std::string("\x3F", 1), "bad type tag");          // below the short tags
+}
+
+// A map of up to 8 entries is written without offsets (width 0): its entries are walked. From 9
+// entries, and in every list, offsets give a binary search and indexing.
+TEST(StoredItemTest, SmallMapsHaveNoOffsets) {
+  auto attributes = [](size_t count) {
+    AttributeMap map;
+    for (size_t i = 0; i < count; ++i) {
+      map.insert_or_assign("small_maps_" + std::to_string(10 + 2 * i), Value(std::to_string(i)));
+    }
+    return map;
+  };
+  for (size_t count : {0, 1, 7, 8, 9, 12}) {
+    SCOPED_TRACE(count);
+    const Item map = attributes(count);
+    ExpectRoundTrip(map);
+    const StoredItem top = StoredItem::Encode(map);
+    // The same map nested: its names are written out, so its length is known here.
+    const StoredItem nested = StoredItem::Encode({{"m", Value::Map(map)}});
+    size_t entries = 0;
+    for (const auto& [name, value] : map) entries += 1 + name.size() + 1 + value.as_string().size();
+    const size_t offsets = count <= 8 ? 0 : count;
+    const MapView view = nested.Find("m")->as_map();
+    EXPECT_EQ(view.size(), count);
+    // The item: count, n, width, the name "m" (its number: one or two bytes), M's tag, then the
+    // map: count, n, width, offsets, entries.
+    auto varint = [](size_t v) { return v < 128 ? 1u : 2u; };
+    const size_t map_length = 1 + varint(entries) + 1 + offsets + entries;
+    auto item_length = [&](size_t name) {
+      const size_t n = name + 1 + map_length;
+      return 1 + varint(n) + 1 + n;
+    };
+    const size_t length = nested.encoding().size();
+    EXPECT_TRUE(length == item_length(1) || length == item_length(2)) << length;
+    // Every name is found, in either form, and names between, before and after them are not.
+    for (const MapView& m : {top.attributes(), view}) {
+      size_t i = 0;
+      for (const auto& [name, value] : map) {
+        ASSERT_TRUE(m.Find(name).has_value()) << name;
+        EXPECT_EQ(*m.Find(name), value);
+        EXPECT_EQ(m.at(i).name, name);
+        EXPECT_EQ(m.at(i).value, value);
+        EXPECT_FALSE(m.Find(name + "0").has_value());
+        ++i;
+      }
+      EXPECT_FALSE(m.Find("small_maps_0").has_value());
+      EXPECT_FALSE(m.Find("small_maps_99").has_value());
+      EXPECT_FALSE(m.Find("").has_value());
+    }
+  }
+  // A list keeps its offsets at any length (indexed in O(1)).
+  const StoredItem list = StoredItem::Encode({{"l", Value::List({Value("a"), Value("b")})}});
+  EXPECT_EQ(list.Find("l")->as_list().at(1)->as_string(), "b");
 }
 
 // The decoder refuses what the encoder never produces, and never reads past its input.

@@ -113,7 +113,7 @@ class ItemJsonEncoder {
       }
     }
     bodies_[body] = static_cast<uint32_t>(n);
-    *length += Codec::IndexedLength(count, n);
+    *length += Codec::IndexedLength(/*is_map=*/true, count, n);
     return true;
   }
 
@@ -204,7 +204,7 @@ class ItemJsonEncoder {
           if (!SizeValue(element, depth + 1, &n, size)) return false;
         }
         bodies_[body] = static_cast<uint32_t>(n);
-        *length += 1 + Codec::IndexedLength(count, n);
+        *length += 1 + Codec::IndexedLength(/*is_map=*/false, count, n);
         *size += 3;
         return true;
       }
@@ -268,9 +268,9 @@ class ItemJsonEncoder {
   }
 
   void WriteMap(uint32_t count, bool top) {
-    const uint8_t width = WidthFor(*writer_.body);
+    uint8_t width;
     char* start;
-    char* offsets = writer_.Indexed(count, &start);
+    char* offsets = writer_.Indexed(/*is_map=*/true, count, &start, &width);
     for (uint32_t i = 0; i < count; ++i) {
       Codec::Writer::Offset(offsets, static_cast<size_t>(writer_.d - start), width);
       const std::string_view name = names_[next_name_++];
@@ -314,9 +314,9 @@ class ItemJsonEncoder {
         return;
       case Type::kL: {
         *writer_.d++ = static_cast<char>(Type::kL);
-        const uint8_t width = WidthFor(*writer_.body);
+        uint8_t width;
         char* start;
-        char* offsets = writer_.Indexed(slot.count, &start);
+        char* offsets = writer_.Indexed(/*is_map=*/false, slot.count, &start, &width);
         for (uint32_t i = 0; i < slot.count; ++i) {
           Codec::Writer::Offset(offsets, static_cast<size_t>(writer_.d - start), width);
           WriteValue();
