@@ -91,16 +91,12 @@ static_assert(kShortS == stored_item_internal::kShortScalarTag);
 // The short tag of an S, N or B value of n bytes, or 0 when it has none (too long, or another
 // type). REQUIRES for S: not a run (runs are written as runs).
 inline uint8_t ShortTag(Type type, size_t n) {
-  switch (type) {
-    case Type::kS:
-      return n <= kMaxShortS ? static_cast<uint8_t>(kShortS + n) : 0;
-    case Type::kN:
-      return n <= kMaxShortN ? static_cast<uint8_t>(kShortN + n) : 0;
-    case Type::kB:
-      return n <= kMaxShortB ? static_cast<uint8_t>(kShortB + n) : 0;
-    default:
-      return 0;
-  }
+  static_assert(static_cast<int>(Type::kS) == 0 && static_cast<int>(Type::kN) == 1 &&
+                static_cast<int>(Type::kB) == 2);
+  static constexpr uint8_t kFirst[3] = {kShortS, kShortN, kShortB};
+  static constexpr size_t kMax[3] = {kMaxShortS, kMaxShortN, kMaxShortB};
+  const auto t = static_cast<size_t>(type);
+  return t < 3 && n <= kMax[t] ? static_cast<uint8_t>(kFirst[t] + n) : 0;
 }
 
 // Whether `text` is a run (see above).

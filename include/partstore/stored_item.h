@@ -129,8 +129,14 @@ inline void ReadValueInto(const char*& p, ValueView& out) {
   const auto tag = static_cast<uint8_t>(*p);
   if (tag >= kShortScalarTag) {
     ++p;
-    const uint32_t n = tag - kShortTagBase[tag >> 5];
-    out.type_ = kShortTagType[tag >> 5];
+    uint32_t n;
+    if (tag < 0xC0) [[likely]] {  // S, by far the most common
+      out.type_ = Type::kS;
+      n = tag - 0x40u;
+    } else {
+      out.type_ = kShortTagType[tag >> 5];
+      n = tag - kShortTagBase[tag >> 5];
+    }
     out.payload_ = std::string_view(p, n);
     p += n;
     return;
