@@ -222,7 +222,7 @@ struct StoredItemCodec {
     }
     void Name(std::string_view name) { Name(name, NameHead(name)); }
     // A map's (is_map) or list's header; returns where its offsets go (and sets *body_start
-    // after them) and sets *width to theirs (0: none).
+    // after them) and sets *width_out to their width (0: none).
     char* Indexed(bool is_map, size_t count, char** body_start, uint8_t* width_out) {
       const uint32_t n = *body++;
       const uint8_t width = WidthOf(is_map, count, n);
@@ -464,8 +464,11 @@ struct StoredItemCodec {
   // A top-level map-body's entries by index: their offsets (a map without offsets is walked
   // once, here) and names.
   struct Entries {
+    // REQUIRES: a trusted buffer (Encode's, or one Decode accepted: width 0 only up to
+    // kMaxUnindexedMap entries).
     explicit Entries(const Indexed& indexed) : m(indexed) {
       if (m.width != 0) return;
+      assert(m.count <= stored_item_format::kMaxUnindexedMap);
       const char* p = m.body.data();
       for (uint32_t i = 0; i < m.count; ++i) {
         walked[i] = static_cast<uint32_t>(p - m.body.data());

@@ -86,7 +86,17 @@ inline constexpr uint8_t kShortB = 0xE0;
 inline constexpr size_t kMaxShortS = kShortN - kShortS - 1;  // 127
 inline constexpr size_t kMaxShortN = kShortB - kShortN - 1;  // 31
 inline constexpr size_t kMaxShortB = 0xFF - kShortB;         // 31
+// The reader's tables and its S branch (partstore/stored_item.h) say the same.
 static_assert(kShortS == stored_item_internal::kShortScalarTag);
+static_assert(stored_item_internal::kShortTagBase[kShortS >> 5] == kShortS &&
+              stored_item_internal::kShortTagBase[(kShortN - 1) >> 5] == kShortS &&
+              stored_item_internal::kShortTagBase[kShortN >> 5] == kShortN &&
+              stored_item_internal::kShortTagBase[kShortB >> 5] == kShortB);
+static_assert(stored_item_internal::kShortTagType[kShortS >> 5] == Type::kS &&
+              stored_item_internal::kShortTagType[(kShortN - 1) >> 5] == Type::kS &&
+              stored_item_internal::kShortTagType[kShortN >> 5] == Type::kN &&
+              stored_item_internal::kShortTagType[kShortB >> 5] == Type::kB);
+static_assert(kShortN == 0xC0, "ReadValueInto's S branch tests tag < 0xC0");
 
 // The short tag of an S, N or B value of n bytes, or 0 when it has none (too long, or another
 // type). REQUIRES for S: not a run (runs are written as runs).
