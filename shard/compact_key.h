@@ -1,15 +1,10 @@
 // CompactKey<N>: a byte string of N bytes holding up to N - 1 bytes inline; a longer one is one
-// heap block of exactly its length. Two sizes are used:
-//   SortKey (24 bytes, up to 23 inline): the key of an ItemCollection element
-//     (shard/item_collection.h): an encoded sort key, or an index entry key;
-//   PartitionKeyBytes (32 bytes, up to 31 inline): a stripe's encoded partition key
-//     (shard/stripe.h).
+// heap block of exactly its length. PartitionKeyBytes (32 bytes, up to 31 inline) is a stripe's
+// encoded partition key (shard/stripe.h). (A collection element's key was a CompactKey<24>
+// until it became a CollectionKey, shard/collection_key.h, that reads a table's sort key from
+// its item.)
 //
 // Why not std::string: libstdc++'s is 32 bytes and keeps 15 inline.
-//   - A sort key of 16 to 23 bytes (`FOLLOWER#0000123#001`, an ISO date with a prefix) took a
-//     32-byte heap block beside a 32-byte string, and with the 8-byte item handle an element was
-//     40 bytes. A SortKey makes the element 32 bytes and keeps those keys inline: about 35 bytes
-//     an item on the seed model (bench/README.md, "Index entries that cost bytes").
 //   - A partition key of 16 to 31 bytes (`PRODUCT#00000123`, YCSB's `user` and 19-20 digits) was
 //     a pointer to a heap block: every lookup of it compared the key there, a second cache miss
 //     after the map's slot. A PartitionKeyBytes is the same 32 bytes with the key in the slot.
@@ -108,15 +103,7 @@ class CompactKey {
   alignas(8) char raw_[N];
 };
 
-using SortKey = CompactKey<24>;
 using PartitionKeyBytes = CompactKey<32>;
-static_assert(sizeof(SortKey) == 24 && sizeof(PartitionKeyBytes) == 32);
-
-// Orders CompactKeys and string_views alike, by their bytes (unsigned, a prefix first): the
-// ItemCollection's transparent comparator.
-struct SortKeyLess {
-  using is_transparent = void;
-  bool operator()(std::string_view a, std::string_view b) const { return a < b; }
-};
+static_assert(sizeof(PartitionKeyBytes) == 32);
 
 }  // namespace partstore

@@ -11,11 +11,40 @@
 namespace partstore {
 namespace {
 
-using boost::container::ordered_unique_range;
-
 template <typename It>
 std::move_iterator<It> Moving(It it) {
   return std::make_move_iterator(it);
+}
+
+// Orders elements and keys by the keys' bytes (unsigned, a prefix first).
+struct KeyLess {
+  bool operator()(const ItemCollection::Element& e, std::string_view k) const {
+    return e.key.view() < k;
+  }
+  bool operator()(std::string_view k, const ItemCollection::Element& e) const {
+    return k < e.key.view();
+  }
+};
+
+template <typename Array>
+auto ElementLowerBound(Array& a, std::string_view k) {
+  return std::lower_bound(a.begin(), a.end(), k, KeyLess());
+}
+template <typename Array>
+auto ElementUpperBound(Array& a, std::string_view k) {
+  return std::upper_bound(a.begin(), a.end(), k, KeyLess());
+}
+// The element of key `k`, or a.end().
+template <typename Array>
+auto FindIn(Array& a, std::string_view k) {
+  const auto it = ElementLowerBound(a, k);
+  return it != a.end() && it->key.view() == k ? it : a.end();
+}
+
+// What an element's key holds on the heap.
+int64_t KeyHeap(const CollectionKey& key) {
+  return key.owned() ? static_cast<int64_t>(HeapBytes(CollectionKey::HeapLength(key.view().size())))
+                     : 0;
 }
 
 }  // namespace
@@ -79,7 +108,7 @@ ItemCollection::ItemCollection(ItemCollection&& other) noexcept
       new (&other.head_) Segment();
       return;
   }
-  other.BecomeEmpty();  // the source is left empty, as a moved-from flat_map is
+  other.BecomeEmpty();  // the source is left empty, as a moved-from vector is
 }
 
 ItemCollection& ItemCollection::operator=(ItemCollection&& other) noexcept {
@@ -116,7 +145,7 @@ void ItemCollection::LeaveSingle() {
   // The array first: if it cannot be allocated, the collection is still its inline item.
   Segment flat;
   flat.reserve(2);
-  flat.emplace_hint(flat.end(), std::move(single_.first), std::move(single_.second));
+  flat.push_back(std::move(single_));
   Destroy();
   new (&head_) Segment(std::move(flat));
   mode_ = kFlat;
@@ -130,13 +159,13 @@ size_t ItemCollection::Route(std::string_view sk) const {
 
 ItemCollection::Position ItemCollection::Bound(std::string_view sk, bool upper) const {
   if (mode_ == kSingle) {
-    const std::string_view key = single_.first.view();
+    const std::string_view key = single_.key.view();
     return upper ? (key > sk ? Position{0, 0} : Position{1, 0})
                  : (key >= sk ? Position{0, 0} : Position{1, 0});
   }
   const size_t s = mode_ == kLarge ? Route(sk) : 0;
   const Segment& segment = segments()[s];
-  const auto it = upper ? segment.upper_bound(sk) : segment.lower_bound(sk);
+  const auto it = upper ? ElementUpperBound(segment, sk) : ElementLowerBound(segment, sk);
   const size_t index = it - segment.begin();
   // Past segment s's last key the answer is the first key of segment s + 1 (it is >= the
   // separator, which is > sk), or the end.
@@ -145,44 +174,46 @@ ItemCollection::Position ItemCollection::Bound(std::string_view sk, bool upper) 
 }
 
 const StoredItem* ItemCollection::Find(std::string_view sk) const {
-  if (mode_ == kSingle) return single_.first.view() == sk ? &single_.second : nullptr;
+  if (mode_ == kSingle) return single_.key.view() == sk ? &single_.item : nullptr;
   const Segment& segment = mode_ == kLarge ? large_->segments[Route(sk)] : head_;
-  const auto it = segment.find(sk);
-  return it == segment.end() ? nullptr : &it->second;
+  const auto it = FindIn(segment, sk);
+  return it == segment.end() ? nullptr : &it->item;
 }
 
 std::pair<const StoredItem*, bool> ItemCollection::InsertOrAssign(std::string_view sk,
-                                                                  StoredItem item,
-                                                                  StoredItem* old) {
+                                                                  StoredItem item, StoredItem* old,
+                                                                  int64_t* key_heap) {
   assert(!item.empty());
   const size_t item_size = item.item_size();
+  // Replaces the element's item and its key (which may borrow the old item's bytes, and then
+  // borrows the new one's, or is a copy).
+  auto replace = [&](Element& element) {
+    CollectionKey key(sk, item);
+    if (key_heap != nullptr) *key_heap += KeyHeap(key) - KeyHeap(element.key);
+    total_size_ += item_size - element.item.item_size();
+    element.key.swap(key);
+    element.item.swap(item);
+    if (old != nullptr) *old = std::move(item);
+    return std::pair<const StoredItem*, bool>(&element.item, false);
+  };
   if (mode_ == kSingle) {
-    if (single_.first.view() == sk) {
-      total_size_ += item_size - single_.second.item_size();
-      single_.second.swap(item);
-      if (old != nullptr) *old = std::move(item);
-      return {&single_.second, false};
-    }
+    if (single_.key.view() == sk) return replace(single_);
     LeaveSingle();
   } else if (mode_ == kFlat && head_.empty()) {
-    // The first item: inline (what a flat_map's array held is given back). The key first: a long
-    // one is allocated, and if that fails the collection is still its empty flat_map.
-    SortKey key(sk);
+    // The first item: inline (what the array held is given back). The key first: a long one is
+    // allocated, and if that fails the collection is still its empty array.
+    CollectionKey key(sk, item);
+    if (key_heap != nullptr) *key_heap += KeyHeap(key);
     head_.~Segment();
-    new (&single_) Element(std::move(key), std::move(item));
+    new (&single_) Element{std::move(key), std::move(item)};
     mode_ = kSingle;
     total_size_ += item_size;
-    return {&single_.second, true};
+    return {&single_.item, true};
   }
   size_t s = mode_ == kLarge ? Route(sk) : 0;
   Segment* segment = &segments()[s];
-  auto it = segment->lower_bound(sk);
-  if (it != segment->end() && it->first.view() == sk) {
-    total_size_ += item_size - it->second.item_size();
-    it->second.swap(item);
-    if (old != nullptr) *old = std::move(item);
-    return {&it->second, false};
-  }
+  auto it = ElementLowerBound(*segment, sk);
+  if (it != segment->end() && it->key.view() == sk) return replace(*it);
   size_t index = it - segment->begin();
   if (segment->size() >= max_segment_) {
     const size_t half = segment->size() / 2;  // as Split divides it
@@ -200,26 +231,30 @@ std::pair<const StoredItem*, bool> ItemCollection::InsertOrAssign(std::string_vi
   if (segment->size() == segment->capacity()) {
     segment->reserve(GrownCapacity(segment->size(), max_segment_));
   }
-  it = segment->emplace_hint(segment->begin() + index, SortKey(sk), std::move(item));
+  CollectionKey key(sk, item);
+  if (key_heap != nullptr) *key_heap += KeyHeap(key);
+  it = segment->insert(segment->begin() + index, Element{std::move(key), std::move(item)});
   if (mode_ == kLarge) ++large_->size;
   total_size_ += item_size;
-  return {&it->second, true};
+  return {&it->item, true};
 }
 
-bool ItemCollection::Erase(std::string_view sk, StoredItem* old) {
+bool ItemCollection::Erase(std::string_view sk, StoredItem* old, int64_t* key_heap) {
   if (mode_ == kSingle) {
-    if (single_.first.view() != sk) return false;
-    total_size_ -= single_.second.item_size();
-    if (old != nullptr) *old = std::move(single_.second);
+    if (single_.key.view() != sk) return false;
+    total_size_ -= single_.item.item_size();
+    if (key_heap != nullptr) *key_heap -= KeyHeap(single_.key);
+    if (old != nullptr) *old = std::move(single_.item);
     BecomeEmpty();
     return true;
   }
   const size_t s = mode_ == kLarge ? Route(sk) : 0;
   Segment& segment = segments()[s];
-  const auto it = segment.find(sk);
+  const auto it = FindIn(segment, sk);
   if (it == segment.end()) return false;
-  total_size_ -= it->second.item_size();
-  if (old != nullptr) *old = std::move(it->second);
+  total_size_ -= it->item.item_size();
+  if (key_heap != nullptr) *key_heap -= KeyHeap(it->key);
+  if (old != nullptr) *old = std::move(it->item);
   segment.erase(it);
   if (mode_ == kLarge) {
     --large_->size;
@@ -246,20 +281,18 @@ void ItemCollection::Split(size_t s) {
   std::vector<Segment>& segments = large_->segments;
   // Both halves get fresh arrays with a quarter to spare, rounded up to a whole size class: the
   // old one was full, and one of the halves takes the insert that caused the split.
-  Segment::sequence_type whole = segments[s].extract_sequence();
+  Segment whole = std::move(segments[s]);
   const size_t half = whole.size() / 2;
   const size_t capacity = FittedCapacity(whole.size() - half + half / 4 + 1, max_segment_);
-  Segment::sequence_type lower;
-  Segment::sequence_type upper;
+  Segment lower;
+  Segment upper;
   lower.reserve(capacity);
   upper.reserve(capacity);
   lower.insert(lower.end(), Moving(whole.begin()), Moving(whole.begin() + half));
   upper.insert(upper.end(), Moving(whole.begin() + half), Moving(whole.end()));
-  segments[s].adopt_sequence(ordered_unique_range, std::move(lower));
-  Segment right;
-  right.adopt_sequence(ordered_unique_range, std::move(upper));
-  large_->separators.insert(large_->separators.begin() + s, std::string(right.begin()->first));
-  segments.insert(segments.begin() + s + 1, std::move(right));
+  segments[s] = std::move(lower);
+  large_->separators.insert(large_->separators.begin() + s, std::string(upper.begin()->key.view()));
+  segments.insert(segments.begin() + s + 1, std::move(upper));
 }
 
 void ItemCollection::Rebalance(size_t s) {
@@ -278,16 +311,14 @@ void ItemCollection::Rebalance(size_t s) {
   Segment& left = segments[l];
   Segment& right = segments[r];
   const size_t total = left.size() + right.size();
-  auto reserve = [this](Segment::sequence_type& seq, size_t n) {
+  auto reserve = [this](Segment& seq, size_t n) {
     if (seq.capacity() < n) seq.reserve(FittedCapacity(n + n / 4, max_segment_));
   };
 
   if (total <= max_segment_ / 4 * 3) {
     // Merge: the result has room for a quarter of a segment before it splits again.
-    Segment::sequence_type merged = left.extract_sequence();
-    reserve(merged, total);
-    merged.insert(merged.end(), Moving(right.begin()), Moving(right.end()));
-    left.adopt_sequence(ordered_unique_range, std::move(merged));
+    reserve(left, total);
+    left.insert(left.end(), Moving(right.begin()), Moving(right.end()));
     segments.erase(segments.begin() + r);
     separators.erase(separators.begin() + (r - 1));
     if (segments.size() == 1) {
@@ -303,24 +334,20 @@ void ItemCollection::Rebalance(size_t s) {
   const size_t left_target = total / 2;
   if (left.size() < left_target) {
     const size_t k = left_target - left.size();
-    Segment::sequence_type seq = left.extract_sequence();
-    reserve(seq, left_target);
-    seq.insert(seq.end(), Moving(right.begin()), Moving(right.begin() + k));
-    left.adopt_sequence(ordered_unique_range, std::move(seq));
+    reserve(left, left_target);
+    left.insert(left.end(), Moving(right.begin()), Moving(right.begin() + k));
     right.erase(right.begin(), right.begin() + k);
   } else {
     const size_t k = left.size() - left_target;
-    Segment::sequence_type seq = right.extract_sequence();
-    reserve(seq, seq.size() + k);
-    seq.insert(seq.begin(), Moving(left.begin() + left_target), Moving(left.end()));
-    right.adopt_sequence(ordered_unique_range, std::move(seq));
+    reserve(right, right.size() + k);
+    right.insert(right.begin(), Moving(left.begin() + left_target), Moving(left.end()));
     left.erase(left.begin() + left_target, left.end());
   }
-  separators[r - 1] = std::string(right.begin()->first);
+  separators[r - 1] = std::string(right.begin()->key.view());
 }
 
 size_t ItemCollection::ContainerBytes() const {
-  constexpr size_t kElement = sizeof(Segment::value_type);
+  constexpr size_t kElement = sizeof(Element);
   // Heap bytes of a std::string (libstdc++ keeps up to 15 bytes inline).
   auto string_heap = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
   if (mode_ == kSingle) return sizeof(*this);
@@ -337,7 +364,8 @@ size_t ItemCollection::ContainerBytes() const {
 
 bool ItemCollection::CheckInvariants() const {
   if (mode_ == kSingle) {
-    return !single_.second.empty() && single_.second.item_size() == total_size_;
+    return !single_.item.empty() && single_.item.item_size() == total_size_ &&
+           (!single_.key.borrowed() || CollectionKey::Borrowable(single_.key, single_.item));
   }
   uint64_t total = 0;
   size_t count = 0;
@@ -347,8 +375,8 @@ bool ItemCollection::CheckInvariants() const {
     if (segment.size() > max_segment_ || segment.capacity() > max_segment_) return false;
     if (mode_ == kLarge) {
       if (segment.empty() || segment.size() < min_segment_size()) return false;
-      if (s > 0 && segment.begin()->first.view() < large_->separators[s - 1]) return false;
-      if (s + 1 < segment_count() && !(segment.rbegin()->first.view() < large_->separators[s])) {
+      if (s > 0 && segment.begin()->key.view() < large_->separators[s - 1]) return false;
+      if (s + 1 < segment_count() && !(segment.rbegin()->key.view() < large_->separators[s])) {
         return false;
       }
     }
@@ -356,6 +384,8 @@ bool ItemCollection::CheckInvariants() const {
       if (previous && !(*previous < key.view())) return false;
       previous = key.view();
       if (item.empty()) return false;
+      // A borrowed key lies inside its own item's encoding.
+      if (key.borrowed() && !CollectionKey::Borrowable(key, item)) return false;
       total += item.item_size();
       ++count;
     }

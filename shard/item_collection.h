@@ -9,32 +9,33 @@
 //   - One item is held inline, in this object (so in the stripe's hash-map slot): a lookup in a
 //     hash-only table, where every collection holds one item, reads the slot and then the item,
 //     with no array between them (one dependent cache miss fewer), and no heap block is allocated
-//     for it. A second key turns it into a flat_map; the collection becomes inline again only
+//     for it. A second key turns it into a sorted array; the collection becomes inline again only
 //     when it has emptied.
-//   - Up to `max_segment_size` items (default 512) the collection is one
-//     boost::container::flat_map: contiguous and binary-searched, so small collections keep
-//     flat_map's lookups and scans, with no segment index.
-//   - Past that it is an ordered sequence of flat_map *segments* of at most `max_segment_size`
+//   - Up to `max_segment_size` items (default 512) the collection is one sorted array (a
+//     boost::container::vector of elements): contiguous and binary-searched, so small collections
+//     keep a flat map's lookups and scans, with no segment index.
+//   - Past that it is an ordered sequence of sorted-array *segments* of at most `max_segment_size`
 //     items, routed by a sorted vector of separator keys. An insert moves at most one segment's
 //     elements, so its cost stops growing with the collection: one insert + one erase at 100k
-//     items costs ~200 us in a single flat_map (each moves half the array) and ~1.5-3 us here. A
-//     full segment splits in two; one that falls below a quarter full merges with its smaller
+//     items costs ~200 us in a single sorted array (each moves half the array) and ~1.5-3 us here.
+//     A full segment splits in two; one that falls below a quarter full merges with its smaller
 //     neighbour, or takes items from it when the two would not fit in three quarters of a
 //     segment, so neither threshold can be crossed back and forth by one insert and one erase.
-//     A collection whose last two segments merge is one flat_map again.
+//     A collection whose last two segments merge is one sorted array again.
 //   - Segment size: insert + erase grows with it (at 100k items: 1.9 / 2.3 / 2.9 / 4.4 us for
 //     256 / 512 / 1024 / 2048), while lookups and 10-item scans do not measurably change from 256
-//     to 4096 (at 100k both stay within run-to-run noise of a single flat_map; at 128 the
+//     to 4096 (at 100k both stay within run-to-run noise of a single sorted array; at 128 the
 //     separator search began to show). 512 takes most of the insert gain and keeps the
 //     separator index small (about 300 keys at 100k items).
 //   - Alternatives: a node-based tree (std::map) pays a cache miss per level on lookups (1.6 us
-//     vs 1.25 us at 1M keys) and per item on scans; storing items by pointer in one flat_map only
-//     cuts the move cost by about a third, not the O(n) growth.
+//     vs 1.25 us at 1M keys) and per item on scans; storing items by pointer in one sorted array
+//     only cuts the move cost by about a third, not the O(n) growth.
 //
 // Items. The collection holds StoredItems (partstore/stored_item.h): reference-counted buffers, 8
-// bytes per element beside the key (a SortKey, shard/compact_key.h: 24 bytes, up to 23 of them
-// inline). A write replaces an item's handle, or (UpdateItem, when the collection's handle is the
-// only one) writes a change of the same layout into its bytes; so a reader that copied a handle
+// bytes per element beside the key (a CollectionKey, shard/collection_key.h: 8 bytes, the key's
+// bytes borrowed from the item when they are its own sort key attribute's, else up to 6 inline or
+// a heap block). A write replaces an item's handle, or (UpdateItem, when the collection's handle is
+// the only one) writes a change of the same layout into its bytes; so a reader that copied a handle
 // (one atomic increment) under the lock may read the item after releasing the lock, and keeps
 // reading the version it took.
 //
@@ -58,7 +59,7 @@
 #pragma once
 
 #include <atomic>
-#include <boost/container/flat_map.hpp>
+#include <boost/container/vector.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -70,14 +71,14 @@
 #include <vector>
 
 #include "partstore/stored_item.h"
-#include "shard/compact_key.h"
+#include "shard/collection_key.h"
 
 namespace partstore {
 
 struct ItemCollectionOptions {
   static constexpr size_t kDefaultMaxSegmentSize = 512;
-  // Items per segment, and the size up to which the collection is a single flat_map. The default
-  // is measured (see above); tests use small values to cross the thresholds often.
+  // Items per segment, and the size up to which the collection is a single sorted array. The
+  // default is measured (see above); tests use small values to cross the thresholds often.
   size_t max_segment_size = kDefaultMaxSegmentSize;
 };
 
@@ -114,13 +115,18 @@ class ItemCollection {
   // Stores `item` (REQUIRES: not empty) under `sk`, replacing the item there if any. Returns the
   // stored item and whether `sk` was new. When an item was replaced and `old` is not null, the
   // previous item is moved into *old (PutItem's ALL_OLD needs no second lookup); *old is untouched
-  // when `sk` was new.
+  // when `sk` was new. When `sk` lies inside `item`'s encoding, the key borrows those bytes
+  // (shard/collection_key.h): they must be the item's own sort key attribute's, which no write
+  // changes in place. When `key_heap` is not null, the change in what keys hold on the heap
+  // (HeapBytes of each owned key) is added to it.
   std::pair<const StoredItem*, bool> InsertOrAssign(std::string_view sk, StoredItem item,
-                                                    StoredItem* old = nullptr);
+                                                    StoredItem* old = nullptr,
+                                                    int64_t* key_heap = nullptr);
 
   // Removes the item under `sk`; returns whether there was one. When `old` is not null the removed
-  // item is moved into it.
-  bool Erase(std::string_view sk, StoredItem* old = nullptr);
+  // item is moved into it; when `key_heap` is not null, what its key held on the heap is
+  // subtracted from it.
+  bool Erase(std::string_view sk, StoredItem* old = nullptr, int64_t* key_heap = nullptr);
 
   void clear();
 
@@ -145,13 +151,13 @@ class ItemCollection {
   }
 
   // What the collection's arrays hold on the heap, for the memory count (shard/memory_budget.h),
-  // in O(1): exact (by capacity) while the collection is one flat_map; past that, its items'
+  // in O(1): exact (by capacity) while the collection is one sorted array; past that, its items'
   // elements with a third more for the segments' unused capacity, and each segment's share of
   // the index. The count is kept as differences of this figure before and after each change, so
   // it always equals the sum over the current collections (ContainerBytes is exact but walks the
   // segments: a third more per insert at 100k items).
   size_t MemoryBytes() const {
-    constexpr size_t kElement = sizeof(Segment::value_type);
+    constexpr size_t kElement = sizeof(Element);
     if (mode_ == kSingle) return 0;
     if (mode_ == kFlat) return head_.capacity() * kElement;
     return large_->size * kElement * 4 / 3 +
@@ -162,16 +168,16 @@ class ItemCollection {
   // collection being destroyed does, so that the buffers can be released in address order.
   void TakeItems(std::vector<StoredItem>& out) {
     if (mode_ == kSingle) {
-      out.push_back(std::move(single_.second));
+      out.push_back(std::move(single_.item));
       return;
     }
     for (size_t s = 0; s < segment_count(); ++s) {
-      for (auto& element : segments()[s]) out.push_back(std::move(element.second));
+      for (Element& element : segments()[s]) out.push_back(std::move(element.item));
     }
   }
 
-  // Number of flat_map segments (1 while the collection is a single flat_map). For tests and
-  // statistics.
+  // Number of sorted-array segments (1 while the collection is a single sorted array). For tests
+  // and statistics.
   size_t segment_count() const { return mode_ == kLarge ? large_->segments.size() : 1; }
   // Elements segment `s` has room for (0 while the one item is inline). For tests.
   size_t segment_capacity(size_t s) const {
@@ -194,10 +200,17 @@ class ItemCollection {
   // The capacity of the smallest size class that holds `n` elements, at most `max_segment`.
   static size_t FittedCapacity(size_t n, size_t max_segment);
 
- private:
-  using Segment = boost::container::flat_map<SortKey, StoredItem, SortKeyLess>;
-  using Element = Segment::value_type;
+  // An element: the key and the item's handle, 16 bytes.
+  struct Element {
+    CollectionKey key;
+    StoredItem item;
+  };
   static constexpr size_t kElementBytes = sizeof(Element);
+  static_assert(kElementBytes == 16);
+
+ private:
+  // A sorted array of elements, unique keys (a flat map whose keys may live in its items).
+  using Segment = boost::container::vector<Element>;
 
   // A collection past max_segment_size items.
   struct Large {
@@ -221,9 +234,9 @@ class ItemCollection {
   const Segment* segments() const { return mode_ == kLarge ? large_->segments.data() : &head_; }
   // Ends the current form's member (its items go with it).
   void Destroy();
-  // Destroy(), then an empty flat_map (the moved-from and cleared state).
+  // Destroy(), then an empty sorted array (the moved-from and cleared state).
   void BecomeEmpty();
-  // From the inline item to a flat_map holding it (before a second key is inserted).
+  // From the inline item to a sorted array holding it (before a second key is inserted).
   void LeaveSingle();
   // The segment that holds, or would hold, `sk`.
   size_t Route(std::string_view sk) const;
@@ -236,7 +249,7 @@ class ItemCollection {
   void Rebalance(size_t s);
   size_t min_segment_size() const { return max_segment_ / 4; }
 
-  // Which member of the union holds the items. 48 bytes in all: the union is an Element's 32.
+  // Which member of the union holds the items. 40 bytes in all: the union is a Segment's 24.
   enum Mode : uint32_t { kFlat, kSingle, kLarge };
   union {
     Segment head_;    // kFlat: every item (none, or more than one, or one left after erases)
@@ -300,13 +313,13 @@ class ItemCollection::Cursor {
   }
 
   // REQUIRES: valid().
-  std::string_view key() const { return element().first.view(); }
-  const StoredItem& item() const { return element().second; }
+  std::string_view key() const { return element().key.view(); }
+  const StoredItem& item() const { return element().item; }
 
  private:
   friend class ItemCollection;
 
-  const Segment::value_type& element() const {
+  const Element& element() const {
     return single_ != nullptr ? *single_ : *(segments_[segment_].begin() + index_);
   }
   size_t SegmentSize(size_t s) const { return single_ != nullptr ? 1 : segments_[s].size(); }
@@ -331,7 +344,7 @@ class ItemCollection::Cursor {
   }
 
   const ItemCollection* collection_;
-  const Segment::value_type* single_ = nullptr;  // an inline item's collection: its item
+  const Element* single_ = nullptr;  // an inline item's collection: its item
   const Segment* segments_ = nullptr;
   size_t segment_count_ = 0;
   size_t segment_ = 0;  // == segment_count_ when not valid()

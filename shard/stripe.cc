@@ -27,9 +27,8 @@ int64_t Stripe::NewKeyMapGrowth(PartitionKeyRef key) const {
   return static_cast<int64_t>(capacity + 1) * kSlotBytes;
 }
 
-int64_t Stripe::ItemBytes(std::string_view sk, const StoredItem& item, bool buffer) {
-  return static_cast<int64_t>(HeapBytes(SortKey::HeapLength(sk.size())) +
-                              (buffer ? HeapBytes(item.footprint()) : 0));
+int64_t Stripe::ItemBytes(const StoredItem& item, bool buffer) {
+  return buffer ? static_cast<int64_t>(HeapBytes(item.footprint())) : 0;
 }
 
 void Stripe::CountMemory(int64_t delta) {
@@ -64,16 +63,19 @@ bool Stripe::Put(PartitionKeyRef key, std::string_view sk, StoredItem item, Stor
   size_t container_before = 0;
   if (account_ != nullptr) {
     container_before = collection.MemoryBytes();
-    memory += ItemBytes(sk, item, counting.item);
+    memory += ItemBytes(item, counting.item);
   }
   StoredItem replaced;
-  const bool inserted = collection.InsertOrAssign(sk, std::move(item), &replaced).second;
+  const bool inserted =
+      collection
+          .InsertOrAssign(sk, std::move(item), &replaced, account_ != nullptr ? &memory : nullptr)
+          .second;
   item_count_ += inserted ? 1 : 0;
   size_bytes_ += static_cast<int64_t>(collection.total_size()) - static_cast<int64_t>(before);
   if (account_ != nullptr) {
     memory +=
         static_cast<int64_t>(collection.MemoryBytes()) - static_cast<int64_t>(container_before);
-    if (!inserted) memory -= ItemBytes(sk, replaced, counting.replaced);
+    if (!inserted) memory -= ItemBytes(replaced, counting.replaced);
     CountMemory(memory);
   }
   if (old != nullptr && !inserted) *old = std::move(replaced);
@@ -87,11 +89,11 @@ bool Stripe::Erase(PartitionKeyRef key, std::string_view sk, StoredItem* old, bo
   const uint64_t before = collection.total_size();
   const size_t container_before = account_ != nullptr ? collection.MemoryBytes() : 0;
   StoredItem removed;
-  if (!collection.Erase(sk, &removed)) return false;
+  int64_t memory = 0;
+  if (!collection.Erase(sk, &removed, account_ != nullptr ? &memory : nullptr)) return false;
   --item_count_;
   size_bytes_ -= static_cast<int64_t>(before - collection.total_size());
-  int64_t memory = 0;
-  if (account_ != nullptr) memory -= ItemBytes(sk, removed, count_buffer);
+  if (account_ != nullptr) memory -= ItemBytes(removed, count_buffer);
   if (collection.empty()) {
     if (KeepOrder()) {
       auto position = OrderPosition(key);

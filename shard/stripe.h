@@ -47,6 +47,7 @@
 #include <vector>
 
 #include "core/thread_annotations.h"
+#include "shard/compact_key.h"
 #include "shard/item_collection.h"
 #include "shard/memory_budget.h"
 
@@ -256,8 +257,8 @@ class Stripe {
   mutable Mutex mu_;
   MemoryAccount* account_ = nullptr;
   int64_t memory_bytes_ PARTSTORE_GUARDED_BY(mu_) = 0;
-  // What an item adds: its sort key's heap block and (when counted) its buffer.
-  static int64_t ItemBytes(std::string_view sk, const StoredItem& item, bool buffer);
+  // What an item's buffer adds when counted (its key's heap block, if any, the collection reports).
+  static int64_t ItemBytes(const StoredItem& item, bool buffer);
   void CountMemory(int64_t delta) PARTSTORE_REQUIRES(mu_);
   int64_t item_count_ PARTSTORE_GUARDED_BY(mu_) = 0;
   int64_t size_bytes_ PARTSTORE_GUARDED_BY(mu_) = 0;

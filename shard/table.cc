@@ -532,6 +532,21 @@ Result<Table::EncodedKey> Table::EncodeItemKey(const Item& key) const {
   return out;
 }
 
+std::string_view Table::StoredSortKey(const EncodedKey& key, const StoredItem& item) const {
+  // A number's encoding is not its text; a key of up to 6 bytes is kept in the element itself.
+  if (!key_schema_.sort || key_schema_.sort->type == KeyType::kNumber ||
+      key.sort.size() <= CollectionKey::kInline) {
+    return key.sort;
+  }
+  const std::optional<ValueView> value = item.Find(key_schema_.sort->name);
+  // The value's bytes (an S's or a B's payload, its encoding); a run's lie outside the buffer
+  // (a shared fill), and the collection copies them.
+  if (value && (value->is(Type::kS) || value->is(Type::kB)) && value->as_string() == key.sort) {
+    return value->as_string();
+  }
+  return key.sort;
+}
+
 Status Table::CheckStartKeyAttribute(const Item& key, const KeyAttribute& attribute) {
   auto it = key.find(attribute.name);
   if (it == key.end()) return Status::Validation(std::string(kStartKeyInvalid));

@@ -326,6 +326,10 @@ class Table : public std::enable_shared_from_this<Table> {
     std::string sort;  // empty for hash-only tables
   };
   Result<EncodedKey> EncodeItemKey(const Item& key) const;
+  // The sort key to store `item` under: its own sort key attribute's bytes when the key is an S or
+  // a B written out in its buffer (its collection element then borrows them, shard/
+  // collection_key.h), else key.sort.
+  std::string_view StoredSortKey(const EncodedKey& key, const StoredItem& item) const;
   // The same for a whole item being written (key attributes present, right types; others ignored).
   Result<EncodedKey> EncodeItemKeyOfItem(const Item& item) const;
   // An ExclusiveStartKey: exactly the key attributes with the right types. DynamoDB's texts

@@ -132,7 +132,7 @@ Result<PutItemResult> Table::Put(const PutItemRequest& request, const PreparedCo
                            : capacity::RequestCounting::kCountRequest,
         context.unmetered ? capacity::Metering::kUnmetered : capacity::Metering::kMetered));
   }
-  const bool inserted = stripe.Put(partition, key.sort, item, &old);
+  const bool inserted = stripe.Put(partition, StoredSortKey(key, item), item, &old);
   TouchCollection(stripe, partition);
   Emit(key.hash, old, item);
   if (!indexes.empty()) {
@@ -281,7 +281,7 @@ Result<UpdateItemResult> Table::UpdateItem(const UpdateItemRequest& request,
                       static_cast<int64_t>(new_size) - static_cast<int64_t>(old_size),
                       existing ? 0 : 1, plan, existing, &item));
     }
-    stripe.Put(partition, key.sort, item, &old);
+    stripe.Put(partition, StoredSortKey(key, item), item, &old);
     TouchCollection(stripe, partition);
     Emit(key.hash, old, item);
     if (!indexes.empty()) {

@@ -14,7 +14,8 @@ namespace partstore {
 namespace {
 
 // What a new item or index entry costs beside its buffer: its element in the collection's array
-// (key string and handle, with the array's growth slack), and for a new partition key a hash-map
+// (16 bytes, with the array's growth slack; a key that is not the item's own has a heap block
+// too), and for a new partition key a hash-map
 // slot (which holds a one-item collection's item itself). Estimates: the stripes count the real
 // figures afterwards.
 constexpr int64_t kElementBytes = 64;
@@ -47,7 +48,9 @@ int64_t Table::GrowthOf(const EncodedKey& key, const StoredItem* existing, const
   if (existing != nullptr) {
     growth -= static_cast<int64_t>(HeapBytes(existing->footprint()));
   } else {
-    growth += kElementBytes + static_cast<int64_t>(HeapBytes(SortKey::HeapLength(key.sort.size())));
+    growth +=
+        kElementBytes +
+        static_cast<int64_t>(HeapBytes(CollectionKey::HeapLength(StoredSortKey(key, item), item)));
     const Stripe& stripe = stripes_.ForHash(key.hash);
     stripe.AssertReaderHeld();  // REQUIRES: the write's stripe held (see table.h)
     growth += stripe.NewKeyMapGrowth({key.hash, key.partition});

@@ -35,7 +35,7 @@ Status Table::LoadItem(const StoredItem& item, StoredItem* previous) {
                     existing ? 0 : 1, plan, existing, &item,
                     capacity::RequestCounting::kPartOfRequest, capacity::Metering::kUnmetered));
   }
-  stripe.Put(partition, key.sort, item);
+  stripe.Put(partition, StoredSortKey(key, item), item);
   TouchCollection(stripe, partition);
   if (!indexes.empty()) {
     CapacityCharge charge;

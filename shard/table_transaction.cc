@@ -125,7 +125,7 @@ std::optional<ItemCollectionMetrics> Table::CommitStaged(StagedWrite& write,
   std::optional<ItemCollectionMetrics> out;
   const PartitionKeyRef partition{key.hash, key.partition};
   if (write.new_item) {
-    stripe.Put(partition, key.sort, write.new_item);
+    stripe.Put(partition, StoredSortKey(key, write.new_item), write.new_item);
     TouchCollection(stripe, partition);
     Emit(key.hash, write.existing, write.new_item);
     if (!indexes.empty()) {

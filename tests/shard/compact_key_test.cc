@@ -1,6 +1,6 @@
-// CompactKey (shard/compact_key.h), both sizes (SortKey: inline up to 23 bytes; PartitionKeyBytes:
-// up to 31), one heap block beyond; copies, moves and swaps keep the bytes; it orders as
-// std::string orders the same bytes.
+// CompactKey (shard/compact_key.h), two sizes (CompactKey<24>: inline up to 23 bytes;
+// PartitionKeyBytes: up to 31), one heap block beyond; copies, moves and swaps keep the bytes; it
+// orders as std::string orders the same bytes.
 #include "shard/compact_key.h"
 
 #include <gtest/gtest.h>
@@ -23,12 +23,12 @@ std::string KeyBytes(size_t n, char first) {
 
 template <typename Key>
 class CompactKeyTest : public ::testing::Test {};
-using KeyTypes = ::testing::Types<SortKey, PartitionKeyBytes>;
+using KeyTypes = ::testing::Types<CompactKey<24>, PartitionKeyBytes>;
 TYPED_TEST_SUITE(CompactKeyTest, KeyTypes);
 
 TEST(CompactKeySizes, SizesAndInlineLengths) {
-  EXPECT_EQ(sizeof(SortKey), 24u);
-  EXPECT_EQ(SortKey::kInline, 23u);
+  EXPECT_EQ(sizeof(CompactKey<24>), 24u);
+  EXPECT_EQ(CompactKey<24>::kInline, 23u);
   EXPECT_EQ(sizeof(PartitionKeyBytes), 32u);
   EXPECT_EQ(PartitionKeyBytes::kInline, 31u);
 }
@@ -81,7 +81,8 @@ TYPED_TEST(CompactKeyTest, OrdersAsTheSameStrings) {
   std::vector<Key> keys;
   for (const std::string& s : strings) keys.emplace_back(s);
   std::sort(strings.begin(), strings.end());
-  std::sort(keys.begin(), keys.end(), SortKeyLess());
+  std::sort(keys.begin(), keys.end(),
+            [](const Key& a, const Key& b) { return a.view() < b.view(); });
   ASSERT_EQ(keys.size(), strings.size());
   for (size_t i = 0; i < keys.size(); ++i) EXPECT_EQ(keys[i].view(), strings[i]) << i;
 }

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,10 +21,18 @@ namespace {
 
 using Model = std::map<std::string, Item>;
 
-// Stores `item` (encoded) under `key`.
+// Stores `item` (encoded) under `key`. A key of even length is lent by the item (its "SK"
+// attribute's bytes, as a table lends its items' sort keys: shard/collection_key.h), one of odd
+// length is copied, so that every test below mixes both.
 std::pair<const StoredItem*, bool> Insert(ItemCollection& c, std::string_view key, const Item& item,
                                           StoredItem* old = nullptr) {
-  return c.InsertOrAssign(key, StoredItem::Encode(item), old);
+  StoredItem stored = StoredItem::Encode(item);
+  std::string_view sk = key;
+  if (key.size() % 2 == 0) {
+    const std::optional<ValueView> own = stored.Find("SK");
+    if (own && own->is(Type::kB) && own->as_binary() == key) sk = own->as_binary();
+  }
+  return c.InsertOrAssign(sk, std::move(stored), old);
 }
 
 // A small item whose content identifies the write (`serial`) and whose size varies.
@@ -347,11 +357,11 @@ TEST(ItemCollectionTest, HashOnlySingleItemUnderTheEmptyKey) {
   EXPECT_EQ(c.total_size(), ItemSize(item));
   EXPECT_EQ(c.segment_count(), 1u);
   // Held inline: no element array, nothing on the heap, and the collection no larger than before
-  // (the item shares a union with the flat_map and the segments' pointer).
+  // (the item shares a union with the sorted array and the segments' pointer).
   EXPECT_TRUE(c.inline_item());
   EXPECT_EQ(c.ContainerBytes(), sizeof(ItemCollection));
   EXPECT_EQ(c.MemoryBytes(), 0u);
-  EXPECT_EQ(sizeof(ItemCollection), 48u);
+  EXPECT_EQ(sizeof(ItemCollection), 40u);
 
   auto cursor = std::as_const(c).NewCursor();
   cursor.Seek("");
@@ -674,10 +684,10 @@ TEST(ItemCollectionTest, OneItemInlineUntilASecondKey) {
   const Item a = MakeItem("a", 2);
   EXPECT_TRUE(Insert(c, "a", a).second);
   EXPECT_FALSE(c.inline_item());
-  EXPECT_EQ(c.MemoryBytes(), 2 * sizeof(std::pair<SortKey, StoredItem>));
+  EXPECT_EQ(c.MemoryBytes(), 2 * ItemCollection::kElementBytes);
   ExpectSame(c, Model{{"a", a}, {"b", b}});
   EXPECT_TRUE(c.Erase("a"));
-  EXPECT_FALSE(c.inline_item());  // stays a flat_map of one
+  EXPECT_FALSE(c.inline_item());  // stays an array of one
   ExpectSame(c, Model{{"b", b}});
   StoredItem old;
   EXPECT_TRUE(c.Erase("b", &old));
@@ -710,7 +720,7 @@ TEST(ItemCollectionTest, OneItemInlineUntilASecondKey) {
   EXPECT_EQ(taken[0], a);
 }
 
-// The inline item with a key on the heap (over 23 bytes), and assignments between every two forms:
+// The inline item with a key on the heap (over 6 bytes), and assignments between every two forms:
 // inline, a flat_map (with spare capacity), segments.
 TEST(ItemCollectionTest, InlineItemsWithLongKeysAndAssignmentsAcrossForms) {
   const std::string long_a(40, 'a');
@@ -783,8 +793,8 @@ TEST(ItemCollectionTest, InlineItemsWithLongKeysAndAssignmentsAcrossForms) {
 // then four classes in each doubling), never past a segment: the capacity fills the block the
 // allocator hands out anyway.
 TEST(ItemCollectionTest, ArraysGrowIntoWholeSizeClasses) {
-  constexpr size_t kElement = sizeof(std::pair<SortKey, StoredItem>);
-  static_assert(kElement == 32, "the sequence below assumes 32-byte elements");
+  constexpr size_t kElement = ItemCollection::kElementBytes;
+  static_assert(kElement == 16, "the figures below assume 16-byte elements");
   std::vector<size_t> grown;
   for (size_t capacity = 1; capacity < 40;) {
     capacity = ItemCollection::GrownCapacity(capacity, 1'000);
@@ -792,13 +802,13 @@ TEST(ItemCollectionTest, ArraysGrowIntoWholeSizeClasses) {
   }
   EXPECT_EQ(grown, (std::vector<size_t>{2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28, 32, 40}));
 
-  // jemalloc's classes, as its documentation lists them (160, 320, 1,536, 12,288 bytes ...), not
-  // as the code computes them.
-  EXPECT_EQ(ItemCollection::GrownCapacity(4, 1'000) * kElement, 160u);
-  EXPECT_EQ(ItemCollection::GrownCapacity(8, 1'000) * kElement, 320u);
-  EXPECT_EQ(ItemCollection::GrownCapacity(42, 1'000) * kElement, 1'536u);  // 1,376 B asked
-  EXPECT_EQ(ItemCollection::GrownCapacity(320, 1'000) * kElement, 12'288u);
-  EXPECT_EQ(ItemCollection::FittedCapacity(321, 1'000) * kElement, 12'288u);  // 10,272 B asked
+  // jemalloc's classes, as its documentation lists them (80, 160, 768, 6,144 bytes ...), not as
+  // the code computes them.
+  EXPECT_EQ(ItemCollection::GrownCapacity(4, 1'000) * kElement, 80u);
+  EXPECT_EQ(ItemCollection::GrownCapacity(8, 1'000) * kElement, 160u);
+  EXPECT_EQ(ItemCollection::GrownCapacity(42, 1'000) * kElement, 768u);  // 688 B asked
+  EXPECT_EQ(ItemCollection::GrownCapacity(320, 1'000) * kElement, 6'144u);
+  EXPECT_EQ(ItemCollection::FittedCapacity(321, 1'000) * kElement, 6'144u);  // 5,136 B asked
   EXPECT_EQ(ItemCollection::FittedCapacity(384, 1'000), 384u);  // a whole class already
 
   for (size_t size = 1; size <= 5'000; ++size) {
@@ -813,7 +823,7 @@ TEST(ItemCollectionTest, ArraysGrowIntoWholeSizeClasses) {
   EXPECT_EQ(ItemCollection::GrownCapacity(100, 110), 110u);  // capped at the segment size
   EXPECT_EQ(ItemCollection::GrownCapacity(109, 110), 110u);
 
-  // 31 items sit in 1,024 bytes (growth by half held them in 42 elements, 1,344 of 1,536 bytes).
+  // 31 items sit in 512 bytes (growth by half held them in 42 elements, 672 of 768 bytes).
   ItemCollection c;
   for (int i = 0; i < 31; ++i) Insert(c, std::to_string(100 + i), Item{});
   EXPECT_EQ(c.MemoryBytes(), 32 * kElement);
@@ -822,10 +832,10 @@ TEST(ItemCollectionTest, ArraysGrowIntoWholeSizeClasses) {
 
 // Splits and merges size their arrays to whole size classes too: after every insert and erase of
 // a random sequence, each segment's array is a whole class (or a whole segment). A split of a
-// full 64-element segment gives two halves of 48 (1,536 bytes), where 41 asked for 1,312; a merge
+// full 64-element segment gives two halves of 48 (768 bytes), where 41 asked for 656; a merge
 // that needs a larger array gets a whole class.
 TEST(ItemCollectionTest, SplitsAndMergesFillWholeSizeClasses) {
-  constexpr size_t kElement = sizeof(std::pair<SortKey, StoredItem>);
+  constexpr size_t kElement = ItemCollection::kElementBytes;
   ItemCollection split(ItemCollectionOptions{.max_segment_size = 64});
   for (int i = 0; i < 65; ++i) Insert(split, std::to_string(1000 + i), Item{});
   ASSERT_EQ(split.segment_count(), 2u);
@@ -862,6 +872,85 @@ TEST(ItemCollectionTest, SplitsAndMergesFillWholeSizeClasses) {
     }
     EXPECT_TRUE(c.CheckInvariants());
   }
+}
+
+// A key lent by its item (shard/collection_key.h) lies in that item's buffer and costs no heap;
+// replacing the item moves the key to the new one's bytes (or to a copy when the new item does
+// not lend it), so the old item may go at once; the key heap each write reports adds up to what
+// the owned keys hold.
+TEST(ItemCollectionTest, KeysLentByItemsFollowTheirItems) {
+  const std::string key = "FOLLOWER#0000123#001";
+  ItemCollection c(ItemCollectionOptions{.max_segment_size = 4});
+  int64_t heap = 0;
+  auto lend = [&](const Item& item, StoredItem* old = nullptr) {
+    StoredItem stored = StoredItem::Encode(item);
+    const std::string_view own = stored.Find("SK")->as_binary();
+    return c.InsertOrAssign(own, std::move(stored), old, &heap);
+  };
+  auto lies_in_item = [&](std::string_view k) {
+    const ItemCollection::Cursor cursor = c.LowerBound(k);
+    const std::string_view encoding = cursor.item().encoding();
+    return cursor.key().data() >= encoding.data() &&
+           cursor.key().data() + cursor.key().size() <= encoding.data() + encoding.size();
+  };
+
+  EXPECT_TRUE(lend(MakeItem(key, 1)).second);
+  EXPECT_EQ(heap, 0);
+  EXPECT_TRUE(lies_in_item(key));
+  StoredItem old;
+  EXPECT_FALSE(lend(MakeItem(key, 2, 100), &old).second);
+  EXPECT_EQ(heap, 0);
+  EXPECT_TRUE(lies_in_item(key));
+  old = StoredItem();  // the first item's buffer is gone; the key reads the second's
+  ExpectSame(c, Model{{key, MakeItem(key, 2, 100)}});
+
+  // A second key makes an array, then segments; every key lent.
+  Model model{{key, MakeItem(key, 2, 100)}};
+  for (int i = 0; i < 20; ++i) {
+    const std::string k = key + std::to_string(100 + i);
+    lend(MakeItem(k, static_cast<uint64_t>(i)));
+    model[k] = MakeItem(k, static_cast<uint64_t>(i));
+  }
+  EXPECT_EQ(heap, 0);
+  EXPECT_GT(c.segment_count(), 1u);
+  ExpectSame(c, model);
+  for (const auto& [k, item] : model) EXPECT_TRUE(lies_in_item(k)) << k;
+
+  // Replaced by an item that does not lend it: the key is copied (its heap counted), and the
+  // replaced item, dropped, takes nothing with it.
+  EXPECT_FALSE(c.InsertOrAssign(key, StoredItem::Encode(MakeItem(key, 3)), &old, &heap).second);
+  EXPECT_EQ(heap, static_cast<int64_t>(HeapBytes(key.size())));
+  EXPECT_FALSE(lies_in_item(key));
+  old = StoredItem();
+  model[key] = MakeItem(key, 3);
+  ExpectSame(c, model);
+  // And lent again; then erased, which gives back what it held (nothing when lent).
+  lend(MakeItem(key, 4));
+  EXPECT_EQ(heap, 0);
+  EXPECT_TRUE(c.Erase(key, nullptr, &heap));
+  EXPECT_EQ(heap, 0);
+  c.InsertOrAssign(key, StoredItem::Encode(MakeItem(key, 5)), nullptr, &heap);
+  EXPECT_TRUE(c.Erase(key, nullptr, &heap));
+  EXPECT_EQ(heap, 0);
+  model.erase(key);
+
+  // A copy shares the buffers, so its lent keys read the same bytes; it outlives the original.
+  auto copy = std::make_unique<ItemCollection>(c);
+  c.clear();
+  ExpectSame(*copy, model);
+  EXPECT_TRUE(copy->CheckInvariants());
+
+  // Bytes outside the item are copied even when equal, and so are a key of up to 6 bytes (inline)
+  // and an S that is a run (its view reads a shared fill, not the buffer).
+  const StoredItem other = StoredItem::Encode(MakeItem(key, 6));
+  EXPECT_FALSE(CollectionKey::Borrowable(other.Find("SK")->as_binary(),
+                                         StoredItem::Encode(MakeItem(key, 6))));
+  EXPECT_TRUE(CollectionKey::Borrowable(other.Find("SK")->as_binary(), other));
+  const StoredItem short_key = StoredItem::Encode(MakeItem("abc", 1));
+  EXPECT_FALSE(CollectionKey::Borrowable(short_key.Find("SK")->as_binary(), short_key));
+  const StoredItem run = StoredItem::Encode(Item{{"SK", Value(std::string(40, 'x'))}});
+  EXPECT_FALSE(CollectionKey::Borrowable(run.Find("SK")->as_string(), run));
+  EXPECT_FALSE(CollectionKey::Borrowable(key, StoredItem::OfSize(100)));
 }
 
 }  // namespace

@@ -133,6 +133,90 @@ TEST(MemoryCountTest, FollowsWritesAndDeletesAndAgreesWithTheHeap) {
   EXPECT_EQ(db.DescribeMemory().used_bytes, 0);
 }
 
+// A table's sort key of more than 6 bytes (an S or a B) costs no bytes beside its item: the
+// collection's key reads them from the item's buffer (shard/collection_key.h). Every way an item is
+// stored lends them so, and a number's key (its encoding is not the item's text) is copied.
+// Counts a table's items whose collection key lies inside the item's encoding, and the others.
+struct KeyPlaces {
+  int lent = 0;
+  int held = 0;
+};
+KeyPlaces PlacesOfSortKeys(const Database& db, const std::string& name) {
+  KeyPlaces places;
+  auto table = internal::GetTable(db, name);
+  EXPECT_TRUE(table.ok());
+  if (!table.ok()) return places;
+  const StripeSet& stripes = (*table)->stripes();
+  for (size_t i = 0; i < stripes.size(); ++i) {
+    const Stripe& stripe = stripes.at(i);
+    Stripe::ReadLock lock(stripe);
+    stripe.ForEach([&](const auto&, const ItemCollection& collection) {
+      auto cursor = collection.NewCursor();
+      for (cursor.SeekToFirst(); cursor.valid(); cursor.Next()) {
+        const std::string_view key = cursor.key();
+        const std::string_view encoding = cursor.item().encoding();
+        const bool inside = key.data() >= encoding.data() &&
+                            key.data() + key.size() <= encoding.data() + encoding.size();
+        ++(inside ? places.lent : places.held);
+      }
+    });
+  }
+  return places;
+}
+
+TEST(MemoryCountTest, TableSortKeysAreReadFromTheirItems) {
+  Database db(Limited(0, MemoryPolicy::kReject));
+  testing::MustCreate(db, "Feed", StringKeys());
+  testing::MustCreate(db, "Numbers", testing::NumberSortKeys());
+  const std::string long_key = "FOLLOWER#2026-12-02#0000123";
+  // PutItem, new and over an item.
+  ASSERT_TRUE(Put(db, "Feed", {{"PK", Value("u")}, {"SK", Value(long_key + "1")}}).ok());
+  ASSERT_TRUE(Put(db, "Feed", {{"PK", Value("u")}, {"SK", Value(long_key + "2")}}).ok());
+  ASSERT_TRUE(
+      Put(db, "Feed", {{"PK", Value("u")}, {"SK", Value(long_key + "2")}, {"a", Value("x")}}).ok());
+  // UpdateItem: a new item (a new buffer) and a change of the same length (in place).
+  for (const char* b : {"1", "2"}) {
+    UpdateItemRequest update;
+    update.table_name = "Feed";
+    update.key = {{"PK", Value("u")}, {"SK", Value(long_key + "3")}};
+    update.update_expression = "SET b = :b";
+    update.expression_attribute_values = AttributeMap{{":b", Value(b)}};
+    ASSERT_TRUE(db.UpdateItem(update).ok());
+  }
+  // TransactWriteItems and BatchWriteItem.
+  TransactWriteItemsRequest transaction;
+  transaction.transact_items.push_back(
+      {.put = PutItemRequest{.table_name = "Feed",
+                             .item = {{"PK", Value("v")}, {"SK", Value(long_key + "4")}}}});
+  ASSERT_TRUE(db.TransactWriteItems(transaction).ok());
+  BatchWriteItemRequest batch;
+  batch.request_items.push_back({"Feed",
+                                 {{.item = {{"PK", Value("w")}, {"SK", Value(long_key + "5")}}},
+                                  {.item = {{"PK", Value("w")}, {"SK", Value("short")}}}}});
+  ASSERT_TRUE(db.BatchWriteItem(batch).ok());
+  ASSERT_TRUE(
+      Put(db, "Numbers", {{"PK", Value("u")}, {"n", testing::N("12345678901234567890")}}).ok());
+
+  auto places = PlacesOfSortKeys(db, "Feed");
+  EXPECT_EQ(places.lent, 5);
+  EXPECT_EQ(places.held, 1);  // "short": inline
+  places = PlacesOfSortKeys(db, "Numbers");
+  EXPECT_EQ(places.lent, 0);
+  EXPECT_EQ(places.held, 1);
+  EXPECT_EQ(testing::MustGet(db, "Feed", {{"PK", Value("u")}, {"SK", Value(long_key + "3")}}),
+            (Item{{"PK", Value("u")}, {"SK", Value(long_key + "3")}, {"b", Value("2")}}));
+
+  // A snapshot's items, loaded, lend theirs too.
+  const std::string path = testing::TestDirectory() + "/keys.snapshot";
+  ASSERT_TRUE(db.SaveSnapshot(path).ok());
+  auto loaded = Database::Open({}, path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  places = PlacesOfSortKeys(**loaded, "Feed");
+  EXPECT_EQ(places.lent, 5);
+  EXPECT_EQ(places.held, 1);
+  EXPECT_EQ(testing::SortedItems(**loaded, "Feed"), testing::SortedItems(db, "Feed"));
+}
+
 // Index entries that share their base item's buffer (ALL, or an INCLUDE covering every
 // attribute) are counted once, whatever path the item takes: no drift over write-delete cycles,
 // including overwrites that leave the entry's attributes as they were.
