@@ -16,23 +16,44 @@ std::move_iterator<It> Moving(It it) {
   return std::make_move_iterator(it);
 }
 
-// Orders elements and keys by the keys' bytes (unsigned, a prefix first).
-struct KeyLess {
-  bool operator()(const ItemCollection::Element& e, std::string_view k) const {
-    return e.key.view() < k;
+// The first element of `a` whose key is >= k (or > k when `upper`), by the keys' bytes
+// (unsigned, a prefix first). A key's bytes are mostly not in the array (a table's are in the
+// items, an index entry's in a heap block), so each comparison of a plain binary search would wait
+// for a cache miss in turn. This one asks for them ahead: every key of a short array at once, and
+// in a longer one, at each step, the two keys the next step may compare (bench/README.md, "Keys
+// read from the items").
+template <bool kUpper, typename Array>
+auto ElementBound(Array& a, std::string_view k) {
+  constexpr size_t kPrefetchAll = 16;
+  auto first = a.begin();
+  size_t n = a.size();
+  if (n <= kPrefetchAll) {
+    for (auto p = first; p != a.end(); ++p) p->key.Prefetch();
   }
-  bool operator()(std::string_view k, const ItemCollection::Element& e) const {
-    return k < e.key.view();
+  while (n > 0) {
+    const size_t half = n / 2;
+    if (n > kPrefetchAll) {
+      (first + half / 2)->key.Prefetch();
+      (first + half + 1 + (n - half - 1) / 2)->key.Prefetch();
+    }
+    const auto mid = first + half;
+    const std::string_view key = mid->key.view();
+    if (kUpper ? !(k < key) : key < k) {
+      first = mid + 1;
+      n -= half + 1;
+    } else {
+      n = half;
+    }
   }
-};
-
+  return first;
+}
 template <typename Array>
 auto ElementLowerBound(Array& a, std::string_view k) {
-  return std::lower_bound(a.begin(), a.end(), k, KeyLess());
+  return ElementBound<false>(a, k);
 }
 template <typename Array>
 auto ElementUpperBound(Array& a, std::string_view k) {
-  return std::upper_bound(a.begin(), a.end(), k, KeyLess());
+  return ElementBound<true>(a, k);
 }
 // The element of key `k`, or a.end().
 template <typename Array>
