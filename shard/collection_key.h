@@ -19,7 +19,8 @@
 // key), bits 48..61 the length (14 bits), bits 62..63 the kind. An owned key of more than 16,383
 // bytes (no DynamoDB key is: an entry key is at most about 7,200) keeps its length in its block.
 // User-space addresses have at most 47 bits on x86-64 and 48 on arm64 (Linux hands out higher
-// ones only to a mapping that asks for them).
+// ones only to a mapping that asks for them). Bytes at a higher address are copied, not borrowed;
+// an owned block there is a broken assumption (asserted).
 //
 // Thread safety: a value type; const methods may run concurrently.
 #pragma once
@@ -117,7 +118,7 @@ class CollectionKey {
     const std::string_view encoding = item.encoding();
     const auto begin = reinterpret_cast<uintptr_t>(encoding.data());
     const auto at = reinterpret_cast<uintptr_t>(bytes.data());
-    return at >= begin && at + bytes.size() <= begin + encoding.size();
+    return at >= begin && at + bytes.size() <= begin + encoding.size() && at <= kAddressMask;
   }
   // The heap block an owned key of `length` bytes takes (before the allocator's rounding).
   static size_t HeapLength(size_t length) {
