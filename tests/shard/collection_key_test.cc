@@ -35,7 +35,9 @@ TEST(CollectionKeyTest, HoldsItsBytesInlineOrOnTheHeap) {
 
     CollectionKey copy(key);
     EXPECT_EQ(copy.view(), bytes);
-    if (key.owned()) EXPECT_NE(copy.view().data(), key.view().data());
+    if (key.owned()) {
+      EXPECT_NE(copy.view().data(), key.view().data());  // a copy of its own
+    }
     CollectionKey moved(std::move(copy));
     EXPECT_EQ(moved.view(), bytes);
     EXPECT_EQ(copy.view(), "");  // NOLINT(bugprone-use-after-move): moved-from is empty
