@@ -6,8 +6,8 @@
 #   - `partstore bench`, the engine over a bare hash map, 1 thread, Zipfian: YCSB A, B, C, and the
 #     seed queries (seed-product-reviews, seed-order-items) at 1 and 2 threads, both key
 #     distributions (each cell the median of ROUNDS interleaved rounds);
-#   - GetItem over the wire at 16 connections, `partstore serve` against a static-response nginx
-#     (bench/wire/run.sh): throughput and p99;
+#   - GetItem over the wire at 16 connections (one wrk thread), `partstore serve` against a
+#     static-response nginx (bench/wire/run.sh): throughput and p99;
 #   - the simulated hour (bench/workloads/hour_20k_orders.toml): wall-clock seconds and peak RSS.
 #
 #   bench/speed_targets.sh                  # about 10 minutes: the whole hour is 5 of them
@@ -125,7 +125,9 @@ fi
 # --- GetItem over the wire against nginx ----------------------------------------------------------
 if wanted wire; then
   log "wire: GetItem at 16 connections, partstore serve and nginx (bench/wire/run.sh)"
-  SERVERS="partstore nginx" OPS=GetItem CONNS=16 DURATION="$WIRE_DURATION" \
+  # One wrk thread, as the issue's figure is measured (`wrk -t1 -c16`); until 2026-12-02 this ran
+  # wrk's two, which pre-empted nginx's one worker too and lifted its p99 from ~0.4 to ~3 ms.
+  WRK_THREADS=1 SERVERS="partstore nginx" OPS=GetItem CONNS=16 DURATION="$WIRE_DURATION" \
     ROUNDS="$WIRE_ROUNDS" SCRATCH="$SCRATCH/wire" "$ROOT/bench/wire/run.sh" \
     >"$SCRATCH/wire.log" 2>&1
   "$PY" - "$SCRATCH/wire/results.tsv" >>"$RESULTS" <<'EOF'

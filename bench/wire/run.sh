@@ -14,8 +14,9 @@
 #   DURATION (10, seconds per point), WARMUP (2, seconds at 16 connections before each op),
 #   ROUNDS (1; >1 repeats the matrix and reports each cell's median), PKS (10000) x SKS (10) items
 #   of ~200 bytes, PARTSTORE (the binary; default: build build/bench-wire/release, target
-#   partstore_cli, incrementally), PARTSTORE_THREADS (unset: the server's default, one per core),
-#   SCRATCH (build/bench-wire: npm packages, logs, nginx prefix, results), WAIT_IDLE (0; N: wait
+#   partstore_cli, incrementally), PARTSTORE_THREADS (unset: the server's default, one per core
+#   but one), WRK_THREADS (2: wrk's threads, 1 at one connection; issue 51's target is measured
+#   with 1, bench/speed_targets.sh), SCRATCH (build/bench-wire: npm packages, logs, nginx prefix, results), WAIT_IDLE (0; N: wait
 #   up to N seconds for both CPUs to be >= 85% idle before starting), CHECK (0; 1: a 1 s pass per
 #   server and op that checks every response body first).
 #
@@ -122,7 +123,7 @@ for round in $(seq "$ROUNDS"); do
       [ "$WARMUP" -gt 0 ] && wrk -t2 -c16 -d"${WARMUP}s" -s "$script" "${URL[$s]}" >/dev/null
     done
     for c in $CONNS; do
-      threads=2; [ "$c" -lt 2 ] && threads=1  # wrk needs connections >= threads
+      threads=${WRK_THREADS:-2}; [ "$c" -lt "$threads" ] && threads=1  # wrk needs connections >= threads
       for s in $SERVERS; do
         sleep 1
         mapfile -t pids < <(server_pids $s)

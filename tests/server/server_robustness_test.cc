@@ -8,6 +8,8 @@
 // suite is named ServerConcurrentTest: CI runs it under ThreadSanitizer (ctest -R Concurrent).
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "tests/server/server_testutil.h"
 
 namespace partstore::server {
@@ -22,6 +24,24 @@ TEST_F(ServerConcurrentTest, StartStopIsPrompt) {
   // After Stop, nothing listens any more.
   Client late(server->port());
   EXPECT_FALSE(late.connected() && late.Call(RawRequest("ListTables", "{}"), 300ms));
+}
+
+// By default a worker per core but one, leaving a core to the clients beside the server and the
+// kernel's network processing (server.h, DefaultServerThreads); --threads is taken as given.
+TEST(ServerThreadsTest, DefaultIsOnePerCoreButOne) {
+  EXPECT_EQ(DefaultServerThreads(0), 1);  // the core count unknown
+  EXPECT_EQ(DefaultServerThreads(1), 1);
+  EXPECT_EQ(DefaultServerThreads(2), 1);
+  EXPECT_EQ(DefaultServerThreads(8), 7);
+  Database db;
+  ServerOptions options = TestOptions();
+  options.threads = 0;
+  EXPECT_EQ(Server(db, options).threads(),
+            DefaultServerThreads(std::thread::hardware_concurrency()));
+  options.threads = 3;
+  Server three(db, options);
+  ASSERT_TRUE(three.Start().ok());
+  EXPECT_EQ(three.threads(), 3);
 }
 
 TEST_F(ServerConcurrentTest, StartFailsOnBadHostOrPortInUse) {

@@ -81,7 +81,7 @@ int RunFile(const std::string& path, std::ostream& out, std::ostream& err,
 struct ServeOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8000;
-  int threads = 0;            // 0: one per core
+  int threads = 0;            // 0: server::DefaultServerThreads (one per core but one)
   std::string auth = "none";  // none, or sigv4 (with access_keys_file)
   std::string access_keys_file;
   std::string region;  // empty: DatabaseOptions' (us-east-1)

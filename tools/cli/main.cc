@@ -169,7 +169,9 @@ int main(int argc, char** argv) {
   serve->add_option("--host", serve_options.host, "Address to listen on")->capture_default_str();
   serve->add_option("--port", serve_options.port, "Port to listen on (0: any free port)")
       ->capture_default_str();
-  serve->add_option("--threads", serve_options.threads, "Worker threads (0: one per core)")
+  serve
+      ->add_option("--threads", serve_options.threads,
+                   "Worker threads (0: one per core but one, at least one)")
       ->capture_default_str()
       ->check(CLI::Range(0, 1024));
   serve

@@ -100,7 +100,7 @@ struct ArrivingBody {
 
 int ThreadCount(const ServerOptions& options) {
   return options.threads > 0 ? options.threads
-                             : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+                             : DefaultServerThreads(std::thread::hardware_concurrency());
 }
 
 // How often each worker looks for connections past their deadline: an eighth of the shorter
@@ -393,6 +393,8 @@ void Worker::Sweep() {
   });
 }
 
+int DefaultServerThreads(unsigned cores) { return std::max(1, static_cast<int>(cores) - 1); }
+
 Server::Impl::Impl(protocol::Backend backend, ServerOptions options)
     : backend(backend), options(std::move(options)), sweep_period(SweepPeriod(this->options)) {
   if (this->options.extra_metrics) metrics.SetExtra(this->options.extra_metrics);
@@ -473,6 +475,8 @@ Status Server::Start() {
 }
 
 uint16_t Server::port() const { return impl_->port; }
+
+int Server::threads() const { return static_cast<int>(impl_->workers.size()); }
 
 void Server::Run() {
   Impl& impl = *impl_;

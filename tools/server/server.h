@@ -57,7 +57,7 @@ namespace partstore::server {
 struct ServerOptions {
   std::string host = "127.0.0.1";
   uint16_t port = 8000;  // 0: any free port (see Server::port())
-  int threads = 0;       // 0: one per core
+  int threads = 0;       // 0: DefaultServerThreads(the machine's cores)
   size_t max_body_bytes = 16 * 1024 * 1024;
   size_t max_header_bytes = 16 * 1024;
   std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
@@ -74,6 +74,16 @@ struct ServerOptions {
   std::function<std::optional<Reply>(const HttpRequest&)> pages{};
 };
 
+// The worker threads a server runs when ServerOptions::threads is 0: one per core but one, and at
+// least one (`cores` 0, unknown, gives 1). The core left over is for what shares the machine with
+// the server: its clients (a local DynamoDB's tests and SDK programs run beside it) and the
+// kernel's loopback and network processing (0.35-0.45 of a core at 60k requests/s). With a worker
+// on every core, a worker the scheduler pre-empts in favour of a client leaves the connections it
+// owns waiting a time slice: on 2 cores with `wrk -t1 -c16`, 2 workers served 47-51k GetItem/s
+// with a p99 of 3.8-4.1 ms, 1 worker 63-67k/s with a p99 of 0.50-0.53 ms (bench/README.md, "The
+// server's tail").
+int DefaultServerThreads(unsigned cores);
+
 class Server {
  public:
   Server(Database& db, ServerOptions options);
@@ -88,6 +98,8 @@ class Server {
   Status Start();
   // The port listened on (after Start; useful with port 0).
   uint16_t port() const;
+  // The worker threads it runs (ServerOptions::threads, or DefaultServerThreads).
+  int threads() const;
   // Serves until Stop() (or a signal, with handle_signals). REQUIRES: Start() succeeded.
   void Run();
   // Graceful stop; see the header comment.
