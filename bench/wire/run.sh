@@ -16,9 +16,9 @@
 #   of ~200 bytes, PARTSTORE (the binary; default: build build/bench-wire/release, target
 #   partstore_cli, incrementally), PARTSTORE_THREADS (unset: the server's default, one per core
 #   but one), WRK_THREADS (2: wrk's threads, 1 at one connection; issue 51's target is measured
-#   with 1, bench/speed_targets.sh), SCRATCH (build/bench-wire: npm packages, logs, nginx prefix, results), WAIT_IDLE (0; N: wait
-#   up to N seconds for both CPUs to be >= 85% idle before starting), CHECK (0; 1: a 1 s pass per
-#   server and op that checks every response body first).
+#   with 1, bench/speed_targets.sh), SCRATCH (build/bench-wire: npm packages, logs, nginx prefix,
+#   results), WAIT_IDLE (0; N: wait up to N seconds for both CPUs to be >= 85% idle before
+#   starting), CHECK (0; 1: a 1 s pass per server and op that checks every response body first).
 #
 # The machine has 2 cores shared by wrk and the server (and anything else running): the figures
 # are what one client process and one server share of 2 cores, and the CPU columns say how the
@@ -123,7 +123,8 @@ for round in $(seq "$ROUNDS"); do
       [ "$WARMUP" -gt 0 ] && wrk -t2 -c16 -d"${WARMUP}s" -s "$script" "${URL[$s]}" >/dev/null
     done
     for c in $CONNS; do
-      threads=${WRK_THREADS:-2}; [ "$c" -lt "$threads" ] && threads=1  # wrk needs connections >= threads
+      # wrk needs connections >= threads
+      threads=${WRK_THREADS:-2}; [ "$c" -lt "$threads" ] && threads=1
       for s in $SERVERS; do
         sleep 1
         mapfile -t pids < <(server_pids $s)
