@@ -562,14 +562,6 @@ class ModelRun {
       return out;
     }
   };
-  static void ExpectSame(const std::vector<const Item*>& got,
-                         const std::vector<const Item*>& want) {
-    ASSERT_EQ(got.size(), want.size());
-    for (size_t i = 0; i < got.size(); ++i) {
-      ASSERT_TRUE(*got[i] == *want[i])
-          << "item " << i << "\n  engine: " << Show(*got[i]) << "\n  model:  " << Show(*want[i]);
-    }
-  }
 
   // All pages of one segment, each checked by ExpectScanPageRules.
   ScanPages ScanSegment(int segment, int total, std::optional<int32_t> limit) {
@@ -615,7 +607,7 @@ class ModelRun {
       SCOPED_TRACE(::testing::Message() << "segment " << segment << "/" << total);
       // The order is stable: Limit only cuts the same sequence into smaller pages.
       const std::vector<const Item*> items = unlimited.items();
-      ExpectSame(limited.items(), items);
+      ExpectSameItems(limited.items(), items);
       for (const Item* item : items) {
         auto [it, inserted] = seen.emplace(model_.KeyOf(*item), item);
         EXPECT_TRUE(inserted) << "returned twice: " << Show(model_.KeyOf(*item));
@@ -641,9 +633,7 @@ class ModelRun {
         }
         EXPECT_EQ(got->scanned_count, static_cast<int32_t>(window.size()));
         EXPECT_EQ(got->count, static_cast<int32_t>(want.size()));
-        std::vector<const Item*> got_items;
-        for (const Item& item : got->items) got_items.push_back(&item);
-        ExpectSame(got_items, want);
+        ExpectSameItems(testing::Pointers(got->items), want);
         if (!got->last_evaluated_key) break;
         filtered.exclusive_start_key = got->last_evaluated_key;
       }
